@@ -1,0 +1,199 @@
+"""Cards and decks (shedding-common S2; every game's spec, section 2).
+
+A card is written as its rank followed by its suit: ranks ``2 3 4 5 6 7 8 9 T J Q K A``,
+suits ``C D H S``.  ``TS`` is the ten of spades.
+
+>>> parse_card("TS")
+Card.parse('TS')
+>>> str(parse_card("7h".upper()))
+'7H'
+>>> len(deck_52()), len(deck_104()), len(deck_32())
+(52, 104, 32)
+>>> parse_card("1S")
+Traceback (most recent call last):
+...
+trapoula.domain.errors.InvalidInput: bad card code '1S': expected rank 2-9 T J Q K A then suit C D H S (S2.1)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from trapoula.domain.errors import InvalidInput
+
+CardCode: TypeAlias = str
+"""A card's two-letter code, rank then suit, e.g. ``"7H"`` (S2.1)."""
+
+
+class Suit(enum.Enum):
+    """The four suits, in canonical order C < D < H < S (S2.3)."""
+
+    CLUBS = "C"
+    """Clubs (σπαθί), ♣."""
+    DIAMONDS = "D"
+    """Diamonds (καρό), ♦."""
+    HEARTS = "H"
+    """Hearts (κούπα), ♥."""
+    SPADES = "S"
+    """Spades (μπαστούνι), ♠."""
+
+    @property
+    def symbol(self) -> str:
+        """The suit's symbol: ♣ ♦ ♥ ♠."""
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def order(self) -> int:
+        """Position in the canonical order (S2.3): clubs 0 .. spades 3."""
+        return _SUIT_ORDER[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Parse a suit letter ``C D H S`` (or its symbol).
+
+        Raises:
+            InvalidInput: the text is not a suit (S6.3 ``bad_suit``).
+        """
+        for suit in cls:
+            if text in (suit.value, suit.value.lower(), _SUIT_SYMBOLS[suit]):
+                return suit
+        raise InvalidInput(f"bad suit {text!r}: expected one of C D H S (S6.3)", reason="bad_suit")
+
+
+_SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_SUIT_ORDER = {suit: i for i, suit in enumerate(Suit)}
+
+
+class Rank(enum.Enum):
+    """The thirteen ranks, in canonical order 2 < 3 < ... < T < J < Q < K < A (S2.3)."""
+
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "T"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+    ACE = "A"
+
+    @property
+    def order(self) -> int:
+        """Position in the canonical order (S2.3): two 0 .. ace 12."""
+        return _RANK_ORDER[self]
+
+    @property
+    def face_value(self) -> int:
+        """The number printed on the card: 2-10 for pips, 11 J, 12 Q, 13 K, 14 A."""
+        return self.order + 2
+
+
+_RANK_ORDER = {rank: i for i, rank in enumerate(Rank)}
+
+
+@dataclass(frozen=True, slots=True, order=False)
+class Card:
+    """A playing card: an immutable (rank, suit) pair; equal cards are interchangeable (S2.2)."""
+
+    rank: Rank
+    """The card's rank."""
+    suit: Suit
+    """The card's suit."""
+
+    @property
+    def code(self) -> CardCode:
+        """The two-letter code, e.g. ``"TS"``."""
+        return self.rank.value + self.suit.value
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Canonical order key (S2.3): by suit, then by rank."""
+        return (self.suit.order, self.rank.order)
+
+    def __lt__(self, other: Card) -> bool:
+        return self.sort_key < other.sort_key
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.code!r})"
+
+    def pretty(self) -> str:
+        """The card with its suit symbol, e.g. ``T♠``."""
+        return ("10" if self.rank is Rank.TEN else self.rank.value) + self.suit.symbol
+
+    @staticmethod
+    def parse(code: str) -> Card:
+        """Parse a card code (S2.1).
+
+        Raises:
+            InvalidInput: the text is not a card code (``bad_card``).
+        """
+        return parse_card(code)
+
+
+_CARDS: dict[str, Card] = {r.value + s.value: Card(r, s) for s in Suit for r in Rank}
+
+
+def parse_card(code: str) -> Card:
+    """Return the card for a code like ``"7H"`` or ``"TS"`` (S2.1).
+
+    Raises:
+        InvalidInput: ``code`` is not a card code; the message names the text (``bad_card``).
+    """
+    card = _CARDS.get(code) if isinstance(code, str) else None
+    if card is None:
+        raise InvalidInput(
+            f"bad card code {code!r}: expected rank 2-9 T J Q K A then suit C D H S (S2.1)", reason="bad_card"
+        )
+    return card
+
+
+def parse_cards(codes: Iterable[str]) -> tuple[Card, ...]:
+    """Parse several card codes (a list, or one string separated by spaces).
+
+    >>> parse_cards("7H TS")
+    (Card.parse('7H'), Card.parse('TS'))
+
+    Raises:
+        InvalidInput: one of the codes is not a card.
+    """
+    if isinstance(codes, str):
+        codes = codes.split()
+    return tuple(parse_card(c) for c in codes)
+
+
+def codes(cards: Iterable[Card]) -> tuple[CardCode, ...]:
+    """The codes of some cards, in the same order."""
+    return tuple(c.code for c in cards)
+
+
+def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Cards sorted in canonical order (S2.3)."""
+    return tuple(sorted(cards, key=lambda c: c.sort_key))
+
+
+def deck_52() -> tuple[Card, ...]:
+    """One 52-card deck in canonical order (S2.2, S2.3): 2C 3C ... AC 2D ... AS."""
+    return tuple(Card(r, s) for s in Suit for r in Rank)
+
+
+def deck_104() -> tuple[Card, ...]:
+    """Two 52-card decks (mau_mau, S2.2): the canonical 52 cards twice, one deck after the other."""
+    return deck_52() + deck_52()
+
+
+_PIQUET_RANKS = (Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
+
+
+def deck_32() -> tuple[Card, ...]:
+    """The 32-card deck of Vida (7 to A in each suit), in canonical order."""
+    return tuple(Card(r, s) for s in Suit for r in _PIQUET_RANKS)

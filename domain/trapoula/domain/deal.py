@@ -1,0 +1,193 @@
+"""The verifiable shuffle and the deal (DESIGN "Fairness and audit"; shedding-common S5, S8.5).
+
+The algorithm is written in prose in ``docs/shuffle.md`` so that an independent program can
+recompute every deck.  In short:
+
+* A *seed* is 32 bytes, written as 64 lower-case hex digits.  Its *commitment* is
+  ``SHA-256(seed bytes)`` in hex, published before the first card is dealt.
+* A random stream for a *label* is the concatenation of the blocks
+  ``HMAC-SHA256(key = seed bytes, msg = label (UTF-8) || 0x2F || counter (8 bytes big-endian))``
+  for counter 0, 1, 2, ...; each 32-byte block gives four 64-bit big-endian unsigned integers.
+* ``uniform(m)`` takes the next integer ``x``; it rejects ``x >= 2**64 - (2**64 mod m)`` and
+  takes the next; otherwise it returns ``x mod m``.
+* The shuffle of a list ``a`` is Fisher–Yates: for ``i`` from ``len(a) - 1`` down to ``1``,
+  ``j = uniform(i + 1)``, swap ``a[i]`` and ``a[j]``.  The result is read top first.
+* The deal shuffles the game's canonical deck (``cards.deck_52()`` ...) with the label ``deal``;
+  the k-th reshuffle of a hand shuffles the cards taken from the discard pile (bottom first)
+  with the label ``reshuffle/k``.
+
+>>> seed = "00" * 32
+>>> commitment(seed)
+'66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925'
+>>> order = shuffle(deck_52(), seed, "deal")
+>>> len(order), sorted(codes(order)) == sorted(codes(deck_52()))
+(52, True)
+>>> verify_reveal(seed, commitment(seed))
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from trapoula.domain.cards import Card, codes, deck_52
+from trapoula.domain.errors import InvalidInput
+
+__all__ = [
+    "Deal",
+    "commitment",
+    "deck_hash",
+    "random_stream",
+    "shuffle",
+    "uniform",
+    "verify_reveal",
+]
+
+T = TypeVar("T")
+
+_TWO_64 = 1 << 64
+
+
+def _seed_bytes(seed: str) -> bytes:
+    try:
+        raw = bytes.fromhex(seed)
+    except (ValueError, TypeError):
+        raise InvalidInput(f"bad seed {seed!r}: expected 64 hex digits", reason="bad_seed") from None
+    if len(raw) != 32:
+        raise InvalidInput(f"bad seed {seed!r}: expected 64 hex digits (32 bytes)", reason="bad_seed")
+    return raw
+
+
+def commitment(seed: str) -> str:
+    """The public commitment to a seed: SHA-256 of its 32 bytes, in hex (S5.1).
+
+    Raises:
+        InvalidInput: ``seed`` is not 64 hex digits.
+    """
+    return hashlib.sha256(_seed_bytes(seed)).hexdigest()
+
+
+def verify_reveal(seed: str, published: str) -> bool:
+    """True when a revealed seed matches the commitment published before the deal (S5.1)."""
+    try:
+        return hmac.compare_digest(commitment(seed), published)
+    except InvalidInput:
+        return False
+
+
+def deck_hash(order: Sequence[Card]) -> str:
+    """SHA-256 (hex) of a deck order written as codes joined by single spaces, top first (S5.3).
+
+    It stands in for the commitment of an explicit deal, and seeds its reshuffles (S8.5).
+
+    >>> deck_hash(deck_52()[:2]) == hashlib.sha256(b"2C 3C").hexdigest()
+    True
+    """
+    return hashlib.sha256(" ".join(codes(order)).encode("ascii")).hexdigest()
+
+
+def random_stream(seed: str, label: str) -> Iterator[int]:
+    """The endless stream of 64-bit integers for ``(seed, label)`` (see the module docstring).
+
+    Raises:
+        InvalidInput: ``seed`` is not 64 hex digits.
+    """
+    key = _seed_bytes(seed)
+    prefix = label.encode("utf-8") + b"/"
+    counter = 0
+    while True:
+        block = hmac.new(key, prefix + counter.to_bytes(8, "big"), hashlib.sha256).digest()
+        for i in range(0, 32, 8):
+            yield int.from_bytes(block[i : i + 8], "big")
+        counter += 1
+
+
+def uniform(stream: Iterator[int], m: int) -> int:
+    """An unbiased integer in ``range(m)`` taken from ``stream`` by rejection sampling (m >= 1)."""
+    limit = _TWO_64 - (_TWO_64 % m)
+    while True:
+        x = next(stream)
+        if x < limit:
+            return x % m
+
+
+def shuffle(items: Sequence[T], seed: str, label: str) -> tuple[T, ...]:
+    """Fisher–Yates shuffle of ``items`` driven by the stream of ``(seed, label)``; top first.
+
+    Raises:
+        InvalidInput: ``seed`` is not 64 hex digits.
+    """
+    a = list(items)
+    stream = random_stream(seed, label)
+    for i in range(len(a) - 1, 0, -1):
+        j = uniform(stream, i + 1)
+        a[i], a[j] = a[j], a[i]
+    return tuple(a)
+
+
+def reshuffle_label(k: int) -> str:
+    """The label of the k-th reshuffle of a hand (k = 1, 2, ...; S8.5)."""
+    return f"reshuffle/{k}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The deck order of one hand, as the rules receive it (STYLE habit 3).
+
+    A seeded deal carries its secret ``seed`` (revealed when the hand ends); an explicit deal
+    (S5.3, entered for an audit or a test) carries ``seed=None`` and optional ``reshuffles``.
+    """
+
+    order: tuple[Card, ...]
+    """The whole deck, top first: dealt one at a time from the first player round the table."""
+    seed: str | None = None
+    """The 64-hex-digit seed the order was shuffled from; None for an explicit deal."""
+    reshuffles: tuple[tuple[Card, ...], ...] = ()
+    """Explicit deals only: the given orders of reshuffles 1, 2, ... (top first; S8.5)."""
+
+    @property
+    def explicit(self) -> bool:
+        """True for an explicit deal (S5.3)."""
+        return self.seed is None
+
+    @property
+    def commitment(self) -> str:
+        """H(seed) for a seeded deal; the hash of the deck order for an explicit one (S5.3)."""
+        return commitment(self.seed) if self.seed is not None else deck_hash(self.order)
+
+    @property
+    def reshuffle_seed(self) -> str:
+        """The seed reshuffle orders are derived from: the seed, or the explicit deck hash (S8.5)."""
+        return self.seed if self.seed is not None else deck_hash(self.order)
+
+    @staticmethod
+    def from_seed(deck: Sequence[Card], seed: str) -> Deal:
+        """Shuffle ``deck`` (canonical order) with ``seed`` and label ``deal``.
+
+        Raises:
+            InvalidInput: ``seed`` is not 64 hex digits.
+        """
+        return Deal(order=shuffle(deck, seed, "deal"), seed=seed)
+
+    def reshuffle_order(self, k: int, cards: Sequence[Card]) -> tuple[Card, ...]:
+        """The order of the k-th reshuffle of ``cards`` (discard pile, bottom first), top first (S8.5).
+
+        Raises:
+            InvalidInput: an explicit order for reshuffle k is not a permutation of ``cards``
+                (``bad_deal``).
+        """
+        if self.seed is None and k <= len(self.reshuffles):
+            given = self.reshuffles[k - 1]
+            if sorted(codes(given)) != sorted(codes(cards)):
+                raise InvalidInput(
+                    f"explicit reshuffle {k} {' '.join(codes(given))!r} is not a permutation of the "
+                    f"reshuffled cards {' '.join(codes(cards))!r} (S8.5)",
+                    reason="bad_deal",
+                )
+            return tuple(given)
+        return shuffle(cards, self.reshuffle_seed, reshuffle_label(k))
+

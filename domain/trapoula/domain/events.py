@@ -1,0 +1,97 @@
+"""Domain events: frozen dataclasses with a stable name and a plain-data payload (DESIGN, Layers).
+
+Every event class declares what each viewer may see of it (STYLE habit 6):
+
+* ``hidden``: fields nobody sees while the hand is in progress (the seed, a reshuffle order);
+  they stay in the stored event and in the record, and are revealed by later events.
+* ``private``: fields only the seat named by the event's ``seat`` field may see (dealt or drawn
+  cards); everybody else gets ``None`` in their place.
+
+:func:`redact` gives the payload one viewer may see; :func:`to_payload`/:func:`from_payload` turn
+events into JSON-ready dictionaries and back (tuples become lists and back).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeAlias, TypeVar
+
+from trapoula.domain.errors import InvalidInput
+
+Seat: TypeAlias = int
+"""A seat number, 0..n-1 clockwise (S3.1)."""
+
+Viewer: TypeAlias = int | None
+"""A seat, or None for a spectator (S13.2)."""
+
+Payload: TypeAlias = dict[str, Any]
+"""A JSON-ready mapping of an event's or command's fields."""
+
+
+class Event:
+    """Base of all domain events.  Subclasses are ``@dataclass(frozen=True, slots=True)``."""
+
+    __slots__ = ()
+    hidden: ClassVar[frozenset[str]] = frozenset()
+    """Fields no viewer sees while the hand is in progress."""
+    private: ClassVar[frozenset[str]] = frozenset()
+    """Fields only the event's own ``seat`` sees."""
+
+    @classmethod
+    def event_name(cls) -> str:
+        """The event's stable wire name: its class name (S12)."""
+        return cls.__name__
+
+
+E = TypeVar("E", bound=Event)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _frozen(v) for k, v in value.items()}
+    return value
+
+
+def to_payload(event: Event) -> Payload:
+    """The event's fields as a JSON-ready dict (tuples become lists)."""
+    return {f.name: _plain(getattr(event, f.name)) for f in dataclasses.fields(event)}  # type: ignore[arg-type]
+
+
+def from_payload(cls: type[E], payload: Mapping[str, Any]) -> E:
+    """Rebuild an event of class ``cls`` from :func:`to_payload` output.
+
+    Raises:
+        InvalidInput: a field is missing or unknown.
+    """
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    if set(payload) != names:
+        raise InvalidInput(
+            f"event {cls.event_name()} payload fields {sorted(payload)} != expected {sorted(names)}",
+            reason="bad_event",
+        )
+    return cls(**{k: _frozen(v) for k, v in payload.items()})
+
+
+def redact(event: Event, viewer: Viewer) -> Payload:
+    """The payload of ``event`` that ``viewer`` may see (S12, S13.3).
+
+    Hidden fields and other seats' private fields are replaced by ``None``.
+    """
+    payload = to_payload(event)
+    for name in event.hidden:
+        payload[name] = None
+    if event.private and (viewer is None or payload.get("seat") != viewer):
+        for name in event.private:
+            payload[name] = None
+    return payload

@@ -1,0 +1,114 @@
+"""The shape every game shares: a decider plus its views and codecs (DESIGN, Layers; STYLE habit 1).
+
+A game is a :class:`GameSpec`: plain data and module-level functions.  The service and the
+clients drive every game through this one interface, so adding a game adds no code to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from trapoula.domain.deal import Deal
+from trapoula.domain.events import Event, Payload, Seat, Viewer
+
+S = TypeVar("S")
+"""A game's state type."""
+C = TypeVar("C")
+"""A game's command type."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits in a seat (S12 ``MatchStarted.seats``)."""
+
+    seat: Seat
+    """Seat number."""
+    name: str
+    """Display name."""
+    bot: str | None = None
+    """The bot level (``random``, ``heuristic``) for a computer player, None for a person."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """Everything that fixes a match before its first event.
+
+    ``options`` holds the game's option keys with plain values; unknown keys are refused by the
+    game's ``parse_options``.  ``initial_totals`` and ``first_dealer`` let a match start from the
+    middle of another (an audit of a physical table).
+    """
+
+    game: str
+    """The game key, e.g. ``"agonia"``."""
+    seats: tuple[SeatInfo, ...]
+    """The seats, 0..n-1."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Option key -> plain value (each game's spec, section 7)."""
+    first_dealer: Seat | None = None
+    """The dealer of the first hand; None means the game's default."""
+    initial_totals: tuple[int, ...] | None = None
+    """Each seat's score so far, None for a fresh match."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec(Generic[S, C]):
+    """A game as data: metadata plus its decider functions (STYLE habit 1).
+
+    Every function is pure.  ``decide`` raises :class:`~trapoula.domain.errors.CommandRejected`
+    for a refused command and :class:`~trapoula.domain.errors.InvalidInput` for a malformed one.
+    """
+
+    key: str
+    """Game key (DESIGN, Games)."""
+    title: str
+    """Human title."""
+    summary: str
+    """One line for listings."""
+    min_players: int
+    max_players: int
+    initial_state: Callable[[MatchConfig], S]
+    """The state before any event: the match configured, no hand dealt."""
+    decide: Callable[[S, C], tuple[Event, ...]]
+    """Validate a command against a state; return the events it causes."""
+    evolve: Callable[[S, Event], S]
+    """Apply one event (trusted, unchecked)."""
+    is_terminal: Callable[[S], bool]
+    """True when the match is over."""
+    legal_commands: Callable[[S, Seat], tuple[C, ...]]
+    """The commands a seat may issue now (agrees with ``decide``)."""
+    seat_view: Callable[[S, Viewer], Payload]
+    """What a seat (or a spectator, None) may see, JSON-ready, with its legal commands."""
+    parse_command: Callable[[Mapping[str, Any]], C]
+    """Build a command from plain data (``{"kind": "play", "seat": 0, "card": "7H"}``)."""
+    command_payload: Callable[[C], Payload]
+    """The plain-data form of a command (inverse of ``parse_command``)."""
+    command_seat: Callable[[C], Seat | None]
+    """The seat a command acts for; None for a table command (``next_hand``)."""
+    event_types: Mapping[str, type[Event]]
+    """Event name -> class, for decoding stored events."""
+    needs_deal: Callable[[S], bool]
+    """True when the next command must be the table's ``next_hand`` (a deal is due)."""
+    deal_command: Callable[[S, Deal], C]
+    """The ``next_hand`` command that deals ``deal``."""
+    deck: Callable[[S], Sequence[Any]]
+    """The game's canonical deck for this state (for a seeded deal)."""
+    explicit_deal: Callable[[S, Mapping[str, Any]], Deal]
+    """Build an explicit deal (hands, starter, stock, reshuffles) for this state (S5.3)."""
+    command_for: Callable[[S, Event], C | None]
+    """For an audit: the command that caused ``event`` when it opens a command's events, else None."""
+    parse_options: Callable[[Mapping[str, Any]], Any]
+    """Validate option keys/values and return the game's options value."""
+    option_defaults: Callable[[], Payload]
+    """The options with their defaults, as plain data."""
+    hand_in_progress: Callable[[S], bool]
+    """True while a hand is being played (its hidden fields must stay hidden)."""
+
+
+def replay(game: GameSpec[S, C], config: MatchConfig, events: Sequence[Event]) -> S:
+    """Fold ``events`` over the initial state: replaying is nothing else (DESIGN, Layers)."""
+    state = game.initial_state(config)
+    for event in events:
+        state = game.evolve(state, event)
+    return state

@@ -1,0 +1,1 @@
+"""One package per game; each exposes ``SPEC``, a :class:`trapoula.domain.game.GameSpec`."""

@@ -1,0 +1,71 @@
+"""Agonia (Αγωνία), the Greek Crazy Eights: rules/agonia.md, common mechanics rules/shedding-common.md.
+
+2-4 players, one 52-card deck, seven cards each.  Match the top card by rank or suit, or draw.
+Aces are wild (never on an ace, never last), sevens make the next player draw two (stackable),
+eights give another turn, nines skip the next player.  The first out scores 0, the others the
+points in their hands; a match goes until a total exceeds the target and the lowest total wins.
+"""
+
+from __future__ import annotations
+
+from trapoula.domain.events import Event
+from trapoula.domain.game import GameSpec
+from trapoula.domain.games.agonia import events as _agonia_events
+from trapoula.domain.games.agonia.commands import Command, command_payload, command_seat, parse_command
+from trapoula.domain.games.agonia.options import AgoniaOptions, parse_options
+from trapoula.domain.games.agonia.rules import (
+    command_for,
+    deal_command,
+    decide,
+    deck,
+    evolve,
+    explicit_deal,
+    hand_in_progress,
+    initial_state,
+    is_terminal,
+    legal_commands,
+    needs_deal,
+    option_defaults,
+)
+from trapoula.domain.games.agonia.state import AgoniaState, Phase
+from trapoula.domain.games.agonia.views import seat_view
+from trapoula.domain.games.shedding import events as _shedding_events
+
+
+def _event_types() -> dict[str, type[Event]]:
+    out: dict[str, type[Event]] = {}
+    for module in (_shedding_events, _agonia_events):
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, Event) and value is not Event:
+                out[value.event_name()] = value
+    return out
+
+
+SPEC: GameSpec[AgoniaState, Command] = GameSpec(
+    key="agonia",
+    title="Agonia",
+    summary="Greek Crazy Eights: aces wild, 7 draw-two stacking, 8 again, 9 skip; 2-4 players, match to a limit.",
+    min_players=2,
+    max_players=4,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    is_terminal=is_terminal,
+    legal_commands=legal_commands,
+    seat_view=seat_view,
+    parse_command=parse_command,
+    command_payload=command_payload,
+    command_seat=command_seat,
+    event_types=_event_types(),
+    needs_deal=needs_deal,
+    deal_command=deal_command,
+    deck=deck,
+    explicit_deal=explicit_deal,
+    command_for=command_for,
+    parse_options=parse_options,
+    option_defaults=option_defaults,
+    hand_in_progress=hand_in_progress,
+)
+"""Agonia's game definition."""
+
+__all__ = ["SPEC", "AgoniaOptions", "AgoniaState", "Command", "Phase"]

@@ -1,0 +1,128 @@
+"""Agonia's commands (rules/agonia.md section 8): imperative, frozen."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from trapoula.domain.cards import Card, Suit, parse_card
+from trapoula.domain.deal import Deal
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.events import Payload
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card`` from the hand; ``suit`` declares a suit with an ace (R5.1.2); ``announce`` (R7.5)."""
+
+    seat: int
+    card: Card
+    suit: Suit | None = None
+    announce: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw one card (R4.2), or take the whole pending draw (R5.2.2)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn without playing (R4.4, R4.7)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSuit:
+    """Choose the active suit when the up-card is an ace (R7.2)."""
+
+    seat: int
+    suit: Suit
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """Table command: deal the next hand (R6.10, S11) from ``deal``."""
+
+    deal: Deal
+
+
+Command: TypeAlias = Play | Draw | Pass | ChooseSuit | NextHand
+"""Every Agonia command."""
+
+SEAT_COMMANDS = ("play", "draw", "pass", "choose_suit")
+
+
+def _seat(raw: Mapping[str, Any]) -> int:
+    seat = raw.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise InvalidInput(f"command {raw.get('kind')!r}: seat {seat!r} is not an integer", reason="bad_seat")
+    return seat
+
+
+def parse_command(raw: Mapping[str, Any]) -> Command:
+    """Build a seat command from plain data: ``{"kind": "play", "seat": 1, "card": "AS", "suit": "H"}``.
+
+    ``next_hand`` is not built here: its deal comes from the table (see ``rules.deal_command``).
+
+    Raises:
+        InvalidInput: unknown kind, a bad card or suit code, a missing or extra field.
+    """
+    kind = raw.get("kind")
+    allowed = {"play": {"kind", "seat", "card", "suit", "announce"}, "draw": {"kind", "seat"},
+               "pass": {"kind", "seat"}, "choose_suit": {"kind", "seat", "suit"}}
+    if kind not in allowed:
+        raise InvalidInput(
+            f"unknown agonia command {kind!r}; expected one of {', '.join(SEAT_COMMANDS)} (section 8)",
+            reason="bad_command",
+        )
+    extra = set(raw) - allowed[kind]
+    if extra:
+        raise InvalidInput(f"agonia command {kind!r} takes no field(s) {sorted(extra)}", reason="bad_command")
+    seat = _seat(raw)
+    if kind == "play":
+        card = raw.get("card")
+        if not isinstance(card, str):
+            raise InvalidInput(f"play: card {card!r} is not a card code (S2.1)", reason="bad_card")
+        suit = raw.get("suit")
+        announce = raw.get("announce", False)
+        if not isinstance(announce, bool):
+            raise InvalidInput(f"play: announce {announce!r} is not true/false (R7.5)", reason="bad_command")
+        return Play(seat, parse_card(card), Suit.parse(suit) if suit else None, announce)
+    if kind == "draw":
+        return Draw(seat)
+    if kind == "pass":
+        return Pass(seat)
+    suit = raw.get("suit")
+    if not isinstance(suit, str):
+        raise InvalidInput(f"choose_suit: suit {suit!r} is not C, D, H or S (R7.2)", reason="bad_suit")
+    return ChooseSuit(seat, Suit.parse(suit))
+
+
+def command_payload(command: Command) -> Payload:
+    """The plain-data form of a command (a deal is not included: it is secret until the hand ends)."""
+    match command:
+        case Play(seat, card, suit, announce):
+            out: Payload = {"kind": "play", "seat": seat, "card": card.code}
+            if suit is not None:
+                out["suit"] = suit.value
+            if announce:
+                out["announce"] = True
+            return out
+        case Draw(seat):
+            return {"kind": "draw", "seat": seat}
+        case Pass(seat):
+            return {"kind": "pass", "seat": seat}
+        case ChooseSuit(seat, suit):
+            return {"kind": "choose_suit", "seat": seat, "suit": suit.value}
+        case NextHand(deal):
+            return {"kind": "next_hand", "explicit": deal.explicit}
+
+
+def command_seat(command: Command) -> int | None:
+    """The seat a command acts for; None for the table's ``next_hand``."""
+    return None if isinstance(command, NextHand) else command.seat

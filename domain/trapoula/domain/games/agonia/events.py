@@ -1,0 +1,24 @@
+"""Agonia's own events (rules/agonia.md section 9); the common ones are in ``games.shedding.events``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trapoula.domain.events import Event
+
+
+@dataclass(frozen=True, slots=True)
+class SuitChosen(Event):
+    """The chooser sets the active suit on an ace up-card (R7.2.2)."""
+
+    seat: int
+    suit: str
+
+
+@dataclass(frozen=True, slots=True)
+class AnnouncementMissed(Event):
+    """A play left two or one card without ``announce`` (R7.5.2)."""
+
+    seat: int
+    cards_left: int
+    penalty: str

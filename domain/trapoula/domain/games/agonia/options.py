@@ -1,0 +1,78 @@
+"""Agonia's options (rules/agonia.md section 7); defaults are the seed's main rules (R1.2)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from trapoula.domain.errors import InvalidInput
+
+StarterAceSuit = Literal["ace", "first_player", "dealer", "previous_winner"]
+AnnouncePenalty = Literal["draw_one", "skip_turn", "ten_points"]
+SevenLastCard = Literal["penalty_then_out", "forbidden"]
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "starter_ace_suit": ("ace", "first_player", "dealer", "previous_winner"),
+    "announce_penalty": ("draw_one", "skip_turn", "ten_points"),
+    "seven_last_card": ("penalty_then_out", "forbidden"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class AgoniaOptions:
+    """The table options of Agonia (R7.1-R7.6)."""
+
+    target_points: int = 100
+    """R7.1: 0 plays a single hand; otherwise a total must exceed it to end the match."""
+    starter_ace_suit: StarterAceSuit = "ace"
+    """R7.2 (variant α): who chooses the suit when the up-card is an ace."""
+    ace_last_card: bool = False
+    """R7.3 (variant β): an ace of the active suit may be the last card, also on an ace."""
+    eight_last_card: bool = False
+    """R7.4 (variant γ): an 8 may be played as the last card; its player plays again."""
+    announce_cards: bool = False
+    """R7.5 (variant δ): a play leaving two or one card must carry ``announce``."""
+    announce_penalty: AnnouncePenalty = "draw_one"
+    """R7.5.2: the penalty for a missed announcement."""
+    seven_last_card: SevenLastCard = "penalty_then_out"
+    """R7.6: a 7 as the last card (decision 9)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """All options as plain data."""
+        return dataclasses.asdict(self)
+
+
+def parse_options(raw: Mapping[str, Any]) -> AgoniaOptions:
+    """Validate option keys and values (section 7) and fill in the defaults.
+
+    Raises:
+        InvalidInput: an unknown key, or a value of the wrong type or outside its choices
+            (``bad_option``); the message names the key and the value.
+    """
+    fields = {f.name: f for f in dataclasses.fields(AgoniaOptions)}
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in fields:
+            raise InvalidInput(
+                f"unknown agonia option {key!r}; known: {', '.join(sorted(fields))} (agonia section 7)",
+                reason="bad_option",
+            )
+        if key == "target_points":
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidInput(
+                    f"agonia option target_points={value!r}: expected an integer >= 0 (R7.1)", reason="bad_option"
+                )
+        elif key in _CHOICES:
+            if value not in _CHOICES[key]:
+                raise InvalidInput(
+                    f"agonia option {key}={value!r}: expected one of {', '.join(_CHOICES[key])}",
+                    reason="bad_option",
+                )
+        elif not isinstance(value, bool):
+            raise InvalidInput(f"agonia option {key}={value!r}: expected true or false", reason="bad_option")
+        values[key] = value
+    return cast(AgoniaOptions, AgoniaOptions(**values))

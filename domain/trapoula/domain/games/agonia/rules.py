@@ -1,0 +1,708 @@
+"""Agonia as a decider (rules/agonia.md; shared mechanics rules/shedding-common.md).
+
+``decide`` validates and returns events; ``evolve`` applies one event without checking it;
+``legal_commands`` agrees with ``decide``.  Every refusal raises
+:class:`~trapoula.domain.errors.CommandRejected` naming its reason code and rule number.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, assert_never
+
+from trapoula.domain.cards import Card, Rank, Suit, codes, deck_52, parse_card, parse_cards, sorted_cards
+from trapoula.domain.deal import Deal, deck_hash, reshuffle_label, shuffle
+from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.events import Event
+from trapoula.domain.game import MatchConfig
+from trapoula.domain.games.agonia.commands import ChooseSuit, Command, Draw, NextHand, Pass, Play
+from trapoula.domain.games.agonia.events import AnnouncementMissed, SuitChosen
+from trapoula.domain.games.agonia.options import AgoniaOptions, parse_options
+from trapoula.domain.games.agonia.state import AgoniaState, Phase
+from trapoula.domain.games.shedding.events import (
+    CardPlayed,
+    CardsDealt,
+    CardsDrawn,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    MatchStarted,
+    Passed,
+    SeedRevealed,
+    StarterTurned,
+    StockReshuffled,
+    TurnSkipped,
+    TurnStarted,
+)
+
+HAND_SIZE = 7
+"""Cards dealt to each player (R3.2)."""
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+"""R2.2."""
+
+POINTS: Mapping[Rank, int] = {
+    **{r: r.face_value for r in (Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.EIGHT,
+                                 Rank.NINE)},
+    Rank.TEN: 10, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10, Rank.ACE: 11,
+}
+"""Card points (R2.4): 2-9 face value, T J Q K 10, A 11."""
+
+
+def card_points(cards: Sequence[Card]) -> int:
+    """The points of some cards (R2.4).
+
+    >>> card_points(parse_cards("KH 7D 2C"))
+    19
+    """
+    return sum(POINTS[c.rank] for c in cards)
+
+
+def _reject(reason: str, rule: str, message: str) -> CommandRejected:
+    return CommandRejected(reason, rule, message)
+
+
+# --------------------------------------------------------------------------- initial state
+
+
+def initial_state(config: MatchConfig) -> AgoniaState:
+    """The state before the first deal (R2.2, R3.1, section 7).
+
+    Raises:
+        InvalidInput: wrong number of seats (``bad_seats``), a bad option (``bad_option``), a
+            first dealer out of range or initial totals of the wrong length (``bad_config``).
+    """
+    n = len(config.seats)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise InvalidInput(f"agonia needs 2 to 4 players, got {n} (R2.2)", reason="bad_seats")
+    options = parse_options(config.options)
+    if config.first_dealer is not None and not 0 <= config.first_dealer < n:
+        raise InvalidInput(f"first_dealer {config.first_dealer!r} is not a seat 0..{n - 1} (R3.1)", "bad_config")
+    totals = tuple(config.initial_totals) if config.initial_totals is not None else (0,) * n
+    if len(totals) != n or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in totals):
+        raise InvalidInput(f"initial totals {totals!r}: expected {n} integers >= 0 (R6.6)", "bad_config")
+    return AgoniaState(config=config, options=options, n=n, totals=totals, extra_points=(0,) * n)
+
+
+def _first_dealer(state: AgoniaState) -> int:
+    fd = state.config.first_dealer
+    return state.n - 1 if fd is None else fd
+
+
+def next_dealer(state: AgoniaState) -> int:
+    """The dealer of the next hand (R3.1): the first dealer, then one seat to the left each hand."""
+    return _first_dealer(state) if state.phase is Phase.NEW else (state.dealer + 1) % state.n
+
+
+# --------------------------------------------------------------------------- evolve
+
+
+def _replace_hand(hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    return hands[:seat] + (hand,) + hands[seat + 1 :]
+
+
+def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def evolve(state: AgoniaState, event: Event) -> AgoniaState:  # noqa: C901 - one case per event
+    """Apply one event to the state (trusted: no validation, STYLE habit 1)."""
+    rep = dataclasses.replace
+    match event:
+        case CardPlayed(seat=seat, card=code, active_suit=active, pending_draw=pending):
+            card = parse_card(code)
+            return rep(
+                state,
+                hands=_replace_hand(state.hands, seat, _without(state.hands[seat], card)),
+                discard=(*state.discard, card),
+                active_suit=Suit(active),
+                pending_draw=pending,
+                turn_active=True,
+                idle_turns=0,
+            )
+        case CardsDrawn(seat=seat, cards=drawn, reason=reason):
+            cards = parse_cards(drawn)
+            return rep(
+                state,
+                hands=_replace_hand(state.hands, seat, state.hands[seat] + cards),
+                stock=state.stock[len(cards) :],
+                drawn=state.drawn or reason == "draw",
+                pending_draw=0 if reason in ("penalty", "last_seven") else state.pending_draw,
+                turn_active=state.turn_active or (bool(cards) and seat == state.to_act),
+                idle_turns=0 if cards else state.idle_turns,
+            )
+        case TurnStarted(seat=seat):
+            return rep(state, to_act=seat, drawn=False, turn_active=False)
+        case Passed():
+            return rep(state, idle_turns=0 if state.turn_active else state.idle_turns + 1)
+        case TurnSkipped(seat=seat, reason=reason):
+            if reason == "announce_penalty":
+                return rep(state, skip_owed=state.skip_owed - {seat})
+            return state
+        case StockReshuffled(order=order):
+            cards = parse_cards(order)
+            return rep(
+                state,
+                stock=state.stock + cards,
+                discard=state.discard[-1:],
+                reshuffle_orders=(*state.reshuffle_orders, cards),
+            )
+        case AnnouncementMissed(seat=seat, penalty=penalty):
+            if penalty == "skip_turn":
+                return rep(state, skip_owed=state.skip_owed | {seat})
+            if penalty == "ten_points":
+                extra = list(state.extra_points)
+                extra[seat] += 10
+                return rep(state, extra_points=tuple(extra))
+            return state
+        case SuitChosen(suit=suit):
+            return rep(state, active_suit=Suit(suit), chooser=None)
+        case StarterTurned(card=code, active_suit=active, pending_draw=pending, chooser=chooser):
+            return rep(
+                state,
+                discard=(parse_card(code),),
+                active_suit=Suit(active),
+                pending_draw=pending,
+                chooser=chooser,
+                to_act=chooser,
+            )
+        case CardsDealt(seat=seat, cards=dealt):
+            return rep(state, hands=_replace_hand(state.hands, seat, parse_cards(dealt)))
+        case HandStarted():
+            deck = parse_cards(event.deck)
+            return rep(
+                state,
+                phase=Phase.PLAYING,
+                hand_no=event.hand_no,
+                dealer=event.dealer,
+                first_player=event.first_player,
+                hands=((),) * state.n,
+                stock=deck[state.n * HAND_SIZE + 1 :],
+                discard=(),
+                active_suit=None,
+                pending_draw=0,
+                to_act=None,
+                drawn=False,
+                turn_active=False,
+                idle_turns=0,
+                chooser=None,
+                skip_owed=frozenset(),
+                extra_points=(0,) * state.n,
+                seed=event.seed,
+                reshuffle_seed=event.seed if event.seed is not None else deck_hash(deck),
+                explicit_reshuffles=tuple(parse_cards(r) for r in event.reshuffles),
+                reshuffle_orders=(),
+                commitment=event.commitment,
+                explicit_deal=event.explicit_deal,
+            )
+        case HandEnded(reason=reason, winner=winner, hands=hands, hand_points=points, totals=totals):
+            return rep(
+                state,
+                phase=Phase.HAND_OVER,
+                totals=totals,
+                last_winner=winner,
+                to_act=None,
+                last_hand_points=points,
+                last_hands=tuple(parse_cards(h) for h in hands),
+                last_reason=reason,
+            )
+        case MatchEnded(winner=winner, totals=totals):
+            return rep(state, phase=Phase.MATCH_OVER, match_winner=winner, totals=totals)
+        case MatchStarted() | SeedRevealed():
+            return state
+    return state
+
+
+# --------------------------------------------------------------------------- decide helpers
+
+
+class _Acc:
+    """Events decided so far, with the state they lead to (so later decisions see earlier ones)."""
+
+    __slots__ = ("events", "state")
+
+    def __init__(self, state: AgoniaState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+
+def _reshuffle_order(state: AgoniaState, k: int, cards: Sequence[Card]) -> tuple[Card, ...]:
+    if state.explicit_deal and k <= len(state.explicit_reshuffles):
+        given = state.explicit_reshuffles[k - 1]
+        if Counter(given) != Counter(cards):
+            raise _reject(
+                "bad_deal",
+                "S8.5",
+                f"explicit reshuffle {k} {' '.join(codes(given))!r} is not a permutation of the discard pile "
+                f"{' '.join(codes(cards))!r}",
+            )
+        return given
+    return shuffle(cards, state.reshuffle_seed, reshuffle_label(k))
+
+
+def _draw(acc: _Acc, seat: int, count: int, reason: str) -> None:
+    """Draw ``count`` cards for ``seat`` with the reshuffles of R4.8/S8 (S7.3: what can be had)."""
+    st = acc.state
+    stock = list(st.stock)
+    discard = list(st.discard)
+    k = len(st.reshuffle_orders)
+    drawn: list[Card] = []
+    reshuffle: tuple[int, StockReshuffled] | None = None
+
+    def do_reshuffle() -> None:
+        nonlocal reshuffle, discard, k
+        if len(discard) <= 1:  # S8.3: nothing to reshuffle
+            return
+        k += 1
+        order = _reshuffle_order(st, k, discard[:-1])
+        stock.extend(order)
+        discard = discard[-1:]
+        reshuffle = (len(drawn), StockReshuffled(k=k, count=len(order), order=codes(order)))
+
+    for _ in range(count):
+        if not stock:
+            do_reshuffle()
+            if not stock:
+                break
+        drawn.append(stock.pop(0))
+        if len(stock) == 1:
+            do_reshuffle()
+    event = CardsDrawn(seat=seat, cards=codes(drawn), count=len(drawn), reason=reason)
+    if reshuffle is not None and reshuffle[0] < len(drawn):
+        acc.emit(reshuffle[1])  # beneath the stock: the same cards are drawn (S8.1)
+        acc.emit(event)
+    else:
+        acc.emit(event)
+        if reshuffle is not None:
+            acc.emit(reshuffle[1])
+
+
+def _begin_turn(acc: _Acc, seat: int) -> None:
+    """Give the turn to ``seat`` coming from another player, applying owed skips (R7.5.2)."""
+    for _ in range(acc.state.n + 1):
+        st = acc.state
+        if seat not in st.skip_owed:
+            break
+        if st.pending_draw > 0:
+            _draw(acc, seat, st.pending_draw, "penalty")
+        acc.emit(TurnSkipped(seat=seat, reason="announce_penalty"))
+        seat = st.next_seat(seat)
+    acc.emit(TurnStarted(seat=seat))
+
+
+def _end_hand(acc: _Acc, winner: int | None, reason: str) -> None:
+    """R6.1-R6.9: score the hand, reveal the seed, decide the match."""
+    st = acc.state
+    points = tuple(
+        (0 if seat == winner else card_points(st.hands[seat])) + st.extra_points[seat] for seat in range(st.n)
+    )
+    totals = tuple(t + p for t, p in zip(st.totals, points, strict=True))
+    acc.emit(
+        HandEnded(
+            reason=reason,
+            winner=winner,
+            hands=tuple(codes(sorted_cards(h)) for h in st.hands),
+            hand_points=points,
+            totals=totals,
+        )
+    )
+    acc.emit(SeedRevealed(seed=st.seed, reshuffle_orders=tuple(codes(o) for o in st.reshuffle_orders)))
+    target = st.options.target_points
+    if target == 0 or any(t > target for t in totals):  # R6.7
+        low = min(totals)
+        leaders = [s for s, t in enumerate(totals) if t == low]
+        if len(leaders) == 1:  # R6.8: a tie for lowest plays another hand
+            acc.emit(MatchEnded(winner=leaders[0], totals=totals, reason="single_hand" if target == 0 else "target"))
+
+
+def _turn_refusal(state: AgoniaState, seat: int, kind: str) -> CommandRejected | None:
+    where = f"(agonia, hand {state.hand_no})"
+    if state.phase is not Phase.PLAYING:
+        return _reject("hand_over", "S11", f"{kind} by seat {seat}: no hand is in progress {where}")
+    if state.chooser is not None:
+        return _reject(
+            "suit_choice_pending", "R7.2.2", f"{kind} by seat {seat}: seat {state.chooser} must choose the suit first {where}"
+        )
+    if seat != state.to_act:
+        return _reject("not_your_turn", "S3.7", f"{kind} by seat {seat}: it is seat {state.to_act}'s turn {where}")
+    return None
+
+
+def needs_announce(state: AgoniaState, seat: int) -> bool:
+    """R7.5.1: with ``announce_cards`` on, a play that leaves two or one card must announce."""
+    return state.options.announce_cards and len(state.hands[seat]) - 1 in (1, 2)
+
+
+def _is_beta(state: AgoniaState, seat: int, card: Card) -> bool:
+    """R7.3: an ace of the active suit as the last card, with ``ace_last_card`` on."""
+    return (
+        state.options.ace_last_card
+        and card.rank is Rank.ACE
+        and len(state.hands[seat]) == 1
+        and card.suit == state.active_suit
+    )
+
+
+def _play_refusal(state: AgoniaState, seat: int, card: Card, suit: Suit | None) -> CommandRejected | None:
+    """Why ``seat`` may not play ``card`` (with ``suit``) now, or None (R4.1, R4.6, R5.1-R5.4, R7.3-R7.6)."""
+    refusal = _turn_refusal(state, seat, "play")
+    if refusal is not None:
+        return refusal
+    top = state.top_card
+    assert top is not None
+    hand = state.hands[seat]
+    where = f"(agonia, hand {state.hand_no}, seat {seat})"
+    if card not in hand:
+        return _reject("card_not_in_hand", "S11", f"card {card.code!r} is not in the hand of seat {seat} {where}")
+    if suit is not None and card.rank is not Rank.ACE:
+        return _reject("suit_not_allowed", "S6.3", f"a suit may be declared only with an ace, not {card.code!r} {where}")
+    if state.pending_draw > 0 and card.rank is not Rank.SEVEN:
+        return _reject(
+            "penalty_pending", "R5.2.3",
+            f"{card.code!r} cannot be played: seat {seat} owes {state.pending_draw} cards; only a 7 may be played {where}",
+        )
+    last = len(hand) == 1
+    if card.rank is Rank.ACE:
+        if _is_beta(state, seat, card):
+            return None
+        if top.rank is Rank.ACE:
+            return _reject("ace_on_ace", "R5.1.3", f"ace {card.code!r} cannot be played on ace {top.code!r} {where}")
+        if last:
+            return _reject("last_card_forbidden", "R4.6", f"an ace ({card.code!r}) may not be the last card {where}")
+        return None
+    if card.rank is not top.rank and card.suit != state.active_suit:
+        active = state.active_suit.value if state.active_suit else "?"
+        return _reject(
+            "no_match", "R4.1", f"{card.code!r} matches neither the rank of {top.code!r} nor the active suit {active} {where}"
+        )
+    if last:
+        if card.rank is Rank.EIGHT and not state.options.eight_last_card:
+            return _reject("last_card_forbidden", "R4.6", f"an 8 ({card.code!r}) may not be the last card {where}")
+        if card.rank is Rank.NINE:
+            return _reject("last_card_forbidden", "R4.6", f"a 9 ({card.code!r}) may not be the last card {where}")
+        if card.rank is Rank.SEVEN and state.options.seven_last_card == "forbidden":
+            return _reject("last_card_forbidden", "R7.6.2", f"a 7 ({card.code!r}) may not be the last card {where}")
+    return None
+
+
+def _draw_refusal(state: AgoniaState, seat: int) -> CommandRejected | None:
+    refusal = _turn_refusal(state, seat, "draw")
+    if refusal is not None or state.pending_draw > 0:
+        return refusal
+    if state.drawn:
+        return _reject("already_drawn", "R4.3", f"seat {seat} has already drawn a card this turn (agonia)")
+    if not state.can_draw():
+        return _reject("stock_empty", "R4.7", f"no card can be drawn: the stock is empty and the discard pile holds only its top card")
+    return None
+
+
+def _pass_refusal(state: AgoniaState, seat: int) -> CommandRejected | None:
+    refusal = _turn_refusal(state, seat, "pass")
+    if refusal is not None:
+        return refusal
+    if state.pending_draw > 0:
+        return _reject("penalty_pending", "R5.2.3", f"seat {seat} owes {state.pending_draw} cards: draw them or play a 7")
+    if not state.drawn and state.can_draw():
+        return _reject("must_draw_first", "R4.4", f"seat {seat} must draw a card before passing")
+    return None
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def _decide_play(state: AgoniaState, cmd: Play) -> tuple[Event, ...]:
+    refusal = _play_refusal(state, cmd.seat, cmd.card, cmd.suit)
+    if refusal is not None:
+        raise refusal
+    opts = state.options
+    seat, card = cmd.seat, cmd.card
+    remaining = len(state.hands[seat]) - 1
+    if card.rank is Rank.ACE and not _is_beta(state, seat, card):
+        declared = cmd.suit
+        active = declared or card.suit  # R5.1.2
+    else:
+        declared, active = None, card.suit  # R7.3: a declared suit is ignored
+    pending = state.pending_draw + 2 if card.rank is Rank.SEVEN else 0  # R5.2.1-R5.2.2
+    acc = _Acc(state)
+    acc.emit(CardPlayed(seat=seat, card=card.code, declared_suit=declared.value if declared else None,
+                        active_suit=active.value, announce=cmd.announce, pending_draw=pending))
+    missed = opts.announce_cards and remaining in (1, 2) and not cmd.announce  # R7.5.1
+    if missed:
+        acc.emit(AnnouncementMissed(seat=seat, cards_left=remaining, penalty=opts.announce_penalty))
+    if remaining == 0 and not (card.rank is Rank.EIGHT and opts.eight_last_card):
+        if card.rank is Rank.SEVEN:  # R5.2.6, R6.2
+            _draw(acc, state.next_seat(seat), pending, "last_seven")
+        _end_hand(acc, winner=seat, reason="out")  # R6.1
+        return tuple(acc.events)
+    if missed and opts.announce_penalty == "draw_one":  # R7.5.2
+        _draw(acc, seat, 1, "announce_penalty")
+    if card.rank is Rank.EIGHT:  # R5.3.1, R7.4
+        acc.emit(TurnStarted(seat=seat))
+    elif card.rank is Rank.NINE:  # R5.4
+        skipped = state.next_seat(seat)
+        acc.emit(TurnSkipped(seat=skipped, reason="nine"))
+        if state.n == 2:
+            acc.emit(TurnStarted(seat=seat))  # R5.4.2
+        else:
+            _begin_turn(acc, state.next_seat(skipped))
+    else:
+        _begin_turn(acc, state.next_seat(seat))
+    return tuple(acc.events)
+
+
+def _decide_draw(state: AgoniaState, cmd: Draw) -> tuple[Event, ...]:
+    refusal = _draw_refusal(state, cmd.seat)
+    if refusal is not None:
+        raise refusal
+    acc = _Acc(state)
+    if state.pending_draw > 0:
+        _draw(acc, cmd.seat, state.pending_draw, "penalty")  # R5.2.2; the turn goes on (R5.2.4)
+    else:
+        _draw(acc, cmd.seat, 1, "draw")  # R4.2
+    return tuple(acc.events)
+
+
+def _decide_pass(state: AgoniaState, cmd: Pass) -> tuple[Event, ...]:
+    refusal = _pass_refusal(state, cmd.seat)
+    if refusal is not None:
+        raise refusal
+    acc = _Acc(state)
+    acc.emit(Passed(seat=cmd.seat))
+    if acc.state.idle_turns >= state.n:  # S10.4, R6.5
+        _end_hand(acc, winner=None, reason="blocked")
+    else:
+        _begin_turn(acc, state.next_seat(cmd.seat))
+    return tuple(acc.events)
+
+
+def _decide_choose_suit(state: AgoniaState, cmd: ChooseSuit) -> tuple[Event, ...]:
+    if state.phase is not Phase.PLAYING:
+        raise _reject("hand_over", "S11", f"choose_suit by seat {cmd.seat}: no hand is in progress")
+    if state.chooser is None:
+        raise _reject("no_suit_choice", "R7.2", f"choose_suit by seat {cmd.seat}: no suit choice is pending")
+    if cmd.seat != state.chooser:
+        raise _reject("not_your_turn", "R7.2.3", f"choose_suit by seat {cmd.seat}: seat {state.chooser} chooses")
+    acc = _Acc(state)
+    acc.emit(SuitChosen(seat=cmd.seat, suit=cmd.suit.value))
+    acc.emit(TurnStarted(seat=state.first_player))  # R7.2.2, decision 31
+    return tuple(acc.events)
+
+
+def _decide_next_hand(state: AgoniaState, cmd: NextHand) -> tuple[Event, ...]:
+    if state.phase is Phase.PLAYING:
+        raise _reject("hand_in_progress", "S11", f"next_hand: hand {state.hand_no} is still in progress")
+    if state.phase is Phase.MATCH_OVER:
+        raise _reject("match_over", "R6.8", "next_hand: the match is over")
+    deal = cmd.deal
+    if Counter(deal.order) != Counter(deck_52()):
+        raise _reject("bad_deal", "S5.3", "next_hand: the deal is not exactly one 52-card deck")
+    n = state.n
+    acc = _Acc(state)
+    if state.phase is Phase.NEW:
+        cfg = state.config
+        acc.emit(MatchStarted(
+            game="agonia",
+            names=tuple(s.name for s in cfg.seats),
+            bots=tuple(s.bot for s in cfg.seats),
+            options=state.options.to_dict(),
+            first_dealer=_first_dealer(state),
+            initial_totals=state.totals,
+        ))
+    dealer = next_dealer(state)
+    first = (dealer + 1) % n  # R3.3
+    deck = deal.order
+    acc.emit(HandStarted(
+        hand_no=state.hand_no + 1,
+        dealer=dealer,
+        first_player=first,
+        seats_in_hand=tuple(range(n)),
+        explicit_deal=deal.explicit,
+        commitment=deal.commitment,
+        seed=deal.seed,
+        deck=codes(deck),
+        reshuffles=tuple(codes(r) for r in deal.reshuffles),
+    ))
+    for j in range(n):  # S5.2: one at a time from the first player
+        seat = (first + j) % n
+        hand = tuple(deck[i * n + j] for i in range(HAND_SIZE))
+        acc.emit(CardsDealt(seat=seat, cards=codes(sorted_cards(hand)), count=HAND_SIZE))
+    starter = deck[n * HAND_SIZE]
+    chooser: int | None = None
+    if starter.rank is Rank.ACE and state.options.starter_ace_suit != "ace":  # R7.2
+        mode = state.options.starter_ace_suit
+        if mode == "first_player":
+            chooser = first
+        elif mode == "dealer":
+            chooser = dealer
+        else:
+            chooser = state.last_winner if state.last_winner is not None else first
+    pending = 2 if starter.rank is Rank.SEVEN else 0  # R3.4.1
+    acc.emit(StarterTurned(card=starter.code, active_suit=starter.suit.value, pending_draw=pending, chooser=chooser))
+    if chooser is None:
+        if starter.rank is Rank.NINE:  # R3.4.2
+            acc.emit(TurnSkipped(seat=first, reason="starter_nine"))
+            acc.emit(TurnStarted(seat=(first + 1) % n))
+        else:
+            acc.emit(TurnStarted(seat=first))
+    return tuple(acc.events)
+
+
+def decide(state: AgoniaState, command: Command) -> tuple[Event, ...]:
+    """Validate ``command`` against ``state`` and return the events it causes (section 8).
+
+    Raises:
+        CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why.
+    """
+    match command:
+        case Play():
+            return _decide_play(state, command)
+        case Draw():
+            return _decide_draw(state, command)
+        case Pass():
+            return _decide_pass(state, command)
+        case ChooseSuit():
+            return _decide_choose_suit(state, command)
+        case NextHand():
+            return _decide_next_hand(state, command)
+        case _:
+            assert_never(command)
+
+
+def is_terminal(state: AgoniaState) -> bool:
+    """True when the match is over (R6.8)."""
+    return state.phase is Phase.MATCH_OVER
+
+
+def legal_commands(state: AgoniaState, seat: int) -> tuple[Command, ...]:
+    """Every command ``seat`` may issue now; exactly those ``decide`` accepts (section 8).
+
+    An ace is listed without a suit and with each of the four suits; ``announce`` is set where
+    R7.5.1 asks for it (the same play without it is also accepted, and penalised).
+    """
+    if state.phase is not Phase.PLAYING:
+        return ()
+    if state.chooser is not None:
+        return tuple(ChooseSuit(seat, s) for s in Suit) if seat == state.chooser else ()
+    if seat != state.to_act:
+        return ()
+    out: list[Command] = []
+    announce = needs_announce(state, seat)
+    for card in sorted_cards(set(state.hands[seat])):
+        if _play_refusal(state, seat, card, None) is None:
+            out.append(Play(seat, card, None, announce))
+            if card.rank is Rank.ACE:
+                out.extend(Play(seat, card, s, announce) for s in Suit)
+    if _draw_refusal(state, seat) is None:
+        out.append(Draw(seat))
+    if _pass_refusal(state, seat) is None:
+        out.append(Pass(seat))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- deals and audit
+
+
+def needs_deal(state: AgoniaState) -> bool:
+    """True when the table must issue ``next_hand`` (before the first hand, or after one, R6.10)."""
+    return state.phase in (Phase.NEW, Phase.HAND_OVER)
+
+
+def deal_command(state: AgoniaState, deal: Deal) -> Command:
+    """The ``next_hand`` command dealing ``deal``."""
+    return NextHand(deal)
+
+
+def deck(state: AgoniaState) -> tuple[Card, ...]:
+    """Agonia's deck: one 52-card deck (R2.1)."""
+    return deck_52()
+
+
+def _code_list(raw: Any, what: str) -> tuple[Card, ...]:
+    if isinstance(raw, str):
+        raw = raw.split()
+    if not isinstance(raw, list | tuple):
+        raise InvalidInput(f"explicit deal: {what} {raw!r} is not a list of card codes (S5.3)", reason="bad_deal")
+    return parse_cards(raw)
+
+
+def explicit_deal(state: AgoniaState, raw: Mapping[str, Any]) -> Deal:
+    """Build the next hand's deal from ``{"hands": [[...] per seat], "starter": "7H", "stock": [...],
+    "reshuffles": [[...]]}`` (S5.3): the deck order S5.2 would have dealt it from.
+
+    Raises:
+        InvalidInput: malformed codes, a hand of the wrong size, or cards that are not exactly one
+            52-card deck (``bad_deal``).
+    """
+    unknown = set(raw) - {"hands", "starter", "stock", "reshuffles"}
+    if unknown:
+        raise InvalidInput(f"explicit deal: unknown field(s) {sorted(unknown)} (S5.3)", reason="bad_deal")
+    n = state.n
+    hands_raw = raw.get("hands")
+    if not isinstance(hands_raw, list | tuple) or len(hands_raw) != n:
+        raise InvalidInput(f"explicit deal: 'hands' must list {n} hands, one per seat (S5.3)", reason="bad_deal")
+    hands = [_code_list(h, f"hand {i}") for i, h in enumerate(hands_raw)]
+    for i, h in enumerate(hands):
+        if len(h) != HAND_SIZE:
+            raise InvalidInput(f"explicit deal: seat {i} holds {len(h)} cards, not {HAND_SIZE} (R3.2, S5.3)", "bad_deal")
+    starter = raw.get("starter")
+    if not isinstance(starter, str):
+        raise InvalidInput(f"explicit deal: starter {starter!r} is not a card code (S5.3)", reason="bad_deal")
+    stock = _code_list(raw.get("stock", []), "stock")
+    reshuffles = tuple(_code_list(r, f"reshuffle {i + 1}") for i, r in enumerate(raw.get("reshuffles") or []))
+    first = (next_dealer(state) + 1) % n
+    order: list[Card] = []
+    for i in range(HAND_SIZE):
+        for j in range(n):
+            order.append(hands[(first + j) % n][i])
+    order.append(parse_card(starter))
+    order.extend(stock)
+    counts = Counter(order)
+    if counts != Counter(deck_52()):
+        missing = sorted(c.code for c in set(deck_52()) if counts[c] == 0)
+        doubled = sorted(c.code for c, k in counts.items() if k > 1)
+        raise InvalidInput(
+            f"explicit deal is not exactly one 52-card deck: missing {missing}, repeated {doubled} (S5.3)", "bad_deal"
+        )
+    return Deal(order=tuple(order), seed=None, reshuffles=reshuffles)
+
+
+def command_for(state: AgoniaState, events: Sequence[Event], i: int) -> Command | None:
+    """For an audit: the command whose events start at ``events[i]``, or None if none can (S11)."""
+    event = events[i]
+    match event:
+        case MatchStarted():
+            nxt = events[i + 1] if i + 1 < len(events) else None
+            return _next_hand_from(nxt) if isinstance(nxt, HandStarted) else None
+        case HandStarted():
+            return _next_hand_from(event)
+        case CardPlayed(seat=seat, card=card, declared_suit=declared, announce=announce):
+            return Play(seat, parse_card(card), Suit(declared) if declared else None, announce)
+        case CardsDrawn(seat=seat, reason=reason) if reason in ("draw", "penalty"):
+            return Draw(seat)
+        case Passed(seat=seat):
+            return Pass(seat)
+        case SuitChosen(seat=seat, suit=suit):
+            return ChooseSuit(seat, Suit(suit))
+    return None
+
+
+def _next_hand_from(event: HandStarted) -> NextHand:
+    return NextHand(Deal(order=parse_cards(event.deck), seed=event.seed,
+                         reshuffles=tuple(parse_cards(r) for r in event.reshuffles)))
+
+
+def hand_in_progress(state: AgoniaState) -> bool:
+    """True while a hand is being played."""
+    return state.phase is Phase.PLAYING
+
+
+def option_defaults() -> dict[str, Any]:
+    """Every option with its default (section 7)."""
+    return AgoniaOptions().to_dict()
+

@@ -1,0 +1,60 @@
+"""What each seat, or a spectator, may see of an Agonia match (S13, DESIGN Visibility)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trapoula.domain.cards import codes, sorted_cards
+from trapoula.domain.events import Payload, Viewer
+from trapoula.domain.games.agonia.commands import command_payload
+from trapoula.domain.games.agonia.rules import legal_commands
+from trapoula.domain.games.agonia.state import AgoniaState, Phase
+
+
+def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
+    """The view of ``viewer`` (a seat, or None for a spectator), JSON-ready (S13.1, S13.2).
+
+    Shape: ``game, phase, hand_no, dealer, first_player, to_act, chooser, seat, hand (own cards,
+    canonical order; absent for a spectator), hand_sizes, top_card, active_suit, discard (bottom
+    first), stock_count, pending_draw, drawn_this_turn, direction, totals, last_hand (after a hand:
+    reason, winner, hands, hand_points), match_winner, options, legal (command payloads)``.
+    Never the stock's cards, another seat's hand, or the seed before the hand ends (S13.3).
+    """
+    top = state.top_card
+    view: dict[str, Any] = {
+        "game": "agonia",
+        "phase": state.phase.value,
+        "hand_no": state.hand_no,
+        "dealer": state.dealer,
+        "first_player": state.first_player,
+        "to_act": state.to_act,
+        "chooser": state.chooser,
+        "seat": viewer,
+        "hand_sizes": [len(h) for h in state.hands],
+        "top_card": top.code if top else None,
+        "active_suit": state.active_suit.value if state.active_suit else None,
+        "discard": list(codes(state.discard)),
+        "stock_count": len(state.stock),
+        "pending_draw": state.pending_draw,
+        "drawn_this_turn": state.drawn,
+        "direction": 1,
+        "totals": list(state.totals),
+        "commitment": state.commitment or None,
+        "explicit_deal": state.explicit_deal,
+        "match_winner": state.match_winner,
+        "options": state.options.to_dict(),
+        "names": [s.name for s in state.config.seats],
+    }
+    if viewer is not None and 0 <= viewer < state.n:
+        view["hand"] = list(codes(sorted_cards(state.hands[viewer]))) if state.hands else []
+        view["legal"] = [command_payload(c) for c in legal_commands(state, viewer)]
+    else:
+        view["legal"] = []
+    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
+        view["last_hand"] = {
+            "reason": state.last_reason,
+            "winner": state.last_winner,
+            "hands": [list(codes(h)) for h in state.last_hands],
+            "hand_points": list(state.last_hand_points),
+        }
+    return view
