@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import glob
 import os
+import shutil
+import sys
 from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
@@ -16,8 +18,12 @@ def generate(root: str) -> list[str]:
     protos = os.path.join(root, "protos")
     sources = sorted(glob.glob(os.path.join(protos, "trapoula", "api", "v1", "*.proto")))
     include = os.path.join(os.path.dirname(protoc.__file__), "_proto")
+    plugin = os.path.join(os.path.dirname(sys.executable), "protoc-gen-mypy_grpc")
+    if not os.path.exists(plugin):
+        plugin = shutil.which("protoc-gen-mypy_grpc") or plugin
     args = [
         "grpc_tools.protoc",
+        f"--plugin=protoc-gen-mypy_grpc={plugin}",
         f"-I{protos}",
         f"-I{include}",
         f"--python_out={protos}",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from trapoula.domain.errors import InvalidInput
@@ -98,7 +98,7 @@ class Rank(enum.Enum):
 _RANK_ORDER = {rank: i for i, rank in enumerate(Rank)}
 
 
-@dataclass(frozen=True, slots=True, order=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """A playing card: an immutable (rank, suit) pair; equal cards are interchangeable (S2.2)."""
 
@@ -106,11 +106,17 @@ class Card:
     """The card's rank."""
     suit: Suit
     """The card's suit."""
+    code: CardCode = field(init=False, repr=False)
+    """The two-letter code, e.g. ``"TS"`` (derived from rank and suit)."""
 
-    @property
-    def code(self) -> CardCode:
-        """The two-letter code, e.g. ``"TS"``."""
-        return self.rank.value + self.suit.value
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", self.rank.value + self.suit.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and other.code == self.code
+
+    def __hash__(self) -> int:
+        return hash(self.code)
 
     @property
     def sort_key(self) -> tuple[int, int]:

@@ -96,8 +96,8 @@ class GameSpec(Generic[S, C]):
     """The game's canonical deck for this state (for a seeded deal)."""
     explicit_deal: Callable[[S, Mapping[str, Any]], Deal]
     """Build an explicit deal (hands, starter, stock, reshuffles) for this state (S5.3)."""
-    command_for: Callable[[S, Event], C | None]
-    """For an audit: the command that caused ``event`` when it opens a command's events, else None."""
+    command_for: Callable[[S, Sequence[Event], int], C | None]
+    """For an audit: the command whose events start at ``events[i]`` (``(state, events, i)``), else None."""
     parse_options: Callable[[Mapping[str, Any]], Any]
     """Validate option keys/values and return the game's options value."""
     option_defaults: Callable[[], Payload]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
 
@@ -75,4 +75,4 @@ def parse_options(raw: Mapping[str, Any]) -> AgoniaOptions:
         elif not isinstance(value, bool):
             raise InvalidInput(f"agonia option {key}={value!r}: expected true or false", reason="bad_option")
         values[key] = value
-    return cast(AgoniaOptions, AgoniaOptions(**values))
+    return AgoniaOptions(**values)

@@ -1,0 +1,58 @@
+# trapoula — one entry point for every task.  `make help` lists the targets.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: help install proto test check lint fmt typecheck demo serve play golden clean image
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+$(STAMP): pyproject.toml hatch_build.py protos/trapoula/api/v1/*.proto
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "trapoula needs Python 3.11 or newer")'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)  ## create .venv and install trapoula with the server, PostgreSQL and dev extras
+
+proto: $(STAMP)  ## regenerate the gRPC/protobuf code from protos/ (never edit it by hand)
+	$(PY) hatch_build.py
+
+test: $(STAMP)  ## run the test suite (PostgreSQL tests use TEST_DATABASE_URL)
+	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q --doctest-modules domain
+
+lint: $(STAMP)  ## ruff check and format check
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+fmt: $(STAMP)  ## format the code
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+typecheck: $(STAMP)  ## mypy --strict over domain, service and clients
+	$(VENV)/bin/mypy
+
+check: lint typecheck test  ## everything CI runs
+
+demo: $(STAMP)  ## play a full Agonia match between four bots over gRPC on SQLite and verify its record
+	$(VENV)/bin/trapoula demo
+
+serve: $(STAMP)  ## run the server (TRAPOULA_ADDRESS, TRAPOULA_DATABASE_URL)
+	$(VENV)/bin/trapoula serve
+
+play: $(STAMP)  ## play Agonia in the terminal against three bots
+	$(VENV)/bin/trapoula play
+
+golden: $(STAMP)  ## rewrite the golden playthrough files
+	$(PY) -m pytest -q tests/golden --update-golden
+
+image:  ## build the server image (needs a Docker engine)
+	docker build -f deploy/Dockerfile -t trapoula .
+
+clean:  ## remove the virtualenv and caches
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	find protos -name '*_pb2*' -delete
