@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install proto test check lint fmt typecheck demo serve play golden clean image
+.PHONY: help install proto test check imports lint fmt typecheck demo serve play golden clean image
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -36,7 +36,10 @@ fmt: $(STAMP)  ## format the code
 typecheck: $(STAMP)  ## mypy --strict over domain, service and clients
 	$(VENV)/bin/mypy
 
-check: lint typecheck test  ## everything CI runs
+imports: $(STAMP)  ## import-linter: the domain is pure, clients stay thin
+	$(VENV)/bin/lint-imports
+
+check: lint typecheck imports test  ## everything CI runs
 
 demo: $(STAMP)  ## play a full Agonia match between four bots over gRPC on SQLite and verify its record
 	$(VENV)/bin/trapoula demo

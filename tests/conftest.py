@@ -1,0 +1,31 @@
+"""Test-session rules shared by every test folder.
+
+PostgreSQL tests carry the ``postgres`` marker.  They skip, with the reason printed, when no
+database can be had; but when ``TRAPOULA_REQUIRE_POSTGRES=1`` (set by CI, which provides
+``TEST_DATABASE_URL``) a skipped PostgreSQL test fails the session instead of passing silently.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+_skipped_postgres: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "postgres: needs a PostgreSQL database (TEST_DATABASE_URL)")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped and "postgres" in report.keywords:
+        _skipped_postgres.append(report.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _skipped_postgres and os.environ.get("TRAPOULA_REQUIRE_POSTGRES") == "1":
+        print(f"\n{len(_skipped_postgres)} PostgreSQL test(s) skipped although TRAPOULA_REQUIRE_POSTGRES=1:")
+        for nodeid in _skipped_postgres[:20]:
+            print("  ", nodeid)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
