@@ -23,9 +23,18 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _skipped_postgres.append(report.nodeid)
 
 
+def _required() -> bool:
+    return bool(_skipped_postgres) and os.environ.get("TRAPOULA_REQUIRE_POSTGRES") == "1"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _required():
+        terminalreporter.write_line(
+            f"FAILED: {len(_skipped_postgres)} PostgreSQL test(s) skipped although TRAPOULA_REQUIRE_POSTGRES=1",
+            red=True,
+        )
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if _skipped_postgres and os.environ.get("TRAPOULA_REQUIRE_POSTGRES") == "1":
-        print(f"\n{len(_skipped_postgres)} PostgreSQL test(s) skipped although TRAPOULA_REQUIRE_POSTGRES=1:")
-        for nodeid in _skipped_postgres[:20]:
-            print("  ", nodeid)
+    if _required():
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

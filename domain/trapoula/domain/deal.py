@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from trapoula.domain.cards import Card, codes, deck_52
+from trapoula.domain.cards import Card, codes
 from trapoula.domain.errors import InvalidInput
 
 __all__ = [
@@ -190,4 +190,3 @@ class Deal:
                 )
             return tuple(given)
         return shuffle(cards, self.reshuffle_seed, reshuffle_label(k))
-

@@ -73,8 +73,12 @@ def parse_command(raw: Mapping[str, Any]) -> Command:
         InvalidInput: unknown kind, a bad card or suit code, a missing or extra field.
     """
     kind = raw.get("kind")
-    allowed = {"play": {"kind", "seat", "card", "suit", "announce"}, "draw": {"kind", "seat"},
-               "pass": {"kind", "seat"}, "choose_suit": {"kind", "seat", "suit"}}
+    allowed = {
+        "play": {"kind", "seat", "card", "suit", "announce"},
+        "draw": {"kind", "seat"},
+        "pass": {"kind", "seat"},
+        "choose_suit": {"kind", "seat", "suit"},
+    }
     if kind not in allowed:
         raise InvalidInput(
             f"unknown agonia command {kind!r}; expected one of {', '.join(SEAT_COMMANDS)} (section 8)",

@@ -43,9 +43,15 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 """R2.2."""
 
 POINTS: Mapping[Rank, int] = {
-    **{r: r.face_value for r in (Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.EIGHT,
-                                 Rank.NINE)},
-    Rank.TEN: 10, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10, Rank.ACE: 11,
+    **{
+        r: r.face_value
+        for r in (Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE)
+    },
+    Rank.TEN: 10,
+    Rank.JACK: 10,
+    Rank.QUEEN: 10,
+    Rank.KING: 10,
+    Rank.ACE: 11,
 }
 """Card points (R2.4): 2-9 face value, T J Q K 10, A 11."""
 
@@ -98,8 +104,10 @@ def next_dealer(state: AgoniaState) -> int:
 # --------------------------------------------------------------------------- evolve
 
 
-def _replace_hand(hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
-    return hands[:seat] + (hand,) + hands[seat + 1 :]
+def _replace_hand(
+    hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]
+) -> tuple[tuple[Card, ...], ...]:
+    return (*hands[:seat], hand, *hands[seat + 1 :])
 
 
 def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -107,7 +115,7 @@ def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
-def evolve(state: AgoniaState, event: Event) -> AgoniaState:  # noqa: C901 - one case per event
+def evolve(state: AgoniaState, event: Event) -> AgoniaState:
     """Apply one event to the state (trusted: no validation, STYLE habit 1)."""
     rep = dataclasses.replace
     match event:
@@ -327,7 +335,9 @@ def _turn_refusal(state: AgoniaState, seat: int, kind: str) -> CommandRejected |
         return _reject("hand_over", "S11", f"{kind} by seat {seat}: no hand is in progress {where}")
     if state.chooser is not None:
         return _reject(
-            "suit_choice_pending", "R7.2.2", f"{kind} by seat {seat}: seat {state.chooser} must choose the suit first {where}"
+            "suit_choice_pending",
+            "R7.2.2",
+            f"{kind} by seat {seat}: seat {state.chooser} must choose the suit first {where}",
         )
     if seat != state.to_act:
         return _reject("not_your_turn", "S3.7", f"{kind} by seat {seat}: it is seat {state.to_act}'s turn {where}")
@@ -361,11 +371,15 @@ def _play_refusal(state: AgoniaState, seat: int, card: Card, suit: Suit | None) 
     if card not in hand:
         return _reject("card_not_in_hand", "S11", f"card {card.code!r} is not in the hand of seat {seat} {where}")
     if suit is not None and card.rank is not Rank.ACE:
-        return _reject("suit_not_allowed", "S6.3", f"a suit may be declared only with an ace, not {card.code!r} {where}")
+        return _reject(
+            "suit_not_allowed", "S6.3", f"a suit may be declared only with an ace, not {card.code!r} {where}"
+        )
     if state.pending_draw > 0 and card.rank is not Rank.SEVEN:
         return _reject(
-            "penalty_pending", "R5.2.3",
-            f"{card.code!r} cannot be played: seat {seat} owes {state.pending_draw} cards; only a 7 may be played {where}",
+            "penalty_pending",
+            "R5.2.3",
+            f"{card.code!r} cannot be played: seat {seat} owes {state.pending_draw} cards; "
+            f"only a 7 may be played {where}",
         )
     last = len(hand) == 1
     if card.rank is Rank.ACE:
@@ -379,7 +393,9 @@ def _play_refusal(state: AgoniaState, seat: int, card: Card, suit: Suit | None) 
     if card.rank is not top.rank and card.suit != state.active_suit:
         active = state.active_suit.value if state.active_suit else "?"
         return _reject(
-            "no_match", "R4.1", f"{card.code!r} matches neither the rank of {top.code!r} nor the active suit {active} {where}"
+            "no_match",
+            "R4.1",
+            f"{card.code!r} matches neither the rank of {top.code!r} nor the active suit {active} {where}",
         )
     if last:
         if card.rank is Rank.EIGHT and not state.options.eight_last_card:
@@ -398,7 +414,11 @@ def _draw_refusal(state: AgoniaState, seat: int) -> CommandRejected | None:
     if state.drawn:
         return _reject("already_drawn", "R4.3", f"seat {seat} has already drawn a card this turn (agonia)")
     if not state.can_draw():
-        return _reject("stock_empty", "R4.7", f"no card can be drawn: the stock is empty and the discard pile holds only its top card")
+        return _reject(
+            "stock_empty",
+            "R4.7",
+            "no card can be drawn: the stock is empty and the discard pile holds only its top card",
+        )
     return None
 
 
@@ -407,7 +427,9 @@ def _pass_refusal(state: AgoniaState, seat: int) -> CommandRejected | None:
     if refusal is not None:
         return refusal
     if state.pending_draw > 0:
-        return _reject("penalty_pending", "R5.2.3", f"seat {seat} owes {state.pending_draw} cards: draw them or play a 7")
+        return _reject(
+            "penalty_pending", "R5.2.3", f"seat {seat} owes {state.pending_draw} cards: draw them or play a 7"
+        )
     if not state.drawn and state.can_draw():
         return _reject("must_draw_first", "R4.4", f"seat {seat} must draw a card before passing")
     return None
@@ -430,8 +452,16 @@ def _decide_play(state: AgoniaState, cmd: Play) -> tuple[Event, ...]:
         declared, active = None, card.suit  # R7.3: a declared suit is ignored
     pending = state.pending_draw + 2 if card.rank is Rank.SEVEN else 0  # R5.2.1-R5.2.2
     acc = _Acc(state)
-    acc.emit(CardPlayed(seat=seat, card=card.code, declared_suit=declared.value if declared else None,
-                        active_suit=active.value, announce=cmd.announce, pending_draw=pending))
+    acc.emit(
+        CardPlayed(
+            seat=seat,
+            card=card.code,
+            declared_suit=declared.value if declared else None,
+            active_suit=active.value,
+            announce=cmd.announce,
+            pending_draw=pending,
+        )
+    )
     missed = opts.announce_cards and remaining in (1, 2) and not cmd.announce  # R7.5.1
     if missed:
         acc.emit(AnnouncementMissed(seat=seat, cards_left=remaining, penalty=opts.announce_penalty))
@@ -506,28 +536,32 @@ def _decide_next_hand(state: AgoniaState, cmd: NextHand) -> tuple[Event, ...]:
     acc = _Acc(state)
     if state.phase is Phase.NEW:
         cfg = state.config
-        acc.emit(MatchStarted(
-            game="agonia",
-            names=tuple(s.name for s in cfg.seats),
-            bots=tuple(s.bot for s in cfg.seats),
-            options=state.options.to_dict(),
-            first_dealer=_first_dealer(state),
-            initial_totals=state.totals,
-        ))
+        acc.emit(
+            MatchStarted(
+                game="agonia",
+                names=tuple(s.name for s in cfg.seats),
+                bots=tuple(s.bot for s in cfg.seats),
+                options=state.options.to_dict(),
+                first_dealer=_first_dealer(state),
+                initial_totals=state.totals,
+            )
+        )
     dealer = next_dealer(state)
     first = (dealer + 1) % n  # R3.3
     deck = deal.order
-    acc.emit(HandStarted(
-        hand_no=state.hand_no + 1,
-        dealer=dealer,
-        first_player=first,
-        seats_in_hand=tuple(range(n)),
-        explicit_deal=deal.explicit,
-        commitment=deal.commitment,
-        seed=deal.seed,
-        deck=codes(deck),
-        reshuffles=tuple(codes(r) for r in deal.reshuffles),
-    ))
+    acc.emit(
+        HandStarted(
+            hand_no=state.hand_no + 1,
+            dealer=dealer,
+            first_player=first,
+            seats_in_hand=tuple(range(n)),
+            explicit_deal=deal.explicit,
+            commitment=deal.commitment,
+            seed=deal.seed,
+            deck=codes(deck),
+            reshuffles=tuple(codes(r) for r in deal.reshuffles),
+        )
+    )
     for j in range(n):  # S5.2: one at a time from the first player
         seat = (first + j) % n
         hand = tuple(deck[i * n + j] for i in range(HAND_SIZE))
@@ -598,11 +632,23 @@ def legal_commands(state: AgoniaState, seat: int) -> tuple[Command, ...]:
             out.append(Play(seat, card, None, announce))
             if card.rank is Rank.ACE:
                 out.extend(Play(seat, card, s, announce) for s in Suit)
-    if _draw_refusal(state, seat) is None:
+    if _draw_refusal(state, seat) is None and _explicit_reshuffle_refusal(state, seat) is None:
         out.append(Draw(seat))
     if _pass_refusal(state, seat) is None:
         out.append(Pass(seat))
     return tuple(out)
+
+
+def _explicit_reshuffle_refusal(state: AgoniaState, seat: int) -> CommandRejected | None:
+    """S8.5: ``draw`` is refused when the reshuffle it triggers has an explicit order that is not a
+    permutation of the pile; only an explicit deal with reshuffle orders left can do that."""
+    if len(state.reshuffle_orders) >= len(state.explicit_reshuffles):
+        return None
+    try:
+        _decide_draw(state, Draw(seat))
+    except CommandRejected as refusal:
+        return refusal
+    return None
 
 
 # --------------------------------------------------------------------------- deals and audit
@@ -649,7 +695,9 @@ def explicit_deal(state: AgoniaState, raw: Mapping[str, Any]) -> Deal:
     hands = [_code_list(h, f"hand {i}") for i, h in enumerate(hands_raw)]
     for i, h in enumerate(hands):
         if len(h) != HAND_SIZE:
-            raise InvalidInput(f"explicit deal: seat {i} holds {len(h)} cards, not {HAND_SIZE} (R3.2, S5.3)", "bad_deal")
+            raise InvalidInput(
+                f"explicit deal: seat {i} holds {len(h)} cards, not {HAND_SIZE} (R3.2, S5.3)", "bad_deal"
+            )
     starter = raw.get("starter")
     if not isinstance(starter, str):
         raise InvalidInput(f"explicit deal: starter {starter!r} is not a card code (S5.3)", reason="bad_deal")
@@ -685,6 +733,10 @@ def command_for(state: AgoniaState, events: Sequence[Event], i: int) -> Command 
             return Play(seat, parse_card(card), Suit(declared) if declared else None, announce)
         case CardsDrawn(seat=seat, reason=reason) if reason in ("draw", "penalty"):
             return Draw(seat)
+        case StockReshuffled():  # a reshuffle mid-draw is emitted before the CardsDrawn it feeds
+            nxt = events[i + 1] if i + 1 < len(events) else None
+            if isinstance(nxt, CardsDrawn) and nxt.reason in ("draw", "penalty"):
+                return Draw(nxt.seat)
         case Passed(seat=seat):
             return Pass(seat)
         case SuitChosen(seat=seat, suit=suit):
@@ -693,8 +745,9 @@ def command_for(state: AgoniaState, events: Sequence[Event], i: int) -> Command 
 
 
 def _next_hand_from(event: HandStarted) -> NextHand:
-    return NextHand(Deal(order=parse_cards(event.deck), seed=event.seed,
-                         reshuffles=tuple(parse_cards(r) for r in event.reshuffles)))
+    return NextHand(
+        Deal(order=parse_cards(event.deck), seed=event.seed, reshuffles=tuple(parse_cards(r) for r in event.reshuffles))
+    )
 
 
 def hand_in_progress(state: AgoniaState) -> bool:
@@ -705,4 +758,3 @@ def hand_in_progress(state: AgoniaState) -> bool:
 def option_defaults() -> dict[str, Any]:
     """Every option with its default (section 7)."""
     return AgoniaOptions().to_dict()
-

@@ -1,0 +1,149 @@
+"""Typed client errors rebuilt from gRPC failures (STYLE habit 8).
+
+The server answers a refused call with a status code and a ``google.rpc.Status`` whose
+``ErrorInfo`` (domain ``trapoula``) carries a stable ``reason`` code and metadata such as the rule
+number.  :func:`from_rpc_error` turns a :class:`grpc.RpcError` into one of the classes below, so
+client code never inspects gRPC errors:
+
+| status code | class |
+|---|---|
+| ``INVALID_ARGUMENT`` | :class:`InvalidArgument` |
+| ``NOT_FOUND`` | :class:`NotFound` |
+| ``PERMISSION_DENIED``, ``UNAUTHENTICATED`` | :class:`PermissionDenied` |
+| ``FAILED_PRECONDITION`` | :class:`CommandRejected` (``reason``, ``rule``) |
+| ``ABORTED`` | :class:`Conflict` |
+| ``ALREADY_EXISTS`` | :class:`AlreadyExists` |
+| ``UNAVAILABLE``, ``DEADLINE_EXCEEDED`` | :class:`Unavailable` |
+| anything else | :class:`TrapoulaError` |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import grpc
+from google.rpc import error_details_pb2  # type: ignore[import-untyped]  # stubs ship without py.typed
+from grpc_status import rpc_status
+
+__all__ = [
+    "AlreadyExists",
+    "CommandRejected",
+    "Conflict",
+    "InvalidArgument",
+    "NotFound",
+    "PermissionDenied",
+    "TrapoulaError",
+    "Unavailable",
+    "from_rpc_error",
+]
+
+
+class TrapoulaError(Exception):
+    """A call the server refused or could not answer.
+
+    Attributes:
+        code: the gRPC status code (None when the failure did not come from a call).
+        message: the server's human-readable message.
+        reason: ``ErrorInfo.reason`` (a stable lower_snake code), or ``""`` when absent.
+        metadata: ``ErrorInfo.metadata`` (``rule``, ``seat``, ``version`` ...).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: grpc.StatusCode | None = None,
+        reason: str = "",
+        metadata: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.reason = reason
+        self.metadata: dict[str, str] = dict(metadata or {})
+
+    @property
+    def rule(self) -> str | None:
+        """The rule number the server cited (``ErrorInfo.metadata["rule"]``), if any."""
+        return self.metadata.get("rule") or None
+
+    def __str__(self) -> str:
+        parts = [self.message]
+        tags = [t for t in (self.reason, self.rule) if t]
+        if tags:
+            parts.append(f"[{', '.join(tags)}]")
+        return " ".join(parts)
+
+
+class InvalidArgument(TrapoulaError):
+    """Malformed request: a bad card code, an unknown option or game (``INVALID_ARGUMENT``)."""
+
+
+class NotFound(TrapoulaError):
+    """Unknown table or seat (``NOT_FOUND``)."""
+
+
+class PermissionDenied(TrapoulaError):
+    """Missing or wrong token for this table or seat (``PERMISSION_DENIED``)."""
+
+
+class CommandRejected(TrapoulaError):
+    """A move the rules refuse (``FAILED_PRECONDITION``): ``reason`` and ``rule`` say why."""
+
+
+class Conflict(TrapoulaError):
+    """A concurrent command won the race; retry against the new state (``ABORTED``)."""
+
+
+class AlreadyExists(TrapoulaError):
+    """The seat is taken or the match has started (``ALREADY_EXISTS``)."""
+
+
+class Unavailable(TrapoulaError):
+    """The server cannot be reached or did not answer in time (``UNAVAILABLE``, ``DEADLINE_EXCEEDED``)."""
+
+
+_BY_CODE: dict[grpc.StatusCode, type[TrapoulaError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidArgument,
+    grpc.StatusCode.NOT_FOUND: NotFound,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
+    grpc.StatusCode.UNAUTHENTICATED: PermissionDenied,
+    grpc.StatusCode.FAILED_PRECONDITION: CommandRejected,
+    grpc.StatusCode.ABORTED: Conflict,
+    grpc.StatusCode.ALREADY_EXISTS: AlreadyExists,
+    grpc.StatusCode.UNAVAILABLE: Unavailable,
+    grpc.StatusCode.DEADLINE_EXCEEDED: Unavailable,
+}
+
+
+def _error_info(error: Any) -> tuple[str, dict[str, str]]:
+    """``(reason, metadata)`` of the first ``ErrorInfo`` in the call's rich status, if any."""
+    try:
+        status = rpc_status.from_call(error)
+    except (ValueError, AttributeError, TypeError):
+        return "", {}
+    if status is None:
+        return "", {}
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info.reason, dict(info.metadata)
+    return "", {}
+
+
+def from_rpc_error(error: grpc.RpcError) -> TrapoulaError:
+    """The typed error for a failed call (see the module table).
+
+    ``error`` is what a stub call raised; for a synchronous call it is also a :class:`grpc.Call`
+    carrying the code, the details and the trailing metadata with the rich status.
+    """
+    code_fn = getattr(error, "code", None)
+    details_fn = getattr(error, "details", None)
+    code = code_fn() if callable(code_fn) else None
+    details = details_fn() if callable(details_fn) else None
+    message = str(details) if details else str(error) or "call failed"
+    reason, metadata = _error_info(error)
+    cls = _BY_CODE.get(code, TrapoulaError) if isinstance(code, grpc.StatusCode) else TrapoulaError
+    return cls(message, code=code if isinstance(code, grpc.StatusCode) else None, reason=reason, metadata=metadata)

@@ -1,0 +1,310 @@
+"""A person against bots in the terminal (``trapoula play``).
+
+The legal commands of the person's view are offered as a numbered menu; the person types a
+number (or ``q``).  Input is read line by line, so a piped stdin works too; when it ends the
+game stops.
+
+Two sessions share the loop:
+
+* :class:`LocalSession` plays in this process with the domain (no server): bots choose from
+  their own seat's view with :func:`trapoula.domain.bots.choose`; every hand's seed is fresh
+  (or derived from ``--seed`` to replay a game).
+* :class:`RemoteSession` plays at a trapoula server (``--address``): it creates a table, takes
+  seat 0, seats server bots, and acts over gRPC.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TextIO
+
+from trapoula.clients.errors import TrapoulaError
+from trapoula.clients.table import TableClient
+from trapoula.clients.text import describe_command, describe_event, render_view
+from trapoula.domain.bots import choose
+from trapoula.domain.deal import Deal
+from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.events import redact
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.registry import find_game
+
+__all__ = ["LocalSession", "RemoteSession", "Session", "play_loop"]
+
+Seen = list[tuple[str, dict[str, Any]]]
+"""Events as the person saw them: (name, redacted payload)."""
+
+MAX_AUTO = 100_000
+"""Bot moves and deals in a row, at most (a bound against a runaway loop, not a rule)."""
+
+
+class Session(Protocol):
+    """What the play loop needs from a game: start, act, the person's view, the end."""
+
+    @property
+    def names(self) -> Sequence[str]:
+        """Display name per seat."""
+        ...
+
+    @property
+    def me(self) -> int:
+        """The person's seat."""
+        ...
+
+    def start(self) -> Seen:
+        """Start the match; the events up to the person's first decision."""
+        ...
+
+    def act(self, command: Mapping[str, Any]) -> Seen:
+        """Issue the person's command; the events up to its next decision.
+
+        Raises:
+            CommandRejected, InvalidInput, TrapoulaError: the command is refused.
+        """
+        ...
+
+    def view(self) -> dict[str, Any]:
+        """The person's current view."""
+        ...
+
+    def wait(self) -> Seen:
+        """Block until something happens (remote bots are slow); the new events."""
+        ...
+
+    @property
+    def over(self) -> bool:
+        """True when the match is over."""
+        ...
+
+
+class LocalSession:
+    """A match played in this process: the person at seat 0, bots of ``level`` elsewhere.
+
+    Args:
+        game: the game key.
+        seats: number of seats.
+        level: the bots' level (``random``, ``heuristic``).
+        options: the game's options.
+        seed: 64 hex digits to make the game reproducible (each hand's seed is
+            ``SHA-256(seed "/" hand_no)``); None for fresh random seeds.
+        rng: the bots' randomness.
+        name: the person's display name.
+    """
+
+    def __init__(
+        self,
+        game: str = "agonia",
+        seats: int = 4,
+        level: str = "heuristic",
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: str | None = None,
+        rng: random.Random | None = None,
+        name: str = "you",
+    ) -> None:
+        self.spec: GameSpec[Any, Any] = find_game(game)
+        self.level = level
+        self.me = 0
+        self.names = [name] + [f"{level}-bot-{i}" for i in range(1, seats)]
+        config = MatchConfig(
+            game=game,
+            seats=tuple(SeatInfo(i, self.names[i], None if i == self.me else level) for i in range(seats)),
+            options=dict(options or {}),
+        )
+        self.state: Any = self.spec.initial_state(config)
+        self.seed = seed
+        self.rng = rng or random.Random()
+        self.hand_no = 0
+
+    def _hand_seed(self) -> str:
+        self.hand_no += 1
+        if self.seed is None:
+            return secrets.token_hex(32)
+        return hashlib.sha256(f"{self.seed}/{self.hand_no}".encode()).hexdigest()
+
+    def _apply(self, command: Any, seen: Seen) -> None:
+        for event in self.spec.decide(self.state, command):
+            self.state = self.spec.evolve(self.state, event)
+            seen.append((event.event_name(), redact(event, self.me)))
+
+    def _advance(self, seen: Seen) -> Seen:
+        for _ in range(MAX_AUTO):
+            if self.spec.is_terminal(self.state):
+                break
+            if self.spec.needs_deal(self.state):
+                deal = Deal.from_seed(self.spec.deck(self.state), self._hand_seed())
+                self._apply(self.spec.deal_command(self.state, deal), seen)
+                continue
+            if self.spec.legal_commands(self.state, self.me):
+                break
+            bot = next((s for s in range(len(self.names)) if self.spec.legal_commands(self.state, s)), None)
+            if bot is None:
+                break
+            payload = choose(self.spec.key, self.spec.seat_view(self.state, bot), self.level, self.rng)
+            self._apply(self.spec.parse_command(payload), seen)
+        return seen
+
+    def start(self) -> Seen:
+        """Deal the first hand and let the bots move up to the person's turn."""
+        return self._advance([])
+
+    def act(self, command: Mapping[str, Any]) -> Seen:
+        """Play the person's command, then the bots' moves up to its next turn.
+
+        Raises:
+            CommandRejected: the rules refuse it.  InvalidInput: it is malformed.
+        """
+        seen: Seen = []
+        self._apply(self.spec.parse_command({**command, "seat": self.me}), seen)
+        return self._advance(seen)
+
+    def view(self) -> dict[str, Any]:
+        """The person's view."""
+        return dict(self.spec.seat_view(self.state, self.me))
+
+    def wait(self) -> Seen:
+        """Nothing to wait for locally: the bots have moved."""
+        return self._advance([])
+
+    @property
+    def over(self) -> bool:
+        """True when the match is over."""
+        return bool(self.spec.is_terminal(self.state))
+
+
+class RemoteSession:
+    """A match at a trapoula server: the person takes seat 0, the server's bots the rest.
+
+    Args:
+        client: a connected client without a token (it adopts the seat token).
+        game, seats, level, options, name: as for :class:`LocalSession`.
+    """
+
+    def __init__(
+        self,
+        client: TableClient,
+        game: str = "agonia",
+        seats: int = 4,
+        level: str = "heuristic",
+        options: Mapping[str, Any] | None = None,
+        *,
+        name: str = "you",
+    ) -> None:
+        self.client = client
+        self.game, self.seats, self.level, self.options = game, seats, level, dict(options or {})
+        self.me = 0
+        self.names: list[str] = [name] + [f"{level}-bot-{i}" for i in range(1, seats)]
+        self._name = name
+        self.table_id = ""
+        self._view: dict[str, Any] = {}
+        self._version = 0
+        self._over = False
+
+    def _seen(self, version: int, events: Sequence[Any], view: dict[str, Any]) -> Seen:
+        self._version = max(self._version, version)
+        self._view = view
+        self.names = [str(n) for n in view.get("names") or self.names]
+        seen: Seen = [(e.name, e.payload) for e in events]
+        self._over = self._over or any(name == "MatchEnded" for name, _ in seen) or view.get("phase") == "match_over"
+        return seen
+
+    def start(self) -> Seen:
+        """Create the table, sit down, seat the bots and start the match.
+
+        Raises:
+            TrapoulaError: the server refused a step.
+        """
+        table = self.client.create_table(self.game, self.seats, self.options)
+        self.table_id = table.table_id
+        joined = self.client.join(self.table_id, self._name)
+        self.client.token = joined.token
+        self.me = joined.seat
+        for i in range(1, self.seats):
+            self.client.add_bot(self.table_id, self.level, name=f"{self.level}-bot-{i}")
+        result = self.client.start_match(self.table_id)
+        return self._seen(result.version, result.events, result.view)
+
+    def act(self, command: Mapping[str, Any]) -> Seen:
+        """Send the person's command (the server's bots answer within the call).
+
+        Raises:
+            TrapoulaError: refused (:class:`~trapoula.clients.errors.CommandRejected` ...).
+        """
+        result = self.client.act(self.table_id, {k: v for k, v in command.items() if k != "seat"})
+        return self._seen(result.version, result.events, result.view)
+
+    def view(self) -> dict[str, Any]:
+        """The person's latest view."""
+        return self._view
+
+    def wait(self) -> Seen:
+        """Watch the table until the person may act or the match ends."""
+        seen: Seen = []
+        with self.client.watch(self.table_id, self._version) as updates:
+            for update in updates:
+                seen.extend(self._seen(update.version, [update], update.view))
+                if self._over or update.view.get("legal"):
+                    break
+        return seen
+
+    @property
+    def over(self) -> bool:
+        """True once the match has ended."""
+        return self._over
+
+
+def _print_events(seen: Seen, names: Sequence[str], me: int, out: TextIO) -> None:
+    for name, payload in seen:
+        line = describe_event(name, payload, names, me)
+        if line:
+            print(line, file=out)
+
+
+def _read_choice(inp: TextIO, out: TextIO, count: int) -> int | None:
+    """The chosen index (0-based), or None to quit (``q`` or the end of the input)."""
+    while True:
+        print(f"Your move [1-{count}, q to quit]: ", end="", file=out, flush=True)
+        line = inp.readline()
+        if not line:
+            print("\n(input ended)", file=out)
+            return None
+        text = line.strip().lower()
+        if text in ("q", "quit", "exit"):
+            return None
+        if text.isdigit() and 1 <= int(text) <= count:
+            return int(text) - 1
+        print(f"Please type a number from 1 to {count}, or q.", file=out)
+
+
+def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
+    """Play ``session`` with a person reading ``inp`` and writing ``out``; returns an exit code
+    (0 when the match ended or the person left)."""
+    _print_events(session.start(), session.names, session.me, out)
+    for _ in range(MAX_AUTO):
+        view = session.view()
+        if session.over:
+            print(render_view(view), file=out)
+            print("Thanks for playing.", file=out)
+            return 0
+        legal: list[dict[str, Any]] = list(view.get("legal") or [])
+        if not legal:
+            _print_events(session.wait(), session.names, session.me, out)
+            continue
+        print("", file=out)
+        print(render_view(view), file=out)
+        pending = int(view.get("pending_draw") or 0)
+        for i, command in enumerate(legal, start=1):
+            print(f"  {i}) {describe_command(command, pending)}", file=out)
+        choice = _read_choice(inp, out, len(legal))
+        if choice is None:
+            print("You leave the table.", file=out)
+            return 0
+        try:
+            seen = session.act(legal[choice])
+        except (CommandRejected, InvalidInput, TrapoulaError) as exc:
+            print(f"Refused: {exc}", file=out)
+            continue
+        _print_events(seen, session.names, session.me, out)
+    return 1

@@ -1,0 +1,423 @@
+"""A thin synchronous client for ``trapoula.api.v1.TableService`` (DESIGN, clients).
+
+:class:`TableClient` owns one channel; use it as a context manager.  Every call sends the
+client's seat (or owner) token as ``authorization: Bearer <token>`` metadata when it has one, and
+turns a failed call into a typed :mod:`trapoula.clients.errors` exception.
+
+>>> with TableClient("127.0.0.1:50051") as client:          # doctest: +SKIP
+...     table = client.create_table("agonia", seats=2, options={"target_points": 0})
+...     me = client.join(table.table_id, "ann")
+...     client.add_bot(table.table_id, "heuristic")
+...     client.start_match(table.table_id)
+...     with client.watch(table.table_id) as updates:
+...         for update in updates: ...
+
+Commands are plain dicts, the payloads of a view's ``legal`` list (``{"kind": "play", "card":
+"7H"}``); a ``seat`` key is ignored (the server takes the seat from the token).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, NamedTuple, TypeVar
+
+import grpc
+from google.protobuf import struct_pb2
+
+from trapoula.api.v1 import table_pb2, table_pb2_grpc
+from trapoula.clients.errors import InvalidArgument, Unavailable, from_rpc_error
+
+__all__ = [
+    "ActResult",
+    "CreatedTable",
+    "GameInfo",
+    "Joined",
+    "TableClient",
+    "TableSummary",
+    "Update",
+    "Watch",
+    "command_message",
+]
+
+DEFAULT_TIMEOUT = 10.0
+"""Seconds a unary call may take."""
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedTable:
+    """A new table: its id and the owner's secret token (may start the match, deal hands)."""
+
+    table_id: str
+    owner_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A seat taken: its number and its secret token."""
+
+    seat: int
+    token: str
+
+
+class Update(NamedTuple):
+    """One event as the caller may see it, with the caller's view after it.
+
+    A named tuple: ``for version, name, payload, view in watch: ...`` works too.
+    """
+
+    version: int
+    """The event's position in the table's log (1, 2, ...)."""
+    name: str
+    """The event name (``CardPlayed`` ...); ``""`` for a view without an event."""
+    payload: dict[str, Any]
+    """The redacted payload."""
+    view: dict[str, Any]
+    """The caller's view after the event (see the game's views module)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActResult:
+    """What a command did: the table's new version, the events it caused and the new view."""
+
+    version: int
+    events: tuple[Update, ...]
+    """Each event with ``view`` left empty (the new view is :attr:`view`)."""
+    view: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """One table of the lobby."""
+
+    table_id: str
+    game: str
+    seats: int
+    free_seats: tuple[int, ...]
+    status: str
+    """``open``, ``ready``, ``playing`` or ``over``."""
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game the server plays."""
+
+    key: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any] = field(default_factory=dict)
+    """Option key -> default."""
+
+
+def _cards(raw: Any, what: str) -> list[str]:
+    if isinstance(raw, str):
+        return raw.split()
+    if isinstance(raw, list | tuple) and all(isinstance(c, str) for c in raw):
+        return list(raw)
+    raise InvalidArgument(f"explicit deal: {what} {raw!r} is not a list of card codes")
+
+
+def _explicit_deal(deal: Mapping[str, Any]) -> table_pb2.ExplicitDeal:
+    hands = deal.get("hands") or []
+    return table_pb2.ExplicitDeal(
+        hands=[table_pb2.CardList(cards=_cards(h, f"hand {i}")) for i, h in enumerate(hands)],
+        starter=str(deal.get("starter") or ""),
+        stock=_cards(deal.get("stock") or [], "stock"),
+        reshuffles=[table_pb2.CardList(cards=_cards(r, "reshuffle")) for r in deal.get("reshuffles") or []],
+    )
+
+
+def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
+    """The wire form of a command dict (``kind`` ``play``/``draw``/``pass``/``choose_suit``/``next_hand``).
+
+    Raises:
+        InvalidArgument: unknown ``kind`` or a field of the wrong type.
+    """
+    kind = command.get("kind")
+    if kind == "play":
+        card, suit = command.get("card"), command.get("suit")
+        if not isinstance(card, str) or not isinstance(suit, str | None):
+            raise InvalidArgument(f"play: card {card!r} / suit {suit!r} must be codes")
+        return table_pb2.Command(
+            play=table_pb2.PlayCard(card=card, suit=suit or "", announce=bool(command.get("announce", False)))
+        )
+    if kind == "draw":
+        return table_pb2.Command(draw=table_pb2.DrawCard())
+    if kind == "pass":
+        message = table_pb2.Command()
+        getattr(message, "pass").SetInParent()  # `pass` is a Python keyword
+        return message
+    if kind == "choose_suit":
+        suit = command.get("suit")
+        if not isinstance(suit, str):
+            raise InvalidArgument(f"choose_suit: suit {suit!r} must be C, D, H or S")
+        return table_pb2.Command(choose_suit=table_pb2.ChooseSuit(suit=suit))
+    if kind == "next_hand":
+        deal = command.get("deal")
+        next_hand = table_pb2.NextHand(deal=_explicit_deal(deal)) if isinstance(deal, Mapping) else table_pb2.NextHand()
+        return table_pb2.Command(next_hand=next_hand)
+    raise InvalidArgument(f"unknown command kind {kind!r}; expected play, draw, pass, choose_suit or next_hand")
+
+
+def _json(text: str) -> dict[str, Any]:
+    if not text:
+        return {}
+    value = json.loads(text)
+    return value if isinstance(value, dict) else {"value": value}
+
+
+def _update(event: table_pb2.Event, view: table_pb2.View | None) -> Update:
+    return Update(
+        version=int(event.version),
+        name=event.name,
+        payload=_json(event.payload_json),
+        view=_json(view.view_json) if view is not None else {},
+    )
+
+
+class Watch:
+    """A live stream of :class:`Update` for one caller; cancel it (or leave its ``with``) to stop.
+
+    Iterating yields updates until the server ends the stream or :meth:`cancel` is called (from
+    any thread); then iteration just stops.  Other failures raise typed errors.
+    """
+
+    def __init__(self, call: Any) -> None:
+        self._call = call
+        self._cancelled = threading.Event()
+
+    def __enter__(self) -> Watch:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.cancel()
+
+    def cancel(self) -> None:
+        """Cancel the call; the server's handler stops (DESIGN: clients cancel explicitly)."""
+        self._cancelled.set()
+        self._call.cancel()
+
+    @property
+    def cancelled(self) -> bool:
+        """True once :meth:`cancel` was called."""
+        return self._cancelled.is_set()
+
+    def __iter__(self) -> Iterator[Update]:
+        try:
+            for message in self._call:
+                yield _update(message.event, message.view if message.HasField("view") else None)
+        except grpc.RpcError as error:
+            if self._cancelled.is_set() or getattr(error, "code", lambda: None)() == grpc.StatusCode.CANCELLED:
+                return
+            raise from_rpc_error(error) from None
+
+
+class TableClient:
+    """A client of one trapoula server; owns its channel (use ``with``).
+
+    Args:
+        target: ``host:port`` of the server.
+        token: the seat or owner token sent with every call (None: none; a spectator).
+        timeout: seconds each unary call may take.
+        channel: an existing channel to use instead of opening one (it is then not closed).
+    """
+
+    def __init__(
+        self,
+        target: str,
+        token: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        channel: grpc.Channel | None = None,
+    ) -> None:
+        self.target = target
+        self.token = token
+        """The token sent with each call; :meth:`join` sets it when it is None."""
+        self.timeout = timeout
+        self._owns_channel = channel is None
+        self._channel = channel if channel is not None else grpc.insecure_channel(target)
+        self._stub = table_pb2_grpc.TableServiceStub(self._channel)
+
+    def __enter__(self) -> TableClient:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the channel (when the client opened it)."""
+        if self._owns_channel:
+            self._channel.close()
+
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        """Block until the channel is connected.
+
+        Raises:
+            Unavailable: the server did not answer within ``timeout`` seconds.
+        """
+        try:
+            grpc.channel_ready_future(self._channel).result(timeout=timeout)
+        except grpc.FutureTimeoutError:
+            raise Unavailable(f"no trapoula server at {self.target} after {timeout}s") from None
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _metadata(self, token: str | None = None) -> tuple[tuple[str, str], ...]:
+        token = token if token is not None else self.token
+        return (("authorization", f"Bearer {token}"),) if token else ()
+
+    def _call(self, method: Callable[..., R], request: Any, token: str | None = None) -> R:
+        try:
+            return method(request, timeout=self.timeout, metadata=self._metadata(token))
+        except grpc.RpcError as error:
+            raise from_rpc_error(error) from None
+
+    @staticmethod
+    def _act_result(response: table_pb2.ActResponse) -> ActResult:
+        return ActResult(
+            version=int(response.version),
+            events=tuple(_update(e, None) for e in response.events),
+            view=_json(response.view.view_json),
+        )
+
+    # ------------------------------------------------------------------ calls
+
+    def create_table(
+        self,
+        game: str = "agonia",
+        seats: int = 4,
+        options: Mapping[str, Any] | None = None,
+        *,
+        first_dealer: int | None = None,
+        initial_totals: Sequence[int] = (),
+        manual_deal: bool = False,
+    ) -> CreatedTable:
+        """Create a table.
+
+        Raises:
+            InvalidArgument: unknown game, option or seat count.
+        """
+        struct = struct_pb2.Struct()
+        struct.update(dict(options or {}))
+        request = table_pb2.CreateTableRequest(
+            game=game, seats=seats, options=struct, initial_totals=list(initial_totals), manual_deal=manual_deal
+        )
+        if first_dealer is not None:
+            request.first_dealer = first_dealer
+        response = self._call(self._stub.CreateTable, request)
+        return CreatedTable(response.table_id, response.owner_token)
+
+    def join(self, table_id: str, name: str, seat: int | None = None) -> Joined:
+        """Take a seat (``seat``, or the first free one); the client adopts its token if it has none.
+
+        Raises:
+            NotFound: unknown table.
+            AlreadyExists: the seat is taken or the match has started.
+        """
+        request = table_pb2.JoinTableRequest(table_id=table_id, name=name)
+        if seat is not None:
+            request.seat = seat
+        response = self._call(self._stub.JoinTable, request)
+        if self.token is None:
+            self.token = response.seat_token
+        return Joined(int(response.seat), response.seat_token)
+
+    def add_bot(self, table_id: str, level: str = "heuristic", seat: int | None = None, name: str = "") -> int:
+        """Seat a bot the server plays (``random`` or ``heuristic``); returns its seat.
+
+        Raises:
+            NotFound, AlreadyExists, InvalidArgument (unknown level).
+        """
+        request = table_pb2.AddBotRequest(table_id=table_id, level=level, name=name)
+        if seat is not None:
+            request.seat = seat
+        return int(self._call(self._stub.AddBot, request).seat)
+
+    def start_match(
+        self, table_id: str, command_id: str | None = None, deal: Mapping[str, Any] | None = None
+    ) -> ActResult:
+        """Start the match (every seat taken): deals the first hand from a seed, or from ``deal``
+        (``{"hands": [[...]], "starter": "7H", "stock": [...]}``, S5.3).
+
+        Raises:
+            PermissionDenied: neither the owner token nor a seat token of the table.
+            AlreadyExists: the match has started.  CommandRejected: seats are free.
+        """
+        request = table_pb2.StartMatchRequest(table_id=table_id, command_id=command_id or str(uuid.uuid4()))
+        if deal is not None:
+            request.deal.CopyFrom(_explicit_deal(deal))
+        return self._act_result(self._call(self._stub.StartMatch, request))
+
+    def act(self, table_id: str, command: Mapping[str, Any], command_id: str | None = None) -> ActResult:
+        """Issue ``command`` for the caller's seat; a repeated ``command_id`` returns the first result.
+
+        Raises:
+            CommandRejected: the rules refuse it (``reason``, ``rule``).
+            PermissionDenied: no valid seat token.  Conflict: a concurrent command won; retry.
+            InvalidArgument: a malformed command.
+        """
+        request = table_pb2.ActRequest(
+            table_id=table_id, command_id=command_id or str(uuid.uuid4()), command=command_message(command)
+        )
+        return self._act_result(self._call(self._stub.Act, request))
+
+    def view(self, table_id: str) -> Update:
+        """The caller's current view (a spectator's without a token), as an :class:`Update` with no event.
+
+        Raises:
+            NotFound: unknown table.
+        """
+        response = self._call(self._stub.GetView, table_pb2.GetViewRequest(table_id=table_id))
+        return Update(int(response.view.version), "", {}, _json(response.view.view_json))
+
+    def watch(self, table_id: str, from_version: int = 0) -> Watch:
+        """Stream the caller's events after ``from_version``, then live; use as a context manager
+        (leaving it cancels the call)."""
+        call = self._stub.WatchTable(
+            table_pb2.WatchTableRequest(table_id=table_id, from_version=from_version), metadata=self._metadata()
+        )
+        return Watch(call)
+
+    def record(self, table_id: str) -> str:
+        """The record of the table's finished hands, JSON Lines (docs/record.md).
+
+        Raises:
+            NotFound: unknown table.
+        """
+        return self._call(self._stub.GetRecord, table_pb2.GetRecordRequest(table_id=table_id)).jsonl
+
+    def list_tables(self, game: str = "", page_size: int = 0) -> list[TableSummary]:
+        """Tables, newest first (of one game when ``game`` is given); follows every page."""
+        out: list[TableSummary] = []
+        token = ""
+        while True:
+            response = self._call(
+                self._stub.ListTables, table_pb2.ListTablesRequest(game=game, page_size=page_size, page_token=token)
+            )
+            out.extend(
+                TableSummary(t.table_id, t.game, t.seats, tuple(t.free_seats), t.status, int(t.version))
+                for t in response.tables
+            )
+            token = response.next_page_token
+            if not token:
+                return out
+
+    def list_games(self) -> list[GameInfo]:
+        """The games the server plays, with their option defaults."""
+        response = self._call(self._stub.ListGames, table_pb2.ListGamesRequest())
+        return [
+            GameInfo(g.key, g.title, g.summary, g.min_players, g.max_players, _json(g.options_json))
+            for g in response.games
+        ]

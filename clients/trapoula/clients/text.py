@@ -1,0 +1,195 @@
+"""Plain-text rendering of cards, commands, events and views for the terminal front ends.
+
+Cards are shown with their suit symbols (``10♠``, ``A♥``); everything works on the JSON-ready
+views and payloads the server streams, so the same code serves a local game, a remote one and a
+replay.
+
+>>> pretty("TS"), pretty_cards(["7H", "AC"])
+('10♠', '7♥ A♣')
+>>> describe_command({"kind": "play", "card": "AS", "suit": "H"})
+'play A♠, declare ♥'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from trapoula.domain.cards import Suit, parse_card
+from trapoula.domain.errors import InvalidInput
+
+__all__ = [
+    "describe_command",
+    "describe_event",
+    "pretty",
+    "pretty_cards",
+    "render_view",
+    "suit_symbol",
+]
+
+
+def pretty(code: Any) -> str:
+    """A card code with its suit symbol (``"TS"`` -> ``"10♠"``); other text is returned as is."""
+    if not isinstance(code, str):
+        return "?" if code is None else str(code)
+    try:
+        return parse_card(code).pretty()
+    except InvalidInput:
+        return code
+
+
+def pretty_cards(codes: Sequence[Any] | None) -> str:
+    """Several cards, space-separated (``"-"`` when there are none)."""
+    return " ".join(pretty(c) for c in codes) if codes else "-"
+
+
+def suit_symbol(letter: Any) -> str:
+    """``"H"`` -> ``"♥"`` (other text as is)."""
+    if not isinstance(letter, str):
+        return "?"
+    try:
+        return Suit.parse(letter).symbol
+    except InvalidInput:
+        return letter
+
+
+def _name(names: Sequence[str], seat: Any, me: int | None = None) -> str:
+    if isinstance(seat, int) and seat == me:
+        return "you"
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return f"seat {seat}"
+
+
+def _cap(text: str) -> str:
+    """``you`` at the start of a sentence; display names stay as their owners wrote them."""
+    return "You" if text == "you" else text
+
+
+def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
+    """A menu line for a command payload (``play 7♥``, ``draw a card``, ``pass`` ...)."""
+    kind = command.get("kind")
+    if kind == "play":
+        text = f"play {pretty(command.get('card'))}"
+        if command.get("suit"):
+            text += f", declare {suit_symbol(command.get('suit'))}"
+        if command.get("announce"):
+            text += " (announce)"
+        return text
+    if kind == "draw":
+        return f"take the {pending_draw} cards" if pending_draw > 0 else "draw a card"
+    if kind == "pass":
+        return "pass"
+    if kind == "choose_suit":
+        return f"choose {suit_symbol(command.get('suit'))}"
+    if kind == "next_hand":
+        return "deal the next hand"
+    return str(dict(command))
+
+
+def describe_event(
+    name: str, payload: Mapping[str, Any], names: Sequence[str], me: int | None = None, *, verbose: bool = False
+) -> str | None:
+    """One line for an event as a viewer (``me``: a seat, or None) saw it.
+
+    Returns None for an event not worth a line in a game (a turn starting, a hidden deal, the
+    seed revealed) unless ``verbose``.
+    """
+    p = payload
+    who = _name(names, p.get("seat"), me)
+    verb_s = "" if who == "you" else "s"
+    match name:
+        case "MatchStarted":
+            target = (p.get("options") or {}).get("target_points")
+            limit = "a single hand" if target == 0 else f"to {target} points"
+            return f"Match of {p.get('game')}: {', '.join(str(n) for n in p.get('names') or [])}, {limit}"
+        case "HandStarted":
+            how = "explicit deal" if p.get("explicit_deal") else f"commitment {str(p.get('commitment'))[:16]}…"
+            return f"--- hand {p.get('hand_no')}: {_name(names, p.get('dealer'))} deals ({how})"
+        case "CardsDealt":
+            cards = p.get("cards")
+            be = "are" if who == "you" else "is"
+            if not cards:
+                return f"{_cap(who)} {be} dealt {p.get('count')} cards" if verbose else None
+            return f"{_cap(who)} {be} dealt {pretty_cards(cards)}"
+        case "StarterTurned":
+            text = f"Up-card {pretty(p.get('card'))}"
+            if p.get("pending_draw"):
+                text += f": {p.get('pending_draw')} cards to take"
+            if p.get("chooser") is not None:
+                text += f"; {_name(names, p.get('chooser'), me)} choose{'' if p.get('chooser') == me else 's'} the suit"
+            return text
+        case "TurnStarted":
+            return f"{_cap(who)} {'are' if who == 'you' else 'is'} to play" if verbose else None
+        case "SeedRevealed":
+            seed = p.get("seed")
+            return f"Seed revealed: {seed if seed else 'none (explicit deal)'}" if verbose else None
+        case "CardPlayed":
+            text = f"{_cap(who)} play{verb_s} {pretty(p.get('card'))}"
+            if p.get("declared_suit"):
+                text += f" and declare{verb_s} {suit_symbol(p.get('declared_suit'))}"
+            if p.get("announce"):
+                text += " (announced)"
+            if p.get("pending_draw"):
+                text += f" - {p.get('pending_draw')} to take"
+            return text
+        case "CardsDrawn":
+            count = p.get("count")
+            cards = p.get("cards")
+            shown = f": {pretty_cards(cards)}" if cards else ""
+            why = "" if p.get("reason") == "draw" else f" ({p.get('reason')})"
+            return f"{_cap(who)} draw{verb_s} {count} card{'' if count == 1 else 's'}{why}{shown}"
+        case "StockReshuffled":
+            return f"The discard pile ({p.get('count')} cards) is reshuffled under the stock"
+        case "Passed":
+            return f"{_cap(who)} pass{'' if who == 'you' else 'es'}"
+        case "TurnSkipped":
+            return f"{_cap(who)} {'are' if who == 'you' else 'is'} skipped ({p.get('reason')})"
+        case "SuitChosen":
+            return f"{_cap(who)} choose{verb_s} {suit_symbol(p.get('suit'))}"
+        case "AnnouncementMissed":
+            return f"{_cap(who)} did not announce {p.get('cards_left')} card(s) left: {p.get('penalty')}"
+        case "HandEnded":
+            winner = p.get("winner")
+            head = "Hand blocked" if winner is None else f"{_cap(_name(names, winner, me))} went out"
+            points = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(p.get("hand_points") or []))
+            totals = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(p.get("totals") or []))
+            return f"{head}. Points: {points}. Totals: {totals}"
+        case "MatchEnded":
+            winner = p.get("winner")
+            if winner is None:
+                return "Match over: no winner"
+            champion = _name(names, winner, me)
+            return f"Match over: {_cap(champion)} {'win' if champion == 'you' else 'wins'}"
+        case "TableCreated" | "SeatTaken":
+            return None
+    return f"{name} {dict(p)}"
+
+
+def render_view(view: Mapping[str, Any]) -> str:
+    """A few lines describing a view (a seat's, a spectator's, or a replay's omniscient one)."""
+    names: list[str] = [str(n) for n in view.get("names") or []]
+    seat = view.get("seat")
+    lines = []
+    top = view.get("top_card")
+    if top is not None:
+        line = f"Up-card {pretty(top)}, suit {suit_symbol(view.get('active_suit'))}"
+        if view.get("pending_draw"):
+            line += f", {view.get('pending_draw')} cards to take"
+        lines.append(line)
+    sizes = view.get("hand_sizes") or []
+    if sizes:
+        counts = ", ".join(f"{_name(names, s)} {k}" for s, k in enumerate(sizes))
+        lines.append(f"Stock {view.get('stock_count')} cards; hands: {counts}")
+    if view.get("to_act") is not None:
+        lines.append(f"To act: {_name(names, view.get('to_act'))}")
+    hands = view.get("hands")
+    if isinstance(hands, list):
+        for s, hand in enumerate(hands):
+            lines.append(f"  {_name(names, s)}: {pretty_cards(hand)}")
+    elif "hand" in view and isinstance(seat, int):
+        lines.append(f"Your hand ({_name(names, seat)}): {pretty_cards(view.get('hand'))}")
+    totals = view.get("totals") or []
+    if totals:
+        lines.append("Totals: " + ", ".join(f"{_name(names, s)} {t}" for s, t in enumerate(totals)))
+    return "\n".join(lines)

@@ -1,0 +1,680 @@
+"""Offline audit of a match record (DESIGN, Fairness and audit; docs/record.md).
+
+A record is a header line and one line per stored event of a table, hash-chained (see
+:mod:`trapoula.domain.chain`).  :func:`audit_record` checks it without trusting whoever produced
+it:
+
+1. the header (format, version, game, counts) — rule ``REC1``;
+2. every line's shape and the hash chain: ``seq`` numbering, ``prev_hash`` links and each
+   ``hash`` recomputed — rules ``REC2`` to ``REC5``;
+3. each hand's commitment: a seeded hand's revealed seed hashes to the commitment published in
+   ``HandStarted``, equals the hand's hidden seed and shuffles the game's deck into exactly the
+   recorded deck order (S5.1); an explicit hand's deck order hashes to its commitment (S5.3);
+4. the rules: every game event is replayed.  At each position the game names the command that
+   must have caused it (``command_for``); the rules decide that command again from the state so
+   far, and the recorded events must be exactly the events the rules produce.  A command the
+   rules refuse is reported with the rule it breaks.
+
+Every discrepancy found is reported, not only the first; the record is verified when there is
+none.  Table-level events (``TableCreated``, ``SeatTaken``) are chain-checked but not replayed.
+
+The function is pure: it takes parsed JSON lines and returns an :class:`AuditReport`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeGuard
+
+from trapoula.domain.cards import codes, parse_cards
+from trapoula.domain.chain import GENESIS, canonical_json, event_hash
+from trapoula.domain.deal import Deal, deck_hash, verify_reveal
+from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.events import Event, from_payload, to_payload
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.registry import GAMES
+
+__all__ = [
+    "FORMAT",
+    "TABLE_EVENTS",
+    "VERSION",
+    "AuditReport",
+    "HandResult",
+    "Problem",
+    "audit_record",
+]
+
+FORMAT = "trapoula-record"
+"""The header's ``format`` value."""
+VERSION = 1
+"""The record format version this module reads."""
+TABLE_EVENTS = frozenset({"TableCreated", "SeatTaken"})
+"""Table-level events: chain-checked, not replayed through the rules."""
+
+_HEX = frozenset("0123456789abcdef")
+
+_MISMATCH_RULE: Mapping[str, str] = {
+    "HandStarted": "S5.2",
+    "CardsDealt": "S5.2",
+    "StarterTurned": "S5.2",
+    "TurnStarted": "S3.7",
+    "TurnSkipped": "S3.4",
+    "DirectionReversed": "S3.5",
+    "CardPlayed": "S6.4",
+    "CardsDrawn": "S7.1",
+    "StockReshuffled": "S8.5",
+    "HandEnded": "S10.5",
+    "SeedRevealed": "S5.1",
+}
+"""The rule a recorded event breaks when it differs from the event the rules produce."""
+
+_KIND_ORDER = {"header": 0, "commitment": 1, "rules": 2, "chain": 3, "format": 4}
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One discrepancy in a record.
+
+    ``seq`` is the event's position in the table log (0 for the header); ``name`` the event name
+    (``"header"`` for the header); ``rule`` the rule broken (``S5.1``, ``R4.1`` ..., or a record
+    format rule ``REC1``-``REC7`` of docs/record.md); ``kind`` one of ``header``, ``format``,
+    ``chain``, ``commitment``, ``rules``.
+    """
+
+    seq: int
+    name: str
+    rule: str
+    message: str
+    kind: str = "rules"
+
+    def __str__(self) -> str:
+        where = "header" if self.seq == 0 else f"seq {self.seq} {self.name}"
+        return f"{where}: {self.message} (rule {self.rule})"
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One finished hand as the rules scored it."""
+
+    hand_no: int
+    reason: str
+    """``out`` or ``blocked`` (or a game's own reason)."""
+    winner: int | None
+    hand_points: tuple[int, ...]
+    totals: tuple[int, ...]
+    verified: bool
+    """True when no problem was found from its ``HandStarted`` to its ``SeedRevealed``."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    """The result of :func:`audit_record`.  ``ok`` is True when no problem was found."""
+
+    table_id: str | None
+    game: str | None
+    events: int
+    """Event lines in the record."""
+    hands: int
+    """Finished hands in the record (``SeedRevealed`` events)."""
+    hands_verified: int
+    """Finished hands with no problem from their ``HandStarted`` to their ``SeedRevealed``."""
+    problems: tuple[Problem, ...]
+    """Every problem, ordered by ``seq`` (the commitment before the rules before the chain)."""
+    names: tuple[str, ...] = ()
+    """Display name per seat (from ``MatchStarted``)."""
+    results: tuple[HandResult, ...] = ()
+    """Each finished hand as the rules scored it."""
+    totals: tuple[int, ...] | None = None
+    """Each seat's total after the last hand, as the rules computed it."""
+    winner: int | None = None
+    """The match winner (from the rules' ``MatchEnded``), None when the match is not over."""
+    match_over: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when the record holds no discrepancy."""
+        return not self.problems
+
+    @property
+    def first(self) -> Problem | None:
+        """The first problem, or None."""
+        return self.problems[0] if self.problems else None
+
+    def summary(self) -> str:
+        """A few human-readable lines: verdict, hands, totals and every problem."""
+        lines = [
+            f"table {self.table_id or '?'} ({self.game or '?'}): {self.events} events, "
+            f"{self.hands} finished hand(s), {self.hands_verified} verified"
+        ]
+        if self.totals is not None:
+            names = self.names or tuple(f"seat {i}" for i in range(len(self.totals)))
+            lines.append("totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, self.totals, strict=False)))
+        if self.match_over:
+            who = "none" if self.winner is None else self._name(self.winner)
+            lines.append(f"match winner: {who}")
+        if self.ok:
+            lines.append("record verified")
+        else:
+            lines.append(f"{len(self.problems)} problem(s):")
+            lines.extend(f"  {p}" for p in self.problems)
+        return "\n".join(lines)
+
+    def _name(self, seat: int) -> str:
+        return f"{self.names[seat]} (seat {seat})" if 0 <= seat < len(self.names) else f"seat {seat}"
+
+
+@dataclass(slots=True)
+class _Line:
+    seq: int
+    name: str
+    payload: dict[str, Any]
+    event: Event | None = None
+
+
+@dataclass(slots=True)
+class _Audit:
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, seq: int, name: str, rule: str, message: str, kind: str) -> None:
+        self.problems.append(Problem(seq, name, rule, message, kind))
+
+
+# --------------------------------------------------------------------------- header and chain
+
+
+def _check_header(audit: _Audit, header: Mapping[str, Any], lines: Sequence[_Line]) -> GameSpec[Any, Any] | None:
+    def bad(message: str) -> None:
+        audit.add(0, "header", "REC1", message, "header")
+
+    if header.get("format") != FORMAT:
+        bad(f"format {header.get('format')!r} is not {FORMAT!r}")
+    if header.get("version") != VERSION:
+        bad(f"version {header.get('version')!r} is not {VERSION}")
+    if not isinstance(header.get("table_id"), str):
+        bad(f"table_id {header.get('table_id')!r} is not a string")
+    game = header.get("game")
+    spec = GAMES.get(game) if isinstance(game, str) else None
+    if spec is None:
+        bad(f"unknown game {game!r}; known: {', '.join(sorted(GAMES))}")
+    if header.get("events") != len(lines):
+        bad(f"header says {header.get('events')!r} events, the record holds {len(lines)}")
+    finished = sum(1 for line in lines if line.name == "SeedRevealed")
+    if header.get("hands") != finished:
+        bad(f"header says {header.get('hands')!r} hands, the record holds {finished} finished hand(s)")
+    return spec
+
+
+def _parse_lines(audit: _Audit, raw: Sequence[Mapping[str, Any]]) -> list[_Line]:
+    """Check each line's shape and the hash chain (REC2-REC5); return the usable lines."""
+    out: list[_Line] = []
+    prev_hash = GENESIS
+    expected_seq = 1
+    for index, line in enumerate(raw, start=1):
+        seq, name, payload = line.get("seq"), line.get("name"), line.get("payload")
+        if (
+            isinstance(seq, bool)
+            or not isinstance(seq, int)
+            or not isinstance(name, str)
+            or not isinstance(payload, dict)
+        ):
+            audit.add(
+                seq if isinstance(seq, int) and not isinstance(seq, bool) else index,
+                name if isinstance(name, str) else "?",
+                "REC2",
+                f"line {index + 1} lacks an integer seq, a string name or an object payload",
+                "format",
+            )
+            continue
+        if seq != expected_seq:
+            audit.add(seq, name, "REC3", f"seq {seq} where {expected_seq} was expected", "chain")
+        recorded_prev, recorded_hash = line.get("prev_hash"), line.get("hash")
+        if recorded_prev != prev_hash:
+            audit.add(
+                seq,
+                name,
+                "REC4",
+                f"prev_hash {recorded_prev!r} is not the hash of the event before ({prev_hash})",
+                "chain",
+            )
+        link = recorded_prev if isinstance(recorded_prev, str) else prev_hash
+        actual = event_hash(link, seq, name, payload)
+        if recorded_hash != actual:
+            audit.add(
+                seq,
+                name,
+                "REC5",
+                f"hash {recorded_hash!r} is not the hash of the event's content ({actual}): the event was changed",
+                "chain",
+            )
+        prev_hash = recorded_hash if isinstance(recorded_hash, str) else actual
+        expected_seq = seq + 1
+        out.append(_Line(seq, name, payload))
+    return out
+
+
+def _decode(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> list[_Line]:
+    """Decode the game events (REC6); table events are skipped, unknown names reported."""
+    out: list[_Line] = []
+    for line in lines:
+        if line.name in TABLE_EVENTS:
+            continue
+        cls = spec.event_types.get(line.name)
+        if cls is None:
+            audit.add(line.seq, line.name, "REC6", f"unknown event name {line.name!r} for game {spec.key!r}", "format")
+            continue
+        try:
+            line.event = from_payload(cls, line.payload)
+        except (InvalidInput, TypeError, ValueError) as exc:
+            audit.add(line.seq, line.name, "REC6", f"payload does not decode: {exc}", "format")
+            continue
+        out.append(line)
+    return out
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> None:
+    """The table events' shape (REC7): one ``TableCreated`` first, each seat taken once, before
+    the match starts, with a token hash (never a token; a server bot may have no token)."""
+
+    def bad(line: _Line, message: str) -> None:
+        audit.add(line.seq, line.name, "REC7", message, "format")
+
+    seats: int | None = None
+    taken: set[int] = set()
+    game_started = False
+    for index, line in enumerate(lines):
+        if line.name == "TableCreated":
+            if index != 0:
+                bad(line, "TableCreated is not the table's first event")
+            if line.payload.get("game") != spec.key:
+                bad(line, f"game {line.payload.get('game')!r} is not {spec.key!r}")
+            raw = line.payload.get("seats")
+            seats = raw if _is_int(raw) else None
+            if seats is None:
+                bad(line, f"seats {raw!r} is not a number")
+        elif line.name == "SeatTaken":
+            p = line.payload
+            seat, token_hash, bot = p.get("seat"), p.get("token_hash"), p.get("bot")
+            if game_started:
+                bad(line, "a seat was taken after the match started")
+            if not _is_int(seat) or seats is None or not 0 <= seat < seats:
+                bad(line, f"seat {seat!r} is not a seat of the table")
+            elif seat in taken:
+                bad(line, f"seat {seat} was already taken")
+            else:
+                taken.add(seat)
+            if not isinstance(p.get("name"), str):
+                bad(line, f"name {p.get('name')!r} is not text")
+            if bot is not None and not isinstance(bot, str):
+                bad(line, f"bot {bot!r} is neither null nor a level")
+            if not _is_seed(token_hash) and not (bot is not None and token_hash is None):
+                bad(line, "token_hash is not a SHA-256 hex digest (only a server bot may have none)")
+        else:
+            game_started = True
+    if lines and lines[0].name != "TableCreated":
+        bad(lines[0], "the record does not start with TableCreated")
+
+
+def _config(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line], game: list[_Line]) -> MatchConfig | None:
+    """The match configuration from ``MatchStarted``, cross-checked with the table events (REC7)."""
+    if not game:
+        return None
+    first = game[0]
+    if first.name != "MatchStarted":
+        audit.add(first.seq, first.name, "REC7", "the first game event is not MatchStarted", "format")
+        return None
+    p = first.payload
+    try:
+        names = tuple(str(n) for n in p["names"])
+        bots = tuple(p["bots"])
+        config = MatchConfig(
+            game=spec.key,
+            seats=tuple(SeatInfo(i, names[i], bots[i]) for i in range(len(names))),
+            options=dict(p["options"]),
+            first_dealer=p["first_dealer"],
+            initial_totals=tuple(p["initial_totals"]),
+        )
+        spec.initial_state(config)
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        audit.add(first.seq, first.name, "REC7", f"MatchStarted does not describe a valid match: {exc}", "format")
+        return None
+    for line in lines:
+        if line.name == "TableCreated":
+            seats = line.payload.get("seats")
+            if isinstance(seats, int) and seats != len(names):
+                audit.add(line.seq, line.name, "REC7", f"{seats} seats, but MatchStarted names {len(names)}", "format")
+        elif line.name == "SeatTaken":
+            seat, name = line.payload.get("seat"), line.payload.get("name")
+            if isinstance(seat, int) and 0 <= seat < len(names) and isinstance(name, str) and name != names[seat]:
+                audit.add(
+                    line.seq,
+                    line.name,
+                    "REC7",
+                    f"seat {seat} was taken by {name!r}, but MatchStarted names {names[seat]!r}",
+                    "format",
+                )
+    return config
+
+
+# --------------------------------------------------------------------------- commitments
+
+
+def _check_commitments(audit: _Audit, spec: GameSpec[Any, Any], config: MatchConfig, game: Sequence[_Line]) -> None:
+    """S5.1 (seeded hands) and S5.3 (explicit hands), hand by hand."""
+    deck = tuple(spec.deck(spec.initial_state(config)))
+    started: _Line | None = None
+    for line in game:
+        if line.name == "HandStarted":
+            started = line
+        elif line.name == "SeedRevealed" and started is not None:
+            _check_hand_commitment(audit, deck, started, line)
+            started = None
+
+
+def _is_seed(value: Any) -> TypeGuard[str]:
+    return isinstance(value, str) and len(value) == 64 and set(value) <= _HEX
+
+
+def _check_hand_commitment(audit: _Audit, deck: tuple[Any, ...], hs: _Line, sr: _Line) -> None:
+    hand_no = hs.payload.get("hand_no")
+    published = hs.payload.get("commitment")
+    hidden, revealed = hs.payload.get("seed"), sr.payload.get("seed")
+    order = hs.payload.get("deck")
+    if hs.payload.get("explicit_deal"):
+        if hidden is not None or revealed is not None:
+            audit.add(sr.seq, sr.name, "S5.3", f"hand {hand_no} was dealt explicitly but reveals a seed", "commitment")
+        try:
+            actual = deck_hash(parse_cards(order)) if isinstance(order, list) else None
+        except InvalidInput as exc:
+            audit.add(hs.seq, hs.name, "S5.3", f"hand {hand_no}: bad deck order: {exc}", "commitment")
+            return
+        if actual != published:
+            audit.add(
+                hs.seq,
+                hs.name,
+                "S5.3",
+                f"hand {hand_no}: the explicit deck order hashes to {actual}, not to the commitment {published!r}",
+                "commitment",
+            )
+        return
+    if not isinstance(published, str):
+        audit.add(hs.seq, hs.name, "S5.1", f"hand {hand_no}: no commitment was published", "commitment")
+        return
+    revealed_ok = _is_seed(revealed) and verify_reveal(revealed, published)
+    hidden_ok = _is_seed(hidden) and verify_reveal(hidden, published)
+    if not revealed_ok:
+        audit.add(
+            sr.seq,
+            sr.name,
+            "S5.1",
+            f"hand {hand_no}: the revealed seed {revealed!r} does not match the commitment {published} "
+            f"published in HandStarted (seq {hs.seq})",
+            "commitment",
+        )
+    if not hidden_ok:
+        audit.add(
+            hs.seq,
+            hs.name,
+            "S5.1",
+            f"hand {hand_no}: the hand's seed {hidden!r} does not match its commitment {published}",
+            "commitment",
+        )
+    if revealed_ok and hidden_ok and hidden != revealed:  # pragma: no cover - a SHA-256 collision
+        audit.add(sr.seq, sr.name, "S5.1", f"hand {hand_no}: the revealed seed is not the hand's seed", "commitment")
+    seed = revealed if revealed_ok else hidden if hidden_ok else None
+    if seed is not None:
+        shuffled = list(codes(Deal.from_seed(deck, seed).order))
+        if order != shuffled:
+            audit.add(
+                hs.seq,
+                hs.name,
+                "S5.1",
+                f"hand {hand_no}: the recorded deck order is not the one the seed gives",
+                "commitment",
+            )
+
+
+# --------------------------------------------------------------------------- rules replay
+
+
+def _first_difference(expected: Event, recorded: _Line) -> str | None:
+    """None when ``recorded`` is exactly ``expected``; else a sentence naming the first difference."""
+    if recorded.name != expected.event_name():
+        return f"the rules produce {expected.event_name()} here, the record has {recorded.name}"
+    want = to_payload(expected)
+    for key, value in want.items():
+        got = recorded.payload.get(key)
+        if canonical_json(got) != canonical_json(value):  # JSON-exact: true is not 1
+            return f"field {key!r} is {got!r}, the rules give {value!r}"
+    extra = sorted(set(recorded.payload) - set(want))
+    if extra:
+        return f"unexpected field(s) {extra}"
+    return None
+
+
+class _Replay:
+    """The rules replay of one record's game events."""
+
+    def __init__(self, audit: _Audit, spec: GameSpec[Any, Any], config: MatchConfig, game: Sequence[_Line]) -> None:
+        self.audit = audit
+        self.spec = spec
+        self.game = game
+        self.events: list[Event] = []
+        for line in game:
+            assert line.event is not None  # _decode keeps only decoded lines
+            self.events.append(line.event)
+        self.state: Any = spec.initial_state(config)
+        self.command_for: Callable[..., Any] = spec.command_for
+        self.results: list[tuple[int, int, int, dict[str, Any]]] = []
+        """(hand number, HandStarted seq, HandEnded seq, HandEnded payload as the rules give it)."""
+        self.hand_start_seq = 0
+        self.hand_no = 0
+        self.totals: tuple[int, ...] | None = None
+        self.winner: int | None = None
+        self.match_over = False
+        self.commitment_seqs = {p.seq for p in audit.problems if p.kind == "commitment"}
+
+    def problem(self, line: _Line, rule: str, message: str) -> None:
+        self.audit.add(line.seq, line.name, rule, message, "rules")
+
+    def _evolve_trusted(self, start: int) -> int:
+        """Apply the recorded event at ``start`` and the events that follow it up to the next one
+        that opens a command; return the next position, or -1 when an event cannot be applied."""
+        i = start
+        while True:
+            try:
+                self.state = self.spec.evolve(self.state, self.events[i])
+            except Exception as exc:  # a recorded event that does not fit the state at all
+                line = self.game[i]
+                self.problem(line, "S12", f"cannot apply the recorded event: {type(exc).__name__}: {exc}")
+                return -1
+            i += 1
+            if i >= len(self.events) or self._opens_command(i):
+                return i
+
+    def _opens_command(self, i: int) -> bool:
+        try:
+            return self.command_for(self.state, self.events, i) is not None
+        except Exception:
+            return True
+
+    def _skip_hand(self, start: int) -> int:
+        """After an event that cannot be applied: apply what can be, up to the next hand."""
+        i = start
+        while i < len(self.events) and self.game[i].name != "HandStarted":
+            with contextlib.suppress(Exception):
+                self.state = self.spec.evolve(self.state, self.events[i])
+            i += 1
+        return i
+
+    def _note(self, event: Event, seq: int) -> None:
+        name = event.event_name()
+        payload = to_payload(event)
+        if name == "HandStarted":
+            self.hand_start_seq = seq
+            hand_no = payload.get("hand_no")
+            self.hand_no = hand_no if isinstance(hand_no, int) else self.hand_no + 1
+        elif name == "HandEnded":
+            self.results.append((self.hand_no, self.hand_start_seq, seq, payload))
+            totals = payload.get("totals")
+            if isinstance(totals, list):
+                self.totals = tuple(int(t) for t in totals)
+        elif name == "MatchEnded":
+            self.match_over = True
+            winner = payload.get("winner")
+            self.winner = winner if isinstance(winner, int) else None
+            totals = payload.get("totals")
+            if isinstance(totals, list):
+                self.totals = tuple(int(t) for t in totals)
+
+    def run(self) -> None:
+        i = 0
+        n = len(self.events)
+        while i < n:
+            line = self.game[i]
+            try:
+                cmd = self.command_for(self.state, self.events, i)
+            except Exception as exc:
+                self.problem(line, "S11", f"the event does not name a valid command: {type(exc).__name__}: {exc}")
+                i = self._skip_hand(i + 1)
+                continue
+            if cmd is None:
+                self.problem(line, "S11", "event not caused by any command")
+                i = self._after_failure(i)
+                continue
+            try:
+                expected = self.spec.decide(self.state, cmd)
+            except CommandRejected as exc:
+                self.problem(line, exc.rule, f"the rules refuse {self._describe(cmd)}: {exc.message} ({exc.reason})")
+                i = self._after_failure(i)
+                continue
+            except InvalidInput as exc:
+                self.problem(line, "S11", f"malformed command {self._describe(cmd)}: {exc.message} ({exc.reason})")
+                i = self._after_failure(i)
+                continue
+            except Exception as exc:  # a record crafted to upset the rules: report, never crash
+                self.problem(line, "S11", f"the rules cannot decide {self._describe(cmd)}: {type(exc).__name__}: {exc}")
+                i = self._after_failure(i)
+                continue
+            if not expected:
+                self.problem(line, "S11", f"the rules produce no event for {self._describe(cmd)}")
+                i = self._after_failure(i)
+                continue
+            i = self._compare(i, expected)
+
+    def _after_failure(self, i: int) -> int:
+        """Go on after a recorded command the rules could not check: trust its events."""
+        nxt = self._evolve_trusted(i)
+        return nxt if nxt >= 0 else self._skip_hand(i + 1)
+
+    def _describe(self, cmd: Any) -> str:
+        try:
+            return repr(self.spec.command_payload(cmd))
+        except Exception:
+            return repr(cmd)
+
+    def _compare(self, i: int, expected: Sequence[Event]) -> int:
+        n = len(self.events)
+        for k, event in enumerate(expected):
+            if i + k >= n:
+                last = self.game[-1]
+                self.audit.add(
+                    last.seq,
+                    last.name,
+                    "REC7",
+                    f"the record ends before the {event.event_name()} the rules produce after it",
+                    "rules",
+                )
+                break
+            line = self.game[i + k]
+            diff = _first_difference(event, line)
+            if diff is not None and line.seq not in self.commitment_seqs:
+                rule = _MISMATCH_RULE.get(line.name, _MISMATCH_RULE.get(event.event_name(), "S12"))
+                self.problem(line, rule, f"the recorded event is not what the rules produce: {diff}")
+                break
+        for k, event in enumerate(expected):  # go on from what the rules say happened
+            self.state = self.spec.evolve(self.state, event)
+            self._note(event, self.game[min(i + k, n - 1)].seq)
+        return i + len(expected)
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
+    """Audit a record given as parsed JSON lines (header first); see the module docstring.
+
+    Args:
+        lines: the record's lines, each a mapping: the header, then one per event with ``seq``,
+            ``name``, ``payload``, ``prev_hash`` and ``hash``.
+
+    Returns:
+        The report: every problem found (ordered by seq), the hands verified, the totals and
+        the winner as the rules computed them.  Never raises for a bad record: every defect is
+        a :class:`Problem`.
+    """
+    audit = _Audit()
+    if not lines:
+        audit.add(0, "header", "REC1", "the record is empty: no header line", "header")
+        return AuditReport(None, None, 0, 0, 0, tuple(audit.problems))
+    header = lines[0]
+    body = _parse_lines(audit, lines[1:])
+    spec = _check_header(audit, header, body)
+    table_id = header.get("table_id") if isinstance(header.get("table_id"), str) else None
+    game_key = header.get("game") if isinstance(header.get("game"), str) else None
+    finished = sum(1 for line in body if line.name == "SeedRevealed")
+    if spec is None:
+        return AuditReport(table_id, game_key, len(body), finished, 0, _ordered(audit.problems))
+    _check_table_events(audit, spec, body)
+    game = _decode(audit, spec, body)
+    config = _config(audit, spec, body, game)
+    names: tuple[str, ...] = ()
+    replay: _Replay | None = None
+    if config is not None:
+        names = tuple(s.name for s in config.seats)
+        _check_commitments(audit, spec, config, game)
+        replay = _Replay(audit, spec, config, game)
+        replay.run()
+        if spec.hand_in_progress(replay.state):
+            last = game[-1]
+            audit.add(last.seq, last.name, "REC7", "the record ends in the middle of a hand", "format")
+    problems = _ordered(audit.problems)
+    results: list[HandResult] = []
+    if replay is not None:
+        seqs = [p.seq for p in problems]
+        end_seqs = sorted(line.seq for line in game if line.name == "SeedRevealed")
+        for hand_no, start, ended, payload in replay.results:
+            reveal = next((s for s in end_seqs if s > ended), ended)
+            clean = not any(start <= s <= reveal for s in seqs)
+            results.append(
+                HandResult(
+                    hand_no=hand_no,
+                    reason=str(payload.get("reason")),
+                    winner=payload.get("winner"),
+                    hand_points=tuple(payload.get("hand_points") or ()),
+                    totals=tuple(payload.get("totals") or ()),
+                    verified=clean,
+                )
+            )
+    return AuditReport(
+        table_id=table_id,
+        game=game_key,
+        events=len(body),
+        hands=finished,
+        hands_verified=sum(1 for r in results if r.verified),
+        problems=problems,
+        names=names,
+        results=tuple(results),
+        totals=replay.totals if replay is not None else None,
+        winner=replay.winner if replay is not None else None,
+        match_over=replay.match_over if replay is not None else False,
+    )
+
+
+def _ordered(problems: Sequence[Problem]) -> tuple[Problem, ...]:
+    return tuple(sorted(problems, key=lambda p: (p.seq, _KIND_ORDER.get(p.kind, 9))))

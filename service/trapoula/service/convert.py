@@ -1,0 +1,149 @@
+"""Pure proto <-> plain-data functions (STYLE habit 7): nothing here touches the store.
+
+``google.protobuf.Struct`` carries every number as a float; :func:`plain_numbers` turns the
+integral ones back into ints so that ``{"target_points": 50}`` reaches the game as ``50``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from google.protobuf import json_format, struct_pb2
+
+from trapoula.api.v1 import table_pb2 as pb
+from trapoula.domain.errors import InvalidInput
+from trapoula.service.application import ActResult, GameInfo, SeenEvent, TableSummary, WatchItem
+from trapoula.service.errors import PermissionDenied
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON (UTF-8 text, not ASCII-escaped)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def plain_numbers(value: Any) -> Any:
+    """``value`` with every integral float turned into an int, recursively (lists and dicts)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list | tuple):
+        return [plain_numbers(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain_numbers(v) for k, v in value.items()}
+    return value
+
+
+def struct_to_dict(struct: struct_pb2.Struct) -> dict[str, Any]:
+    """A ``Struct`` as a plain dict with integral numbers as ints."""
+    result: dict[str, Any] = plain_numbers(json_format.MessageToDict(struct))
+    return result
+
+
+def cards(card_list: pb.CardList) -> list[str]:
+    """The card codes of a ``CardList``."""
+    return list(card_list.cards)
+
+
+def deal_to_dict(deal: pb.ExplicitDeal) -> dict[str, Any]:
+    """An explicit deal (S5.3) as the game's ``explicit_deal`` takes it."""
+    out: dict[str, Any] = {"hands": [cards(h) for h in deal.hands], "starter": deal.starter, "stock": list(deal.stock)}
+    if deal.reshuffles:
+        out["reshuffles"] = [cards(r) for r in deal.reshuffles]
+    return out
+
+
+def command_to_dict(command: pb.Command) -> dict[str, Any]:
+    """A ``Command`` as the plain command ``Tables.act`` takes (no seat).
+
+    Raises:
+        InvalidInput: no command kind is set (``bad_command``).
+    """
+    kind = command.WhichOneof("kind")
+    if kind == "play":
+        out: dict[str, Any] = {"kind": "play", "card": command.play.card}
+        if command.play.suit:
+            out["suit"] = command.play.suit
+        if command.play.announce:
+            out["announce"] = True
+        return out
+    if kind == "draw":
+        return {"kind": "draw"}
+    if kind == "pass":
+        return {"kind": "pass"}
+    if kind == "choose_suit":
+        return {"kind": "choose_suit", "suit": command.choose_suit.suit}
+    if kind == "next_hand":
+        deal = deal_to_dict(command.next_hand.deal) if command.next_hand.HasField("deal") else None
+        return {"kind": "next_hand", "deal": deal}
+    raise InvalidInput("the command sets none of play, draw, pass, choose_suit, next_hand", reason="bad_command")
+
+
+def start_deal(request: pb.StartMatchRequest) -> dict[str, Any] | None:
+    """The explicit first deal of a ``StartMatchRequest``, or None for a seeded deal."""
+    return deal_to_dict(request.deal) if request.HasField("deal") else None
+
+
+def event_to_proto(event: SeenEvent) -> pb.Event:
+    """One redacted event on the wire."""
+    return pb.Event(version=event.version, name=event.name, payload_json=dumps(event.payload))
+
+
+def view_to_proto(version: int, view: Mapping[str, Any]) -> pb.View:
+    """One view on the wire."""
+    return pb.View(version=version, view_json=dumps(view))
+
+
+def act_response(result: ActResult) -> pb.ActResponse:
+    """The reply to ``StartMatch`` and ``Act``."""
+    return pb.ActResponse(
+        version=result.version,
+        events=[event_to_proto(e) for e in result.events],
+        view=view_to_proto(result.version, result.view),
+    )
+
+
+def watch_response(item: WatchItem) -> pb.WatchTableResponse:
+    """One message of ``WatchTable``."""
+    return pb.WatchTableResponse(event=event_to_proto(item.event), view=view_to_proto(item.event.version, item.view))
+
+
+def summary_to_proto(summary: TableSummary) -> pb.TableSummary:
+    """One lobby line on the wire."""
+    return pb.TableSummary(
+        table_id=summary.table_id,
+        game=summary.game,
+        seats=summary.seats,
+        free_seats=list(summary.free_seats),
+        status=summary.status,
+        version=summary.version,
+    )
+
+
+def game_to_proto(game: GameInfo) -> pb.GameInfo:
+    """One game on the wire."""
+    return pb.GameInfo(
+        key=game.key,
+        title=game.title,
+        summary=game.summary,
+        min_players=game.min_players,
+        max_players=game.max_players,
+        options_json=dumps(game.options),
+    )
+
+
+def bearer_token(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
+    """The token of an ``authorization: Bearer <token>`` metadata entry (None when absent).
+
+    Raises:
+        PermissionDenied: an ``authorization`` entry that is not ``Bearer <token>`` (``bad_token``).
+    """
+    for key, value in metadata or ():
+        if key.lower() != "authorization":
+            continue
+        text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+        scheme, _, token = text.strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise PermissionDenied("authorization metadata must read 'Bearer <token>'", reason="bad_token")
+        return token.strip()
+    return None

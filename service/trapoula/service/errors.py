@@ -1,0 +1,95 @@
+"""The service's own errors (the domain's are :class:`~trapoula.domain.errors.InvalidInput` and
+:class:`~trapoula.domain.errors.CommandRejected`).  ``status.py`` maps each to a gRPC code:
+
+| error | status code |
+|---|---|
+| :class:`TableNotFound` | ``NOT_FOUND`` |
+| :class:`PermissionDenied` | ``PERMISSION_DENIED`` |
+| :class:`SeatTaken`, :class:`AlreadyStarted` | ``ALREADY_EXISTS`` |
+| :class:`Conflict` | ``ABORTED`` |
+
+Any error may carry an :class:`ErrorContext` (table, seat, version) for the ``ErrorInfo``
+metadata; :func:`annotate` attaches one to a domain error too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorContext:
+    """Where an error happened, for ``ErrorInfo.metadata``."""
+
+    table_id: str | None = None
+    seat: int | None = None
+    """The caller's seat, when it has one."""
+    version: int | None = None
+    """The table's version when the command was refused."""
+
+
+_CONTEXT_ATTR = "trapoula_context"
+
+
+def annotate(exc: BaseException, context: ErrorContext) -> BaseException:
+    """Attach ``context`` to ``exc`` (kept if one is already attached) and return ``exc``."""
+    if getattr(exc, _CONTEXT_ATTR, None) is None:
+        setattr(exc, _CONTEXT_ATTR, context)
+    return exc
+
+
+def context_of(exc: BaseException) -> ErrorContext:
+    """The context attached to ``exc`` (an empty one if none)."""
+    found = getattr(exc, _CONTEXT_ATTR, None)
+    return found if isinstance(found, ErrorContext) else ErrorContext()
+
+
+class ServiceError(Exception):
+    """Base of the service's errors: a message and a stable lower_snake ``reason`` code."""
+
+    default_reason = "service_error"
+
+    def __init__(self, message: str, reason: str | None = None, context: ErrorContext | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        """Human-readable, naming the input."""
+        self.reason = reason or self.default_reason
+        """Stable code for ``ErrorInfo.reason``."""
+        if context is not None:
+            annotate(self, context)
+
+
+class TableNotFound(ServiceError):
+    """No table has this id (``NOT_FOUND``)."""
+
+    default_reason = "table_not_found"
+
+
+class PermissionDenied(ServiceError):
+    """A wrong token, or a principal that may not issue this command (``PERMISSION_DENIED``)."""
+
+    default_reason = "permission_denied"
+
+
+class SeatTaken(ServiceError):
+    """The seat asked for is taken, or no seat is free (``ALREADY_EXISTS``)."""
+
+    default_reason = "seat_taken"
+
+
+class AlreadyStarted(ServiceError):
+    """The match has started: no more seats, no second start (``ALREADY_EXISTS``)."""
+
+    default_reason = "already_started"
+
+
+class Conflict(ServiceError):
+    """Concurrent commands kept winning the race; retry against the new state (``ABORTED``)."""
+
+    default_reason = "conflict"
+
+
+class CorruptLog(ServiceError):
+    """A stored event breaks the hash chain or cannot be decoded (``INTERNAL``)."""
+
+    default_reason = "corrupt_log"

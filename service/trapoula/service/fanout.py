@@ -1,0 +1,77 @@
+"""In-process fan-out of "table T is now at version V" to the watchers of T.
+
+SQLite has no subscription, so ``Tables`` calls :meth:`Fanout.publish` after every successful
+save (from whichever worker thread saved); on PostgreSQL ``Tables.follow_store`` also publishes
+the saves of other replicas.  Watchers never receive events from here, only a wake-up: they
+then read the events after their last version from the store, redacted for their viewer, so
+nothing is missed or repeated across a wake-up, a timeout or a reconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+class Fanout:
+    """Thread-safe wake-ups for asyncio watchers, per table."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._latest: dict[str, int] = {}
+        self._waiters: dict[str, list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[None]]]] = {}
+
+    def publish(self, table_id: str, version: int) -> None:
+        """Table ``table_id`` reached ``version``: wake every watcher waiting for less (any thread)."""
+        with self._lock:
+            if version > self._latest.get(table_id, 0):
+                self._latest[table_id] = version
+            waiting = self._waiters.get(table_id, [])
+            ready = [w for w in waiting if w[0] < version]
+            if ready:
+                self._waiters[table_id] = [w for w in waiting if w[0] >= version]
+        for _, loop, future in ready:
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits there any more
+                loop.call_soon_threadsafe(_wake, future)
+
+    def latest(self, table_id: str) -> int:
+        """The highest version published for a table (0 if none)."""
+        with self._lock:
+            return self._latest.get(table_id, 0)
+
+    def watchers(self, table_id: str) -> int:
+        """How many watchers wait on a table now."""
+        with self._lock:
+            return len(self._waiters.get(table_id, []))
+
+    async def wait(self, table_id: str, after: int, timeout: float | None = None) -> bool:
+        """Wait until a version greater than ``after`` is published; False on timeout.
+
+        Returns at once when such a version was already published.  Cancellation propagates.
+        """
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        entry = (after, loop, future)
+        with self._lock:
+            if self._latest.get(table_id, 0) > after:
+                return True
+            self._waiters.setdefault(table_id, []).append(entry)
+        try:
+            await asyncio.wait_for(future, timeout)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            with self._lock:
+                waiting = self._waiters.get(table_id)
+                if waiting is not None:
+                    if entry in waiting:
+                        waiting.remove(entry)
+                    if not waiting:
+                        del self._waiters[table_id]

@@ -1,0 +1,367 @@
+"""The stored events of a table and the state folded from them.
+
+One table is one eventsourcing aggregate (:class:`Table`).  Every fact is one stored event: the
+table-level ``TableCreated`` and ``SeatTaken``, and each domain event of the game.  A stored
+event carries
+
+* ``originator_version``: the table's version, the record's ``seq`` (1, 2, ...);
+* ``name`` and ``payload``: the fact, full and unredacted (``events.to_payload``);
+* ``prev_hash`` and ``hash``: the hash chain (:func:`trapoula.domain.chain.event_hash`);
+* ``command_id`` and ``actor``: the client command that caused it (a bot move or an automatic deal
+  carries the id of the command that set it off) and who acted (``seat:2``, ``bot:1``,
+  ``owner``, ``table``).
+
+``TableCreated`` holds ``{game, seats, options, first_dealer, initial_totals, manual_deal}``;
+the owner's token hash travels beside the payload, not in it.  ``SeatTaken`` holds ``{seat,
+name, bot, token_hash}``.  Domain event classes are never stored by import path: the payload is
+plain data and the game's ``event_types`` decode it, so moving a domain module breaks no log.
+
+:class:`TableState` is the immutable fold of a table's stored events; :func:`apply_entry` is
+the one fold step, used both by the aggregate and to rebuild past states for watchers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+from trapoula.domain.chain import GENESIS, event_hash
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.events import Event, Payload, from_payload
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.registry import find_game
+from trapoula.service.errors import CorruptLog
+
+TABLE_CREATED = "TableCreated"
+"""Name of the first stored event of every table."""
+SEAT_TAKEN = "SeatTaken"
+"""Name of the stored event of a person or a bot taking a seat."""
+TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN})
+"""Stored events that are not the game's (the audit skips them in its rules replay)."""
+HAND_STARTED = "HandStarted"
+SEED_REVEALED = "SeedRevealed"
+MATCH_ENDED = "MatchEnded"
+CHECKPOINT_EVERY = 64
+"""A table keeps its folded state every this many versions, to rebuild past views quickly."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One stored event of a table, as the service reads it."""
+
+    seq: int
+    """The table version of this event (1-based)."""
+    name: str
+    payload: Payload
+    """Full, unredacted."""
+    prev_hash: str
+    hash: str
+    command_id: str | None
+    """The client command that caused it; None for table events without one (joins)."""
+    actor: str
+    """``seat:N``, ``bot:N``, ``owner``, or ``table``."""
+    event: Event | None
+    """The decoded domain event; None for a table event."""
+
+    def record_line(self) -> dict[str, Any]:
+        """The record's line for this event (brief: the record format)."""
+        return {
+            "seq": self.seq,
+            "name": self.name,
+            "payload": self.payload,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Who sits in a seat."""
+
+    name: str
+    bot: str | None
+    """Bot level, None for a person."""
+    token_hash: str | None
+    """SHA-256 (hex) of the seat token; None for a bot."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table folded from its stored events up to ``version`` (immutable)."""
+
+    table_id: str
+    game: str
+    seats: tuple[SeatRecord | None, ...]
+    """One entry per seat; None while free."""
+    options: Mapping[str, Any]
+    """The options as given at creation (the game fills in defaults)."""
+    first_dealer: int | None
+    initial_totals: tuple[int, ...] | None
+    manual_deal: bool
+    owner_token_hash: str
+    version: int
+    last_hash: str
+    """Hash of the event at ``version``."""
+    game_state: Any = None
+    """The game's state once the match has started (its first game event), else None."""
+    hands_started: int = 0
+    hands_finished: int = 0
+    record_cut: int = 0
+    """Version of the last event a record may hold: the end of the last finished hand."""
+    record_hands: int = 0
+    """Finished hands up to ``record_cut``."""
+
+    @property
+    def spec(self) -> GameSpec[Any, Any]:
+        """The table's game."""
+        return find_game(self.game)
+
+    @property
+    def started(self) -> bool:
+        """True once the match has started."""
+        return self.game_state is not None
+
+    @property
+    def free_seats(self) -> tuple[int, ...]:
+        """The seats nobody has taken."""
+        return tuple(i for i, s in enumerate(self.seats) if s is None)
+
+    @property
+    def over(self) -> bool:
+        """True when the match is over."""
+        return self.game_state is not None and bool(self.spec.is_terminal(self.game_state))
+
+    @property
+    def status(self) -> str:
+        """``open`` (seats free), ``ready``, ``playing`` or ``over``."""
+        if self.game_state is None:
+            return "open" if self.free_seats else "ready"
+        return "over" if self.over else "playing"
+
+    def config(self) -> MatchConfig:
+        """The match configuration (free seats get an empty name)."""
+        return MatchConfig(
+            game=self.game,
+            seats=tuple(SeatInfo(i, s.name if s else "", s.bot if s else None) for i, s in enumerate(self.seats)),
+            options=dict(self.options),
+            first_dealer=self.first_dealer,
+            initial_totals=self.initial_totals,
+        )
+
+    def bot_seats(self) -> tuple[tuple[int, str], ...]:
+        """``(seat, level)`` of every bot."""
+        return tuple((i, s.bot) for i, s in enumerate(self.seats) if s is not None and s.bot is not None)
+
+
+def created_payload(
+    game: str,
+    seats: int,
+    options: Mapping[str, Any],
+    first_dealer: int | None,
+    initial_totals: tuple[int, ...] | None,
+    manual_deal: bool,
+) -> Payload:
+    """The payload of ``TableCreated``."""
+    return {
+        "game": game,
+        "seats": seats,
+        "options": dict(options),
+        "first_dealer": first_dealer,
+        "initial_totals": list(initial_totals) if initial_totals is not None else None,
+        "manual_deal": manual_deal,
+    }
+
+
+def start_state(table_id: str, entry: Entry, owner_token_hash: str) -> TableState:
+    """The state after ``TableCreated`` (``entry``, version 1)."""
+    p = entry.payload
+    totals = p.get("initial_totals")
+    return TableState(
+        table_id=table_id,
+        game=p["game"],
+        seats=(None,) * int(p["seats"]),
+        options=dict(p.get("options") or {}),
+        first_dealer=p.get("first_dealer"),
+        initial_totals=tuple(totals) if totals is not None else None,
+        manual_deal=bool(p.get("manual_deal")),
+        owner_token_hash=owner_token_hash,
+        version=entry.seq,
+        last_hash=entry.hash,
+        record_cut=entry.seq,
+    )
+
+
+def decode(game: str, name: str, payload: Mapping[str, Any]) -> Event | None:
+    """The domain event of a stored event (None for a table event).
+
+    Raises:
+        CorruptLog: the name is not one of the game's events, or the payload does not fit it.
+    """
+    if name in TABLE_EVENTS:
+        return None
+    spec = find_game(game)
+    cls = spec.event_types.get(name)
+    if cls is None:
+        raise CorruptLog(f"stored event {name!r} is not an event of game {game!r}")
+    try:
+        return from_payload(cls, payload)
+    except (InvalidInput, TypeError) as exc:
+        raise CorruptLog(f"stored event {name!r} does not decode: {exc}") from exc
+
+
+def apply_entry(state: TableState, entry: Entry) -> TableState:
+    """Fold one stored event (after ``TableCreated``) into the table's state (trusted, unchecked)."""
+    rep = dataclasses.replace
+    if entry.name == SEAT_TAKEN:
+        p = entry.payload
+        seats = list(state.seats)
+        seats[int(p["seat"])] = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"))
+        cut = entry.seq if state.game_state is None else state.record_cut
+        return rep(state, seats=tuple(seats), version=entry.seq, last_hash=entry.hash, record_cut=cut)
+    if entry.event is None:
+        return rep(state, version=entry.seq, last_hash=entry.hash)
+    spec = state.spec
+    game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
+    game_state = spec.evolve(game_state, entry.event)
+    hands_started = state.hands_started + (entry.name == HAND_STARTED)
+    hands_finished = state.hands_finished + (entry.name == SEED_REVEALED)
+    cut, record_hands = state.record_cut, state.record_hands
+    if entry.name == SEED_REVEALED or (
+        entry.name == MATCH_ENDED and state.record_cut == entry.seq - 1 and state.hands_finished > 0
+    ):
+        cut, record_hands = entry.seq, hands_finished
+    return rep(
+        state,
+        version=entry.seq,
+        last_hash=entry.hash,
+        game_state=game_state,
+        hands_started=hands_started,
+        hands_finished=hands_finished,
+        record_cut=cut,
+        record_hands=record_hands,
+    )
+
+
+class Table(Aggregate):
+    """One table: an eventsourcing aggregate whose stored events are :class:`Entry` facts.
+
+    ``state`` is replaced (never mutated) as events are applied and ``entries`` only grows, so a
+    reader that takes ``state`` once may read ``entries[: state.version]`` while the aggregate is
+    being fast-forwarded by another thread.
+    """
+
+    class Created(Aggregate.Created):
+        """``TableCreated``: the first stored event of a table."""
+
+        name: str
+        payload: dict[str, Any]
+        prev_hash: str
+        hash: str
+        command_id: str | None
+        actor: str
+        owner_token_hash: str
+
+    class Recorded(Aggregate.Event):
+        """Any later fact: ``SeatTaken`` or one domain event of the game."""
+
+        name: str
+        payload: dict[str, Any]
+        prev_hash: str
+        hash: str
+        command_id: str | None
+        actor: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Append the fact to the table (checks the hash chain)."""
+            assert isinstance(aggregate, Table)
+            aggregate.append_fact(
+                self.originator_version,
+                self.name,
+                self.payload,
+                self.prev_hash,
+                self.hash,
+                self.command_id,
+                self.actor,
+            )
+
+    def __init__(
+        self,
+        name: str,
+        payload: dict[str, Any],
+        prev_hash: str,
+        hash: str,
+        command_id: str | None,
+        actor: str,
+        owner_token_hash: str,
+    ) -> None:
+        """Build the table from its ``TableCreated`` event (called by the library)."""
+        _check_link(1, name, payload, GENESIS, prev_hash, hash)
+        entry = Entry(1, name, payload, prev_hash, hash, command_id, actor, None)
+        self.entries: list[Entry] = [entry]
+        """Every stored event, in order (append-only)."""
+        self.commands: dict[str, tuple[int, int]] = {}
+        """command_id -> (first version, last version) of the events it caused."""
+        if command_id:
+            self.commands[command_id] = (1, 1)
+        self.state: TableState = start_state(str(self.id), entry, owner_token_hash)
+        """The folded state at the table's current version."""
+        self.checkpoints: dict[int, TableState] = {1: self.state}
+        """Folded states at versions 1 and every multiple of :data:`CHECKPOINT_EVERY`."""
+
+    def append_fact(
+        self,
+        seq: int,
+        name: str,
+        payload: dict[str, Any],
+        prev_hash: str,
+        hash: str,
+        command_id: str | None,
+        actor: str,
+    ) -> None:
+        """Apply one stored event after the first.
+
+        Raises:
+            CorruptLog: the event breaks the hash chain or cannot be decoded.
+        """
+        state = self.state
+        _check_link(seq, name, payload, state.last_hash, prev_hash, hash)
+        entry = Entry(seq, name, payload, prev_hash, hash, command_id, actor, decode(state.game, name, payload))
+        new_state = apply_entry(state, entry)
+        self.entries.append(entry)
+        if seq % CHECKPOINT_EVERY == 0:
+            self.checkpoints[seq] = new_state
+        if command_id:
+            first = self.commands.get(command_id, (seq, seq))[0]
+            self.commands[command_id] = (first, seq)
+        self.state = new_state
+
+
+def _check_link(seq: int, name: str, payload: Mapping[str, Any], expected_prev: str, prev: str, h: str) -> None:
+    if prev != expected_prev or h != event_hash(prev, seq, name, payload):
+        raise CorruptLog(f"stored event {seq} ({name}) breaks the hash chain")
+
+
+def fold(entries: list[Entry], table_id: str, owner_token_hash: str, upto: int) -> TableState:
+    """The table's state at version ``upto`` (1 <= upto <= len(entries)), folded afresh."""
+    state = start_state(table_id, entries[0], owner_token_hash)
+    for entry in entries[1:upto]:
+        state = apply_entry(state, entry)
+    return state
+
+
+def state_at(table: Table, version: int) -> TableState:
+    """The table's state at ``version`` (1 <= version), folded from the nearest checkpoint."""
+    current = table.state
+    if version >= current.version:
+        return current
+    base = max(1, version - version % CHECKPOINT_EVERY)
+    state = table.checkpoints.get(base)
+    if state is None:  # pragma: no cover - every multiple is recorded as it is applied
+        return fold(table.entries, current.table_id, current.owner_token_hash, version)
+    for entry in table.entries[base:version]:
+        state = apply_entry(state, entry)
+    return state

@@ -1,0 +1,192 @@
+"""``TableService`` over grpc.aio: convert the request, call ``Tables``, convert the result.
+
+Every store call runs in a thread pool (the store is blocking; the event loop serves the
+streams).  Every error becomes a status with a ``google.rpc.Status`` (see ``status.py``); an
+unexpected one is logged and answered ``INTERNAL``, and the server goes on serving.  The seat
+token is read from ``authorization: Bearer <token>`` metadata.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import Executor
+from typing import Any, NoReturn, TypeVar
+
+import grpc
+
+from trapoula.api.v1 import table_pb2 as pb
+from trapoula.api.v1 import table_pb2_grpc
+from trapoula.service import convert, status
+from trapoula.service.application import Principal, Tables
+from trapoula.service.fanout import Fanout
+
+T = TypeVar("T")
+
+Context = grpc.aio.ServicerContext[Any, Any]
+
+POLL_SECONDS = 5.0
+"""A watcher re-reads the store at least this often, even without a wake-up."""
+
+
+async def _abort(context: Context, exc: BaseException) -> NoReturn:
+    """End the call with the rich status of ``exc`` (``abort_with_status``, spelt out for typing)."""
+    rich = status.to_status(exc)
+    await context.abort(rich.code, rich.details, rich.trailing_metadata)
+    raise AssertionError("abort returned")  # pragma: no cover
+
+
+def _token(context: Context) -> str | None:
+    return convert.bearer_token(context.invocation_metadata())
+
+
+class TableServicer(table_pb2_grpc.TableServiceServicer):
+    """The ``trapoula.api.v1.TableService`` implementation (thin: STYLE habit 7)."""
+
+    def __init__(self, tables: Tables, fanout: Fanout, executor: Executor, poll_seconds: float = POLL_SECONDS) -> None:
+        self.tables = tables
+        self.fanout = fanout
+        self.executor = executor
+        self.poll_seconds = poll_seconds
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, functools.partial(fn, *args))
+
+    async def _guard(self, context: Context, work: Callable[[], Awaitable[T]]) -> T:
+        try:
+            return await work()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            await _abort(context, exc)
+
+    def _authed(self, table_id: str, token: str | None, fn: Callable[..., T], *args: Any) -> Callable[[], T]:
+        def call() -> T:
+            principal: Principal = self.tables.authenticate(table_id, token)
+            return fn(table_id, principal, *args)
+
+        return call
+
+    async def CreateTable(self, request: pb.CreateTableRequest, context: Context) -> pb.CreateTableResponse:
+        """Create a table; see the proto."""
+
+        async def work() -> pb.CreateTableResponse:
+            options = convert.struct_to_dict(request.options)
+            first_dealer = request.first_dealer if request.HasField("first_dealer") else None
+            table_id, owner_token = await self._run(
+                self.tables.create_table,
+                request.game,
+                request.seats,
+                options,
+                first_dealer,
+                list(request.initial_totals),
+                request.manual_deal,
+            )
+            return pb.CreateTableResponse(table_id=table_id, owner_token=owner_token)
+
+        return await self._guard(context, work)
+
+    async def JoinTable(self, request: pb.JoinTableRequest, context: Context) -> pb.JoinTableResponse:
+        """Take a seat; see the proto."""
+
+        async def work() -> pb.JoinTableResponse:
+            seat_wanted = request.seat if request.HasField("seat") else None
+            seat, token = await self._run(self.tables.join, request.table_id, request.name, seat_wanted)
+            return pb.JoinTableResponse(seat=seat, seat_token=token)
+
+        return await self._guard(context, work)
+
+    async def AddBot(self, request: pb.AddBotRequest, context: Context) -> pb.AddBotResponse:
+        """Seat a server bot; see the proto."""
+
+        async def work() -> pb.AddBotResponse:
+            seat_wanted = request.seat if request.HasField("seat") else None
+            seat = await self._run(
+                self.tables.add_bot, request.table_id, request.level, seat_wanted, request.name or None
+            )
+            return pb.AddBotResponse(seat=seat)
+
+        return await self._guard(context, work)
+
+    async def StartMatch(self, request: pb.StartMatchRequest, context: Context) -> pb.ActResponse:
+        """Start the match; see the proto."""
+
+        async def work() -> pb.ActResponse:
+            deal = convert.start_deal(request)
+            call = self._authed(request.table_id, _token(context), self.tables.start_match, request.command_id, deal)
+            return convert.act_response(await self._run(call))
+
+        return await self._guard(context, work)
+
+    async def Act(self, request: pb.ActRequest, context: Context) -> pb.ActResponse:
+        """Issue a command for the caller's seat; see the proto."""
+
+        async def work() -> pb.ActResponse:
+            command = convert.command_to_dict(request.command)
+            call = self._authed(request.table_id, _token(context), self.tables.act, request.command_id, command)
+            return convert.act_response(await self._run(call))
+
+        return await self._guard(context, work)
+
+    async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
+        """The caller's view; see the proto."""
+
+        async def work() -> pb.GetViewResponse:
+            version, view = await self._run(self._authed(request.table_id, _token(context), self.tables.view))
+            return pb.GetViewResponse(view=convert.view_to_proto(version, view))
+
+        return await self._guard(context, work)
+
+    async def WatchTable(self, request: pb.WatchTableRequest, context: Context) -> AsyncIterator[pb.WatchTableResponse]:
+        """Stream the caller's events and views after ``from_version``, then live.
+
+        The stream ends by itself once the match is over and its last event was sent.
+        """
+        table_id = request.table_id
+        try:
+            principal = await self._run(self.tables.authenticate, table_id, _token(context))
+            after = int(request.from_version)
+            while True:
+                batch = await self._run(self.tables.events_after, table_id, principal, after)
+                for item in batch.items:
+                    yield convert.watch_response(item)
+                    after = item.event.version
+                if after < batch.head:
+                    continue
+                if batch.over:
+                    return
+                await self.fanout.wait(table_id, after, timeout=self.poll_seconds)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            await _abort(context, exc)
+
+    async def GetRecord(self, request: pb.GetRecordRequest, context: Context) -> pb.GetRecordResponse:
+        """The record of the finished hands; see the proto."""
+
+        async def work() -> pb.GetRecordResponse:
+            jsonl, hands = await self._run(self.tables.record, request.table_id)
+            return pb.GetRecordResponse(jsonl=jsonl, hands=hands)
+
+        return await self._guard(context, work)
+
+    async def ListTables(self, request: pb.ListTablesRequest, context: Context) -> pb.ListTablesResponse:
+        """The lobby; see the proto."""
+
+        async def work() -> pb.ListTablesResponse:
+            summaries, token = await self._run(
+                self.tables.list_tables, request.game, request.page_size, request.page_token
+            )
+            return pb.ListTablesResponse(tables=[convert.summary_to_proto(s) for s in summaries], next_page_token=token)
+
+        return await self._guard(context, work)
+
+    async def ListGames(self, request: pb.ListGamesRequest, context: Context) -> pb.ListGamesResponse:
+        """The games; see the proto."""
+
+        async def work() -> pb.ListGamesResponse:
+            return pb.ListGamesResponse(games=[convert.game_to_proto(g) for g in self.tables.list_games()])
+
+        return await self._guard(context, work)

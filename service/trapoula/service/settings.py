@@ -1,0 +1,96 @@
+"""Service settings from the environment and command-line flags.
+
+| flag | environment | default |
+|---|---|---|
+| ``--address`` | ``TRAPOULA_ADDRESS`` | ``127.0.0.1:50051`` |
+| ``--database-url`` | ``TRAPOULA_DATABASE_URL`` | ``sqlite:///trapoula.sqlite3`` (in the current folder) |
+| ``--database-schema`` | ``TRAPOULA_DATABASE_SCHEMA`` | none (the database's default schema) |
+| | ``TRAPOULA_SECRET`` | 32 random bytes per process |
+
+The secret (hex) is the key every hand's seed derives from; it never enters the event log.  A
+random per-process secret is safe: each hand's seed is stored (hidden) in its ``HandStarted``
+event, so a restarted server needs no old secret to continue or to reveal a hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+DEFAULT_ADDRESS = "127.0.0.1:50051"
+"""Where the gRPC server listens by default."""
+DEFAULT_DATABASE_URL = "sqlite:///trapoula.sqlite3"
+"""The default event store: a SQLite file in the current folder."""
+
+
+def _random_secret() -> bytes:
+    return secrets.token_bytes(32)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the service needs to run."""
+
+    address: str = DEFAULT_ADDRESS
+    """``host:port`` to listen on; port 0 picks a free port."""
+    database_url: str = DEFAULT_DATABASE_URL
+    """A SQLAlchemy URL: ``sqlite:///file.sqlite3`` or ``postgresql+psycopg://user@host:5432/db``."""
+    database_schema: str | None = None
+    """A PostgreSQL schema for the event tables (None: the default schema)."""
+    secret: bytes = field(default_factory=_random_secret, repr=False)
+    """The server secret seeds derive from (never stored, never logged)."""
+
+    @staticmethod
+    def from_env(env: Mapping[str, str] | None = None) -> Settings:
+        """Read the ``TRAPOULA_*`` variables of ``env`` (default: ``os.environ``).
+
+        Raises:
+            ValueError: ``TRAPOULA_SECRET`` is not hex, or shorter than 16 bytes.
+        """
+        env = os.environ if env is None else env
+        raw_secret = env.get("TRAPOULA_SECRET", "").strip()
+        return Settings(
+            address=env.get("TRAPOULA_ADDRESS") or DEFAULT_ADDRESS,
+            database_url=env.get("TRAPOULA_DATABASE_URL") or DEFAULT_DATABASE_URL,
+            database_schema=env.get("TRAPOULA_DATABASE_SCHEMA") or None,
+            secret=parse_secret(raw_secret) if raw_secret else _random_secret(),
+        )
+
+    @staticmethod
+    def from_args(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> Settings:
+        """Flags over environment over defaults (see the module docstring).
+
+        Raises:
+            SystemExit: bad flags (argparse).
+            ValueError: a bad ``TRAPOULA_SECRET``.
+        """
+        base = Settings.from_env(env)
+        parser = argparse.ArgumentParser(prog="python -m trapoula.service", description="Serve trapoula over gRPC.")
+        parser.add_argument("--address", default=base.address, help=f"host:port (default {base.address})")
+        parser.add_argument("--database-url", default=base.database_url, help="SQLAlchemy URL of the event store")
+        parser.add_argument("--database-schema", default=base.database_schema, help="PostgreSQL schema")
+        args = parser.parse_args(argv)
+        return Settings(
+            address=args.address,
+            database_url=args.database_url,
+            database_schema=args.database_schema,
+            secret=base.secret,
+        )
+
+
+def parse_secret(text: str) -> bytes:
+    """The bytes of a hex secret.
+
+    Raises:
+        ValueError: not hex, or fewer than 16 bytes.
+    """
+    try:
+        raw = bytes.fromhex(text)
+    except ValueError:
+        raise ValueError("TRAPOULA_SECRET must be hex digits") from None
+    if len(raw) < 16:
+        raise ValueError("TRAPOULA_SECRET must hold at least 16 bytes (32 hex digits)")
+    return raw

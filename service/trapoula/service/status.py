@@ -1,0 +1,96 @@
+"""Errors -> gRPC status with a ``google.rpc.Status`` carrying an ``ErrorInfo`` (STYLE habit 8).
+
+| error | code | ``ErrorInfo.reason`` |
+|---|---|---|
+| ``InvalidInput`` | ``INVALID_ARGUMENT`` | its reason (``bad_card`` ...) |
+| ``CommandRejected`` | ``FAILED_PRECONDITION`` | the rules' reason (``not_your_turn`` ...) |
+| ``TableNotFound`` | ``NOT_FOUND`` | ``table_not_found`` |
+| ``PermissionDenied`` | ``PERMISSION_DENIED`` | ``permission_denied`` / ``bad_token`` |
+| ``SeatTaken``, ``AlreadyStarted`` | ``ALREADY_EXISTS`` | ``seat_taken``, ``table_full``, ``already_started`` |
+| ``Conflict`` | ``ABORTED`` | ``conflict`` |
+| anything else | ``INTERNAL`` | ``internal`` (logged with a reference quoted in the message) |
+
+``ErrorInfo.domain`` is ``"trapoula"``; ``metadata`` holds ``rule`` (for a refusal), ``seat``,
+``version`` and ``table_id`` when known.  A refusal's message ends with ``[reason, rule]``.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
+from grpc_status import rpc_status
+
+from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.service.errors import (
+    AlreadyStarted,
+    Conflict,
+    PermissionDenied,
+    SeatTaken,
+    ServiceError,
+    TableNotFound,
+    context_of,
+)
+
+DOMAIN = "trapoula"
+"""``ErrorInfo.domain`` of every trapoula error."""
+
+log = logging.getLogger(__name__)
+
+_CODES: tuple[tuple[type[BaseException], grpc.StatusCode], ...] = (
+    (InvalidInput, grpc.StatusCode.INVALID_ARGUMENT),
+    (CommandRejected, grpc.StatusCode.FAILED_PRECONDITION),
+    (TableNotFound, grpc.StatusCode.NOT_FOUND),
+    (PermissionDenied, grpc.StatusCode.PERMISSION_DENIED),
+    (SeatTaken, grpc.StatusCode.ALREADY_EXISTS),
+    (AlreadyStarted, grpc.StatusCode.ALREADY_EXISTS),
+    (Conflict, grpc.StatusCode.ABORTED),
+)
+
+
+def code_for(exc: BaseException) -> grpc.StatusCode:
+    """The status code of an error (``INTERNAL`` for anything unexpected)."""
+    for cls, code in _CODES:
+        if isinstance(exc, cls):
+            return code
+    return grpc.StatusCode.INTERNAL
+
+
+def describe(exc: BaseException) -> tuple[grpc.StatusCode, str, str, dict[str, str]]:
+    """``(code, message, reason, metadata)`` of an error; an unexpected one is logged here."""
+    code = code_for(exc)
+    meta: dict[str, str] = {}
+    ctx = context_of(exc)
+    if ctx.table_id is not None:
+        meta["table_id"] = ctx.table_id
+    if ctx.seat is not None:
+        meta["seat"] = str(ctx.seat)
+    if ctx.version is not None:
+        meta["version"] = str(ctx.version)
+    if isinstance(exc, CommandRejected):
+        meta["rule"] = exc.rule
+        return code, str(exc), exc.reason, meta
+    if isinstance(exc, InvalidInput):
+        return code, exc.message, exc.reason, meta
+    if isinstance(exc, ServiceError) and code is not grpc.StatusCode.INTERNAL:
+        return code, exc.message, exc.reason, meta
+    ref = secrets.token_hex(4)
+    log.error("internal error (ref %s): %r", ref, exc, exc_info=exc)
+    return grpc.StatusCode.INTERNAL, f"internal error (ref {ref}); the server logged it", "internal", meta
+
+
+def to_rpc_status(exc: BaseException) -> status_pb2.Status:
+    """The ``google.rpc.Status`` of an error, with its ``ErrorInfo``."""
+    code, message, reason, meta = describe(exc)
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=meta)
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    return status_pb2.Status(code=code.value[0], message=message, details=[detail])
+
+
+def to_status(exc: BaseException) -> grpc.Status:
+    """The ``grpc.Status`` to abort a call with (``context.abort_with_status``)."""
+    return rpc_status.to_status(to_rpc_status(exc))

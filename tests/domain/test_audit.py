@@ -1,0 +1,352 @@
+"""The offline audit of a record (docs/record.md; S5.1, S5.3 and the rules replay).
+
+Records are built here, in-process: a match is played through the domain's ``GameSpec`` and its
+events are chained with ``chain.event_hash`` exactly as the service writes them, with the
+table events (``TableCreated``, ``SeatTaken``) in front.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from trapoula.domain.audit import AuditReport, audit_record
+from trapoula.domain.cards import codes, deck_52
+from trapoula.domain.chain import GENESIS, event_hash
+from trapoula.domain.deal import Deal, deck_hash
+from trapoula.domain.events import Event, to_payload
+from trapoula.domain.game import MatchConfig, SeatInfo
+from trapoula.domain.registry import find_game
+
+SPEC = find_game("agonia")
+NAMES = ("ann", "bob", "cat", "dan")
+
+
+# --------------------------------------------------------------------------- building records
+
+
+def _config(players: int, target: int) -> MatchConfig:
+    return MatchConfig("agonia", tuple(SeatInfo(i, NAMES[i]) for i in range(players)), {"target_points": target})
+
+
+def play_random_match(players: int, target: int, seed: int) -> list[Event]:
+    """A whole match: seeded deals, every seat choosing uniformly among its legal commands."""
+    rng = random.Random(seed)
+    state = SPEC.initial_state(_config(players, target))
+    events: list[Event] = []
+    hand = 0
+    while not SPEC.is_terminal(state):
+        if SPEC.needs_deal(state):
+            hand += 1
+            hand_seed = hashlib.sha256(f"audit-{seed}-{hand}".encode()).hexdigest()
+            command = SPEC.deal_command(state, Deal.from_seed(SPEC.deck(state), hand_seed))
+        else:
+            seat = next(s for s in range(players) if SPEC.legal_commands(state, s))
+            command = rng.choice(SPEC.legal_commands(state, seat))
+        for event in SPEC.decide(state, command):
+            state = SPEC.evolve(state, event)
+            events.append(event)
+    return events
+
+
+def chain(entries: Sequence[tuple[str, dict[str, Any]]], table_id: str = "t-audit") -> list[dict[str, Any]]:
+    """The record of ``(name, payload)`` entries: header, then hash-chained lines (JSON round trip)."""
+    lines: list[dict[str, Any]] = [
+        {
+            "format": "trapoula-record",
+            "version": 1,
+            "table_id": table_id,
+            "game": "agonia",
+            "hands": sum(1 for name, _ in entries if name == "SeedRevealed"),
+            "events": len(entries),
+        }
+    ]
+    prev = GENESIS
+    for seq, (name, payload) in enumerate(entries, start=1):
+        digest = event_hash(prev, seq, name, payload)
+        lines.append({"seq": seq, "name": name, "payload": payload, "prev_hash": prev, "hash": digest})
+        prev = digest
+    return json.loads(json.dumps(lines))  # type: ignore[no-any-return]
+
+
+def make_record(events: Sequence[Event], players: int) -> list[dict[str, Any]]:
+    """Table events, then the game events, chained."""
+    table: list[tuple[str, dict[str, Any]]] = [
+        (
+            "TableCreated",
+            {
+                "game": "agonia",
+                "seats": players,
+                "options": {},
+                "first_dealer": None,
+                "initial_totals": None,
+                "manual_deal": False,
+            },
+        )
+    ]
+    for seat in range(players):
+        token_hash = hashlib.sha256(f"token-{seat}".encode()).hexdigest()
+        table.append(("SeatTaken", {"seat": seat, "name": NAMES[seat], "bot": None, "token_hash": token_hash}))
+    return chain(table + [(e.event_name(), to_payload(e)) for e in events])
+
+
+def rechain(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Recompute every hash after an edit (a forger's best effort)."""
+    return chain([(line["name"], line["payload"]) for line in lines[1:]], lines[0]["table_id"])
+
+
+def line_of(lines: list[dict[str, Any]], name: str, nth: int = 0) -> dict[str, Any]:
+    return [line for line in lines if line.get("name") == name][nth]
+
+
+# --------------------------------------------------------------------------- an explicit hand
+
+SEAT0 = ["2H", "3H", "4H", "5H", "6H", "TH", "KH"]
+SEAT1 = ["2C", "3C", "4C", "5C", "6C", "TC", "KC"]
+DRAWN = ["7C", "8C", "9C", "JC", "QC", "AC"]
+
+
+def explicit_deal() -> Deal:
+    """The deal of :func:`explicit_hand_events`: the hands, the up-card JH, then the stock."""
+    rest = [c for c in codes(deck_52()) if c not in {*SEAT0, *SEAT1, "JH", *DRAWN}]
+    return SPEC.explicit_deal(
+        SPEC.initial_state(_config(2, 0)), {"hands": [SEAT0, SEAT1], "starter": "JH", "stock": DRAWN + rest}
+    )
+
+
+def explicit_hand_events() -> list[Event]:
+    """Two players, target 0 (one hand), dealt explicitly (S5.3) with the up-card JH.
+
+    Seat 0 plays its hearts 2H 3H 4H 5H 6H TH, one a turn; each time seat 1 draws one card
+    (7C 8C 9C JC QC AC, the stock's top) and passes (R4.2-R4.4); then seat 0 goes out with KH.
+    """
+    state = SPEC.initial_state(_config(2, 0))
+    deal = explicit_deal()
+    events: list[Event] = []
+
+    def run(command: Any) -> None:
+        nonlocal state
+        for event in SPEC.decide(state, command):
+            state = SPEC.evolve(state, event)
+            events.append(event)
+
+    run(SPEC.deal_command(state, deal))
+    for card in SEAT0[:-1]:
+        run(SPEC.parse_command({"kind": "play", "seat": 0, "card": card}))
+        run(SPEC.parse_command({"kind": "draw", "seat": 1}))
+        run(SPEC.parse_command({"kind": "pass", "seat": 1}))
+    run(SPEC.parse_command({"kind": "play", "seat": 0, "card": "KH"}))
+    assert SPEC.is_terminal(state)
+    return events
+
+
+@pytest.fixture(scope="module")
+def explicit_record() -> list[dict[str, Any]]:
+    return make_record(explicit_hand_events(), players=2)
+
+
+@pytest.fixture(scope="module")
+def seeded_record() -> list[dict[str, Any]]:
+    return make_record(play_random_match(players=3, target=30, seed=5), players=3)
+
+
+def problem_rules(report: AuditReport, seq: int) -> set[str]:
+    return {p.rule for p in report.problems if p.seq == seq}
+
+
+# --------------------------------------------------------------------------- clean records
+
+
+def test_explicit_deal_hand_verifies_with_the_scores_worked_out_by_hand_s5_3(
+    explicit_record: list[dict[str, Any]],
+) -> None:
+    """Seat 1 keeps 2C 3C 4C 5C 6C TC KC (2+3+4+5+6+10+10 = 40) and drew 7C 8C 9C JC QC AC
+    (7+8+9+10+10+11 = 55): 95 points (R2.4, R6.3); seat 0 went out with 0 (R6.1)."""
+    report = audit_record(explicit_record)
+    assert report.ok, report.summary()
+    assert report.problems == ()
+    assert (report.hands, report.hands_verified) == (1, 1)
+    assert report.events == 1 + 2 + len(explicit_hand_events())
+    assert [(r.reason, r.winner, r.hand_points, r.totals) for r in report.results] == [("out", 0, (0, 95), (0, 95))]
+    assert (report.totals, report.winner, report.match_over) == ((0, 95), 0, True)
+    assert report.names == ("ann", "bob")
+    started = line_of(explicit_record, "HandStarted")["payload"]
+    assert started["explicit_deal"] is True and started["seed"] is None
+    assert started["commitment"] == deck_hash(explicit_deal().order)
+    assert "record verified" in report.summary()
+
+
+def test_seeded_matches_verify_including_a_reshuffle_before_a_draw_s8_2() -> None:
+    """Random matches with seeded deals verify, hand by hand; the seeds chosen include draws
+    whose stock is reshuffled before the card is taken (StockReshuffled ahead of CardsDrawn)."""
+    reshuffle_first = 0
+    for seed in range(4):
+        events = play_random_match(players=2 + seed % 3, target=30, seed=seed)
+        names = [e.event_name() for e in events]
+        reshuffle_first += sum(1 for a, b in itertools.pairwise(names) if (a, b) == ("StockReshuffled", "CardsDrawn"))
+        report = audit_record(make_record(events, players=2 + seed % 3))
+        assert report.ok, report.summary()
+        assert report.hands == report.hands_verified == names.count("SeedRevealed") >= 1
+        ended = [to_payload(e) for e in events if e.event_name() == "MatchEnded"]
+        assert report.totals == tuple(ended[-1]["totals"])
+        assert report.winner == ended[-1]["winner"]
+    assert reshuffle_first >= 1
+
+
+# --------------------------------------------------------------------------- tampering
+
+
+def test_one_byte_in_a_card_played_breaks_the_chain_and_names_the_event(
+    explicit_record: list[dict[str, Any]],
+) -> None:
+    """2H -> 2C in seat 0's first CardPlayed: the event's hash no longer matches (REC5), and the
+    rules refuse the play, 2C being in seat 1's hand (card_not_in_hand, S11)."""
+    lines = copy.deepcopy(explicit_record)
+    played = line_of(lines, "CardPlayed")
+    assert played["payload"]["card"] == "2H"
+    played["payload"]["card"] = "2C"
+    report = audit_record(lines)
+    assert not report.ok
+    assert report.first is not None
+    assert (report.first.seq, report.first.name) == (played["seq"], "CardPlayed")
+    assert problem_rules(report, played["seq"]) >= {"REC5", "S11"}
+    chain_problems = [p for p in report.problems if p.kind == "chain"]
+    assert [(p.seq, p.name, p.rule) for p in chain_problems] == [(played["seq"], "CardPlayed", "REC5")]
+
+
+def test_a_recomputed_chain_still_fails_the_rules_replay_with_the_rule_number(
+    explicit_record: list[dict[str, Any]],
+) -> None:
+    """The same edit with every hash recomputed: the chain is whole, the rules still refuse the
+    play of a card seat 0 does not hold (S11)."""
+    lines = copy.deepcopy(explicit_record)
+    played = line_of(lines, "CardPlayed")
+    played["payload"]["card"] = "2C"
+    report = audit_record(rechain(lines))
+    assert not [p for p in report.problems if p.kind == "chain"]
+    assert report.first is not None
+    assert (report.first.seq, report.first.name, report.first.rule) == (played["seq"], "CardPlayed", "S11")
+    assert "card_not_in_hand" in report.first.message
+    assert report.hands_verified == 0
+
+
+def test_a_changed_dealt_card_with_a_recomputed_chain_differs_from_the_deal_s5_2(
+    explicit_record: list[dict[str, Any]],
+) -> None:
+    """Seat 0's dealt 2H written as 2C: the deal the rules make from the deck order differs in
+    field ``cards`` (S5.2)."""
+    lines = copy.deepcopy(explicit_record)
+    dealt = next(line for line in lines if line.get("name") == "CardsDealt" and line["payload"]["seat"] == 0)
+    dealt["payload"]["cards"] = ["2C", *dealt["payload"]["cards"][1:]]
+    report = audit_record(rechain(lines))
+    assert report.first is not None
+    assert (report.first.seq, report.first.name, report.first.rule) == (dealt["seq"], "CardsDealt", "S5.2")
+    assert "'cards'" in report.first.message
+
+
+def test_a_changed_revealed_seed_is_a_commitment_failure_s5_1(seeded_record: list[dict[str, Any]]) -> None:
+    """The first hand's revealed seed, one hex digit changed: SHA-256 of it is not the
+    commitment published in HandStarted (S5.1); the chain breaks there too (REC5)."""
+    lines = copy.deepcopy(seeded_record)
+    revealed = line_of(lines, "SeedRevealed")
+    seed = revealed["payload"]["seed"]
+    revealed["payload"]["seed"] = ("1" if seed[0] != "1" else "2") + seed[1:]
+    report = audit_record(lines)
+    assert report.first is not None
+    assert (report.first.seq, report.first.name, report.first.rule, report.first.kind) == (
+        revealed["seq"],
+        "SeedRevealed",
+        "S5.1",
+        "commitment",
+    )
+    assert problem_rules(report, revealed["seq"]) == {"S5.1", "REC5"}
+    rechained = audit_record(rechain(lines))
+    assert rechained.first is not None
+    assert (rechained.first.seq, rechained.first.rule) == (revealed["seq"], "S5.1")
+
+
+def test_a_deck_order_that_is_not_the_seeds_is_a_commitment_failure_s5_1(
+    seeded_record: list[dict[str, Any]],
+) -> None:
+    """Two cards of the hidden deck order swapped (chain recomputed): the seed no longer gives
+    that order (S5.1)."""
+    lines = copy.deepcopy(seeded_record)
+    started = line_of(lines, "HandStarted")
+    deck = started["payload"]["deck"]
+    deck[-1], deck[-2] = deck[-2], deck[-1]
+    report = audit_record(rechain(lines))
+    assert report.first is not None
+    assert (report.first.seq, report.first.name, report.first.rule) == (started["seq"], "HandStarted", "S5.1")
+    assert "deck order" in report.first.message
+
+
+def test_an_explicit_deck_that_does_not_match_its_commitment_fails_s5_3(
+    explicit_record: list[dict[str, Any]],
+) -> None:
+    lines = copy.deepcopy(explicit_record)
+    started = line_of(lines, "HandStarted")
+    started["payload"]["commitment"] = "0" * 64
+    report = audit_record(rechain(lines))
+    assert report.first is not None
+    assert (report.first.seq, report.first.name, report.first.rule) == (started["seq"], "HandStarted", "S5.3")
+
+
+def test_every_discrepancy_is_reported_not_only_the_first(explicit_record: list[dict[str, Any]]) -> None:
+    """Two separate edits, two chain breaks, each at its own event (REC5)."""
+    lines = copy.deepcopy(explicit_record)
+    first, last = line_of(lines, "Passed", 0), line_of(lines, "HandEnded")
+    first["payload"]["seat"] = 0
+    last["payload"]["hand_points"] = [0, 94]
+    report = audit_record(lines)
+    breaks = [(p.seq, p.name) for p in report.problems if p.rule == "REC5"]
+    assert breaks == [(first["seq"], "Passed"), (last["seq"], "HandEnded")]
+    assert (last["seq"], "S10.5") in {(p.seq, p.rule) for p in report.problems}
+
+
+def test_an_inserted_event_is_not_caused_by_any_command_s11(explicit_record: list[dict[str, Any]]) -> None:
+    """A TurnSkipped slipped in before seat 0's second play (chain recomputed)."""
+    lines = copy.deepcopy(explicit_record)
+    index = lines.index(line_of(lines, "CardPlayed", 1))
+    lines.insert(index, {"seq": 0, "name": "TurnSkipped", "payload": {"seat": 1, "reason": "nine"}})
+    report = audit_record(rechain(lines))
+    assert report.first is not None
+    assert (report.first.name, report.first.rule) == ("TurnSkipped", "S11")
+    assert report.first.message == "event not caused by any command"
+
+
+def test_unknown_event_and_bad_header_are_reported_rec1_rec6(explicit_record: list[dict[str, Any]]) -> None:
+    lines = copy.deepcopy(explicit_record)
+    lines.append({"seq": 0, "name": "CardsStolen", "payload": {"seat": 1}})
+    report = audit_record(_with_header(rechain(lines), events=3))
+    rules = [(p.seq, p.name, p.rule) for p in report.problems]
+    assert rules[0] == (0, "header", "REC1")
+    assert (len(lines) - 1, "CardsStolen", "REC6") in rules
+
+
+def _with_header(lines: list[dict[str, Any]], **fields: Any) -> list[dict[str, Any]]:
+    lines[0].update(fields)
+    return lines
+
+
+def test_table_events_are_checked_a_seat_taken_twice_rec7(explicit_record: list[dict[str, Any]]) -> None:
+    """A second SeatTaken for seat 1 (chain recomputed): chain-checked table events still have
+    to make sense, though the rules replay skips them."""
+    lines = copy.deepcopy(explicit_record)
+    seat1 = next(line for line in lines if line.get("name") == "SeatTaken" and line["payload"]["seat"] == 1)
+    lines.insert(lines.index(seat1) + 1, copy.deepcopy(seat1))
+    report = audit_record(_with_header(rechain(lines), events=len(lines) - 1))
+    assert [(p.seq, p.name, p.rule) for p in report.problems] == [(seat1["seq"] + 1, "SeatTaken", "REC7")]
+    assert "already taken" in report.problems[0].message
+
+
+def test_an_empty_record_is_not_verified() -> None:
+    report = audit_record([])
+    assert not report.ok
+    assert report.first is not None and report.first.rule == "REC1"

@@ -1,0 +1,212 @@
+"""Fixtures of the service tests: ``Tables`` on SQLite and PostgreSQL, an in-process gRPC server.
+
+PostgreSQL: the URL comes from ``TEST_DATABASE_URL`` (for example
+``postgresql+psycopg://postgres@127.0.0.1:5432/test``), else from a testcontainers PostgreSQL
+when that package and a Docker engine are there.  Each test gets a fresh schema
+``trapoula_test_<random>`` that is dropped afterwards, so runs never collide.  Without the
+variable, or when the database cannot be reached, the PostgreSQL tests are skipped with the
+reason printed (``-ra``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+import pytest
+import sqlalchemy
+
+from trapoula.api.v1 import table_pb2_grpc
+from trapoula.domain.cards import codes, deck_52
+from trapoula.service.application import Tables
+from trapoula.service.server import create_server, start_server, stop_server
+
+SECRET = bytes.fromhex("5e" * 32)
+"""The server secret of every test (seeds are reproducible)."""
+
+
+@dataclass
+class Store:
+    """Where a test's tables live."""
+
+    kind: str
+    url: str
+    schema: str | None = None
+
+    def open(self, secret: bytes = SECRET) -> Tables:
+        """A new ``Tables`` on this store (a "replica" when called twice)."""
+        return Tables(self.url, secret, schema=self.schema)
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Any) -> Store:
+    """A SQLite file in the test's temporary folder."""
+    return Store("sqlite", f"sqlite:///{tmp_path / 'trapoula.sqlite3'}")
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str | None]:
+    """``TEST_DATABASE_URL``; else a testcontainers PostgreSQL where Docker runs; else None."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        yield url
+        return
+    try:
+        from testcontainers.postgres import PostgresContainer  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        yield None
+        return
+    try:
+        container = PostgresContainer("postgres:16-alpine", driver="psycopg").start()
+    except Exception:  # no Docker engine (DockerException), no image ...
+        yield None
+        return
+    try:
+        yield str(container.get_connection_url())
+    finally:
+        container.stop()
+
+
+@pytest.fixture
+def postgres_store(postgres_url: str | None) -> Iterator[Store]:
+    """A fresh schema in the PostgreSQL database of ``TEST_DATABASE_URL`` (dropped afterwards)."""
+    url = postgres_url
+    if not url:
+        pytest.skip(
+            "TEST_DATABASE_URL is not set (and no testcontainers PostgreSQL could be started); PostgreSQL "
+            "tests need e.g. TEST_DATABASE_URL=postgresql+psycopg://user@host:5432/db"
+        )
+    schema = f"trapoula_test_{secrets.token_hex(6)}"
+    try:
+        engine = sqlalchemy.create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(sqlalchemy.text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as exc:  # unreachable database, missing driver ...
+        pytest.skip(f"PostgreSQL at TEST_DATABASE_URL is not usable: {type(exc).__name__}: {exc}")
+    try:
+        yield Store("postgres", url, schema)
+    finally:
+        with engine.begin() as conn:
+            conn.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest) -> Store:
+    """Each store in turn: SQLite, then PostgreSQL."""
+    name = "sqlite_store" if request.param == "sqlite" else "postgres_store"
+    result: Store = request.getfixturevalue(name)
+    return result
+
+
+@pytest.fixture
+def tables(store: Store) -> Iterator[Tables]:
+    """A ``Tables`` application on each store."""
+    app = store.open()
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+# --------------------------------------------------------------------------- explicit deals
+
+
+def two_player_deal(hand0: str, hand1: str, starter: str) -> dict[str, Any]:
+    """An explicit deal (S5.3) for two seats; the stock is every other card in deck order."""
+    h0, h1 = hand0.split(), hand1.split()
+    used = {*h0, *h1, starter}
+    stock = [c for c in codes(deck_52()) if c not in used]
+    return {"hands": [h0, h1], "starter": starter, "stock": stock}
+
+
+DEAL = two_player_deal("4D 5C 6H KS QS JS 2S", "3C 4C 6C 8H 9H TH JH", "3D")
+"""Seat 0 (first to play, dealer seat 1) may play 4D (same suit as 3D) but not 5C (R4.1)."""
+
+
+@pytest.fixture
+def deal() -> dict[str, Any]:
+    """:data:`DEAL`."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in DEAL.items()}
+
+
+# --------------------------------------------------------------------------- the gRPC server
+
+
+class ServerThread:
+    """A grpc.aio server on port 0 running in its own event loop thread."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="test-grpc-loop", daemon=True)
+        self.server: grpc.aio.Server | None = None
+        self.port = 0
+
+    def _submit(self, coro: Any, timeout: float = 10) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    async def _start(self) -> int:
+        self.server, port = create_server("127.0.0.1:0", self.tables, poll_seconds=1.0)
+        await start_server(self.server)
+        return port
+
+    def start(self) -> ServerThread:
+        """Start serving; sets :attr:`port`."""
+        self.thread.start()
+        self.port = self._submit(self._start())
+        return self
+
+    def stop(self) -> None:
+        """Stop gracefully and end the loop thread."""
+        if self.server is not None:
+            self._submit(stop_server(self.server, grace=0.5))
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+
+@pytest.fixture
+def server(tables: Tables) -> Iterator[ServerThread]:
+    """The server, on each store."""
+    thread = ServerThread(tables).start()
+    try:
+        yield thread
+    finally:
+        thread.stop()
+
+
+@pytest.fixture
+def channel(server: ServerThread) -> Iterator[grpc.Channel]:
+    """A client channel to the server."""
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        yield ch
+
+
+@pytest.fixture
+def stub(channel: grpc.Channel) -> table_pb2_grpc.TableServiceStub:
+    """The generated ``TableService`` stub."""
+    return table_pb2_grpc.TableServiceStub(channel)
+
+
+def bearer(token: str) -> tuple[tuple[str, str], ...]:
+    """Call metadata carrying a token."""
+    return (("authorization", f"Bearer {token}"),)
+
+
+@pytest.fixture
+def auth() -> Callable[[str], tuple[tuple[str, str], ...]]:
+    """:func:`bearer`, as a fixture."""
+    return bearer
+
+
+@pytest.fixture
+def make_deal() -> Callable[[str, str, str], dict[str, Any]]:
+    """:func:`two_player_deal`, as a fixture."""
+    return two_player_deal

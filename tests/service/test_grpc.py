@@ -1,0 +1,311 @@
+"""The gRPC server over a real channel (port 0), on SQLite and PostgreSQL.
+
+A private helper turns the view's legal payloads into ``Command`` messages: the thin client of
+``trapoula.clients`` is not used here, only the generated stubs.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2  # type: ignore[import-untyped]
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_status import rpc_status
+
+from trapoula.api.v1 import table_pb2 as pb
+from trapoula.api.v1 import table_pb2_grpc
+from trapoula.domain.chain import GENESIS, event_hash
+from trapoula.service.application import Tables
+
+Meta = Callable[[str], tuple[tuple[str, str], ...]]
+pytestmark = pytest.mark.timeout(120)
+
+
+def command(payload: dict[str, Any]) -> pb.Command:
+    """A legal-command payload from a view as a ``Command`` message."""
+    kind = payload["kind"]
+    if kind == "play":
+        return pb.Command(
+            play=pb.PlayCard(
+                card=payload["card"], suit=payload.get("suit") or "", announce=payload.get("announce", False)
+            )
+        )
+    if kind == "draw":
+        return pb.Command(draw=pb.DrawCard())
+    if kind == "pass":
+        message = pb.Command()
+        getattr(message, "pass").SetInParent()  # "pass" is a Python keyword
+        return message
+    if kind == "choose_suit":
+        return pb.Command(choose_suit=pb.ChooseSuit(suit=payload["suit"]))
+    raise AssertionError(kind)
+
+
+def explicit(deal: dict[str, Any]) -> pb.ExplicitDeal:
+    return pb.ExplicitDeal(
+        hands=[pb.CardList(cards=h) for h in deal["hands"]], starter=deal["starter"], stock=deal["stock"]
+    )
+
+
+def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
+    status = rpc_status.from_call(err)  # type: ignore[arg-type]
+    assert status is not None and len(status.details) == 1
+    info = error_details_pb2.ErrorInfo()
+    assert status.details[0].Unpack(info)
+    assert info.domain == "trapoula"
+    return info
+
+
+def view_of(stub: table_pb2_grpc.TableServiceStub, table_id: str, metadata: Any = ()) -> tuple[int, dict[str, Any]]:
+    reply = stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=metadata)
+    return reply.view.version, json.loads(reply.view.view_json)
+
+
+def two_people(stub: table_pb2_grpc.TableServiceStub, auth: Meta, deal: dict[str, Any]) -> tuple[str, Any, Any]:
+    """A started two-person table dealt ``deal``: ``(table_id, metadata of seat 0, of seat 1)``."""
+    created = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}))
+    j0 = stub.JoinTable(pb.JoinTableRequest(table_id=created.table_id, name="ann"))
+    j1 = stub.JoinTable(pb.JoinTableRequest(table_id=created.table_id, name="bob"))
+    assert (j0.seat, j1.seat) == (0, 1)
+    started = stub.StartMatch(
+        pb.StartMatchRequest(table_id=created.table_id, command_id="start", deal=explicit(deal)),
+        metadata=auth(created.owner_token),
+    )
+    assert started.version == 9
+    return created.table_id, auth(j0.seat_token), auth(j1.seat_token)
+
+
+def test_health_answers_serving_and_reflection_lists_the_service(channel: grpc.Channel) -> None:
+    health = health_pb2_grpc.HealthStub(channel)
+    for service in ("", "trapoula.api.v1.TableService"):
+        reply = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=10)
+        assert reply.status == health_pb2.HealthCheckResponse.SERVING
+    reflect = reflection_pb2_grpc.ServerReflectionStub(channel)
+    replies = reflect.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
+    names = {s.name for r in replies for s in r.list_services_response.service}
+    assert {"trapoula.api.v1.TableService", "grpc.health.v1.Health"} <= names
+
+
+def test_a_whole_match_with_a_person_and_bots(stub: table_pb2_grpc.TableServiceStub, auth: Meta) -> None:
+    """A 3-seat Agonia match to 30 points: hands are dealt by the server, bots move in between."""
+    created = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=3, options={"target_points": 30}))
+    table_id = created.table_id
+    me = stub.JoinTable(pb.JoinTableRequest(table_id=table_id, name="ann", seat=1))
+    assert stub.AddBot(pb.AddBotRequest(table_id=table_id, level="random")).seat == 0
+    assert stub.AddBot(pb.AddBotRequest(table_id=table_id, level="heuristic", name="helga")).seat == 2
+    md = auth(me.seat_token)
+    reply = stub.StartMatch(pb.StartMatchRequest(table_id=table_id, command_id="start"), metadata=md)
+    view = json.loads(reply.view.view_json)
+    assert view["names"] == ["random bot", "ann", "helga"]
+    moves = 0
+    while view["table"]["status"] != "over":
+        legal = view["legal"]
+        assert legal, view  # the server only hands back the turn when this seat can act
+        plays = [c for c in legal if c["kind"] == "play"]
+        choice = plays[0] if plays else legal[0]
+        moves += 1
+        reply = stub.Act(pb.ActRequest(table_id=table_id, command_id=f"m{moves}", command=command(choice)), metadata=md)
+        assert reply.events[0].version == reply.version - len(reply.events) + 1
+        view = json.loads(reply.view.view_json)
+        assert moves < 2000
+    assert max(view["totals"]) > 30 and view["match_winner"] is not None
+    record = stub.GetRecord(pb.GetRecordRequest(table_id=table_id))
+    lines = [json.loads(line) for line in record.jsonl.splitlines()]
+    assert lines[0]["hands"] == record.hands >= 1 and lines[0]["events"] == len(lines) - 1 == reply.version
+    assert lines[-1]["name"] == "MatchEnded"
+    prev = GENESIS
+    for e in lines[1:]:
+        assert e["prev_hash"] == prev and e["hash"] == event_hash(prev, e["seq"], e["name"], e["payload"])
+        prev = e["hash"]
+    listed = stub.ListTables(pb.ListTablesRequest(game="agonia", page_size=10))
+    assert [(t.table_id, t.status, t.version) for t in listed.tables] == [(table_id, "over", reply.version)]
+    games = stub.ListGames(pb.ListGamesRequest())
+    assert [g.key for g in games.games] == ["agonia"]
+    assert json.loads(games.games[0].options_json)["target_points"] == 100
+
+
+def test_bad_input_gets_its_status_changes_nothing_and_the_server_goes_on(
+    stub: table_pb2_grpc.TableServiceStub, auth: Meta, deal: dict[str, Any]
+) -> None:
+    table_id, seat0, seat1 = two_people(stub, auth, deal)
+
+    def act(metadata: Any, cmd: pb.Command, command_id: str = "c1") -> None:
+        stub.Act(pb.ActRequest(table_id=table_id, command_id=command_id, command=cmd), metadata=metadata)
+
+    cases: list[tuple[str, Callable[[], Any], grpc.StatusCode, str]] = [
+        ("unknown table", lambda: view_of(stub, "00000000-0000-4000-8000-000000000000"),
+         grpc.StatusCode.NOT_FOUND, "table_not_found"),
+        ("malformed card", lambda: act(seat0, pb.Command(play=pb.PlayCard(card="1X"))),
+         grpc.StatusCode.INVALID_ARGUMENT, "bad_card"),
+        ("no command", lambda: act(seat0, pb.Command()), grpc.StatusCode.INVALID_ARGUMENT, "bad_command"),
+        ("no command id", lambda: act(seat0, pb.Command(draw=pb.DrawCard()), ""),
+         grpc.StatusCode.INVALID_ARGUMENT, "bad_command_id"),
+        ("wrong token", lambda: act(auth("forged"), pb.Command(draw=pb.DrawCard())),
+         grpc.StatusCode.PERMISSION_DENIED, "bad_token"),
+        ("not a bearer token", lambda: act((("authorization", "Token x"),), pb.Command(draw=pb.DrawCard())),
+         grpc.StatusCode.PERMISSION_DENIED, "bad_token"),
+        ("spectator acts", lambda: act((), pb.Command(draw=pb.DrawCard())),
+         grpc.StatusCode.PERMISSION_DENIED, "permission_denied"),
+        ("out of turn", lambda: act(seat1, pb.Command(play=pb.PlayCard(card="3C"))),
+         grpc.StatusCode.FAILED_PRECONDITION, "not_your_turn"),
+        ("illegal card", lambda: act(seat0, pb.Command(play=pb.PlayCard(card="5C"))),
+         grpc.StatusCode.FAILED_PRECONDITION, "no_match"),
+        ("seat taken", lambda: stub.JoinTable(pb.JoinTableRequest(table_id=table_id, name="cat", seat=0)),
+         grpc.StatusCode.ALREADY_EXISTS, "already_started"),
+        ("unknown game", lambda: stub.CreateTable(pb.CreateTableRequest(game="chess", seats=2)),
+         grpc.StatusCode.INVALID_ARGUMENT, "unknown_game"),
+        ("unknown option", lambda: stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2,
+                                                                          options={"jokers": 2})),
+         grpc.StatusCode.INVALID_ARGUMENT, "bad_option"),
+    ]  # fmt: skip
+    for label, call, code, reason in cases:
+        with pytest.raises(grpc.RpcError) as exc:
+            call()
+        err = exc.value
+        assert (err.code(), error_info(err).reason) == (code, reason), label
+        assert view_of(stub, table_id, seat0)[0] == 9, label
+    with pytest.raises(grpc.RpcError) as refused:
+        act(seat0, pb.Command(play=pb.PlayCard(card="5C")))
+    info = error_info(refused.value)
+    assert dict(info.metadata) == {"rule": "R4.1", "seat": "0", "version": "9", "table_id": table_id}
+    assert "R4.1" in str(refused.value.details())
+    assert stub.ListTables(pb.ListTablesRequest()).tables[0].version == 9  # still serving, nothing stored
+    reply = stub.Act(pb.ActRequest(table_id=table_id, command_id="c1", command=command({"kind": "play",
+                                                                                          "card": "4D"})),
+                     metadata=seat0)  # fmt: skip
+    assert reply.version == 11
+
+
+def test_a_repeated_command_id_returns_the_first_reply(
+    stub: table_pb2_grpc.TableServiceStub, auth: Meta, deal: dict[str, Any]
+) -> None:
+    table_id, seat0, _seat1 = two_people(stub, auth, deal)
+    request = pb.ActRequest(table_id=table_id, command_id="once", command=pb.Command(draw=pb.DrawCard()))
+    first = stub.Act(request, metadata=seat0)
+    again = stub.Act(request, metadata=seat0)
+    assert first == again and first.version == 10
+    assert [json.loads(e.payload_json)["cards"] for e in first.events] == [["2C"]]
+    assert view_of(stub, table_id)[0] == 10
+
+
+def test_two_simultaneous_commands_on_one_table_apply_exactly_one(
+    stub: table_pb2_grpc.TableServiceStub, auth: Meta, deal: dict[str, Any]
+) -> None:
+    """Two draws by seat 0 at once: one is stored, the other is refused against the new state (R4.3)."""
+    table_id, seat0, _seat1 = two_people(stub, auth, deal)
+    futures = [
+        stub.Act.future(
+            pb.ActRequest(table_id=table_id, command_id=f"d{i}", command=pb.Command(draw=pb.DrawCard())),
+            metadata=seat0,
+        )
+        for i in range(2)
+    ]
+    ok, refused = [], []
+    for f in futures:
+        try:
+            ok.append(f.result(timeout=30))
+        except grpc.RpcError as err:
+            refused.append(err)
+    assert len(ok) == 1 and len(refused) == 1
+    assert refused[0].code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED)
+    if refused[0].code() == grpc.StatusCode.FAILED_PRECONDITION:
+        assert error_info(refused[0]).reason == "already_drawn"
+    assert ok[0].version == 10 and view_of(stub, table_id)[0] == 10
+    record_events = [e for e in ok[0].events if e.name == "CardsDrawn"]
+    assert len(record_events) == 1
+
+
+def _collect(stream: Any, until: int, into: list[pb.WatchTableResponse]) -> None:
+    for message in stream:
+        into.append(message)
+        if message.event.version >= until:
+            return
+
+
+def test_a_watcher_that_reconnects_from_its_last_version_gets_every_event_once(
+    stub: table_pb2_grpc.TableServiceStub, auth: Meta, deal: dict[str, Any]
+) -> None:
+    """WatchTable: history, then live; a reconnect from the last version seen leaves no gap, no duplicate.
+    Seat 1 never sees a card of seat 0's hand until it is played (S13.3)."""
+    table_id, seat0, seat1 = two_people(stub, auth, deal)
+    got: list[pb.WatchTableResponse] = []
+    first = stub.WatchTable(pb.WatchTableRequest(table_id=table_id, from_version=0), metadata=seat1)
+    try:
+        _collect(first, 6, got)
+    finally:
+        first.cancel()  # type: ignore[no-untyped-call]
+    stub.Act(pb.ActRequest(table_id=table_id, command_id="p1", command=command({"kind": "play", "card": "4D"})),
+             metadata=seat0)  # fmt: skip
+    second = stub.WatchTable(pb.WatchTableRequest(table_id=table_id, from_version=got[-1].event.version),
+                             metadata=seat1)  # fmt: skip
+    try:
+        _collect(second, 11, got)  # history up to v11
+        live: list[pb.WatchTableResponse] = []
+        reader = threading.Thread(target=_collect, args=(second, 12, live))
+        reader.start()
+        stub.Act(pb.ActRequest(table_id=table_id, command_id="d1", command=pb.Command(draw=pb.DrawCard())),
+                 metadata=seat1)  # fmt: skip
+        reader.join(timeout=60)
+        got.extend(live)
+    finally:
+        second.cancel()  # type: ignore[no-untyped-call]
+    assert [m.event.version for m in got] == list(range(1, 13))
+    assert [m.view.version for m in got] == list(range(1, 13))
+    assert got[-1].event.name == "CardsDrawn" and json.loads(got[-1].event.payload_json)["cards"] == ["2C"]
+    seat0_hidden = {"5C", "6H", "KS", "QS", "JS", "2S"}  # seat 0's cards still in hand
+    for m in got:
+        text = m.event.payload_json + m.view.view_json
+        assert not any(f'"{card}"' in text for card in seat0_hidden), (m.event.name, text)
+    names = {m.event.name: json.loads(m.event.payload_json) for m in got}
+    assert names["HandStarted"]["seed"] is None and names["HandStarted"]["deck"] is None
+    dealt = [json.loads(m.event.payload_json) for m in got if m.event.name == "CardsDealt"]
+    assert [(d["seat"], d["cards"]) for d in dealt] == [(0, None), (1, ["3C", "4C", "6C", "8H", "9H", "TH", "JH"])]
+
+
+def test_a_finished_match_streams_to_its_end_and_closes(stub: table_pb2_grpc.TableServiceStub) -> None:
+    created = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}))
+    for _ in range(2):
+        stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level="heuristic"))
+    final = stub.StartMatch(
+        pb.StartMatchRequest(table_id=created.table_id, command_id="go"),
+        metadata=(("authorization", f"Bearer {created.owner_token}"),),
+    )
+    messages = list(stub.WatchTable(pb.WatchTableRequest(table_id=created.table_id)))  # a spectator
+    assert [m.event.version for m in messages] == list(range(1, final.version + 1))
+    assert messages[-1].event.name == "MatchEnded"
+    for m in messages:
+        payload = json.loads(m.event.payload_json)
+        if m.event.name in ("CardsDealt", "CardsDrawn"):
+            assert payload["cards"] is None
+        assert "hand" not in json.loads(m.view.view_json)
+
+
+def test_watching_an_unknown_table_is_not_found(stub: table_pb2_grpc.TableServiceStub) -> None:
+    with pytest.raises(grpc.RpcError) as exc:
+        list(stub.WatchTable(pb.WatchTableRequest(table_id="nope")))
+    assert exc.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_an_unexpected_error_is_internal_and_the_server_goes_on(
+    stub: table_pb2_grpc.TableServiceStub, tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2))
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(tables, "view", broken)
+    with pytest.raises(grpc.RpcError) as exc:
+        view_of(stub, created.table_id)
+    assert exc.value.code() == grpc.StatusCode.INTERNAL
+    details = str(exc.value.details())
+    assert "internal error" in details and "disk" not in details
+    assert error_info(exc.value).reason == "internal"
+    monkeypatch.undo()
+    assert view_of(stub, created.table_id)[0] == 1
