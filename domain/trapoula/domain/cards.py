@@ -108,20 +108,18 @@ class Card:
     """The card's suit."""
     code: CardCode = field(init=False, repr=False)
     """The two-letter code, e.g. ``"TS"`` (derived from rank and suit)."""
+    sort_key: tuple[int, int] = field(init=False, repr=False)
+    """Canonical order key (S2.3): by suit, then by rank."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "code", self.rank.value + self.suit.value)
+        object.__setattr__(self, "sort_key", (_SUIT_ORDER[self.suit], _RANK_ORDER[self.rank]))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Card) and other.code == self.code
 
     def __hash__(self) -> int:
         return hash(self.code)
-
-    @property
-    def sort_key(self) -> tuple[int, int]:
-        """Canonical order key (S2.3): by suit, then by rank."""
-        return (self.suit.order, self.rank.order)
 
     def __lt__(self, other: Card) -> bool:
         return self.sort_key < other.sort_key

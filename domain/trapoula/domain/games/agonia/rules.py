@@ -115,9 +115,22 @@ def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
+_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(AgoniaState))
+_new_state = object.__new__
+_set = object.__setattr__
+
+
+def _replace(state: AgoniaState, **changes: Any) -> AgoniaState:
+    """``dataclasses.replace`` without re-running ``__init__`` (the hot path of every simulation)."""
+    new = _new_state(AgoniaState)
+    for name in _STATE_FIELDS:
+        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
+
+
 def evolve(state: AgoniaState, event: Event) -> AgoniaState:
     """Apply one event to the state (trusted: no validation, STYLE habit 1)."""
-    rep = dataclasses.replace
+    rep = _replace
     match event:
         case CardPlayed(seat=seat, card=code, active_suit=active, pending_draw=pending):
             card = parse_card(code)
@@ -329,18 +342,26 @@ def _end_hand(acc: _Acc, winner: int | None, reason: str) -> None:
             acc.emit(MatchEnded(winner=leaders[0], totals=totals, reason="single_hand" if target == 0 else "target"))
 
 
+def _where(state: AgoniaState, seat: int) -> str:
+    """The context every refusal message ends with (STYLE habit 5)."""
+    return f"(agonia, hand {state.hand_no}, seat {seat}, to act {state.to_act})"
+
+
 def _turn_refusal(state: AgoniaState, seat: int, kind: str) -> CommandRejected | None:
-    where = f"(agonia, hand {state.hand_no})"
     if state.phase is not Phase.PLAYING:
-        return _reject("hand_over", "S11", f"{kind} by seat {seat}: no hand is in progress {where}")
+        return _reject("hand_over", "S11", f"{kind} by seat {seat}: no hand is in progress {_where(state, seat)}")
     if state.chooser is not None:
         return _reject(
             "suit_choice_pending",
             "R7.2.2",
-            f"{kind} by seat {seat}: seat {state.chooser} must choose the suit first {where}",
+            f"{kind} by seat {seat}: seat {state.chooser} must choose the suit first {_where(state, seat)}",
         )
     if seat != state.to_act:
-        return _reject("not_your_turn", "S3.7", f"{kind} by seat {seat}: it is seat {state.to_act}'s turn {where}")
+        return _reject(
+            "not_your_turn",
+            "S3.7",
+            f"{kind} by seat {seat}: it is seat {state.to_act}'s turn {_where(state, seat)}",
+        )
     return None
 
 
@@ -367,43 +388,68 @@ def _play_refusal(state: AgoniaState, seat: int, card: Card, suit: Suit | None) 
     top = state.top_card
     assert top is not None
     hand = state.hands[seat]
-    where = f"(agonia, hand {state.hand_no}, seat {seat})"
     if card not in hand:
-        return _reject("card_not_in_hand", "S11", f"card {card.code!r} is not in the hand of seat {seat} {where}")
+        return _reject(
+            "card_not_in_hand",
+            "S11",
+            f"card {card.code!r} is not in the hand of seat {seat} {_where(state, seat)}",
+        )
     if suit is not None and card.rank is not Rank.ACE:
         return _reject(
-            "suit_not_allowed", "S6.3", f"a suit may be declared only with an ace, not {card.code!r} {where}"
+            "suit_not_allowed",
+            "S6.3",
+            f"a suit may be declared only with an ace, not {card.code!r} {_where(state, seat)}",
         )
     if state.pending_draw > 0 and card.rank is not Rank.SEVEN:
         return _reject(
             "penalty_pending",
             "R5.2.3",
             f"{card.code!r} cannot be played: seat {seat} owes {state.pending_draw} cards; "
-            f"only a 7 may be played {where}",
+            f"only a 7 may be played {_where(state, seat)}",
         )
     last = len(hand) == 1
     if card.rank is Rank.ACE:
         if _is_beta(state, seat, card):
             return None
         if top.rank is Rank.ACE:
-            return _reject("ace_on_ace", "R5.1.3", f"ace {card.code!r} cannot be played on ace {top.code!r} {where}")
+            return _reject(
+                "ace_on_ace",
+                "R5.1.3",
+                f"ace {card.code!r} cannot be played on ace {top.code!r} {_where(state, seat)}",
+            )
         if last:
-            return _reject("last_card_forbidden", "R4.6", f"an ace ({card.code!r}) may not be the last card {where}")
+            return _reject(
+                "last_card_forbidden",
+                "R4.6",
+                f"an ace ({card.code!r}) may not be the last card {_where(state, seat)}",
+            )
         return None
     if card.rank is not top.rank and card.suit != state.active_suit:
         active = state.active_suit.value if state.active_suit else "?"
         return _reject(
             "no_match",
             "R4.1",
-            f"{card.code!r} matches neither the rank of {top.code!r} nor the active suit {active} {where}",
+            f"{card.code!r} matches neither rank of {top.code!r} nor the active suit {active} {_where(state, seat)}",
         )
     if last:
         if card.rank is Rank.EIGHT and not state.options.eight_last_card:
-            return _reject("last_card_forbidden", "R4.6", f"an 8 ({card.code!r}) may not be the last card {where}")
+            return _reject(
+                "last_card_forbidden",
+                "R4.6",
+                f"an 8 ({card.code!r}) may not be the last card {_where(state, seat)}",
+            )
         if card.rank is Rank.NINE:
-            return _reject("last_card_forbidden", "R4.6", f"a 9 ({card.code!r}) may not be the last card {where}")
+            return _reject(
+                "last_card_forbidden",
+                "R4.6",
+                f"a 9 ({card.code!r}) may not be the last card {_where(state, seat)}",
+            )
         if card.rank is Rank.SEVEN and state.options.seven_last_card == "forbidden":
-            return _reject("last_card_forbidden", "R7.6.2", f"a 7 ({card.code!r}) may not be the last card {where}")
+            return _reject(
+                "last_card_forbidden",
+                "R7.6.2",
+                f"a 7 ({card.code!r}) may not be the last card {_where(state, seat)}",
+            )
     return None
 
 
