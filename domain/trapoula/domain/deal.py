@@ -52,14 +52,13 @@ T = TypeVar("T")
 _TWO_64 = 1 << 64
 
 
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
 def _seed_bytes(seed: str) -> bytes:
-    try:
-        raw = bytes.fromhex(seed)
-    except (ValueError, TypeError):
-        raise InvalidInput(f"bad seed {seed!r}: expected 64 hex digits", reason="bad_seed") from None
-    if len(raw) != 32:
-        raise InvalidInput(f"bad seed {seed!r}: expected 64 hex digits (32 bytes)", reason="bad_seed")
-    return raw
+    if not isinstance(seed, str) or len(seed) != 64 or not _HEX.issuperset(seed):
+        raise InvalidInput(f"bad seed {seed!r}: expected exactly 64 hex digits (32 bytes)", reason="bad_seed")
+    return bytes.fromhex(seed)
 
 
 def commitment(seed: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -40,8 +41,13 @@ class AgoniaOptions:
     """R7.6: a 7 as the last card (decision 9)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """All options as plain data."""
-        return dataclasses.asdict(self)
+        """All options as plain data (a fresh dict each call)."""
+        return dict(_as_dict(self))
+
+
+@functools.lru_cache(maxsize=256)
+def _as_dict(options: AgoniaOptions) -> dict[str, Any]:
+    return dataclasses.asdict(options)
 
 
 def parse_options(raw: Mapping[str, Any]) -> AgoniaOptions:

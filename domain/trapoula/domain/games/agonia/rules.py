@@ -110,6 +110,18 @@ def _replace_hand(
     return (*hands[:seat], hand, *hands[seat + 1 :])
 
 
+def _remove_cards(cards: tuple[Card, ...], taken: Sequence[Card]) -> tuple[Card, ...]:
+    """``cards`` less one copy of each card of ``taken``, order kept (multiset difference)."""
+    left = Counter(taken)
+    out: list[Card] = []
+    for card in cards:
+        if left[card] > 0:
+            left[card] -= 1
+        else:
+            out.append(card)
+    return tuple(out)
+
+
 def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     i = hand.index(card)
     return hand[:i] + hand[i + 1 :]
@@ -181,16 +193,19 @@ def evolve(state: AgoniaState, event: Event) -> AgoniaState:
         case SuitChosen(suit=suit):
             return rep(state, active_suit=Suit(suit), chooser=None)
         case StarterTurned(card=code, active_suit=active, pending_draw=pending, chooser=chooser):
+            starter = parse_card(code)
             return rep(
                 state,
-                discard=(parse_card(code),),
+                stock=_remove_cards(state.stock, (starter,)),
+                discard=(starter,),
                 active_suit=Suit(active),
                 pending_draw=pending,
                 chooser=chooser,
                 to_act=chooser,
             )
         case CardsDealt(seat=seat, cards=dealt):
-            return rep(state, hands=_replace_hand(state.hands, seat, parse_cards(dealt)))
+            cards = parse_cards(dealt)
+            return rep(state, hands=_replace_hand(state.hands, seat, cards), stock=_remove_cards(state.stock, cards))
         case HandStarted():
             deck = parse_cards(event.deck)
             return rep(
@@ -200,7 +215,7 @@ def evolve(state: AgoniaState, event: Event) -> AgoniaState:
                 dealer=event.dealer,
                 first_player=event.first_player,
                 hands=((),) * state.n,
-                stock=deck[state.n * HAND_SIZE + 1 :],
+                stock=deck,  # the deal then takes each hand and the up-card from it (S4.1 holds throughout)
                 discard=(),
                 active_suit=None,
                 pending_draw=0,

@@ -1,0 +1,168 @@
+"""Golden playthroughs: a whole match written out step by step (STYLE habit 11d; OpenSpiel's
+playthrough files).
+
+A :class:`Scenario` fixes a match and a deterministic player (a ``random.Random`` seeded with the
+scenario's name); :func:`render` plays it through the generic ``GameSpec`` interface and writes,
+for the state before the first command and after every command: the command, its events with
+their full payload (and what the other viewers see of them when that differs), every seat's view
+and the spectator's view, and every seat's legal commands.  Any change in rules, events, views
+or redaction shows up as a diff of these files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from trapoula.domain.deal import Deal
+from trapoula.domain.events import Payload, Viewer, redact, to_payload
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.registry import GAMES
+
+NAMES = ("ann", "bob", "cy", "dee")
+"""Seat names of the playthroughs."""
+MAX_STEPS = 3000
+"""A playthrough longer than this is a bug (every match ends)."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One golden match."""
+
+    game: str
+    """Game key."""
+    name: str
+    """File name (without ``.txt``) under ``tests/golden/<game>/``."""
+    n: int
+    """Number of players."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Options other than the defaults."""
+    first_dealer: int | None = None
+    initial_totals: tuple[int, ...] | None = None
+    first_seed: str = ""
+    """The seed of hand 1; hand k + 1 uses SHA-256 of hand k's seed bytes.  Empty: derived from
+    the name."""
+    p_play: float = 0.8
+    """How often the player plays a card when one is legal (else it draws or passes)."""
+    p_variant: float = 0.0
+    """How often the player sends an accepted variant (agonia: the announcement flipped, R7.5)."""
+
+    def seed(self, hand: int) -> str:
+        """The 64-hex-digit seed of hand number ``hand`` (1, 2, ...)."""
+        seed = self.first_seed or hashlib.sha256(f"golden/{self.game}/{self.name}".encode()).hexdigest()
+        for _ in range(hand - 1):
+            seed = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+        return seed
+
+    def config(self) -> MatchConfig:
+        """The match configuration."""
+        return MatchConfig(
+            game=self.game,
+            seats=tuple(SeatInfo(s, NAMES[s]) for s in range(self.n)),
+            options=dict(self.options),
+            first_dealer=self.first_dealer,
+            initial_totals=self.initial_totals,
+        )
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _is_play(payload: Payload) -> bool:
+    return payload.get("kind") == "play"
+
+
+def _variant(payload: Payload) -> Payload:
+    """The same play with the announcement flipped (agonia R7.5.3: both are accepted)."""
+    flipped = {k: v for k, v in payload.items() if k != "announce"}
+    if not payload.get("announce"):
+        flipped["announce"] = True
+    return flipped
+
+
+def _choose(rng: random.Random, scenario: Scenario, payloads: list[Payload]) -> Payload:
+    plays = [p for p in payloads if _is_play(p)]
+    others = [p for p in payloads if not _is_play(p)]
+    payload = rng.choice(plays) if plays and (not others or rng.random() < scenario.p_play) else rng.choice(others)
+    if _is_play(payload) and rng.random() < scenario.p_variant:
+        payload = _variant(payload)
+    return payload
+
+
+def _who(viewer: Viewer) -> str:
+    return "spectator" if viewer is None else f"seat {viewer}"
+
+
+def _snapshot(spec: GameSpec[Any, Any], state: Any, n: int, out: list[str]) -> None:
+    viewers: tuple[Viewer, ...] = (*range(n), None)
+    for viewer in viewers:
+        out.append(f"view {_who(viewer)}: {_json(spec.seat_view(state, viewer))}")
+    for seat in range(n):
+        legal = [spec.command_payload(c) for c in spec.legal_commands(state, seat)]
+        out.append(f"legal seat {seat}: {_json(legal)}")
+
+
+def render(scenario: Scenario) -> str:
+    """Play ``scenario`` to the end and return its playthrough text.
+
+    Raises:
+        AssertionError: the match does not end within ``MAX_STEPS`` commands.
+    """
+    spec = GAMES[scenario.game]
+    config = scenario.config()
+    rng = random.Random(f"golden/{scenario.game}/{scenario.name}")
+    state = spec.initial_state(config)
+    out = [
+        f"# Golden playthrough {scenario.game}/{scenario.name}: regenerate with `pytest tests/golden --update-golden`.",
+        f"game: {scenario.game}",
+        f"seats: {_json(list(NAMES[: scenario.n]))}",
+        f"options: {_json(dict(config.options))} (the rest default)",
+        f"all options: {_json({**spec.option_defaults(), **config.options})}",
+        f"first_dealer: {_json(scenario.first_dealer)}",
+        f"initial_totals: {_json(scenario.initial_totals)}",
+        f"player: random.Random({f'golden/{scenario.game}/{scenario.name}'!r}); plays a legal card with "
+        f"probability {scenario.p_play} when it can, else draws or passes; sends the other announcement "
+        f"with probability {scenario.p_variant}",
+        "seeds: hand 1 as shown at its next_hand; hand k+1 = SHA-256 of the bytes of hand k's seed",
+        "",
+        "## step 0: the match before any command",
+    ]
+    _snapshot(spec, state, scenario.n, out)
+    viewers: tuple[Viewer, ...] = (*range(scenario.n), None)
+    hands = 0
+    step = 0
+    while not spec.is_terminal(state):
+        step += 1
+        assert step <= MAX_STEPS, f"{scenario.name}: no end after {MAX_STEPS} commands"
+        if spec.needs_deal(state):
+            hands += 1
+            seed = scenario.seed(hands)
+            command = spec.deal_command(state, Deal.from_seed(spec.deck(state), seed))
+            label = f"table next_hand, hand {hands}, seed {seed}"
+        else:
+            seat = next(s for s in range(scenario.n) if spec.legal_commands(state, s))
+            payloads = [spec.command_payload(c) for c in spec.legal_commands(state, seat)]
+            command = spec.parse_command(_choose(rng, scenario, payloads))
+            label = _json(spec.command_payload(command))
+        out.append("")
+        out.append(f"## step {step}: {label}")
+        for event in spec.decide(state, command):
+            state = spec.evolve(state, event)
+            full = to_payload(event)
+            out.append(f"event {event.event_name()}: {_json(full)}")
+            seen: dict[str, list[str]] = {}
+            for viewer in viewers:
+                shown = redact(event, viewer)
+                if shown != full:
+                    seen.setdefault(_json(shown), []).append(_who(viewer))
+            for shown_text, who in seen.items():
+                out.append(f"  seen by {', '.join(who)}: {shown_text}")
+        _snapshot(spec, state, scenario.n, out)
+    out.append("")
+    out.append(f"# the match is over after {step} commands and {hands} hand(s)")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,166 @@
+"""What the generic property harness needs to know about each game beyond ``GameSpec``.
+
+Everything the harness can do through :class:`~trapoula.domain.game.GameSpec` it does there
+(decide, evolve, legal commands, views, redaction, payloads).  A game adds an :class:`Adapter`
+here for the few facts the spec does not expose: its options grid (each game's section 7), where
+its cards are (to check conservation, S4.1), the whole space of commands to try (to check that
+``decide`` refuses exactly what ``legal_commands`` leaves out), and how to write an explicit deal
+(S5.3).  ``test_playouts.test_every_registered_game_has_an_adapter`` fails until a new game in
+``trapoula.domain.registry.GAMES`` gets one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from trapoula.domain.cards import codes, deck_52
+from trapoula.domain.events import Payload
+from trapoula.domain.games.agonia.state import AgoniaState, Phase
+
+Zones = tuple[Sequence[Sequence[str]], Sequence[str], Sequence[str]]
+"""(hands per seat, stock top first, discard pile bottom first), as card codes."""
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """Per-game knowledge for the property harness (see the module docstring)."""
+
+    key: str
+    """The game key in ``GAMES``."""
+    option_grid: Mapping[str, tuple[Any, ...]]
+    """Every option key of the game (section 7) -> the values a random match draws from."""
+    single_hand: Mapping[str, Any]
+    """Options that make a match a single hand (agonia R7.1: ``target_points`` 0)."""
+    zones: Callable[[Any], Zones]
+    """Where every card is: each hand, the stock and the discard pile (S4.1)."""
+    revealed: Callable[[Any], frozenset[str]]
+    """Cards every viewer may see once a hand is over (S10.5: every hand is revealed)."""
+    command_universe: Callable[[Any, int], Sequence[Payload]]
+    """Every well-formed command a seat could send, legal or not (for the refusal check)."""
+    legality_key: Callable[[Payload], Hashable]
+    """A command payload without the parts that never affect legality (agonia: ``announce``)."""
+    is_play: Callable[[Payload], bool]
+    """True for a command that plays a card (the random player prefers those)."""
+    variants: Callable[[Payload], Sequence[Payload]]
+    """Other forms of a legal command that ``decide`` also accepts (agonia: the announce flipped)."""
+    explicit_deal: Callable[[Any, random.Random], tuple[Mapping[str, Any], list[list[str]]]]
+    """A random explicit deal for the next hand (S5.3) and the hand each seat must then hold."""
+    never_emitted: frozenset[str] = frozenset()
+    """Event types of ``spec.event_types`` the game never emits (the others must all occur)."""
+    expected_reasons: frozenset[str] = frozenset()
+    """``EventName/reason`` values that a full property run must reach."""
+
+
+# --------------------------------------------------------------------------- agonia
+
+
+def _agonia_zones(state: AgoniaState) -> Zones:
+    return tuple(codes(h) for h in state.hands), codes(state.stock), codes(state.discard)
+
+
+def _agonia_revealed(state: AgoniaState) -> frozenset[str]:
+    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
+        return frozenset(c.code for hand in state.last_hands for c in hand)
+    return frozenset()
+
+
+_SUITS = ("C", "D", "H", "S")
+
+
+@cache
+def _agonia_universe_for(seat: int) -> tuple[Payload, ...]:
+    out: list[Payload] = []
+    for code in codes(deck_52()):
+        for suit in (None, *_SUITS):
+            for announce in (False, True):
+                payload: Payload = {"kind": "play", "seat": seat, "card": code}
+                if suit is not None:
+                    payload["suit"] = suit
+                if announce:
+                    payload["announce"] = True
+                out.append(payload)
+    out.append({"kind": "draw", "seat": seat})
+    out.append({"kind": "pass", "seat": seat})
+    out.extend({"kind": "choose_suit", "seat": seat, "suit": s} for s in _SUITS)
+    return tuple(out)
+
+
+def _agonia_universe(state: AgoniaState, seat: int) -> Sequence[Payload]:
+    """Every card code (in the hand or not) with and without each suit and announce; draw; pass;
+    choose_suit with every suit: 526 commands per seat."""
+    return _agonia_universe_for(seat)
+
+
+def _agonia_legality_key(payload: Payload) -> Hashable:
+    # R7.5.1-R7.5.3: a play needing an announcement is accepted without it (and penalised), and
+    # an announcement nobody needs is accepted and ignored.
+    return tuple(sorted((k, v) for k, v in payload.items() if k != "announce"))
+
+
+def _agonia_is_play(payload: Payload) -> bool:
+    return payload.get("kind") == "play"
+
+
+def _agonia_variants(payload: Payload) -> Sequence[Payload]:
+    if payload.get("kind") != "play":
+        return ()
+    flipped = {k: v for k, v in payload.items() if k != "announce"}
+    if not payload.get("announce"):
+        flipped["announce"] = True
+    return (flipped,)
+
+
+def _agonia_explicit_deal(state: AgoniaState, rng: random.Random) -> tuple[Mapping[str, Any], list[list[str]]]:
+    cards = list(codes(deck_52()))
+    rng.shuffle(cards)
+    hands = [cards[7 * i : 7 * i + 7] for i in range(state.n)]
+    rest = cards[7 * state.n :]
+    raw = {"hands": hands, "starter": rest[0], "stock": rest[1:]}
+    return raw, hands
+
+
+AGONIA = Adapter(
+    key="agonia",
+    option_grid={
+        "target_points": (0, 30, 60, 100),
+        "starter_ace_suit": ("ace", "first_player", "dealer", "previous_winner"),
+        "ace_last_card": (False, True),
+        "eight_last_card": (False, True),
+        "announce_cards": (False, True),
+        "announce_penalty": ("draw_one", "skip_turn", "ten_points"),
+        "seven_last_card": ("penalty_then_out", "forbidden"),
+    },
+    single_hand={"target_points": 0},
+    zones=_agonia_zones,
+    revealed=_agonia_revealed,
+    command_universe=_agonia_universe,
+    legality_key=_agonia_legality_key,
+    is_play=_agonia_is_play,
+    variants=_agonia_variants,
+    explicit_deal=_agonia_explicit_deal,
+    never_emitted=frozenset({"DirectionReversed"}),  # R2.3: no reverse card
+    expected_reasons=frozenset(
+        {
+            "CardsDrawn/draw",  # R4.2
+            "CardsDrawn/penalty",  # R5.2.2
+            "CardsDrawn/last_seven",  # R5.2.6
+            "CardsDrawn/announce_penalty",  # R7.5.2 draw_one
+            "TurnSkipped/nine",  # R5.4
+            "TurnSkipped/starter_nine",  # R3.4.2
+            "TurnSkipped/announce_penalty",  # R7.5.2 skip_turn
+            "HandEnded/out",  # R6.1
+            "HandEnded/blocked",  # S10.4, R6.5
+            "MatchEnded/single_hand",  # R6.7
+            "MatchEnded/target",  # R6.7
+        }
+    ),
+)
+"""Agonia (rules/agonia.md): every option of section 7, one 52-card deck."""
+
+
+ADAPTERS: dict[str, Adapter] = {AGONIA.key: AGONIA}
+"""Game key -> adapter; one entry per game in ``trapoula.domain.registry.GAMES``."""
