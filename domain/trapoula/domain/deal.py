@@ -16,6 +16,7 @@ recompute every deck.  In short:
   the k-th reshuffle of a hand shuffles the cards taken from the discard pile (bottom first)
   with the label ``reshuffle/k``.
 
+>>> from trapoula.domain.cards import codes, deck_52
 >>> seed = "00" * 32
 >>> commitment(seed)
 '66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925'
@@ -83,6 +84,7 @@ def deck_hash(order: Sequence[Card]) -> str:
 
     It stands in for the commitment of an explicit deal, and seeds its reshuffles (S8.5).
 
+    >>> from trapoula.domain.cards import deck_52
     >>> deck_hash(deck_52()[:2]) == hashlib.sha256(b"2C 3C").hexdigest()
     True
     """
