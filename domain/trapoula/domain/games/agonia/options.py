@@ -14,6 +14,9 @@ StarterAceSuit = Literal["ace", "first_player", "dealer", "previous_winner"]
 AnnouncePenalty = Literal["draw_one", "skip_turn", "ten_points"]
 SevenLastCard = Literal["penalty_then_out", "forbidden"]
 
+MAX_TARGET_POINTS = 10_000
+"""R7.1 names 50 or 100 as usual limits; a limit far above them would only make a match endless."""
+
 _CHOICES: dict[str, tuple[str, ...]] = {
     "starter_ace_suit": ("ace", "first_player", "dealer", "previous_winner"),
     "announce_penalty": ("draw_one", "skip_turn", "ten_points"),
@@ -68,9 +71,11 @@ def parse_options(raw: Mapping[str, Any]) -> AgoniaOptions:
         if key == "target_points":
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TARGET_POINTS:
                 raise InvalidInput(
-                    f"agonia option target_points={value!r}: expected an integer >= 0 (R7.1)", reason="bad_option"
+                    f"agonia option target_points={str(value)[:32]!r}: expected an integer from 0 to "
+                    f"{MAX_TARGET_POINTS} (R7.1)",
+                    reason="bad_option",
                 )
         elif key in _CHOICES:
             if value not in _CHOICES[key]:
