@@ -8,6 +8,7 @@ table events (``TableCreated``, ``SeatTaken``) in front.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -23,7 +24,7 @@ from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.domain.deal import Deal, deck_hash
 from trapoula.domain.events import Event, to_payload
 from trapoula.domain.game import MatchConfig, SeatInfo
-from trapoula.domain.registry import find_game
+from trapoula.domain.registry import GAMES, find_game
 
 SPEC = find_game("agonia")
 NAMES = ("ann", "bob", "cat", "dan")
@@ -350,3 +351,117 @@ def test_an_empty_record_is_not_verified() -> None:
     report = audit_record([])
     assert not report.ok
     assert report.first is not None and report.first.rule == "REC1"
+
+
+# --------------------------------------------------------------------------- findings in rules terms
+
+_INTERNAL = ("Error", "tuple", "Traceback", "index(")
+
+
+def _no_internal_text(report: AuditReport) -> None:
+    for problem in report.problems:
+        assert not any(word in problem.message for word in _INTERNAL), problem
+
+
+def test_a_card_not_in_hand_is_one_rules_finding_then_the_chain_break_s11(
+    explicit_record: list[dict[str, Any]],
+) -> None:
+    """2H -> 2C in seat 0's first play, hashes untouched: exactly two findings at that seq, the
+    refusal in the rules' words (S11) and the broken hash (REC5); the event that cannot be
+    applied is not reported a second time with the text of an internal exception."""
+    lines = copy.deepcopy(explicit_record)
+    played = line_of(lines, "CardPlayed")
+    played["payload"]["card"] = "2C"
+    report = audit_record(lines)
+    at = [(p.rule, p.kind) for p in report.problems if p.seq == played["seq"]]
+    assert at == [("S11", "rules"), ("REC5", "chain")]
+    assert report.first is not None
+    assert report.first.message.startswith(
+        "the rules refuse play card 2C by seat 0: card '2C' is not in the hand of seat 0 ("
+    )
+    assert report.first.message.endswith("(card_not_in_hand)")
+    _no_internal_text(report)
+
+
+def test_a_suit_letter_that_is_no_suit_names_the_events_fields_s11(explicit_record: list[dict[str, Any]]) -> None:
+    """A declared suit ``X`` (chain recomputed): the event names no valid command (S11); the
+    finding quotes the event's fields, not the exception the suit parser raised."""
+    lines = copy.deepcopy(explicit_record)
+    played = line_of(lines, "CardPlayed")
+    played["payload"]["declared_suit"] = "X"
+    report = audit_record(rechain(lines))
+    assert report.first is not None
+    assert (report.first.seq, report.first.rule) == (played["seq"], "S11")
+    assert report.first.message == (
+        "the recorded CardPlayed does not name a valid command (seat 0, card 2H, declared_suit X, "
+        "active_suit H, announce false, pending_draw 0)"
+    )
+    _no_internal_text(report)
+
+
+def test_a_payload_with_a_missing_field_names_the_field_rec6(explicit_record: list[dict[str, Any]]) -> None:
+    lines = copy.deepcopy(explicit_record)
+    played = line_of(lines, "CardPlayed")
+    del played["payload"]["seat"]
+    report = audit_record(rechain(lines))
+    assert report.first is not None
+    assert (report.first.seq, report.first.rule) == (played["seq"], "REC6")
+    assert report.first.message == "the CardPlayed payload lacks field(s) ['seat']"
+
+
+def test_an_event_that_cannot_follow_a_refused_one_is_reported_in_rules_terms_s3_7(
+    explicit_record: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seat 1's first pass written as seat 0's (refused, S3.7) and the TurnStarted after it
+    naming seat 7, which (here) the game cannot apply: that TurnStarted is reported under its
+    own rule (S3.7) in the record's terms, and the exception's text appears nowhere."""
+    real = SPEC.evolve
+
+    def evolve(state: Any, event: Event) -> Any:
+        if event.event_name() == "TurnStarted" and to_payload(event)["seat"] == 7:
+            raise ValueError("tuple.index(x): x not in tuple")
+        return real(state, event)
+
+    monkeypatch.setitem(GAMES, "agonia", dataclasses.replace(SPEC, evolve=evolve))
+    lines = copy.deepcopy(explicit_record)
+    passed = line_of(lines, "Passed")
+    turn = lines[lines.index(passed) + 1]
+    assert turn["name"] == "TurnStarted"
+    passed["payload"]["seat"] = 0
+    turn["payload"]["seat"] = 7
+    report = audit_record(rechain(lines))
+    found = [(p.seq, p.rule, p.message) for p in report.problems]
+    assert found[0][:2] == (passed["seq"], "S3.7")
+    assert found[1] == (
+        turn["seq"],
+        "S3.7",
+        "the recorded TurnStarted does not fit hand 1 as replayed so far (seat 7); "
+        "the rest of the hand is not replayed",
+    )
+    assert len(found) == 2
+    _no_internal_text(report)
+
+
+def test_a_fault_inside_the_rules_is_a_finding_without_its_text(
+    explicit_record: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rules raising something other than a refusal on seat 0's play of 3H: reported (S11)
+    as a command the rules cannot decide, never with the exception's own words."""
+    real = SPEC.decide
+
+    def decide(state: Any, command: Any) -> Any:
+        if SPEC.command_payload(command).get("card") == "3H":
+            raise RuntimeError("secret internals")
+        return real(state, command)
+
+    monkeypatch.setitem(GAMES, "agonia", dataclasses.replace(SPEC, decide=decide))
+    report = audit_record(explicit_record)
+    played = line_of(explicit_record, "CardPlayed", 1)
+    assert played["payload"]["card"] == "3H"
+    assert report.first is not None
+    assert (report.first.seq, report.first.rule, report.first.message) == (
+        played["seq"],
+        "S11",
+        "the rules cannot decide play card 3H by seat 0 in this position",
+    )
+    assert not any("secret" in p.message for p in report.problems)

@@ -2,17 +2,22 @@
 
 ::
 
-    trapoula serve   [--address HOST:PORT] [--database-url URL]   run the server
+    trapoula serve   [the flags of python -m trapoula.service]         run the server
     trapoula demo    [--game agonia] [--target N] [--record PATH] [--address HOST:PORT]
-    trapoula play    [--game agonia] [--seats 4] [--bots heuristic] [--target N] [--address HOST:PORT]
+    trapoula play    [--game agonia] [--seats 4] [--bots heuristic] [--target N] [--seed HEX64] [--address HOST:PORT]
     trapoula replay  RECORD [--at N] [--seat S|spectator|all]
     trapoula verify  RECORD
     trapoula tables  [--game agonia] [--address HOST:PORT]
     trapoula games   [--address HOST:PORT | --local]
 
-``serve`` and ``demo`` (without ``--address``) load the server package on demand, so the rest
-of the client never imports it.  ``TRAPOULA_ADDRESS`` and ``TRAPOULA_DATABASE_URL`` give the
-defaults of ``--address`` and ``--database-url``.
+``serve`` hands every argument to ``python -m trapoula.service`` (its settings module parses
+them, so the two accept the same flags and environment); ``serve`` and ``demo`` (without
+``--address``) load the server package on demand, so the rest of the client never imports it.
+``TRAPOULA_ADDRESS`` and ``TRAPOULA_DATABASE_URL`` give the defaults of ``--address`` and
+``--database-url``.
+
+An expected failure is one line on standard error, ``trapoula COMMAND: what went wrong``, never
+a traceback, and the exit status says which kind it was (:data:`EXIT_CODES`).
 """
 
 from __future__ import annotations
@@ -21,25 +26,49 @@ import argparse
 import contextlib
 import importlib
 import os
+import string
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
-from trapoula.clients.audit import audit_file
+from trapoula.clients.audit import parse_record
+from trapoula.clients.demo import ServerNotStarted
 from trapoula.clients.errors import TrapoulaError
 from trapoula.clients.replay import OMNISCIENT, Replay
 from trapoula.clients.table import TableClient
 from trapoula.clients.text import describe_event, render_view
+from trapoula.domain.audit import FORMAT, audit_record
 from trapoula.domain.bots import LEVELS
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.registry import GAMES
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_CODES", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main", "seed_arg"]
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 """Where the client looks for a server when neither ``--address`` nor ``TRAPOULA_ADDRESS`` says."""
 DEFAULT_DATABASE_URL = "sqlite:///trapoula.sqlite3"
 """The default store: a SQLite file in the current folder."""
+
+EXIT_OK = 0
+"""Done; ``verify``: the record is verified."""
+EXIT_FAILED = 1
+"""``verify``: the record has discrepancies; ``replay``: it cannot be replayed to its end; any
+command: the server refused a call or could not be reached, or the match did not finish."""
+EXIT_USAGE = 2
+"""Bad flags or arguments, or unusable input: a file that cannot be read, is not UTF-8 text, or is
+not a trapoula record."""
+EXIT_INTERRUPTED = 130
+"""Interrupted (Ctrl-C)."""
+EXIT_CODES = f"""exit status: {EXIT_OK} done (verify: record verified); {EXIT_FAILED} failed (verify: \
+discrepancies found; replay: the record cannot be replayed to its end; the server refused or \
+could not be reached); {EXIT_USAGE} bad usage or unusable input (a file that cannot be read or \
+is not a trapoula record); serve: the server's own status."""
+"""The exit statuses, as ``trapoula --help`` prints them."""
+
+
+class _Unusable(Exception):
+    """Input the command cannot use (exit :data:`EXIT_USAGE`); the message says why."""
 
 
 def _env_address() -> str:
@@ -50,13 +79,58 @@ def _env_database() -> str:
     return os.environ.get("TRAPOULA_DATABASE_URL") or DEFAULT_DATABASE_URL
 
 
+def _say_error(command: str, message: str) -> None:
+    """One line on standard error: ``trapoula COMMAND: message``."""
+    print(f"trapoula {command}: {' '.join(message.split())}", file=sys.stderr, flush=True)
+
+
+def _os_message(exc: OSError) -> str:
+    """``No such file or directory: 'x.jsonl'`` rather than ``[Errno 2] ...``."""
+    if exc.strerror and exc.filename is not None:
+        return f"{exc.strerror}: {os.fsdecode(exc.filename)!r}"
+    return exc.strerror or str(exc)
+
+
+def _read_text(path: str) -> str:
+    """The UTF-8 text of the file at ``path``.
+
+    Raises:
+        _Unusable: it cannot be read, or is not UTF-8 text.
+    """
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Unusable(
+            f"cannot read {path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+            "a record is UTF-8 JSON Lines"
+        ) from None
+    except OSError as exc:
+        raise _Unusable(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _record_lines(path: str) -> list[dict[str, Any]]:
+    """The parsed lines of the record file at ``path``.
+
+    Raises:
+        _Unusable: unreadable, or not a trapoula record (no record header on its first line).
+    """
+    lines = parse_record(_read_text(path))
+    if not lines or lines[0].get("format") != FORMAT:
+        raise _Unusable(f"{path} is not a trapoula record: its first line is not a {FORMAT!r} header")
+    return lines
+
+
 # --------------------------------------------------------------------------- serve
 
 
-def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
-    service_main = importlib.import_module("trapoula.service.__main__")  # only the server needs it
-    argv = ["--address", args.address or _env_address(), "--database-url", args.database_url or _env_database()]
-    return int(service_main.main(argv))
+def _cmd_serve(argv: Sequence[str]) -> int:
+    """Hand ``argv`` to ``python -m trapoula.service``; its exit status is the command's."""
+    try:
+        service_main = importlib.import_module("trapoula.service.__main__")  # only the server needs it
+    except ImportError as exc:
+        _say_error("serve", f"the trapoula server is not installed here ({exc}); install trapoula[server]")
+        return EXIT_FAILED
+    return int(service_main.main(list(argv)))
 
 
 # --------------------------------------------------------------------------- demo
@@ -74,10 +148,38 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
         database_url=args.database_url or _env_database(),
         out=out,
     )
-    return 0 if result.report.ok else 1
+    return EXIT_OK if result.report.ok else EXIT_FAILED
 
 
 # --------------------------------------------------------------------------- play
+
+SEED_DIGITS = 64
+"""A ``--seed`` is 64 hex digits (32 bytes), as every hand's seed."""
+
+
+def seed_arg(text: str) -> str:
+    """The ``--seed`` argument: 64 hex digits, returned in lower case.
+
+    Raises:
+        argparse.ArgumentTypeError: anything else (argparse prints it and exits with status 2).
+    """
+    seed = text.strip().lower()
+    if len(seed) != SEED_DIGITS or not set(seed) <= set(string.hexdigits.lower()):
+        bad = sorted(set(seed) - set(string.hexdigits.lower()))
+        why = f"{len(seed)} characters" if len(seed) != SEED_DIGITS else f"not hex: {''.join(bad)!r}"
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: expected {SEED_DIGITS} hex digits ({why})")
+    return seed
+
+
+def _count_arg(text: str) -> int:
+    """A whole number >= 1 (``--seats``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not at least 1")
+    return value
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
@@ -85,6 +187,8 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 
     options: dict[str, Any] = {} if args.target is None else {"target_points": args.target}
     if args.address:
+        if args.seed is not None:
+            raise _Unusable("--seed replays local games only; a server deals from its own seeds (drop --address)")
         with TableClient(args.address) as client:
             client.wait_ready()
             session = RemoteSession(client, args.game, args.seats, args.bots, options, name=args.name)
@@ -104,7 +208,7 @@ def _viewer(text: str | None) -> int | str | None:
     try:
         return int(text)
     except ValueError:
-        raise InvalidInput(f"--seat {text!r}: expected a seat number, 'spectator' or 'all'", "bad_seat") from None
+        raise _Unusable(f"--seat {text!r}: expected a seat number, 'spectator' or 'all'") from None
 
 
 def _step_line(replay: Replay, position: int, viewer: int | str | None) -> str:
@@ -122,17 +226,17 @@ def _show(replay: Replay, position: int, viewer: int | str | None, out: TextIO) 
     print(render_view(replay.view(position, viewer)), file=out)
 
 
-def _interactive(replay: Replay, position: int, viewer: int | str | None, inp: TextIO, out: TextIO) -> int:
+def _interactive(replay: Replay, position: int, viewer: int | str | None, inp: TextIO, out: TextIO) -> None:
     _show(replay, position, viewer, out)
     while True:
         print("[n]ext, [p]revious, [g] N, [q]uit: ", end="", file=out, flush=True)
         line = inp.readline()
         if not line:
-            return 0
+            return
         words = line.split()
         cmd = words[0].lower() if words else "n"
         if cmd == "q":
-            return 0
+            return
         if cmd == "n":
             position = min(position + 1, replay.length)
         elif cmd == "p":
@@ -146,40 +250,45 @@ def _interactive(replay: Replay, position: int, viewer: int | str | None, inp: T
 
 
 def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    replay = Replay.from_file(args.record)
+    """Exit 0 when the whole record was replayed, 1 when it stops at an event it cannot apply
+    (the positions before it are shown and the reason is printed), 2 for unusable input."""
+    try:
+        replay = Replay(_record_lines(args.record), partial=True)
+    except InvalidInput as exc:
+        raise _Unusable(f"{args.record}: {exc.message}") from None
     viewer = _viewer(args.seat)
     if isinstance(viewer, int) and not 0 <= viewer < replay.seats:
-        raise InvalidInput(f"--seat {viewer}: the table has seats 0..{replay.seats - 1}", "bad_seat")
+        raise _Unusable(f"--seat {viewer}: the table has seats 0..{replay.seats - 1}")
+    stopped = replay.stopped
+    if stopped is not None:  # said first, so that a person stepping through knows
+        _say_error("replay", f"{stopped}; positions 0..{replay.length} can be shown")
     start = 0 if args.at is None else args.at
     if not 0 <= start <= replay.length:
-        raise InvalidInput(f"--at {start}: the record has positions 0..{replay.length}", "bad_position")
+        raise _Unusable(f"--at {start}: the record has positions 0..{replay.length}")
     if inp.isatty():
-        return _interactive(replay, start, viewer, inp, out)
-    if args.at is not None:
+        _interactive(replay, start, viewer, inp, out)
+    elif args.at is not None:
         _show(replay, start, viewer, out)
-        return 0
-    for position in range(replay.length + 1):
-        print(_step_line(replay, position, viewer), file=out)
-    print(render_view(replay.view(replay.length, viewer)), file=out)
-    return 0
+    else:
+        for position in range(replay.length + 1):
+            print(_step_line(replay, position, viewer), file=out)
+        print(render_view(replay.view(replay.length, viewer)), file=out)
+    return EXIT_OK if stopped is None else EXIT_FAILED
 
 
 # --------------------------------------------------------------------------- verify
 
 
 def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
-    try:
-        report = audit_file(args.record)
-    except OSError as exc:
-        print(f"trapoula verify: cannot read {args.record}: {exc}", file=sys.stderr)
-        return 2
+    """Exit 0 verified, 1 discrepancies found, 2 unreadable or not a record."""
+    report = audit_record(_record_lines(args.record))
     print(report.summary(), file=out)
     first = report.first
     if first is None:
-        return 0
+        return EXIT_OK
     where = "the header" if first.seq == 0 else f"seq {first.seq} ({first.name})"
     print(f"record NOT verified: first discrepancy at {where}, rule {first.rule}: {first.message}", file=out)
-    return 1
+    return EXIT_FAILED
 
 
 # --------------------------------------------------------------------------- lobby
@@ -193,7 +302,7 @@ def _cmd_tables(args: argparse.Namespace, out: TextIO) -> int:
     for t in tables:
         free = ",".join(str(s) for s in t.free_seats) or "-"
         print(f"{t.table_id}  {t.game:<12} {t.status:<8} seats {t.seats} free {free:<8} v{t.version}", file=out)
-    return 0
+    return EXIT_OK
 
 
 def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
@@ -204,96 +313,120 @@ def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
             rows = [(g.key, g.title, g.min_players, g.max_players, g.summary) for g in client.list_games()]
     for key, title, low, high, summary in rows:
         print(f"{key:<12} {title} ({low}-{high} players): {summary}", file=out)
-    return 0
+    return EXIT_OK
 
 
 # --------------------------------------------------------------------------- parser
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``trapoula`` command."""
-    parser = argparse.ArgumentParser(prog="trapoula", description="Card games with verifiable records.")
+    """The argument parser of the ``trapoula`` command (``serve`` takes the server's own flags)."""
+    parser = argparse.ArgumentParser(
+        prog="trapoula", description="Card games with verifiable records.", epilog=EXIT_CODES
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     games = sorted(GAMES)
 
-    p = sub.add_parser("serve", help="run the gRPC server")
-    p.add_argument("--address", help=f"host:port to listen on (env TRAPOULA_ADDRESS, default {DEFAULT_ADDRESS})")
-    p.add_argument("--database-url", help=f"SQLAlchemy URL (env TRAPOULA_DATABASE_URL, default {DEFAULT_DATABASE_URL})")
+    sub.add_parser(
+        "serve",
+        help="run the gRPC server: the flags and environment of python -m trapoula.service (trapoula serve --help)",
+        add_help=False,
+    )
 
-    p = sub.add_parser("demo", help="four bots play a match over gRPC; the record is verified")
+    p = sub.add_parser("demo", help="four bots play a match over gRPC; the record is verified", epilog=EXIT_CODES)
     p.add_argument("--game", default="agonia", choices=games)
     p.add_argument("--target", type=int, default=None, help="target points (default: the game's)")
     p.add_argument("--record", help="where to write the record (default trapoula-<table_id>.jsonl)")
     p.add_argument("--address", help="use this server instead of starting one in this process")
     p.add_argument("--database-url", help="store of the in-process server (env TRAPOULA_DATABASE_URL)")
-    p.add_argument("--seats", type=int, default=4, help="number of bots (default 4)")
+    p.add_argument("--seats", type=_count_arg, default=4, help="number of bots (default 4)")
     p.add_argument("--bots", default="heuristic", choices=LEVELS, help="the bots' level")
 
-    p = sub.add_parser("play", help="play against bots in the terminal")
+    p = sub.add_parser("play", help="play against bots in the terminal", epilog=EXIT_CODES)
     p.add_argument("--game", default="agonia", choices=games)
-    p.add_argument("--seats", type=int, default=4)
+    p.add_argument("--seats", type=_count_arg, default=4)
     p.add_argument("--bots", default="heuristic", choices=LEVELS)
     p.add_argument("--target", type=int, default=None, help="target points (0: a single hand)")
     p.add_argument("--name", default="you", help="your display name")
-    p.add_argument("--seed", help="64 hex digits: replayable deals (local games only)")
+    p.add_argument("--seed", type=seed_arg, help="64 hex digits: replayable deals (local games only)")
     p.add_argument("--address", help="play at this server (its bots) instead of locally")
 
-    p = sub.add_parser("replay", help="step through a record")
+    p = sub.add_parser("replay", help="step through a record", epilog=EXIT_CODES)
     p.add_argument("record")
     p.add_argument("--at", type=int, default=None, help="position to show (0..number of game events)")
     p.add_argument("--seat", default=None, help="a seat number, 'spectator', or 'all' (default)")
 
-    p = sub.add_parser("verify", help="audit a record offline: hash chain, commitments, rules")
+    p = sub.add_parser(
+        "verify",
+        help="audit a record offline: hash chain, commitments, rules",
+        epilog=f"exit status: {EXIT_OK} record verified; {EXIT_FAILED} discrepancies found (the first is named); "
+        f"{EXIT_USAGE} the file cannot be read or is not a trapoula record.",
+    )
     p.add_argument("record")
 
-    p = sub.add_parser("tables", help="list a server's tables")
+    p = sub.add_parser("tables", help="list a server's tables", epilog=EXIT_CODES)
     p.add_argument("--game", default="")
     p.add_argument("--address")
 
-    p = sub.add_parser("games", help="list the games")
+    p = sub.add_parser("games", help="list the games", epilog=EXIT_CODES)
     p.add_argument("--address")
     p.add_argument("--local", action="store_true", help="this client's games, without a server")
     return parser
 
 
-def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, inp: TextIO | None = None) -> int:
-    """Run the ``trapoula`` command; returns the exit status (0 ok, 1 failed, 2 usage).
+def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    match args.command:
+        case "demo":
+            return _cmd_demo(args, out)
+        case "play":
+            return _cmd_play(args, out, inp)
+        case "replay":
+            return _cmd_replay(args, out, inp)
+        case "verify":
+            return _cmd_verify(args, out)
+        case "tables":
+            return _cmd_tables(args, out)
+        case "games":
+            return _cmd_games(args, out)
+    raise _Unusable(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses it first
 
-    ``out`` and ``inp`` default to standard output and input (tests pass their own).
+
+def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None, inp: TextIO | None = None) -> int:
+    """Run the ``trapoula`` command; returns the exit status (:data:`EXIT_CODES`).
+
+    An expected failure (a file that cannot be used, a refusal or an unreachable server, a bad
+    argument) is printed as one line on standard error.  Bad flags make argparse exit with
+    status 2 (``SystemExit``).  ``serve`` returns the server's own status.  ``out`` and ``inp``
+    default to standard output and input (tests pass their own).
     """
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["serve"]:  # every flag belongs to the server's own parser
+        return _cmd_serve(arguments[1:])
+    args = build_parser().parse_args(arguments)
     out = out or sys.stdout
     inp = inp or sys.stdin
+    command = str(args.command)
     try:
-        match args.command:
-            case "serve":
-                return _cmd_serve(args, out)
-            case "demo":
-                return _cmd_demo(args, out)
-            case "play":
-                return _cmd_play(args, out, inp)
-            case "replay":
-                return _cmd_replay(args, out, inp)
-            case "verify":
-                return _cmd_verify(args, out)
-            case "tables":
-                return _cmd_tables(args, out)
-            case "games":
-                return _cmd_games(args, out)
-    except TrapoulaError as exc:
-        print(f"trapoula {args.command}: {exc}", file=sys.stderr)
-        return 1
+        return _run(args, out, inp)
+    except KeyboardInterrupt:
+        _say_error(command, "interrupted")
+        return EXIT_INTERRUPTED
+    except (TrapoulaError, ServerNotStarted) as exc:
+        _say_error(command, str(exc))
+        return EXIT_FAILED
+    except _Unusable as exc:
+        _say_error(command, str(exc))
+        return EXIT_USAGE
     except InvalidInput as exc:
-        print(f"trapoula {args.command}: {exc.message}", file=sys.stderr)
-        return 2
+        _say_error(command, exc.message)
+        return EXIT_USAGE
     except BrokenPipeError:  # the reader went away (``trapoula replay R | head``)
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return EXIT_FAILED
     except OSError as exc:
-        print(f"trapoula {args.command}: {exc}", file=sys.stderr)
-        return 2
-    return 2
+        _say_error(command, _os_message(exc))
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -6,35 +6,55 @@ it a legal command.  A spectator client prints each hand's result; when the matc
 record is fetched, written to a file and audited offline (:mod:`trapoula.clients.audit`).
 
 Without ``address`` the demo starts a server in this process (on ``127.0.0.1:0``, with the
-default SQLite store in the current folder) and stops it afterwards.  The service package is
-imported only then, so the client stays thin.
+default SQLite store in the current folder, and the other settings from the ``TRAPOULA_*``
+environment as ``python -m trapoula.service`` reads them) and stops it afterwards.  The service
+package is imported only then, so the client stays thin.
+
+Every stream the demo opens is cancelled when it ends, however it ends.  A supervisor stops the
+whole demo (every bot, every stream) as soon as one bot fails, when no event arrives for
+:data:`IDLE_TIMEOUT` seconds, or after :data:`MATCH_TIMEOUT` seconds; :func:`run_demo` then
+raises a :class:`~trapoula.clients.errors.TrapoulaError` saying which.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import importlib
 import random
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from trapoula.clients.audit import AuditReport, audit_text
-from trapoula.clients.errors import CommandRejected, Conflict, TrapoulaError
+from trapoula.clients.errors import CommandRejected, Conflict, InvalidArgument, TrapoulaError
 from trapoula.clients.table import TableClient, Watch
 from trapoula.clients.text import describe_event
-from trapoula.domain.bots import choose
+from trapoula.domain.bots import LEVELS, choose
 
-__all__ = ["DemoResult", "local_server", "run_demo"]
+__all__ = ["DemoResult", "ServerNotStarted", "local_server", "run_demo"]
 
 DEFAULT_DATABASE_URL = "sqlite:///trapoula.sqlite3"
 """The demo's store when it starts its own server: a SQLite file in the current folder."""
 BOT_NAMES = ("Anna", "Babis", "Chrysa", "Dimos")
 MATCH_TIMEOUT = 900.0
 """Seconds the demo waits for the match to end (a bound, not a rule)."""
+IDLE_TIMEOUT = 120.0
+"""Seconds without any event on the table before the demo gives up (a stalled match)."""
+SEAT_TIMEOUT = 60.0
+"""Seconds the bots may take to sit down."""
+JOIN_TIMEOUT = 30.0
+"""Seconds, in all, to wait for the bots' threads to end once they are told to stop."""
+POLL = 0.25
+"""How often (seconds) the supervisor looks at the bots."""
+
+
+class ServerNotStarted(RuntimeError):
+    """The in-process server did not start (bad settings, an unusable store, a busy address)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +70,22 @@ class DemoResult:
 def local_server(database_url: str = DEFAULT_DATABASE_URL, address: str = "127.0.0.1:0") -> Iterator[str]:
     """Run a trapoula server in a background thread; yields its ``host:port``; stops it on exit.
 
+    The settings other than ``address`` and ``database_url`` come from the environment, as
+    ``python -m trapoula.service`` reads them (``TRAPOULA_SECRET``, ``TRAPOULA_DATABASE_SCHEMA``).
+
     Raises:
-        RuntimeError: the server did not start (the message says why).
+        ServerNotStarted: the server did not start (the message says why).
     """
-    server_module = importlib.import_module("trapoula.service.server")  # the server, only when asked
-    settings_module = importlib.import_module("trapoula.service.settings")
-    settings = settings_module.Settings(address=address, database_url=database_url)
+    try:
+        server_module = importlib.import_module("trapoula.service.server")  # the server, only when asked
+        settings_module = importlib.import_module("trapoula.service.settings")
+    except ImportError as exc:
+        raise ServerNotStarted(f"the trapoula server is not installed here ({exc}); install trapoula[server]") from None
+    try:
+        base = settings_module.Settings.from_env()
+    except ValueError as exc:
+        raise ServerNotStarted(f"bad server settings: {exc}") from None
+    settings = dataclasses.replace(base, address=address, database_url=database_url)
     ready = threading.Event()
     bound: list[str] = []
     failure: list[BaseException] = []
@@ -81,18 +111,23 @@ def local_server(database_url: str = DEFAULT_DATABASE_URL, address: str = "127.0
         finally:
             ready.set()
 
+    def stop_server() -> None:
+        if loop_box and stop_box:
+            with contextlib.suppress(RuntimeError):  # the loop has already ended
+                loop_box[0].call_soon_threadsafe(stop_box[0].set)
+        thread.join(timeout=30)
+
     thread = threading.Thread(target=target, name="trapoula-demo-server", daemon=True)
     thread.start()
     ready.wait(timeout=60)
     if not bound:
-        reason = f": {failure[0]}" if failure else ""
-        raise RuntimeError(f"the in-process trapoula server did not start{reason}")
+        stop_server()
+        reason = f": {' '.join(str(failure[0]).split())}" if failure else " within 60 s"
+        raise ServerNotStarted(f"the in-process trapoula server did not start{reason}")
     try:
         yield bound[0]
     finally:
-        if loop_box and stop_box:
-            loop_box[0].call_soon_threadsafe(stop_box[0].set)
-        thread.join(timeout=30)
+        stop_server()
 
 
 class _Bot:
@@ -108,27 +143,44 @@ class _Bot:
         self.done = threading.Event()
         self.error: BaseException | None = None
         self._watch: Watch | None = None
+        self._lock = threading.Lock()
         self._last = 0
 
     def stop(self) -> None:
+        """Make the bot leave: it stops acting and its stream is cancelled (from any thread)."""
         self.done.set()
-        if self._watch is not None:
-            self._watch.cancel()
+        self.started.set()  # a bot still waiting for the start leaves at once
+        with self._lock:
+            watch = self._watch
+        if watch is not None:
+            watch.cancel()
 
-    def _act(self, client: TableClient, view: dict[str, Any]) -> None:
-        """Act while the view offers a command; a stale view is refused, and the stream goes on."""
+    def _act(self, client: TableClient, view: dict[str, Any], version: int) -> None:
+        """Act while the view (at table ``version``) offers a command.
+
+        A refusal means the view was stale: a fresh one is fetched and the bot goes on from it.
+        A refusal on a view that was current is a fault, raised as such (never a silent stall).
+        """
         while view.get("legal") and not self.done.is_set():
             command = choose(self.game, view, self.level, self.rng)
             try:
                 result = client.act(self.table_id, command)
-            except (CommandRejected, Conflict):
-                return  # the table moved on since this view: newer events are on the stream
+            except (CommandRejected, Conflict) as exc:
+                fresh = client.view(self.table_id)
+                if fresh.version <= version:
+                    raise TrapoulaError(
+                        f"{self.name} (seat {self.seat}) was refused {command} on the current view: {exc}"
+                    ) from None
+                self._last = max(self._last, fresh.version)
+                view, version = fresh.view, fresh.version
+                continue
             self._last = max(self._last, result.version)
             if any(e.name == "MatchEnded" for e in result.events):
                 self.done.set()
-            view = result.view
+            view, version = result.view, result.version
 
     def run(self) -> None:
+        """The bot's thread: sit down, wait for the start, then follow the table and act."""
         try:
             with TableClient(self.target) as client:
                 client.join(self.table_id, self.name, seat=self.seat)  # adopts the seat token
@@ -138,21 +190,30 @@ class _Bot:
                     return
                 now = client.view(self.table_id)
                 self._last = now.version
-                self._act(client, now.view)
+                self._act(client, now.view, now.version)
                 with client.watch(self.table_id, now.version) as watch:
-                    self._watch = watch
+                    with self._lock:
+                        self._watch = watch
                     if self.done.is_set():
                         return
                     for update in watch:
                         if update.name == "MatchEnded" or self.done.is_set():
                             break
                         if update.version > self._last and update.view.get("legal"):
-                            self._act(client, update.view)
+                            self._act(client, update.view, update.version)
         except BaseException as exc:  # reported by run_demo
             self.error = exc
         finally:
             self.seated.set()
             self.done.set()
+
+
+def _bot_failure(bot: _Bot) -> TrapoulaError:
+    """The error a failed bot stops the demo with."""
+    error = bot.error
+    if isinstance(error, TrapoulaError):
+        return error
+    return TrapoulaError(f"bot {bot.name} (seat {bot.seat}) failed: {type(error).__name__}: {error}")
 
 
 def _play(
@@ -163,7 +224,11 @@ def _play(
     seed: int | None,
     say: Callable[[str], None],
 ) -> str:
-    """Create the table, seat and run the bots, follow the match as a spectator; the table id."""
+    """Create the table, seat and run the bots, follow the match as a spectator; the table id.
+
+    Raises:
+        TrapoulaError: the server refused a step, a bot failed, or the match stalled or timed out.
+    """
     with TableClient(target) as owner:
         owner.wait_ready()
         table = owner.create_table(game, len(levels), options)
@@ -176,53 +241,90 @@ def _play(
     threads = [threading.Thread(target=b.run, name=f"trapoula-bot-{i}", daemon=True) for i, b in enumerate(bots)]
     for t in threads:
         t.start()
+    seen_end = threading.Event()
+    finished = threading.Event()
+    last_event = [time.monotonic()]
+    verdict: list[str] = []
 
     def stop_all() -> None:
         for b in bots:
             b.stop()
 
-    timer = threading.Timer(MATCH_TIMEOUT, stop_all)
-    timer.daemon = True
-    timer.start()
-    seen_end = threading.Event()
+    def supervise(watch: Watch) -> None:
+        """Stop everything when a bot fails, the match stalls or takes too long, or the bots are done."""
+        began = time.monotonic()
+        while not finished.wait(POLL):
+            now = time.monotonic()
+            if any(b.error is not None for b in bots):
+                break
+            if all(b.done.is_set() for b in bots):
+                seen_end.wait(timeout=30)  # the spectator's stream is a little behind the bots
+                break
+            if now - last_event[0] > IDLE_TIMEOUT:
+                verdict.append(f"the match stalled: no event for {IDLE_TIMEOUT:.0f} s")
+                break
+            if now - began > MATCH_TIMEOUT:
+                verdict.append(f"the match did not end within {MATCH_TIMEOUT:.0f} s")
+                break
+        stop_all()
+        watch.cancel()
+
     try:
+        deadline = time.monotonic() + SEAT_TIMEOUT
         for b in bots:
-            b.seated.wait(timeout=60)
+            b.seated.wait(timeout=max(0.0, deadline - time.monotonic()))
+        failed = next((b for b in bots if b.error is not None), None)
+        if failed is not None:
+            raise _bot_failure(failed)
+        if not all(b.seated.is_set() for b in bots):
+            raise TrapoulaError(f"the bots did not sit down within {SEAT_TIMEOUT:.0f} s")
         with TableClient(target, table.owner_token) as spectator, spectator.watch(table.table_id) as watch:
-            if all(b.error is None for b in bots):
-                spectator.start_match(table.table_id)
+            spectator.start_match(table.table_id)
             for b in bots:
                 b.started.set()
-
-            def cancel_when_bots_stop() -> None:
-                for b in bots:
-                    b.done.wait()
-                if all(b.error is None for b in bots):
-                    seen_end.wait(timeout=30)  # the spectator's stream is a little behind
-                watch.cancel()
-
-            threading.Thread(target=cancel_when_bots_stop, daemon=True).start()
-            for update in watch:
-                if update.name == "HandStarted":
-                    say(f"hand {update.payload.get('hand_no')}:")
-                elif update.name in ("HandEnded", "MatchEnded"):
-                    line = describe_event(update.name, update.payload, names)
-                    if line:
-                        say(f"  {line}")
-                    if update.name == "MatchEnded":
-                        seen_end.set()
-                        break
+            supervisor = threading.Thread(target=supervise, args=(watch,), name="trapoula-demo-supervisor", daemon=True)
+            supervisor.start()
+            try:
+                for update in watch:
+                    last_event[0] = time.monotonic()
+                    if update.name == "HandStarted":
+                        say(f"hand {update.payload.get('hand_no')}:")
+                    elif update.name in ("HandEnded", "MatchEnded"):
+                        line = describe_event(update.name, update.payload, names)
+                        if line:
+                            say(f"  {line}")
+                        if update.name == "MatchEnded":
+                            seen_end.set()
+                            break
+            finally:
+                finished.set()
+                supervisor.join(timeout=JOIN_TIMEOUT)
     finally:
-        timer.cancel()
         stop_all()
+        deadline = time.monotonic() + JOIN_TIMEOUT
         for t in threads:
-            t.join(timeout=30)
-    errors = [b.error for b in bots if b.error is not None]
-    if errors:
-        raise errors[0]
+            t.join(timeout=max(0.0, deadline - time.monotonic()))
+    failed = next((b for b in bots if b.error is not None), None)
+    if failed is not None:
+        raise _bot_failure(failed)
+    if verdict:
+        raise TrapoulaError(verdict[0])
     if not seen_end.is_set():
-        raise TrapoulaError("the match did not end")
+        raise TrapoulaError("the match did not end: the table's stream stopped before MatchEnded")
     return table.table_id
+
+
+def _check_writable(path: Path) -> None:
+    """Fail before playing when the record could not be written to ``path``.
+
+    Raises:
+        FileNotFoundError: its folder does not exist.  IsADirectoryError: it is a folder.
+    """
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise FileNotFoundError(2, "no such folder for the record", str(folder))
+    if path.is_dir():
+        raise IsADirectoryError(21, "the record path is a folder", str(path))
 
 
 def run_demo(
@@ -253,12 +355,24 @@ def run_demo(
         The table id, the record's path and the audit report.
 
     Raises:
-        TrapoulaError: the server refused a step.  RuntimeError: the local server did not start.
+        InvalidArgument: no seat, or an unknown bot level.
+        FileNotFoundError: the folder of ``record_path`` does not exist (checked before playing).
+        IsADirectoryError: ``record_path`` is a folder.
+        TrapoulaError: the server refused a step or could not be reached, a bot failed, or the
+            match stalled or timed out.
+        ServerNotStarted: the local server did not start.
     """
 
     def say(line: str) -> None:
         print(line, file=out, flush=True)
 
+    if not levels:
+        raise InvalidArgument("the demo needs at least one bot")
+    unknown = sorted({level for level in levels if level not in LEVELS})
+    if unknown:
+        raise InvalidArgument(f"unknown bot level(s) {unknown}; known: {', '.join(LEVELS)}")
+    if record_path is not None:
+        _check_writable(Path(record_path))
     options: dict[str, Any] = {} if target is None else {"target_points": target}
     with contextlib.ExitStack() as stack:
         where = address if address is not None else stack.enter_context(local_server(database_url))

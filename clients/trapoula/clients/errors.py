@@ -43,8 +43,9 @@ class TrapoulaError(Exception):
     """A call the server refused or could not answer.
 
     Attributes:
-        code: the gRPC status code (None when the failure did not come from a call).
-        message: the server's human-readable message.
+        code: the gRPC status code (None when the failure did not come from a call, e.g. an
+            argument the client refused before calling).
+        message: the human-readable message, one line, without the ``[reason, rule]`` tag.
         reason: ``ErrorInfo.reason`` (a stable lower_snake code), or ``""`` when absent.
         metadata: ``ErrorInfo.metadata`` (``rule``, ``seat``, ``version`` ...).
     """
@@ -68,16 +69,26 @@ class TrapoulaError(Exception):
         """The rule number the server cited (``ErrorInfo.metadata["rule"]``), if any."""
         return self.metadata.get("rule") or None
 
-    def __str__(self) -> str:
-        parts = [self.message]
+    @property
+    def tag(self) -> str:
+        """``[reason, rule]`` (or ``[reason]``), ``""`` when the error carries neither."""
         tags = [t for t in (self.reason, self.rule) if t]
-        if tags:
-            parts.append(f"[{', '.join(tags)}]")
-        return " ".join(parts)
+        return f"[{', '.join(tags)}]" if tags else ""
+
+    def __str__(self) -> str:
+        """The message followed once by :attr:`tag` (``card '4C' is not in ... [card_not_in_hand, S11]``)."""
+        tag = self.tag
+        if not tag or self.message.endswith(tag):
+            return self.message
+        return f"{self.message} {tag}"
 
 
 class InvalidArgument(TrapoulaError):
-    """Malformed request: a bad card code, an unknown option or game (``INVALID_ARGUMENT``)."""
+    """Malformed request: a bad card code, an unknown option or game (``INVALID_ARGUMENT``).
+
+    The client raises it too, before any call (``code`` None), for an argument of the wrong
+    type or out of the range of its wire field (``seats="2"``, ``seat=2**40``, ``from_version=-1``).
+    """
 
 
 class NotFound(TrapoulaError):
@@ -137,13 +148,19 @@ def from_rpc_error(error: grpc.RpcError) -> TrapoulaError:
     """The typed error for a failed call (see the module table).
 
     ``error`` is what a stub call raised; for a synchronous call it is also a :class:`grpc.Call`
-    carrying the code, the details and the trailing metadata with the rich status.
+    carrying the code, the details and the trailing metadata with the rich status.  The server
+    ends a refusal's message with ``[reason, rule]`` (for generic gRPC clients); that tag is
+    taken off :attr:`TrapoulaError.message`, and ``str(error)`` shows it once.  The message is
+    made one line (whitespace runs become one space).
     """
     code_fn = getattr(error, "code", None)
     details_fn = getattr(error, "details", None)
     code = code_fn() if callable(code_fn) else None
     details = details_fn() if callable(details_fn) else None
-    message = str(details) if details else str(error) or "call failed"
+    message = " ".join((str(details) if details else str(error) or "call failed").split())  # one line
     reason, metadata = _error_info(error)
     cls = _BY_CODE.get(code, TrapoulaError) if isinstance(code, grpc.StatusCode) else TrapoulaError
-    return cls(message, code=code if isinstance(code, grpc.StatusCode) else None, reason=reason, metadata=metadata)
+    result = cls(message, code=code if isinstance(code, grpc.StatusCode) else None, reason=reason, metadata=metadata)
+    if result.tag and message.endswith(result.tag):  # a refusal's message ends with its tag already
+        result.message = message[: -len(result.tag)].rstrip()
+    return result

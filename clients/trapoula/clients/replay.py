@@ -11,7 +11,10 @@ shown), and for the event that led there as any viewer saw it:
 >>> r.view(40, viewer=0)["hand"]                            # doctest: +SKIP
 
 Replaying is a fold of ``evolve`` over the events; nothing else (DESIGN, Layers).  It trusts the
-record: check it first with :mod:`trapoula.clients.audit`.
+record: check it first with :mod:`trapoula.clients.audit`.  A tampered record may hold an event
+that cannot be applied at all (a card played that is not in the seat's hand): the replay stops
+there and says where and why, in the words of the audit (:class:`Stop`); with ``partial=True``
+the positions before it can still be stepped through.
 """
 
 from __future__ import annotations
@@ -22,13 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from trapoula.clients.audit import parse_record
-from trapoula.domain.audit import TABLE_EVENTS
+from trapoula.domain.audit import TABLE_EVENTS, audit_record
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Viewer, from_payload, redact, to_payload
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.registry import find_game
 
-__all__ = ["OMNISCIENT", "Replay", "Step"]
+__all__ = ["OMNISCIENT", "Replay", "Step", "Stop"]
 
 OMNISCIENT = "all"
 """The viewer that sees everything (every hand, every hidden field)."""
@@ -46,7 +49,29 @@ class Step:
     event: Event
 
 
-def _config(spec: GameSpec[Any, Any], lines: Sequence[Mapping[str, Any]]) -> MatchConfig:
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Where a replay cannot go on: the event that cannot be applied, and why."""
+
+    seq: int
+    """The event's position in the table log."""
+    name: str
+    """The event name."""
+    reason: str
+    """Why, as the audit words it (the refused command and its rule, the differing field ...)."""
+    position: int
+    """The last position the replay reached (the state before the event)."""
+
+    def __str__(self) -> str:
+        return f"the record cannot be replayed past seq {self.seq} ({self.name}): {self.reason}"
+
+
+def _seq(line: Mapping[str, Any]) -> int:
+    seq = line.get("seq")
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else 0
+
+
+def _match_config(spec: GameSpec[Any, Any], lines: Sequence[Mapping[str, Any]]) -> MatchConfig:
     for line in lines:
         if line.get("name") == "MatchStarted":
             p = line["payload"]
@@ -77,54 +102,108 @@ def _config(spec: GameSpec[Any, Any], lines: Sequence[Mapping[str, Any]]) -> Mat
     )
 
 
+def _config(spec: GameSpec[Any, Any], lines: Sequence[Mapping[str, Any]]) -> tuple[MatchConfig, Any]:
+    """The match configuration and the initial state.
+
+    Raises:
+        InvalidInput: ``MatchStarted`` (or the table events) do not describe a match (``bad_record``).
+    """
+    try:
+        config = _match_config(spec, lines)
+        return config, spec.initial_state(config)
+    except InvalidInput as exc:
+        if exc.reason == "bad_record":
+            raise
+        raise InvalidInput(f"the record does not describe a valid match: {exc.message}", "bad_record") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        raise InvalidInput(
+            "the record does not describe a valid match: its MatchStarted (or TableCreated and SeatTaken) "
+            "lacks or garbles names, bots, options, first_dealer or initial_totals",
+            "bad_record",
+        ) from None
+
+
+def _why(lines: Sequence[Mapping[str, Any]], seq: int) -> str:
+    """Why the event at ``seq`` cannot be applied, in the audit's words (rule numbers included)."""
+    problems = [p for p in audit_record(lines).problems if p.kind != "chain" and p.seq <= seq]
+    at = next((p for p in problems if p.seq == seq), None)
+    if at is not None:
+        return f"{at.message} (rule {at.rule})"
+    if problems:
+        last = problems[-1]
+        return (
+            f"it does not fit the match after the discrepancy at seq {last.seq} ({last.name}): "
+            f"{last.message} (rule {last.rule})"
+        )
+    return "it does not fit the match as replayed so far; `trapoula verify` lists the record's discrepancies"
+
+
 class Replay:
     """A record folded into its sequence of states (positions ``0..length``).
 
     Args:
         lines: the record's parsed lines (header first), e.g. from
             :func:`trapoula.clients.audit.parse_record`.
+        partial: when an event cannot be applied (an unknown event, a payload that does not
+            decode, an event that does not fit the state), stop there, keep the positions before
+            it and say where and why in :attr:`stopped`, instead of raising.
 
     Raises:
-        InvalidInput: no header, an unknown game, an unknown event or a payload that does not
-            decode (``bad_record``).
+        InvalidInput: no header, an unknown game, no valid match configuration; and, unless
+            ``partial``, an event that cannot be applied (``bad_record``; the message names its
+            seq, its name and why).
     """
 
-    def __init__(self, lines: Sequence[Mapping[str, Any]]) -> None:
+    def __init__(self, lines: Sequence[Mapping[str, Any]], *, partial: bool = False) -> None:
         if not lines or lines[0].get("format") != "trapoula-record":
             raise InvalidInput("not a trapoula record: the first line is not its header", "bad_record")
         header = lines[0]
         self.table_id: str = str(header.get("table_id"))
         self.spec: GameSpec[Any, Any] = find_game(str(header.get("game")))
         body = lines[1:]
-        self.config = _config(self.spec, body)
+        self.config, state = _config(self.spec, body)
         self._steps: list[Step] = []
-        state = self.spec.initial_state(self.config)
         self._states: list[Any] = [state]
+        self.stopped: Stop | None = None
+        """Where the replay stopped before the record's end (``partial``), else None."""
         for line in body:
             name = str(line.get("name"))
             if name in TABLE_EVENTS:
                 continue
             cls = self.spec.event_types.get(name)
-            if cls is None:
-                raise InvalidInput(f"record line seq {line.get('seq')}: unknown event {name!r}", "bad_record")
-            event = from_payload(cls, line.get("payload") or {})
-            state = self.spec.evolve(state, event)
-            self._steps.append(Step(len(self._steps) + 1, int(line.get("seq") or 0), name, event))
+            try:
+                if cls is None:
+                    raise InvalidInput(f"unknown event {name!r}", "bad_event")
+                payload = line.get("payload")
+                event = from_payload(cls, payload if isinstance(payload, Mapping) else {})
+                state = self.spec.evolve(state, event)
+            except Exception:  # a record that does not replay: say where and why, in rules terms
+                stop = Stop(_seq(line), name, _why(lines, _seq(line)), len(self._steps))
+                if not partial:
+                    raise InvalidInput(str(stop), "bad_record") from None
+                self.stopped = stop
+                break
+            self._steps.append(Step(len(self._steps) + 1, _seq(line), name, event))
             self._states.append(state)
 
     @classmethod
-    def from_text(cls, text: str) -> Replay:
-        """A replay of a record given as JSON Lines text."""
-        return cls(parse_record(text))
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> Replay:
-        """A replay of the record file at ``path``.
+    def from_text(cls, text: str, *, partial: bool = False) -> Replay:
+        """A replay of a record given as JSON Lines text (``partial``: see the class).
 
         Raises:
-            OSError: the file cannot be read.
+            InvalidInput: see the class.
         """
-        return cls.from_text(Path(path).read_text(encoding="utf-8"))
+        return cls(parse_record(text), partial=partial)
+
+    @classmethod
+    def from_file(cls, path: str | Path, *, partial: bool = False) -> Replay:
+        """A replay of the record file at ``path`` (UTF-8; ``partial``: see the class).
+
+        Raises:
+            OSError: the file cannot be read.  UnicodeDecodeError: it is not UTF-8 text.
+            InvalidInput: see the class.
+        """
+        return cls.from_text(Path(path).read_text(encoding="utf-8"), partial=partial)
 
     @property
     def length(self) -> int:

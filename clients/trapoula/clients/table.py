@@ -33,6 +33,7 @@ from trapoula.api.v1 import table_pb2, table_pb2_grpc
 from trapoula.clients.errors import InvalidArgument, Unavailable, from_rpc_error
 
 __all__ = [
+    "MAX_MESSAGE_BYTES",
     "ActResult",
     "CreatedTable",
     "GameInfo",
@@ -46,6 +47,17 @@ __all__ = [
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds a unary call may take."""
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+"""The largest message the client sends or receives (64 MiB, as the server): a long match's
+record is one message (gRPC's default limit is 4 MB)."""
+CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+)
+"""The options of a channel the client opens."""
+
+_INT32_MAX = 2**31 - 1
+_UINT64_MAX = 2**64 - 1
 
 R = TypeVar("R")
 
@@ -116,6 +128,52 @@ class GameInfo:
     max_players: int
     options: dict[str, Any] = field(default_factory=dict)
     """Option key -> default."""
+
+
+def _whole(value: Any, what: str, low: int = 0, high: int = _INT32_MAX) -> int:
+    """``value`` when it is an int (not a bool) in ``low..high`` (its wire field's range).
+
+    Raises:
+        InvalidArgument: another type, or out of range.
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidArgument(f"{what} {value!r} is not a whole number ({low}..{high})")
+    if not low <= value <= high:
+        raise InvalidArgument(f"{what} {value!r} is out of range ({low}..{high})")
+    return value
+
+
+def _text(value: Any, what: str) -> str:
+    """``value`` when it is a str.
+
+    Raises:
+        InvalidArgument: another type.
+    """
+    if not isinstance(value, str):
+        raise InvalidArgument(f"{what} {value!r} is not text")
+    return value
+
+
+def _options(options: Mapping[str, Any] | None) -> struct_pb2.Struct:
+    """The options as a ``google.protobuf.Struct``.
+
+    Raises:
+        InvalidArgument: not a mapping of text keys to JSON values.
+    """
+    struct = struct_pb2.Struct()
+    if options is None:
+        return struct
+    if not isinstance(options, Mapping):
+        raise InvalidArgument(f"options {options!r} is not a mapping of option keys to values")
+    for key, value in options.items():
+        _text(key, "option key")
+        try:
+            struct.update({key: value})
+        except (TypeError, ValueError):
+            raise InvalidArgument(
+                f"option {key!r}: {value!r} is not a JSON value (number, text, true/false, null, list, object)"
+            ) from None
+    return struct
 
 
 def _cards(raw: Any, what: str) -> list[str]:
@@ -226,11 +284,18 @@ class Watch:
 class TableClient:
     """A client of one trapoula server; owns its channel (use ``with``).
 
+    The channel it opens sends and receives messages up to :data:`MAX_MESSAGE_BYTES`.  Every
+    method checks its arguments' types and wire ranges before calling and raises
+    :class:`~trapoula.clients.errors.InvalidArgument` (``code`` None) for a bad one.
+
     Args:
         target: ``host:port`` of the server.
         token: the seat or owner token sent with every call (None: none; a spectator).
         timeout: seconds each unary call may take.
         channel: an existing channel to use instead of opening one (it is then not closed).
+
+    Raises:
+        InvalidArgument: an empty ``target``, or a ``timeout`` that is not a positive number.
     """
 
     def __init__(
@@ -240,12 +305,18 @@ class TableClient:
         timeout: float = DEFAULT_TIMEOUT,
         channel: grpc.Channel | None = None,
     ) -> None:
+        if not isinstance(target, str) or not target.strip():
+            raise InvalidArgument(f"target {target!r} is not a host:port address")
+        if token is not None:
+            _text(token, "token")
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
+            raise InvalidArgument(f"timeout {timeout!r} is not a positive number of seconds")
         self.target = target
         self.token = token
         """The token sent with each call; :meth:`join` sets it when it is None."""
-        self.timeout = timeout
+        self.timeout = float(timeout)
         self._owns_channel = channel is None
-        self._channel = channel if channel is not None else grpc.insecure_channel(target)
+        self._channel = channel if channel is not None else grpc.insecure_channel(target, options=CHANNEL_OPTIONS)
         self._stub = table_pb2_grpc.TableServiceStub(self._channel)
 
     def __enter__(self) -> TableClient:
@@ -267,6 +338,8 @@ class TableClient:
         Raises:
             Unavailable: the server did not answer within ``timeout`` seconds.
         """
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
+            raise InvalidArgument(f"timeout {timeout!r} is not a positive number of seconds")
         try:
             grpc.channel_ready_future(self._channel).result(timeout=timeout)
         except grpc.FutureTimeoutError:
@@ -282,7 +355,10 @@ class TableClient:
         try:
             return method(request, timeout=self.timeout, metadata=self._metadata(token))
         except grpc.RpcError as error:
-            raise from_rpc_error(error) from None
+            failure = from_rpc_error(error)
+            if isinstance(failure, Unavailable):  # say which server did not answer
+                failure.message = f"no answer from the trapoula server at {self.target}: {failure.message}"
+            raise failure from None
 
     @staticmethod
     def _act_result(response: table_pb2.ActResponse) -> ActResult:
@@ -309,13 +385,17 @@ class TableClient:
         Raises:
             InvalidArgument: unknown game, option or seat count.
         """
-        struct = struct_pb2.Struct()
-        struct.update(dict(options or {}))
+        if isinstance(initial_totals, str | bytes) or not isinstance(initial_totals, Sequence):
+            raise InvalidArgument(f"initial_totals {initial_totals!r} is not a list of whole numbers")
         request = table_pb2.CreateTableRequest(
-            game=game, seats=seats, options=struct, initial_totals=list(initial_totals), manual_deal=manual_deal
+            game=_text(game, "game"),
+            seats=_whole(seats, "seats"),
+            options=_options(options),
+            initial_totals=[_whole(t, "initial total", -_INT32_MAX - 1) for t in initial_totals],
+            manual_deal=bool(manual_deal),
         )
         if first_dealer is not None:
-            request.first_dealer = first_dealer
+            request.first_dealer = _whole(first_dealer, "first_dealer")
         response = self._call(self._stub.CreateTable, request)
         return CreatedTable(response.table_id, response.owner_token)
 
@@ -326,9 +406,9 @@ class TableClient:
             NotFound: unknown table.
             AlreadyExists: the seat is taken or the match has started.
         """
-        request = table_pb2.JoinTableRequest(table_id=table_id, name=name)
+        request = table_pb2.JoinTableRequest(table_id=_text(table_id, "table_id"), name=_text(name, "name"))
         if seat is not None:
-            request.seat = seat
+            request.seat = _whole(seat, "seat")
         response = self._call(self._stub.JoinTable, request)
         if self.token is None:
             self.token = response.seat_token
@@ -340,9 +420,11 @@ class TableClient:
         Raises:
             NotFound, AlreadyExists, InvalidArgument (unknown level).
         """
-        request = table_pb2.AddBotRequest(table_id=table_id, level=level, name=name)
+        request = table_pb2.AddBotRequest(
+            table_id=_text(table_id, "table_id"), level=_text(level, "level"), name=_text(name, "name")
+        )
         if seat is not None:
-            request.seat = seat
+            request.seat = _whole(seat, "seat")
         return int(self._call(self._stub.AddBot, request).seat)
 
     def start_match(
@@ -355,7 +437,9 @@ class TableClient:
             PermissionDenied: neither the owner token nor a seat token of the table.
             AlreadyExists: the match has started.  CommandRejected: seats are free.
         """
-        request = table_pb2.StartMatchRequest(table_id=table_id, command_id=command_id or str(uuid.uuid4()))
+        request = table_pb2.StartMatchRequest(
+            table_id=_text(table_id, "table_id"), command_id=_text(command_id or str(uuid.uuid4()), "command_id")
+        )
         if deal is not None:
             request.deal.CopyFrom(_explicit_deal(deal))
         return self._act_result(self._call(self._stub.StartMatch, request))
@@ -368,8 +452,12 @@ class TableClient:
             PermissionDenied: no valid seat token.  Conflict: a concurrent command won; retry.
             InvalidArgument: a malformed command.
         """
+        if not isinstance(command, Mapping):
+            raise InvalidArgument(f"command {command!r} is not a mapping such as {{'kind': 'draw'}}")
         request = table_pb2.ActRequest(
-            table_id=table_id, command_id=command_id or str(uuid.uuid4()), command=command_message(command)
+            table_id=_text(table_id, "table_id"),
+            command_id=_text(command_id or str(uuid.uuid4()), "command_id"),
+            command=command_message(command),
         )
         return self._act_result(self._call(self._stub.Act, request))
 
@@ -379,27 +467,38 @@ class TableClient:
         Raises:
             NotFound: unknown table.
         """
-        response = self._call(self._stub.GetView, table_pb2.GetViewRequest(table_id=table_id))
+        response = self._call(self._stub.GetView, table_pb2.GetViewRequest(table_id=_text(table_id, "table_id")))
         return Update(int(response.view.version), "", {}, _json(response.view.view_json))
 
     def watch(self, table_id: str, from_version: int = 0) -> Watch:
         """Stream the caller's events after ``from_version``, then live; use as a context manager
-        (leaving it cancels the call)."""
-        call = self._stub.WatchTable(
-            table_pb2.WatchTableRequest(table_id=table_id, from_version=from_version), metadata=self._metadata()
+        (leaving it cancels the call).
+
+        The stream has no deadline (it is live); cancel it, or leave its ``with``, to stop.
+
+        Raises:
+            InvalidArgument: ``from_version`` is not a whole number >= 0.
+        """
+        request = table_pb2.WatchTableRequest(
+            table_id=_text(table_id, "table_id"), from_version=_whole(from_version, "from_version", 0, _UINT64_MAX)
         )
+        call = self._stub.WatchTable(request, metadata=self._metadata())
         return Watch(call)
 
     def record(self, table_id: str) -> str:
-        """The record of the table's finished hands, JSON Lines (docs/record.md).
+        """The record of the table's finished hands, JSON Lines (docs/record.md), one message of
+        up to :data:`MAX_MESSAGE_BYTES`.
 
         Raises:
             NotFound: unknown table.
         """
-        return self._call(self._stub.GetRecord, table_pb2.GetRecordRequest(table_id=table_id)).jsonl
+        request = table_pb2.GetRecordRequest(table_id=_text(table_id, "table_id"))
+        return self._call(self._stub.GetRecord, request).jsonl
 
     def list_tables(self, game: str = "", page_size: int = 0) -> list[TableSummary]:
         """Tables, newest first (of one game when ``game`` is given); follows every page."""
+        _text(game, "game")
+        _whole(page_size, "page_size")
         out: list[TableSummary] = []
         token = ""
         while True:

@@ -17,6 +17,8 @@ it:
 
 Every discrepancy found is reported, not only the first; the record is verified when there is
 none.  Table-level events (``TableCreated``, ``SeatTaken``) are chain-checked but not replayed.
+Findings are worded in the rules' and the record's terms (the refused command, the rule, the
+field that differs); an exception raised inside the rules by a crafted record is never quoted.
 
 The function is pure: it takes parsed JSON lines and returns an :class:`AuditReport`.
 """
@@ -24,6 +26,7 @@ The function is pure: it takes parsed JSON lines and returns an :class:`AuditRep
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
@@ -264,10 +267,20 @@ def _decode(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> 
         if cls is None:
             audit.add(line.seq, line.name, "REC6", f"unknown event name {line.name!r} for game {spec.key!r}", "format")
             continue
+        fields = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        missing, unknown = sorted(fields - set(line.payload)), sorted(set(line.payload) - fields)
+        if missing or unknown:
+            said = [f"lacks field(s) {missing}"] if missing else []
+            said += [f"has unknown field(s) {unknown}"] if unknown else []
+            audit.add(line.seq, line.name, "REC6", f"the {line.name} payload {' and '.join(said)}", "format")
+            continue
         try:
             line.event = from_payload(cls, line.payload)
-        except (InvalidInput, TypeError, ValueError) as exc:
-            audit.add(line.seq, line.name, "REC6", f"payload does not decode: {exc}", "format")
+        except InvalidInput as exc:
+            audit.add(line.seq, line.name, "REC6", f"the {line.name} payload does not decode: {exc.message}", "format")
+            continue
+        except (TypeError, ValueError):
+            audit.add(line.seq, line.name, "REC6", f"the {line.name} payload does not decode", "format")
             continue
         out.append(line)
     return out
@@ -329,6 +342,10 @@ def _config(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line], gam
         audit.add(first.seq, first.name, "REC7", "the first game event is not MatchStarted", "format")
         return None
     p = first.payload
+    absent = [key for key in ("names", "bots", "options", "first_dealer", "initial_totals") if key not in p]
+    if absent:
+        audit.add(first.seq, first.name, "REC7", f"MatchStarted lacks field(s) {absent}", "format")
+        return None
     try:
         names = tuple(str(n) for n in p["names"])
         bots = tuple(p["bots"])
@@ -340,8 +357,20 @@ def _config(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line], gam
             initial_totals=tuple(p["initial_totals"]),
         )
         spec.initial_state(config)
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
-        audit.add(first.seq, first.name, "REC7", f"MatchStarted does not describe a valid match: {exc}", "format")
+    except InvalidInput as exc:
+        audit.add(
+            first.seq, first.name, "REC7", f"MatchStarted does not describe a valid match: {exc.message}", "format"
+        )
+        return None
+    except (KeyError, IndexError, TypeError, ValueError):
+        audit.add(
+            first.seq,
+            first.name,
+            "REC7",
+            "MatchStarted does not describe a valid match: its names, bots, options, first_dealer and "
+            "initial_totals do not fit together",
+            "format",
+        )
         return None
     for line in lines:
         if line.name == "TableCreated":
@@ -484,14 +513,26 @@ class _Replay:
 
     def _evolve_trusted(self, start: int) -> int:
         """Apply the recorded event at ``start`` and the events that follow it up to the next one
-        that opens a command; return the next position, or -1 when an event cannot be applied."""
+        that opens a command; return the next position, or -1 when an event cannot be applied.
+
+        The event at ``start`` was already reported (its command refused, malformed or missing),
+        which says why it cannot be applied; a following event that cannot be applied is
+        reported here.
+        """
         i = start
         while True:
             try:
                 self.state = self.spec.evolve(self.state, self.events[i])
-            except Exception as exc:  # a recorded event that does not fit the state at all
-                line = self.game[i]
-                self.problem(line, "S12", f"cannot apply the recorded event: {type(exc).__name__}: {exc}")
+            except Exception:  # a recorded event that does not fit the state at all
+                if i != start:
+                    line = self.game[i]
+                    rule = _MISMATCH_RULE.get(line.name, "S12")
+                    self.problem(
+                        line,
+                        rule,
+                        f"the recorded {line.name} does not fit hand {self.hand_no} as replayed so far "
+                        f"({_short(line.payload)}); the rest of the hand is not replayed",
+                    )
                 return -1
             i += 1
             if i >= len(self.events) or self._opens_command(i):
@@ -539,8 +580,14 @@ class _Replay:
             line = self.game[i]
             try:
                 cmd = self.command_for(self.state, self.events, i)
-            except Exception as exc:
-                self.problem(line, "S11", f"the event does not name a valid command: {type(exc).__name__}: {exc}")
+            except InvalidInput as exc:
+                self.problem(line, "S11", f"the recorded {line.name} does not name a valid command: {exc.message}")
+                i = self._skip_hand(i + 1)
+                continue
+            except Exception:  # e.g. a suit letter that is no suit: the fields make no command
+                self.problem(
+                    line, "S11", f"the recorded {line.name} does not name a valid command ({_short(line.payload)})"
+                )
                 i = self._skip_hand(i + 1)
                 continue
             if cmd is None:
@@ -557,8 +604,8 @@ class _Replay:
                 self.problem(line, "S11", f"malformed command {self._describe(cmd)}: {exc.message} ({exc.reason})")
                 i = self._after_failure(i)
                 continue
-            except Exception as exc:  # a record crafted to upset the rules: report, never crash
-                self.problem(line, "S11", f"the rules cannot decide {self._describe(cmd)}: {type(exc).__name__}: {exc}")
+            except Exception:  # a record crafted to upset the rules: report, never crash
+                self.problem(line, "S11", f"the rules cannot decide {self._describe(cmd)} in this position")
                 i = self._after_failure(i)
                 continue
             if not expected:
@@ -573,10 +620,21 @@ class _Replay:
         return nxt if nxt >= 0 else self._skip_hand(i + 1)
 
     def _describe(self, cmd: Any) -> str:
+        """A command in words: ``play card 4C by seat 0``, ``next_hand``."""
         try:
-            return repr(self.spec.command_payload(cmd))
+            payload = dict(self.spec.command_payload(cmd))
         except Exception:
             return repr(cmd)
+        kind = payload.pop("kind", "command")
+        seat = payload.pop("seat", None)
+        words = [str(kind)]
+        for key, value in payload.items():
+            if value is None or value is False:
+                continue
+            words.append(str(key) if value is True else f"{key} {_value(value)}")
+        if seat is not None:
+            words.append(f"by seat {_value(seat)}")
+        return " ".join(words)
 
     def _compare(self, i: int, expected: Sequence[Event]) -> int:
         n = len(self.events)
@@ -601,6 +659,17 @@ class _Replay:
             self.state = self.spec.evolve(self.state, event)
             self._note(event, self.game[min(i + k, n - 1)].seq)
         return i + len(expected)
+
+
+def _value(value: Any, limit: int = 40) -> str:
+    """A payload value in a message: text as is, anything else as JSON, cut at ``limit``."""
+    text = value if isinstance(value, str) else canonical_json(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _short(payload: Mapping[str, Any]) -> str:
+    """A payload's fields in a message: ``seat 0, card 4C, declared_suit X``."""
+    return ", ".join(f"{key} {_value(value)}" for key, value in payload.items())
 
 
 # --------------------------------------------------------------------------- entry point

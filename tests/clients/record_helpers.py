@@ -1,0 +1,86 @@
+"""Records made offline for the client tests: a match played through the domain and written in
+the record format (docs/record.md) exactly as the service exports it, without a server."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from trapoula.domain.bots import choose
+from trapoula.domain.chain import GENESIS, event_hash
+from trapoula.domain.deal import Deal
+from trapoula.domain.events import to_payload
+from trapoula.domain.game import MatchConfig, SeatInfo
+from trapoula.domain.registry import find_game
+
+NAMES = ("ann", "bob", "cat")
+
+
+def record_text(players: int = 3, target: int = 0, seed: int = 7) -> str:
+    """The JSON Lines record of a match between heuristic bots (seeded deals, seeded choices)."""
+    spec = find_game("agonia")
+    seats = tuple(SeatInfo(i, NAMES[i], "heuristic") for i in range(players))
+    config = MatchConfig("agonia", seats, {"target_points": target})
+    rng = random.Random(seed)
+    state = spec.initial_state(config)
+    entries: list[tuple[str, dict[str, Any]]] = [
+        (
+            "TableCreated",
+            {
+                "game": "agonia",
+                "seats": players,
+                "options": {"target_points": target},
+                "first_dealer": None,
+                "initial_totals": None,
+                "manual_deal": False,
+            },
+        )
+    ]
+    for seat in range(players):
+        token_hash = hashlib.sha256(f"token-{seat}".encode()).hexdigest()
+        entries.append(("SeatTaken", {"seat": seat, "name": NAMES[seat], "bot": None, "token_hash": token_hash}))
+    hand = 0
+    while not spec.is_terminal(state):
+        if spec.needs_deal(state):
+            hand += 1
+            hand_seed = hashlib.sha256(f"clients-{seed}-{hand}".encode()).hexdigest()
+            command = spec.deal_command(state, Deal.from_seed(spec.deck(state), hand_seed))
+        else:
+            seat = next(s for s in range(players) if spec.legal_commands(state, s))
+            command = spec.parse_command(choose("agonia", spec.seat_view(state, seat), "heuristic", rng))
+        for event in spec.decide(state, command):
+            state = spec.evolve(state, event)
+            entries.append((event.event_name(), to_payload(event)))
+    lines: list[dict[str, Any]] = [
+        {
+            "format": "trapoula-record",
+            "version": 1,
+            "table_id": f"t-clients-{seed}",
+            "game": "agonia",
+            "hands": sum(1 for name, _ in entries if name == "SeedRevealed"),
+            "events": len(entries),
+        }
+    ]
+    prev = GENESIS
+    for seq, (name, payload) in enumerate(entries, start=1):
+        digest = event_hash(prev, seq, name, payload)
+        lines.append({"seq": seq, "name": name, "payload": payload, "prev_hash": prev, "hash": digest})
+        prev = digest
+    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+
+
+@dataclass(frozen=True)
+class Tampered:
+    """A record with one byte of one card code changed."""
+
+    text: str
+    seq: int
+    """The seq of the changed ``CardPlayed``."""
+    seat: int
+    card: str
+    """The card written in place of the one played."""
+    position: int
+    """The replay position of the changed event (game events before it, plus one)."""
