@@ -39,9 +39,9 @@ class Store:
     url: str
     schema: str | None = None
 
-    def open(self, secret: bytes = SECRET) -> Tables:
-        """A new ``Tables`` on this store (a "replica" when called twice)."""
-        return Tables(self.url, secret, schema=self.schema)
+    def open(self, secret: bytes = SECRET, **options: Any) -> Tables:
+        """A new ``Tables`` on this store (a "replica" when called twice); ``options`` go to ``Tables``."""
+        return Tables(self.url, secret, schema=self.schema, **options)
 
 
 @pytest.fixture
@@ -180,6 +180,23 @@ def server(tables: Tables) -> Iterator[ServerThread]:
         yield thread
     finally:
         thread.stop()
+
+
+@pytest.fixture
+def serve_tables() -> Iterator[Callable[[Tables], ServerThread]]:
+    """Start servers for given ``Tables`` (stopped at the end of the test)."""
+    started: list[ServerThread] = []
+
+    def start(tables: Tables) -> ServerThread:
+        thread = ServerThread(tables).start()
+        started.append(thread)
+        return thread
+
+    try:
+        yield start
+    finally:
+        for thread in started:
+            thread.stop()
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ from trapoula.service.settings import DEFAULT_ADDRESS, DEFAULT_DATABASE_URL, Set
 # --------------------------------------------------------------------------- convert
 
 
-def _choose(level: str, view: dict, rng: random.Random) -> dict:
+def _choose(level: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return bots.choose("agonia", view, level, rng)
 
 

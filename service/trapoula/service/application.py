@@ -4,13 +4,22 @@ One aggregate per table (:class:`~trapoula.service.recording.Table`); each fact 
 event, hash-chained.  ``Tables`` speaks domain types only: plain dicts and ints in, plain
 results out, domain errors and :mod:`trapoula.service.errors` raised; no gRPC.
 
-Commands run as: load the table, check the command id (a repeated id returns the first result
-and appends nothing), decide, then let the server's bots move and deal the next hand while it
-is their turn, and save everything the command caused in one batch.  A save that collides with
-a concurrent one at the same version (``IntegrityError``, from another thread or another
-replica) is retried against the new state a few times, then refused with :class:`Conflict`.
-Within one process commands on one table are serialised by a lock; the optimistic check is
-what keeps replicas sharing a PostgreSQL database apart.
+Commands run as: load the table, check the command id (a repeated id from the same caller
+returns the first result and appends nothing), decide, then let the server's bots move and deal
+the next hand while it is their turn, up to :data:`CHUNK_EVENTS` events in all, and save that
+in one batch.  A save that collides with a concurrent one at the same version
+(``IntegrityError``, from another thread or another replica) is retried against the new state a
+few times, then refused with :class:`Conflict`.  Within one process commands on one table are
+serialised by a lock; the optimistic check is what keeps replicas sharing a PostgreSQL database
+apart.
+
+Automatic play (bot moves and automatic deals) never makes one call unbounded and never wedges
+a table: what does not fit in the command's batch is played by a background worker after the
+caller has its answer, one batch of at most :data:`CHUNK_EVENTS` events at a time, each under
+the table's lock like any command, until a person must act or the match ends.  Watchers see
+every batch as it is saved.  The worker checks a stop flag between batches
+(:meth:`Tables.stop_automatic`, :meth:`Tables.close`); a table left with automatic play due (a
+stop, a restart, a store error) resumes the next time anyone reads or acts at it.
 
 Every hand's seed is ``HMAC-SHA256(secret, table_id + "/" + hand_no)`` in hex; the secret never
 enters the log, the seed does (hidden in ``HandStarted`` until ``SeedRevealed``).
@@ -22,9 +31,12 @@ import hashlib
 import hmac
 import json
 import logging
+import queue
 import random
 import secrets
 import threading
+import time
+import unicodedata
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,7 +60,9 @@ from trapoula.service.errors import (
     PermissionDenied,
     SeatTaken,
     TableNotFound,
+    VersionAhead,
     annotate,
+    clip,
 )
 from trapoula.service.recording import (
     HAND_STARTED,
@@ -66,14 +80,25 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
 """Saves tried for one command before it is refused with :class:`Conflict`."""
-MAX_AUTO_STEPS = 20_000
-"""Bot moves and automatic deals after one command, at most (a bound, not a rule)."""
-MAX_NAME = 40
-"""Longest display name."""
+CHUNK_EVENTS = 200
+"""Most events one save holds: a command with the automatic play after it, or one background
+batch of automatic play (a bound of the service, not a rule)."""
+AUTO_WORKERS = 2
+"""Threads playing the bots' moves and automatic deals in the background (all tables share them)."""
+MAX_NAME = 64
+"""Longest display name (after stripping spaces)."""
 MAX_COMMAND_ID = 128
 """Longest command id (proto: 1-128 characters)."""
+MAX_KEY = 32
+"""Longest game key or bot level."""
+MAX_CARD = 8
+"""Longest card code or suit text accepted (real ones have 1 or 2 characters)."""
+MAX_PAGE_TOKEN = 20
+"""Longest page token (a decimal number)."""
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
+_BAD_NAME_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
+_NAME_JOINERS = frozenset({"\u200c", "\u200d"})
 
 
 # --------------------------------------------------------------------------- public value types
@@ -124,9 +149,10 @@ class ActResult:
     """What a command returns to its caller."""
 
     version: int
-    """The table's version after the command (and the bot moves and deals it set off)."""
+    """The table's version after the command and the automatic play saved with it."""
     events: tuple[SeenEvent, ...]
-    """The caller's view of every event the command caused."""
+    """The caller's view of the command's events and of the automatic play saved with them (at
+    most :data:`CHUNK_EVENTS` events in all; later automatic play is saved in the background)."""
     view: Payload
     """The caller's view after them."""
 
@@ -198,30 +224,83 @@ def _new_token() -> str:
 def _check_command_id(command_id: str) -> None:
     if not isinstance(command_id, str) or not 1 <= len(command_id) <= MAX_COMMAND_ID:
         raise InvalidInput(
-            f"command_id {command_id!r}: expected 1 to {MAX_COMMAND_ID} characters", reason="bad_command_id"
+            f"command_id {clip(command_id)!r}: expected 1 to {MAX_COMMAND_ID} characters", reason="bad_command_id"
         )
+
+
+def _name_char_ok(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    if category == "Cf":  # format characters: only the joiners that emoji and some scripts need
+        return ch in _NAME_JOINERS
+    return category not in _BAD_NAME_CATEGORIES
 
 
 def _check_name(name: str) -> str:
     if not isinstance(name, str):
-        raise InvalidInput(f"name {name!r} is not text", reason="bad_name")
+        raise InvalidInput(f"name {clip(name)!r} is not text", reason="bad_name")
     name = name.strip()
-    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
-        raise InvalidInput(f"name {name!r}: expected 1 to {MAX_NAME} printable characters", reason="bad_name")
+    if not 1 <= len(name) <= MAX_NAME or not all(map(_name_char_ok, name)):
+        raise InvalidInput(
+            f"name {clip(name)!r}: expected 1 to {MAX_NAME} characters, no control characters", reason="bad_name"
+        )
     return name
+
+
+def _check_key(value: Any, what: str, reason: str) -> str:
+    if not isinstance(value, str) or len(value) > MAX_KEY:
+        raise InvalidInput(f"{what} {clip(value)!r}: expected at most {MAX_KEY} characters", reason=reason)
+    return value
+
+
+def _check_code(value: Any, what: str, reason: str) -> None:
+    """A card code or suit: text of at most :data:`MAX_CARD` characters (the game parses it)."""
+    if not isinstance(value, str) or len(value) > MAX_CARD:
+        raise InvalidInput(f"{what} {clip(value)!r}: expected a code of at most {MAX_CARD} characters", reason=reason)
+
+
+def _check_deal_codes(deal: Mapping[str, Any]) -> None:
+    """Every card code of an explicit deal (S5.3) is short text; the game checks the rest."""
+    lists: list[Any] = [deal.get("stock") or []]
+    for key in ("hands", "reshuffles"):
+        groups = deal.get(key) or []
+        if not isinstance(groups, list | tuple):
+            raise InvalidInput(f"explicit deal: {key!r} must be a list of card lists (S5.3)", reason="bad_deal")
+        lists.extend(groups)
+    for cards in lists:
+        if not isinstance(cards, list | tuple):
+            raise InvalidInput(f"explicit deal: {clip(cards)!r} is not a list of cards (S5.3)", reason="bad_deal")
+        for code in cards:
+            _check_code(code, "card", "bad_card")
+    if deal.get("starter") is not None:
+        _check_code(deal["starter"], "starter", "bad_card")
 
 
 def _check_int(value: Any, what: str, reason: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what} {value!r} is not an integer", reason=reason)
+        raise InvalidInput(f"{what} {clip(value)!r} is not an integer", reason=reason)
     return value
 
 
-def _parse_table_id(table_id: str) -> uuid.UUID:
-    try:
-        return uuid.UUID(str(table_id))
-    except ValueError:
-        raise TableNotFound(f"no table {table_id!r}", context=ErrorContext(table_id=str(table_id))) from None
+def parse_table_id(table_id: str) -> uuid.UUID:
+    """The UUID of a table id, which must be in canonical form (lower-case, hyphenated, 36 characters).
+
+    Other spellings of the same UUID (upper case, braces, ``urn:uuid:``, no hyphens) are
+    refused so that one table has exactly one id (and one lock).
+
+    Raises:
+        InvalidInput: not a canonical UUID (``bad_table_id``).
+    """
+    if isinstance(table_id, str) and len(table_id) == 36:
+        try:
+            tid = uuid.UUID(table_id)
+        except ValueError:
+            pass
+        else:
+            if str(tid) == table_id:
+                return tid
+    raise InvalidInput(
+        f"table_id {clip(table_id)!r} is not a table id (a lower-case hyphenated UUID)", reason="bad_table_id"
+    )
 
 
 def _seen(entry: Entry, viewer: Viewer) -> SeenEvent:
@@ -268,6 +347,12 @@ class Tables(Application):  # type: ignore[type-arg]
         secret: the key hand seeds derive from (random if None).
         schema: a PostgreSQL schema for the event table (None: the default).
         cache_size: tables kept in memory (each fast-forwarded from the store when read).
+        chunk_events: most events saved at once (see the module docstring).
+        auto_workers: background threads for automatic play.
+
+    Raises:
+        Exception: whatever the store raises when it cannot be opened (a bad URL, an unwritable
+            SQLite file, an unreachable database).
     """
 
     name = "trapoula"
@@ -279,6 +364,8 @@ class Tables(Application):  # type: ignore[type-arg]
         *,
         schema: str | None = None,
         cache_size: int = 1000,
+        chunk_events: int = CHUNK_EVENTS,
+        auto_workers: int = AUTO_WORKERS,
     ) -> None:
         env = {
             "PERSISTENCE_MODULE": "eventsourcing_sqlalchemy",
@@ -292,6 +379,13 @@ class Tables(Application):  # type: ignore[type-arg]
         self._secret = secret if secret is not None else secrets.token_bytes(32)
         self._locks: dict[str, threading.Lock] = {}
         self._locks_lock = threading.Lock()
+        self._chunk = max(1, chunk_events)
+        self._auto_workers = max(1, auto_workers)
+        self._auto_queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._auto_pending: set[str] = set()
+        self._auto_threads: list[threading.Thread] = []
+        self._auto_cond = threading.Condition()
+        self._auto_stop = threading.Event()
         self._listeners: list[Callable[[str, int], None]] = []
         self._index: list[tuple[int, str, str]] = []
         self._index_lock = threading.Lock()
@@ -352,7 +446,9 @@ class Tables(Application):  # type: ignore[type-arg]
         return True
 
     def close(self) -> None:
-        """Stop following the store and close the database connections."""
+        """Stop automatic play (:meth:`stop_automatic`), stop following the store and close the
+        database connections."""
+        self.stop_automatic()
         self._follow_stop.set()
         if self._follower is not None:
             self._follower.join(timeout=5)
@@ -365,18 +461,25 @@ class Tables(Application):  # type: ignore[type-arg]
     # ----------------------------------------------------------------------- loading
 
     def _lock(self, table_id: str) -> threading.Lock:
+        """The lock of an existing table (locks are made only for tables that exist).
+
+        Raises:
+            InvalidInput, TableNotFound: as :meth:`_load`.
+        """
         with self._locks_lock:
             lock = self._locks.get(table_id)
-            if lock is None:
-                lock = self._locks[table_id] = threading.Lock()
-            return lock
+        if lock is None:
+            self._load(table_id)  # a bad or unknown id raises here and leaves no lock behind
+            with self._locks_lock:
+                lock = self._locks.setdefault(table_id, threading.Lock())
+        return lock
 
     def _load(self, table_id: str) -> Table:
-        tid = _parse_table_id(table_id)
+        tid = parse_table_id(table_id)
         try:
             table: object = self.repository.get(tid)
         except AggregateNotFoundError:
-            raise TableNotFound(f"no table {table_id!r}", context=ErrorContext(table_id=str(table_id))) from None
+            raise TableNotFound(f"no table {table_id}", context=ErrorContext(table_id=table_id)) from None
         assert isinstance(table, Table)
         return table
 
@@ -415,12 +518,20 @@ class Tables(Application):  # type: ignore[type-arg]
         principal: Principal,
         decide: Callable[[Table], list[_Draft]],
     ) -> ActResult:
-        """Run one command with idempotency, optimistic concurrency and retries."""
+        """Run one command with idempotency, optimistic concurrency and retries.
+
+        A command is known by ``(principal.actor, command_id)``: a repeated id from the same caller
+        returns the first result (whatever the repeated payload), the same id from another caller
+        is another command.  A refused command stores nothing and does not use up its id: the same
+        id may carry a command that succeeds later.  After the save, automatic play that did not
+        fit in the batch is handed to the background worker.
+        """
         with self._lock(table_id):
+            key = (principal.actor, command_id) if command_id is not None else None
             for _attempt in range(MAX_ATTEMPTS):
                 table = self._load(table_id)
-                if command_id is not None and command_id in table.commands:
-                    return self._result(table, table.commands[command_id], principal)
+                if key is not None and key in table.commands:
+                    return self._result(table, table.commands[key], principal)
                 state = table.state
                 try:
                     drafts = decide(table)
@@ -438,6 +549,8 @@ class Tables(Application):  # type: ignore[type-arg]
                 last = events[-1].originator_version
                 self._published(table_id, last)
                 table = self._load(table_id)
+                if self._auto_due(table.state):
+                    self._schedule(table_id)
                 return self._result(table, (state.version + 1, last), principal)
         raise Conflict(
             f"table {table_id}: concurrent commands kept winning the race; retry",
@@ -465,45 +578,168 @@ class Tables(Application):  # type: ignore[type-arg]
         spec = state.spec
         if deal is not None:
             if not isinstance(deal, Mapping):
-                raise InvalidInput(f"explicit deal {deal!r} is not a mapping (S5.3)", reason="bad_deal")
+                raise InvalidInput(f"explicit deal {clip(deal)!r} is not a mapping (S5.3)", reason="bad_deal")
             made = spec.explicit_deal(game_state, deal)
         else:
             made = Deal.from_seed(spec.deck(game_state), self.hand_seed(state.table_id, hand_no))
         return spec.deal_command(game_state, made)
 
     def _autoplay(self, state: TableState, game_state: Any, drafts: list[_Draft]) -> None:
-        """Bot moves and automatic deals after a command, appended to ``drafts`` (bounded)."""
+        """Append bot moves and automatic deals to ``drafts`` while they are due, until ``drafts``
+        holds :data:`CHUNK_EVENTS` events (a step that would pass the bound waits for the next
+        batch; a first step always goes in).  ``state`` is the table before ``drafts``.
+
+        Deterministic: a bot's choice depends on the secret, the table and the version it moves
+        at, a deal's seed on the hand number, so where one batch ends changes nothing.
+        """
         spec = state.spec
         bot_seats = state.bot_seats()
         hands = state.hands_started + sum(d.name == HAND_STARTED for d in drafts)
         version = state.version + len(drafts)
-        for _step in range(MAX_AUTO_STEPS):
-            if spec.is_terminal(game_state):
+        while len(drafts) < self._chunk:
+            command, actor = self._next_automatic(state, game_state, bot_seats, hands, version)
+            if command is None:
                 return
-            if spec.needs_deal(game_state):
-                if state.manual_deal:
-                    return
-                command = self._deal(state, game_state, hands + 1, None)
-                actor = "table"
-            else:
-                mover = next(((s, lv) for s, lv in bot_seats if spec.legal_commands(game_state, s)), None)
-                if mover is None:
-                    return
-                seat, level = mover
-                view = spec.seat_view(game_state, seat)
-                command = spec.parse_command(bots.choose(spec.key, view, level, self._bot_rng(state.table_id, version)))
-                actor = f"bot:{seat}"
             try:
                 events = spec.decide(game_state, command)
             except (CommandRejected, InvalidInput):
                 log.exception("table %s: automatic command %r refused", state.table_id, command)
                 return
+            if not events:
+                log.error("table %s: automatic command %r caused no event", state.table_id, command)
+                return
+            if drafts and len(drafts) + len(events) > self._chunk:
+                return  # the next batch starts with this step
             for event in events:
                 game_state = spec.evolve(game_state, event)
                 drafts.append(_Draft(event.event_name(), to_payload(event), actor))
                 hands += event.event_name() == HAND_STARTED
             version += len(events)
-        log.warning("table %s: stopped automatic play after %d steps", state.table_id, MAX_AUTO_STEPS)
+
+    def _next_automatic(
+        self, state: TableState, game_state: Any, bot_seats: Sequence[tuple[int, str]], hands: int, version: int
+    ) -> tuple[Any, str]:
+        """The automatic command due in ``game_state`` and its actor; ``(None, "")`` when none is."""
+        spec = state.spec
+        if game_state is None or spec.is_terminal(game_state):
+            return None, ""
+        if spec.needs_deal(game_state):
+            if state.manual_deal:
+                return None, ""
+            return self._deal(state, game_state, hands + 1, None), "table"
+        mover = next(((s, lv) for s, lv in bot_seats if spec.legal_commands(game_state, s)), None)
+        if mover is None:
+            return None, ""
+        seat, level = mover
+        view = spec.seat_view(game_state, seat)
+        choice = bots.choose(spec.key, view, level, self._bot_rng(state.table_id, version))
+        return spec.parse_command(choice), f"bot:{seat}"
+
+    def _auto_due(self, state: TableState) -> bool:
+        """True when a bot must move or the table must deal (automatic play is due)."""
+        if not state.started:
+            return False
+        spec = state.spec
+        game_state = state.game_state
+        if spec.is_terminal(game_state):
+            return False
+        if spec.needs_deal(game_state):
+            return not state.manual_deal
+        return any(spec.legal_commands(game_state, s) for s, _ in state.bot_seats())
+
+    # ----------------------------------------------------------------------- background automatic play
+
+    def _schedule(self, table_id: str) -> None:
+        """Have the background worker play a table's automatic moves (once; no-op when stopping)."""
+        with self._auto_cond:
+            if self._auto_stop.is_set() or table_id in self._auto_pending:
+                return
+            self._auto_pending.add(table_id)
+            if len(self._auto_threads) < self._auto_workers:
+                thread = threading.Thread(
+                    target=self._auto_worker, name=f"trapoula-auto-{len(self._auto_threads)}", daemon=True
+                )
+                self._auto_threads.append(thread)
+                thread.start()
+        self._auto_queue.put(table_id)
+
+    def _resume_if_due(self, state: TableState) -> None:
+        if state.table_id not in self._auto_pending and self._auto_due(state):
+            self._schedule(state.table_id)
+
+    def _auto_worker(self) -> None:
+        while True:
+            table_id = self._auto_queue.get()
+            if table_id is None or self._auto_stop.is_set():
+                return
+            self._auto_batch(table_id)
+
+    def _auto_batch(self, table_id: str) -> None:
+        """Save one batch of a table's automatic play, then queue the table again if more is due.
+
+        Runs under the table's lock; whether the table stays pending is decided under that lock
+        too, so a command that makes automatic play due again is never lost.
+        """
+        more = False
+        try:
+            with self._lock(table_id):
+                try:
+                    if not self._auto_stop.is_set():
+                        more = self._auto_save(table_id)
+                except Exception:
+                    log.exception("table %s: automatic play failed; it resumes at the next call", table_id)
+                finally:
+                    with self._auto_cond:
+                        if not (more and not self._auto_stop.is_set()):
+                            self._auto_pending.discard(table_id)
+                            self._auto_cond.notify_all()
+                            more = False
+        except Exception:  # the lock: the table vanished (never happens: tables are not deleted)
+            log.exception("table %s: automatic play failed", table_id)
+            with self._auto_cond:
+                self._auto_pending.discard(table_id)
+                self._auto_cond.notify_all()
+        if more:
+            self._auto_queue.put(table_id)
+
+    def _auto_save(self, table_id: str) -> bool:
+        """Save one batch of automatic play (the table's lock is held); True when more is due."""
+        for _attempt in range(MAX_ATTEMPTS):
+            table = self._load(table_id)
+            state = table.state
+            drafts: list[_Draft] = []
+            self._autoplay(state, state.game_state, drafts)
+            if not drafts:
+                return False
+            events = self._chain(table, drafts, None)
+            try:
+                self.save(*events)
+            except IntegrityError:
+                log.info("table %s: automatic save at v%d lost a race; retrying", table_id, state.version + 1)
+                continue
+            self._published(table_id, events[-1].originator_version)
+            return self._auto_due(self._load(table_id).state)
+        raise Conflict(f"table {table_id}: automatic play kept losing the race")
+
+    def stop_automatic(self, timeout: float = 5.0) -> None:
+        """Stop background automatic play: no new batch starts; waits up to ``timeout`` seconds for
+        the batches being saved.  Tables left with automatic play due resume when next read by a
+        ``Tables`` that is not stopped (after a restart)."""
+        with self._auto_cond:
+            self._auto_stop.set()
+            threads = list(self._auto_threads)
+            self._auto_pending.clear()
+            self._auto_cond.notify_all()
+        for _ in threads:
+            self._auto_queue.put(None)
+        deadline = time.monotonic() + timeout
+        for thread in threads:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
+
+    def settle(self, timeout: float | None = None) -> bool:
+        """Wait until no background automatic play is pending (for tests and tools); False on timeout."""
+        with self._auto_cond:
+            return self._auto_cond.wait_for(lambda: not self._auto_pending, timeout)
 
     @staticmethod
     def _game_drafts(spec: GameSpec[Any, Any], game_state: Any, command: Any, actor: str) -> tuple[Any, list[_Draft]]:
@@ -535,7 +771,7 @@ class Tables(Application):  # type: ignore[type-arg]
                 (``bad_seats``), a bad option (``bad_option``), a first dealer or totals that do
                 not fit (``bad_config``).
         """
-        spec = find_game(game)
+        spec = find_game(_check_key(game, "game", "unknown_game"))
         seats = _check_int(seats, "seats", "bad_seats")
         if not spec.min_players <= seats <= spec.max_players:
             raise InvalidInput(
@@ -544,7 +780,9 @@ class Tables(Application):  # type: ignore[type-arg]
         if options is None:
             options = {}
         if not isinstance(options, Mapping):
-            raise InvalidInput(f"options {options!r} is not a mapping", reason="bad_option")
+            raise InvalidInput(f"options {clip(options)!r} is not a mapping", reason="bad_option")
+        for key in options:
+            _check_key(key, "option", "bad_option")
         if first_dealer is not None:
             _check_int(first_dealer, "first_dealer", "bad_config")
         totals = tuple(_check_int(t, "initial total", "bad_config") for t in initial_totals or ()) or None
@@ -558,7 +796,7 @@ class Tables(Application):  # type: ignore[type-arg]
         try:
             json.dumps(payload, allow_nan=False)
         except (TypeError, ValueError):
-            raise InvalidInput(f"options {options!r} are not plain JSON data", reason="bad_option") from None
+            raise InvalidInput(f"options {clip(options)!r} are not plain JSON data", reason="bad_option") from None
         owner_token = _new_token()
         tid = uuid.uuid4()
         created = Table.Created(  # type: ignore[call-arg]
@@ -579,6 +817,7 @@ class Tables(Application):  # type: ignore[type-arg]
         return str(tid), owner_token
 
     def _take_seat(self, table_id: str, seat: int | None, name: str, bot: str | None) -> tuple[int, str | None]:
+        parse_table_id(table_id)
         name = _check_name(name)
         token = None if bot is not None else _new_token()
         chosen: list[int] = []
@@ -617,7 +856,9 @@ class Tables(Application):  # type: ignore[type-arg]
 
         Raises:
             TableNotFound: no such table.
-            InvalidInput: a bad name (``bad_name``) or a seat out of range (``bad_seat``).
+            InvalidInput: a bad table id (``bad_table_id``), a bad name (``bad_name``: 1 to
+                :data:`MAX_NAME` characters after stripping spaces, no control characters) or a
+                seat out of range (``bad_seat``).
             SeatTaken: the seat is taken or none is free.
             AlreadyStarted: the match has started.
         """
@@ -632,7 +873,7 @@ class Tables(Application):  # type: ignore[type-arg]
             TableNotFound, InvalidInput (also ``bad_bot_level``), SeatTaken, AlreadyStarted: as
             :meth:`join`.
         """
-        bots.check_level(level)
+        bots.check_level(_check_key(level, "bot level", "bad_bot_level"))
         seat_no, _ = self._take_seat(table_id, seat, name or f"{level} bot", level)
         return seat_no
 
@@ -644,6 +885,7 @@ class Tables(Application):  # type: ignore[type-arg]
             PermissionDenied: the token is not one of this table's.
         """
         state = self._load(table_id).state
+        self._resume_if_due(state)
         if not token:
             return SPECTATOR
         h = token_hash(token)
@@ -660,20 +902,26 @@ class Tables(Application):  # type: ignore[type-arg]
         self, table_id: str, principal: Principal, command_id: str, deal: Mapping[str, Any] | None = None
     ) -> ActResult:
         """Start the match: deal the first hand (from ``deal``, an explicit deal S5.3, or a seed),
-        then let bots move; needs the owner or a seat.
+        then let bots move; needs the owner or a seat, and the owner for an explicit deal.
+
+        The result holds the caller's view of the start and of the automatic play saved with it
+        (at most :data:`CHUNK_EVENTS` events in all); the rest follows in the background.
 
         Raises:
             TableNotFound: no such table.
-            PermissionDenied: a spectator.
-            InvalidInput: a bad command id or deal.
+            PermissionDenied: a spectator; a seat giving an explicit deal
+                (``explicit_deal_owner_only``: explicit deals are for audits and tests).
+            InvalidInput: a bad table id, command id or deal.
             CommandRejected: a seat is free (``seats_free``, S3.1).
             AlreadyStarted: the match has already started (under another command id).
         """
+        parse_table_id(table_id)
         _check_command_id(command_id)
         if principal.kind == "spectator":
             raise PermissionDenied(
                 f"starting table {table_id} needs the owner's or a seat's token", context=ErrorContext(table_id)
             )
+        self._check_deal(table_id, principal, deal)
 
         def decide(table: Table) -> list[_Draft]:
             state = table.state
@@ -692,6 +940,20 @@ class Tables(Application):  # type: ignore[type-arg]
 
         return self._execute(table_id, command_id, principal, decide)
 
+    @staticmethod
+    def _check_deal(table_id: str, principal: Principal, deal: Mapping[str, Any] | None) -> None:
+        if deal is None:
+            return
+        if principal.kind != "owner":
+            raise PermissionDenied(
+                f"only the owner of table {table_id} may give an explicit deal (S5.3); seats deal from a seed",
+                reason="explicit_deal_owner_only",
+                context=ErrorContext(table_id, principal.seat),
+            )
+        if not isinstance(deal, Mapping):
+            raise InvalidInput(f"explicit deal {clip(deal)!r} is not a mapping (S5.3)", reason="bad_deal")
+        _check_deal_codes(deal)
+
     def act(self, table_id: str, principal: Principal, command_id: str, command: Mapping[str, Any]) -> ActResult:
         """Issue a command; returns the caller's view of what it caused.
 
@@ -700,26 +962,37 @@ class Tables(Application):  # type: ignore[type-arg]
         ``{"kind": "play", "card": "7H", "suit": "S", "announce": false}``, ``{"kind": "draw"}``,
         ``{"kind": "pass"}``, ``{"kind": "choose_suit", "suit": "H"}``; or the table command
         ``{"kind": "next_hand", "deal": None | {"hands": [...], "starter": ..., "stock": [...]}}``
-        (owner or any seat).  A repeated ``command_id`` returns the first result and saves nothing.
+        (owner or any seat; an explicit deal only from the owner).
+
+        Command ids are the caller's: a ``command_id`` this caller (this seat, or the owner) has
+        used returns the first result and saves nothing, whatever the command now sent; another
+        caller's use of the same id is another command.  A refused command uses up nothing: its id
+        may later carry a command that succeeds.  The result holds the caller's view of the
+        command's events and of the automatic play saved with them (at most :data:`CHUNK_EVENTS`
+        events in all); the rest follows in the background, to be seen through ``events_after``.
 
         Raises:
             TableNotFound: no such table.
-            PermissionDenied: a spectator, the owner issuing a seat command, or a command naming
-                another seat.
-            InvalidInput: a malformed command (bad card code, unknown kind, bad command id ...).
+            PermissionDenied: a spectator, the owner issuing a seat command, a command naming
+                another seat, or a seat giving an explicit deal (``explicit_deal_owner_only``).
+            InvalidInput: a malformed command (bad table id, card code, unknown kind, bad command
+                id ...).
             CommandRejected: the rules refuse it (reason and rule number), or the match has not
                 started (``match_not_started``, S11).
             Conflict: concurrent commands kept winning the race.
         """
+        parse_table_id(table_id)
         _check_command_id(command_id)
         if not isinstance(command, Mapping):
-            raise InvalidInput(f"command {command!r} is not a mapping", reason="bad_command")
+            raise InvalidInput(f"command {clip(command)!r} is not a mapping", reason="bad_command")
         raw = dict(command)
         kind = raw.get("kind")
+        if not isinstance(kind, str) or len(kind) > MAX_KEY:
+            raise InvalidInput(f"command kind {clip(kind)!r} is not a command of the game", reason="bad_command")
         if "seat" in raw:
             if principal.kind != "seat" or raw["seat"] != principal.seat:
                 raise PermissionDenied(
-                    f"the command names seat {raw['seat']!r}: a token acts only for its own seat",
+                    f"the command names seat {clip(raw['seat'])!r}: a token acts only for its own seat",
                     context=ErrorContext(table_id, principal.seat),
                 )
             del raw["seat"]
@@ -729,8 +1002,14 @@ class Tables(Application):  # type: ignore[type-arg]
             raise PermissionDenied(
                 f"the owner has no seat: {kind!r} needs a seat token", context=ErrorContext(table_id)
             )
-        if kind == "next_hand" and set(raw) - {"kind", "deal"}:
-            raise InvalidInput(f"next_hand takes only 'deal', not {sorted(set(raw) - {'kind', 'deal'})}", "bad_command")
+        if kind == "next_hand":
+            extra = set(raw) - {"kind", "deal"}
+            if extra:
+                raise InvalidInput(f"next_hand takes only 'deal', not {clip(sorted(map(str, extra)))}", "bad_command")
+            self._check_deal(table_id, principal, raw.get("deal"))
+        for field, reason in (("card", "bad_card"), ("suit", "bad_suit")):
+            if raw.get(field) is not None:
+                _check_code(raw[field], field, reason)
 
         def decide(table: Table) -> list[_Draft]:
             state = table.state
@@ -750,9 +1029,11 @@ class Tables(Application):  # type: ignore[type-arg]
         """``(version, view)`` of ``principal`` now (see :func:`table_view`).
 
         Raises:
+            InvalidInput: a bad table id (``bad_table_id``).
             TableNotFound: no such table.
         """
         state = self._load(table_id).state
+        self._resume_if_due(state)
         return state.version, table_view(state, principal)
 
     def events_after(self, table_id: str, principal: Principal, after: int, limit: int = 1000) -> WatchBatch:
@@ -761,13 +1042,21 @@ class Tables(Application):  # type: ignore[type-arg]
 
         Raises:
             TableNotFound: no such table.
-            InvalidInput: ``after`` is negative.
+            InvalidInput: ``after`` is negative (``bad_version``), a bad table id.
+            VersionAhead: ``after`` is beyond the table's version (``version_ahead``): that version
+                does not exist yet, and may never (it is not waited for).
         """
         if isinstance(after, bool) or not isinstance(after, int) or after < 0:
-            raise InvalidInput(f"from_version {after!r}: expected an integer >= 0", reason="bad_version")
+            raise InvalidInput(f"from_version {clip(after)!r}: expected an integer >= 0", reason="bad_version")
         table = self._load(table_id)
         head_state = table.state
         head = head_state.version
+        if after > head:
+            raise VersionAhead(
+                f"from_version {after} is beyond version {head} of table {table_id}",
+                context=ErrorContext(table_id, principal.seat, head),
+            )
+        self._resume_if_due(head_state)
         entries = table.entries[:head]
         stop = min(head, after + limit)
         items: list[WatchItem] = []
@@ -831,18 +1120,26 @@ class Tables(Application):  # type: ignore[type-arg]
         """Tables, newest first, optionally of one game; returns ``(summaries, next_page_token)``
         (``""`` after the last page).  ``page_size`` 0 means 50; at most 500.
 
+        A page token is the decimal number (ASCII digits only) this server gave.
+
         Raises:
-            InvalidInput: a bad page token (``bad_page_token``) or page size.
+            InvalidInput: a bad page token (``bad_page_token``), page size (``bad_page_size``) or
+                game key (``unknown_game``, longer than :data:`MAX_KEY`).
         """
         if isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 0:
-            raise InvalidInput(f"page_size {page_size!r}: expected an integer >= 0", reason="bad_page_size")
+            raise InvalidInput(f"page_size {clip(page_size)!r}: expected an integer >= 0", reason="bad_page_size")
+        _check_key(game, "game", "unknown_game")
         size = min(page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
         before: int | None = None
         if page_token:
-            try:
-                before = int(page_token)
-            except ValueError:
-                raise InvalidInput(f"page_token {page_token!r} is not one this server gave", "bad_page_token") from None
+            if not (
+                isinstance(page_token, str)
+                and len(page_token) <= MAX_PAGE_TOKEN
+                and page_token.isascii()
+                and page_token.isdigit()
+            ):
+                raise InvalidInput(f"page_token {clip(page_token)!r} is not one this server gave", "bad_page_token")
+            before = int(page_token)
         rows = [r for r in reversed(self._refresh_index()) if (not game or r[2] == game)]
         if before is not None:
             rows = [r for r in rows if r[0] < before]

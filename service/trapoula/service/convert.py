@@ -2,20 +2,49 @@
 
 ``google.protobuf.Struct`` carries every number as a float; :func:`plain_numbers` turns the
 integral ones back into ints so that ``{"target_points": 50}`` reaches the game as ``50``.
+
+A request that cannot be converted is the caller's fault: every function that reads a request
+raises :class:`~trapoula.domain.errors.InvalidInput` (``INVALID_ARGUMENT``), never a bare
+``ValueError`` or ``TypeError`` (which would be answered ``INTERNAL``).
 """
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ParamSpec, TypeVar
 
 from google.protobuf import json_format, struct_pb2
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.domain.errors import InvalidInput
 from trapoula.service.application import ActResult, GameInfo, SeenEvent, TableSummary, WatchItem
-from trapoula.service.errors import PermissionDenied
+from trapoula.service.errors import PermissionDenied, clip
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def reads_request(reason: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Decorate a request reader: a ``ValueError``/``TypeError`` it raises becomes ``InvalidInput(reason)``.
+
+    An :class:`~trapoula.domain.errors.InvalidInput` (itself a ``ValueError``) passes unchanged.
+    """
+
+    def decorate(fn: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(fn)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return fn(*args, **kwargs)
+            except InvalidInput:
+                raise
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise InvalidInput(f"the request cannot be read: {clip(exc)}", reason=reason) from None
+
+        return wrapper
+
+    return decorate
 
 
 def dumps(value: Any) -> str:
@@ -34,9 +63,21 @@ def plain_numbers(value: Any) -> Any:
     return value
 
 
+@reads_request("bad_option")
 def struct_to_dict(struct: struct_pb2.Struct) -> dict[str, Any]:
-    """A ``Struct`` as a plain dict with integral numbers as ints."""
-    result: dict[str, Any] = plain_numbers(json_format.MessageToDict(struct))
+    """A ``Struct`` as a plain dict with integral numbers as ints.
+
+    Raises:
+        InvalidInput: a number is NaN or infinite, or the struct is otherwise not JSON data
+            (``bad_option``).
+    """
+    try:
+        raw = json_format.MessageToDict(struct)
+    except ValueError:
+        raise InvalidInput(
+            "options must be plain JSON data: NaN and Infinity are not numbers here", reason="bad_option"
+        ) from None
+    result: dict[str, Any] = plain_numbers(raw)
     return result
 
 
@@ -45,6 +86,7 @@ def cards(card_list: pb.CardList) -> list[str]:
     return list(card_list.cards)
 
 
+@reads_request("bad_deal")
 def deal_to_dict(deal: pb.ExplicitDeal) -> dict[str, Any]:
     """An explicit deal (S5.3) as the game's ``explicit_deal`` takes it."""
     out: dict[str, Any] = {"hands": [cards(h) for h in deal.hands], "starter": deal.starter, "stock": list(deal.stock)}
@@ -53,6 +95,7 @@ def deal_to_dict(deal: pb.ExplicitDeal) -> dict[str, Any]:
     return out
 
 
+@reads_request("bad_command")
 def command_to_dict(command: pb.Command) -> dict[str, Any]:
     """A ``Command`` as the plain command ``Tables.act`` takes (no seat).
 
@@ -79,6 +122,7 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
     raise InvalidInput("the command sets none of play, draw, pass, choose_suit, next_hand", reason="bad_command")
 
 
+@reads_request("bad_deal")
 def start_deal(request: pb.StartMatchRequest) -> dict[str, Any] | None:
     """The explicit first deal of a ``StartMatchRequest``, or None for a seeded deal."""
     return deal_to_dict(request.deal) if request.HasField("deal") else None

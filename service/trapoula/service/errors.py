@@ -7,9 +7,15 @@
 | :class:`PermissionDenied` | ``PERMISSION_DENIED`` |
 | :class:`SeatTaken`, :class:`AlreadyStarted` | ``ALREADY_EXISTS`` |
 | :class:`Conflict` | ``ABORTED`` |
+| :class:`VersionAhead` | ``OUT_OF_RANGE`` |
+| :class:`Unavailable` | ``UNAVAILABLE`` |
 
 Any error may carry an :class:`ErrorContext` (table, seat, version) for the ``ErrorInfo``
 metadata; :func:`annotate` attaches one to a domain error too.
+
+An error message quotes the offending input through :func:`clip`, so that a long input never
+makes a status exceed gRPC's metadata limit (the client would get ``RESOURCE_EXHAUSTED`` and
+lose the real status).
 """
 
 from __future__ import annotations
@@ -29,6 +35,21 @@ class ErrorContext:
 
 
 _CONTEXT_ATTR = "trapoula_context"
+
+ECHO_LIMIT = 64
+"""Most characters of a caller's input that an error message or ``ErrorInfo`` metadata quotes."""
+
+
+def clip(value: object, limit: int = ECHO_LIMIT) -> str:
+    """``value`` as text (``str``), cut to ``limit`` characters with an ellipsis when longer.
+
+    >>> clip("x" * 100, 8)
+    'xxxxxxx…'
+    >>> clip(42)
+    '42'
+    """
+    text = value if isinstance(value, str) else str(value)
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "\u2026"
 
 
 def annotate(exc: BaseException, context: ErrorContext) -> BaseException:
@@ -87,6 +108,18 @@ class Conflict(ServiceError):
     """Concurrent commands kept winning the race; retry against the new state (``ABORTED``)."""
 
     default_reason = "conflict"
+
+
+class VersionAhead(ServiceError):
+    """A version beyond the table's head was asked for (``OUT_OF_RANGE``)."""
+
+    default_reason = "version_ahead"
+
+
+class Unavailable(ServiceError):
+    """The server is stopping; call again (another replica, or after the restart) (``UNAVAILABLE``)."""
+
+    default_reason = "server_stopping"
 
 
 class CorruptLog(ServiceError):

@@ -5,6 +5,9 @@ save (from whichever worker thread saved); on PostgreSQL ``Tables.follow_store``
 the saves of other replicas.  Watchers never receive events from here, only a wake-up: they
 then read the events after their last version from the store, redacted for their viewer, so
 nothing is missed or repeated across a wake-up, a timeout or a reconnect.
+
+:meth:`Fanout.close` (a stopping server) wakes every watcher at once and makes every later wait
+return at once; watchers then check :attr:`Fanout.closed` and end their streams.
 """
 
 from __future__ import annotations
@@ -26,6 +29,22 @@ class Fanout:
         self._lock = threading.Lock()
         self._latest: dict[str, int] = {}
         self._waiters: dict[str, list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[None]]]] = {}
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` was called."""
+        return self._closed
+
+    def close(self) -> None:
+        """Wake every watcher now and let no later :meth:`wait` block (any thread)."""
+        with self._lock:
+            self._closed = True
+            waiting = [w for ws in self._waiters.values() for w in ws]
+            self._waiters.clear()
+        for _, loop, future in waiting:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_wake, future)
 
     def publish(self, table_id: str, version: int) -> None:
         """Table ``table_id`` reached ``version``: wake every watcher waiting for less (any thread)."""
@@ -53,13 +72,14 @@ class Fanout:
     async def wait(self, table_id: str, after: int, timeout: float | None = None) -> bool:
         """Wait until a version greater than ``after`` is published; False on timeout.
 
-        Returns at once when such a version was already published.  Cancellation propagates.
+        Returns at once when such a version was already published, or when the fan-out is
+        closed (True).  Cancellation propagates.
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         entry = (after, loop, future)
         with self._lock:
-            if self._latest.get(table_id, 0) > after:
+            if self._closed or self._latest.get(table_id, 0) > after:
                 return True
             self._waiters.setdefault(table_id, []).append(entry)
         try:

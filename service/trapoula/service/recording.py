@@ -7,9 +7,14 @@ event carries
 * ``originator_version``: the table's version, the record's ``seq`` (1, 2, ...);
 * ``name`` and ``payload``: the fact, full and unredacted (``events.to_payload``);
 * ``prev_hash`` and ``hash``: the hash chain (:func:`trapoula.domain.chain.event_hash`);
-* ``command_id`` and ``actor``: the client command that caused it (a bot move or an automatic deal
-  carries the id of the command that set it off) and who acted (``seat:2``, ``bot:1``,
-  ``owner``, ``table``).
+* ``command_id`` and ``actor``: the client command that caused it and who acted (``seat:2``,
+  ``bot:1``, ``owner``, ``table``).  Bot moves and automatic deals saved with a command (the
+  first chunk of automatic play) carry that command's id; those saved later by the background
+  automatic play carry none.
+
+A command is known by its caller and its id: ``(actor, command_id)`` of its first event (the
+caller is ``seat:N`` or ``owner``); the bot moves and deals saved right after it with the same id
+belong to it.  So two callers may use the same id for two independent commands.
 
 ``TableCreated`` holds ``{game, seats, options, first_dealer, initial_totals, manual_deal}``;
 the owner's token hash travels beside the payload, not in it.  ``SeatTaken`` holds ``{seat,
@@ -61,7 +66,8 @@ class Entry:
     prev_hash: str
     hash: str
     command_id: str | None
-    """The client command that caused it; None for table events without one (joins)."""
+    """The client command that caused it; None for table events without one (joins) and for
+    automatic play saved in the background."""
     actor: str
     """``seat:N``, ``bot:N``, ``owner``, or ``table``."""
     event: Event | None
@@ -303,10 +309,13 @@ class Table(Aggregate):
         entry = Entry(1, name, payload, prev_hash, hash, command_id, actor, None)
         self.entries: list[Entry] = [entry]
         """Every stored event, in order (append-only)."""
-        self.commands: dict[str, tuple[int, int]] = {}
-        """command_id -> (first version, last version) of the events it caused."""
+        self.commands: dict[tuple[str, str], tuple[int, int]] = {}
+        """``(caller, command_id)`` -> (first version, last version) of the events it caused."""
+        self.last_command: tuple[str, str] | None = None
+        """The key of the last command applied (its automatic events follow it)."""
         if command_id:
-            self.commands[command_id] = (1, 1)
+            self.commands[(actor, command_id)] = (1, 1)
+            self.last_command = (actor, command_id)
         self.state: TableState = start_state(str(self.id), entry, owner_token_hash)
         """The folded state at the table's current version."""
         self.checkpoints: dict[int, TableState] = {1: self.state}
@@ -335,9 +344,19 @@ class Table(Aggregate):
         if seq % CHECKPOINT_EVERY == 0:
             self.checkpoints[seq] = new_state
         if command_id:
-            first = self.commands.get(command_id, (seq, seq))[0]
-            self.commands[command_id] = (first, seq)
+            self._note_command(seq, command_id, actor)
         self.state = new_state
+
+    def _note_command(self, seq: int, command_id: str, actor: str) -> None:
+        if actor == "owner" or actor.startswith("seat:"):
+            key = (actor, command_id)
+        elif self.last_command is not None and self.last_command[1] == command_id:
+            key = self.last_command  # a bot move or deal saved with the command that set it off
+        else:
+            return
+        first = self.commands.get(key, (seq, seq))[0]
+        self.commands[key] = (first, seq)
+        self.last_command = key
 
 
 def _check_link(seq: int, name: str, payload: Mapping[str, Any], expected_prev: str, prev: str, h: str) -> None:

@@ -4,14 +4,21 @@ server, port = create_server("127.0.0.1:0", tables)   # inside a running event l
 await server.start()
 ...
 await stop_server(server)                            # NOT_SERVING, drain, close the pool
+
+The server does not share its port: ``grpc.so_reuseport`` is off, so a second server on a port
+in use fails to start (:func:`create_server` raises ``RuntimeError``) instead of silently
+taking half the calls.  Messages of up to :data:`MAX_MESSAGE_BYTES` are sent and received (a
+long record in ``GetRecord``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import signal
+import socket
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
+import sqlalchemy
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -26,7 +34,7 @@ from trapoula.api.v1 import table_pb2, table_pb2_grpc
 from trapoula.service.application import Tables
 from trapoula.service.fanout import Fanout
 from trapoula.service.servicer import POLL_SECONDS, TableServicer
-from trapoula.service.settings import Settings
+from trapoula.service.settings import Settings, display_url
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +42,18 @@ SERVICE_NAME = table_pb2.DESCRIPTOR.services_by_name["TableService"].full_name
 """``trapoula.api.v1.TableService``."""
 GRACE_SECONDS = 5.0
 """How long a stopping server lets calls in flight finish."""
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+"""Largest message sent or received (gRPC's default, 4 MiB, is too small for a long record)."""
+SERVER_OPTIONS: tuple[tuple[str, int], ...] = (
+    ("grpc.so_reuseport", 0),
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+)
+"""Channel arguments of the server: no port sharing, 64 MiB messages."""
+
+
+class StartupError(RuntimeError):
+    """The server cannot start: its message is one line naming what failed and the setting to fix."""
 
 
 @dataclass
@@ -59,13 +79,16 @@ def create_server(
 
     Call it inside the running event loop that will serve.  ``address`` is ``host:port``; port 0
     picks a free port, returned as ``port``.  Health checking reports ``SERVING`` for ``""`` and
-    for ``trapoula.api.v1.TableService`` once started; reflection lists both services.  Store
+    for ``trapoula.api.v1.TableService`` once started; reflection (``grpc.reflection.v1alpha``: the
+    grpcio-reflection package offers no v1 service yet) lists both services.  Store
     calls run on a pool of ``workers`` threads.
 
     Raises:
-        RuntimeError: the address cannot be bound.
+        RuntimeError: the address cannot be bound (in use, or not an address of this host); the
+            message names it.
     """
-    server = grpc.aio.server()
+    _check_port_free(address)
+    server = grpc.aio.server(options=SERVER_OPTIONS)
     fanout = Fanout()
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="trapoula-store")
     servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds)
@@ -76,14 +99,49 @@ def create_server(
     try:
         port = server.add_insecure_port(address)
     except RuntimeError as exc:
-        executor.shutdown(wait=False)
-        raise RuntimeError(f"cannot listen on {address!r}: {exc}") from exc
+        port = 0
+        cause: BaseException | None = exc
+    else:
+        cause = None
     if port == 0:
         executor.shutdown(wait=False)
-        raise RuntimeError(f"cannot listen on {address!r}")
+        raise StartupError(
+            f"cannot listen on {address!r}: the port is in use or the address is not this host's "
+            "(set --address or TRAPOULA_ADDRESS)"
+        ) from cause
     tables.add_listener(fanout.publish)
     _PARTS[server] = _Parts(tables, fanout, executor, health_servicer, fanout.publish)
     return server, port
+
+
+def _check_port_free(address: str) -> None:
+    """Fail early, with the system's reason, when every address ``address`` resolves to is in use.
+
+    gRPC would fail too (``so_reuseport`` is off) but only after logging its own lines; this
+    check keeps the failure to one line.  Port 0 and unresolvable addresses are left to gRPC.
+    """
+    host, _, port_text = address.rpartition(":")
+    if not port_text.isdigit() or int(port_text) == 0:
+        return
+    bind_host = host.strip("[]") or None
+    try:
+        infos = socket.getaddrinfo(bind_host, int(port_text), type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError:
+        return
+    errors: list[OSError] = []
+    for family, kind, proto, _name, sockaddr in infos:
+        try:
+            with socket.socket(family, kind, proto) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind(sockaddr)
+            return
+        except OSError as exc:
+            errors.append(exc)
+    if errors and all(e.errno == errno.EADDRINUSE for e in errors):
+        raise StartupError(
+            f"cannot listen on {address!r}: {errors[0].strerror} (another server uses the port; "
+            "set --address or TRAPOULA_ADDRESS)"
+        )
 
 
 async def start_server(server: grpc.aio.Server) -> None:
@@ -96,13 +154,16 @@ async def start_server(server: grpc.aio.Server) -> None:
 
 
 async def stop_server(server: grpc.aio.Server, grace: float = GRACE_SECONDS) -> None:
-    """Stop gracefully: health ``NOT_SERVING``, refuse new calls, let calls in flight finish for
-    ``grace`` seconds, cancel the rest (open watch streams), then release the thread pool.
+    """Stop gracefully: health ``NOT_SERVING``, end open watch streams (``UNAVAILABLE``), refuse
+    new calls, let calls in flight finish for ``grace`` seconds, cancel the rest, then release
+    the thread pool.  (Background automatic play is stopped by ``Tables.stop_automatic`` or
+    ``Tables.close``.)
     """
     parts = _PARTS.pop(server, None)
     if parts is not None:
         await parts.health.enter_graceful_shutdown()
         parts.tables.remove_listener(parts.listener)
+        parts.fanout.close()  # open watch streams end now (UNAVAILABLE), not after the grace
     await server.stop(grace)
     if parts is not None:
         parts.executor.shutdown(wait=False, cancel_futures=True)
@@ -120,6 +181,35 @@ def display_address(address: str, port: int) -> str:
     return f"{host}:{port}"
 
 
+def open_tables(settings: Settings) -> Tables:
+    """The ``Tables`` of ``settings``.
+
+    Raises:
+        StartupError: the event store cannot be opened; one line naming the store (password
+            masked), the cause, and the setting to fix.
+    """
+    try:
+        return Tables(settings.database_url, settings.secret, schema=settings.database_schema)
+    except Exception as exc:
+        lines = str(exc).strip().splitlines()
+        cause = lines[0] if lines else type(exc).__name__
+        password = _password(settings.database_url)
+        if password:
+            cause = cause.replace(password, "***")
+        raise StartupError(
+            f"cannot open the event store {display_url(settings.database_url)}: {cause[:300]} "
+            "(set --database-url or TRAPOULA_DATABASE_URL)"
+        ) from exc
+
+
+def _password(url: str) -> str | None:
+    try:
+        password = sqlalchemy.engine.make_url(url).password
+        return str(password) if password else None
+    except Exception:
+        return None
+
+
 async def serve(
     settings: Settings | None = None,
     *,
@@ -128,20 +218,22 @@ async def serve(
 ) -> None:
     """Serve until SIGINT/SIGTERM (or until ``stop`` is set), then stop gracefully.
 
-    ``ready(address)`` is called with the bound ``host:port`` once serving.
+    ``ready(address)`` is called with the bound ``host:port`` once serving.  Stopping: background
+    automatic play stops between batches, open watch streams end, calls in flight get
+    :data:`GRACE_SECONDS` to finish, then the store is closed.
 
     Raises:
-        RuntimeError: the address cannot be bound.
+        StartupError: the store cannot be opened or the address cannot be bound (one line).
     """
     settings = settings or Settings.from_env()
-    tables = Tables(settings.database_url, settings.secret, schema=settings.database_schema)
+    tables = open_tables(settings)
     try:
         if tables.follow_store():
             log.info("following the store for other replicas' moves")
         server, port = create_server(settings.address, tables)
         await start_server(server)
         bound = display_address(settings.address, port)
-        log.info("trapoula serving %s on %s", SERVICE_NAME, bound)
+        log.info("trapoula serving %s on %s, store %s", SERVICE_NAME, bound, display_url(settings.database_url))
         if ready is not None:
             ready(bound)
         stop = stop or asyncio.Event()
@@ -156,7 +248,10 @@ async def serve(
                 with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                     loop.remove_signal_handler(sig)
             log.info("stopping")
-            await stop_server(server)
+            await asyncio.gather(
+                loop.run_in_executor(None, tables.stop_automatic, GRACE_SECONDS), stop_server(server, GRACE_SECONDS)
+            )
+            log.info("stopped")
     finally:
         tables.close()
 

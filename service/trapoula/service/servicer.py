@@ -4,6 +4,11 @@ Every store call runs in a thread pool (the store is blocking; the event loop se
 streams).  Every error becomes a status with a ``google.rpc.Status`` (see ``status.py``); an
 unexpected one is logged and answered ``INTERNAL``, and the server goes on serving.  The seat
 token is read from ``authorization: Bearer <token>`` metadata.
+
+Command ids (``StartMatch``, ``Act``) belong to their caller (a seat, or the owner): a repeated
+id from the same caller returns the first result, whatever the repeated command; the same id
+from another caller is another command.  A refused command uses up nothing: its id may later
+carry a command that succeeds.  See :meth:`trapoula.service.application.Tables.act`.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.service import convert, status
 from trapoula.service.application import Principal, Tables
+from trapoula.service.errors import Unavailable
 from trapoula.service.fanout import Fanout
 
 T = TypeVar("T")
@@ -142,13 +148,18 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
     async def WatchTable(self, request: pb.WatchTableRequest, context: Context) -> AsyncIterator[pb.WatchTableResponse]:
         """Stream the caller's events and views after ``from_version``, then live.
 
-        The stream ends by itself once the match is over and its last event was sent.
+        The stream ends by itself once the match is over and its last event was sent.  A
+        ``from_version`` beyond the table's version is ``OUT_OF_RANGE`` (``version_ahead``).  When
+        the server stops, open streams end at once with ``UNAVAILABLE`` (``server_stopping``):
+        watch again, from the last version seen, once the server (or another replica) is back.
         """
         table_id = request.table_id
         try:
             principal = await self._run(self.tables.authenticate, table_id, _token(context))
             after = int(request.from_version)
             while True:
+                if self.fanout.closed:
+                    raise Unavailable(f"the server is stopping; watch again from version {after}")
                 batch = await self._run(self.tables.events_after, table_id, principal, after)
                 for item in batch.items:
                     yield convert.watch_response(item)
@@ -164,7 +175,11 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             await _abort(context, exc)
 
     async def GetRecord(self, request: pb.GetRecordRequest, context: Context) -> pb.GetRecordResponse:
-        """The record of the finished hands; see the proto."""
+        """The record of the finished hands; see the proto.
+
+        The server sends messages of up to 64 MiB (``grpc.max_send_message_length``); a client
+        fetching a long record must accept as much (``grpc.max_receive_message_length``).
+        """
 
         async def work() -> pb.GetRecordResponse:
             jsonl, hands = await self._run(self.tables.record, request.table_id)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -79,6 +80,17 @@ class Settings:
             database_schema=args.database_schema,
             secret=base.secret,
         )
+
+
+def display_url(url: str) -> str:
+    """A database URL fit for a log line: the password, if any, replaced by ``***``.
+
+    >>> display_url("postgresql+psycopg://ann:s3cret@db:5432/trapoula")
+    'postgresql+psycopg://ann:***@db:5432/trapoula'
+    >>> display_url("sqlite:///trapoula.sqlite3")
+    'sqlite:///trapoula.sqlite3'
+    """
+    return re.sub(r"^([^:/?#]+://[^:/?#@]*):[^/?#]*@", r"\1:***@", url)
 
 
 def parse_secret(text: str) -> bytes:

@@ -8,10 +8,17 @@
 | ``PermissionDenied`` | ``PERMISSION_DENIED`` | ``permission_denied`` / ``bad_token`` |
 | ``SeatTaken``, ``AlreadyStarted`` | ``ALREADY_EXISTS`` | ``seat_taken``, ``table_full``, ``already_started`` |
 | ``Conflict`` | ``ABORTED`` | ``conflict`` |
+| ``VersionAhead`` | ``OUT_OF_RANGE`` | ``version_ahead`` |
+| ``Unavailable`` | ``UNAVAILABLE`` | ``server_stopping`` |
 | anything else | ``INTERNAL`` | ``internal`` (logged with a reference quoted in the message) |
 
 ``ErrorInfo.domain`` is ``"trapoula"``; ``metadata`` holds ``rule`` (for a refusal), ``seat``,
 ``version`` and ``table_id`` when known.  A refusal's message ends with ``[reason, rule]``.
+
+Sizes are bounded whatever the input: every metadata value is clipped to
+:data:`~trapoula.service.errors.ECHO_LIMIT` characters and a message to :data:`MESSAGE_LIMIT`
+(messages already quote input through :func:`~trapoula.service.errors.clip`; this is the net
+for a domain message that quotes more), so a status always fits gRPC's 8 KiB metadata limit.
 """
 
 from __future__ import annotations
@@ -32,11 +39,17 @@ from trapoula.service.errors import (
     SeatTaken,
     ServiceError,
     TableNotFound,
+    Unavailable,
+    VersionAhead,
+    clip,
     context_of,
 )
 
 DOMAIN = "trapoula"
 """``ErrorInfo.domain`` of every trapoula error."""
+
+MESSAGE_LIMIT = 300
+"""Most characters of a status message (the text before a refusal's ``[reason, rule]``)."""
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +61,8 @@ _CODES: tuple[tuple[type[BaseException], grpc.StatusCode], ...] = (
     (SeatTaken, grpc.StatusCode.ALREADY_EXISTS),
     (AlreadyStarted, grpc.StatusCode.ALREADY_EXISTS),
     (Conflict, grpc.StatusCode.ABORTED),
+    (VersionAhead, grpc.StatusCode.OUT_OF_RANGE),
+    (Unavailable, grpc.StatusCode.UNAVAILABLE),
 )
 
 
@@ -65,18 +80,19 @@ def describe(exc: BaseException) -> tuple[grpc.StatusCode, str, str, dict[str, s
     meta: dict[str, str] = {}
     ctx = context_of(exc)
     if ctx.table_id is not None:
-        meta["table_id"] = ctx.table_id
+        meta["table_id"] = clip(ctx.table_id)
     if ctx.seat is not None:
         meta["seat"] = str(ctx.seat)
     if ctx.version is not None:
         meta["version"] = str(ctx.version)
     if isinstance(exc, CommandRejected):
-        meta["rule"] = exc.rule
-        return code, str(exc), exc.reason, meta
+        meta["rule"] = clip(exc.rule)
+        message = f"{clip(exc.message, MESSAGE_LIMIT)} [{clip(exc.reason)}, {clip(exc.rule)}]"
+        return code, message, clip(exc.reason), meta
     if isinstance(exc, InvalidInput):
-        return code, exc.message, exc.reason, meta
+        return code, clip(exc.message, MESSAGE_LIMIT), clip(exc.reason), meta
     if isinstance(exc, ServiceError) and code is not grpc.StatusCode.INTERNAL:
-        return code, exc.message, exc.reason, meta
+        return code, clip(exc.message, MESSAGE_LIMIT), clip(exc.reason), meta
     ref = secrets.token_hex(4)
     log.error("internal error (ref %s): %r", ref, exc, exc_info=exc)
     return grpc.StatusCode.INTERNAL, f"internal error (ref {ref}); the server logged it", "internal", meta
