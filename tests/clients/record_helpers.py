@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trapoula.domain.bots import choose
-from trapoula.domain.chain import GENESIS, event_hash
+from trapoula.domain.chain import chain_record
 from trapoula.domain.deal import Deal
 from trapoula.domain.events import to_payload
 from trapoula.domain.game import MatchConfig, SeatInfo
@@ -54,21 +54,7 @@ def record_text(players: int = 3, target: int = 0, seed: int = 7) -> str:
         for event in spec.decide(state, command):
             state = spec.evolve(state, event)
             entries.append((event.event_name(), to_payload(event)))
-    lines: list[dict[str, Any]] = [
-        {
-            "format": "trapoula-record",
-            "version": 1,
-            "table_id": f"t-clients-{seed}",
-            "game": "agonia",
-            "hands": sum(1 for name, _ in entries if name == "SeedRevealed"),
-            "events": len(entries),
-        }
-    ]
-    prev = GENESIS
-    for seq, (name, payload) in enumerate(entries, start=1):
-        digest = event_hash(prev, seq, name, payload)
-        lines.append({"seq": seq, "name": name, "payload": payload, "prev_hash": prev, "hash": digest})
-        prev = digest
+    lines = chain_record(f"t-clients-{seed}", "agonia", entries)
     return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
 
 

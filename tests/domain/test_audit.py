@@ -20,7 +20,7 @@ import pytest
 
 from trapoula.domain.audit import AuditReport, audit_record
 from trapoula.domain.cards import codes, deck_52
-from trapoula.domain.chain import GENESIS, event_hash
+from trapoula.domain.chain import chain_record
 from trapoula.domain.deal import Deal, deck_hash
 from trapoula.domain.events import Event, to_payload
 from trapoula.domain.game import MatchConfig, SeatInfo
@@ -59,21 +59,7 @@ def play_random_match(players: int, target: int, seed: int) -> list[Event]:
 
 def chain(entries: Sequence[tuple[str, dict[str, Any]]], table_id: str = "t-audit") -> list[dict[str, Any]]:
     """The record of ``(name, payload)`` entries: header, then hash-chained lines (JSON round trip)."""
-    lines: list[dict[str, Any]] = [
-        {
-            "format": "trapoula-record",
-            "version": 1,
-            "table_id": table_id,
-            "game": "agonia",
-            "hands": sum(1 for name, _ in entries if name == "SeedRevealed"),
-            "events": len(entries),
-        }
-    ]
-    prev = GENESIS
-    for seq, (name, payload) in enumerate(entries, start=1):
-        digest = event_hash(prev, seq, name, payload)
-        lines.append({"seq": seq, "name": name, "payload": payload, "prev_hash": prev, "hash": digest})
-        prev = digest
+    lines = chain_record(table_id, "agonia", entries)
     return json.loads(json.dumps(lines))  # type: ignore[no-any-return]
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from trapoula.clients.audit import parse_record
 from trapoula.domain.audit import TABLE_EVENTS, audit_record
+from trapoula.domain.chain import RECORD_FORMAT
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Viewer, from_payload, redact, to_payload
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
@@ -155,7 +156,7 @@ class Replay:
     """
 
     def __init__(self, lines: Sequence[Mapping[str, Any]], *, partial: bool = False) -> None:
-        if not lines or lines[0].get("format") != "trapoula-record":
+        if not lines or lines[0].get("format") != RECORD_FORMAT:
             raise InvalidInput("not a trapoula record: the first line is not its header", "bad_record")
         header = lines[0]
         self.table_id: str = str(header.get("table_id"))

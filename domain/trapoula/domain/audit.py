@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from trapoula.domain.cards import codes, parse_cards
-from trapoula.domain.chain import GENESIS, canonical_json, event_hash
+from trapoula.domain.chain import GENESIS, RECORD_FORMAT, RECORD_VERSION, canonical_json, event_hash
 from trapoula.domain.deal import Deal, deck_hash, verify_reveal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, from_payload, to_payload
@@ -49,9 +49,9 @@ __all__ = [
     "audit_record",
 ]
 
-FORMAT = "trapoula-record"
+FORMAT = RECORD_FORMAT
 """The header's ``format`` value."""
-VERSION = 1
+VERSION = RECORD_VERSION
 """The record format version this module reads."""
 TABLE_EVENTS = frozenset({"TableCreated", "SeatTaken"})
 """Table-level events: chain-checked, not replayed through the rules."""

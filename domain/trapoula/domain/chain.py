@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 GENESIS = "0" * 64
@@ -33,3 +33,43 @@ def event_hash(prev_hash: str, seq: int, name: str, payload: Mapping[str, Any]) 
     """The chained hash of one event (see the module docstring); hex, 64 digits."""
     body = canonical_json({"seq": seq, "name": name, "payload": payload})
     return hashlib.sha256((prev_hash + "\n" + body).encode("ascii")).hexdigest()
+
+
+RECORD_FORMAT = "trapoula-record"
+"""The ``format`` of a record's header line (docs/record.md)."""
+RECORD_VERSION = 1
+"""The record format's version."""
+
+
+def record_header(table_id: str, game: str, hands: int, events: int) -> dict[str, Any]:
+    """A record's first line (docs/record.md): format, version, table id, game, finished hands, event count."""
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "table_id": table_id,
+        "game": game,
+        "hands": hands,
+        "events": events,
+    }
+
+
+def chain_record(table_id: str, game: str, entries: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, Any]]:
+    """Hash-chain ``(name, payload)`` entries into record lines, header first (docs/record.md).
+
+    ``hands`` in the header counts the ``SeedRevealed`` events.  Each line is
+    ``{"seq", "name", "payload", "prev_hash", "hash"}`` with ``seq`` from 1.
+
+    >>> lines = chain_record("t", "agonia", [("Passed", {"seat": 0})])
+    >>> lines[0]["events"], lines[1]["prev_hash"] == GENESIS
+    (1, True)
+    >>> lines[1]["hash"] == event_hash(GENESIS, 1, "Passed", {"seat": 0})
+    True
+    """
+    hands = sum(1 for name, _ in entries if name == "SeedRevealed")
+    lines: list[dict[str, Any]] = [record_header(table_id, game, hands, len(entries))]
+    prev = GENESIS
+    for seq, (name, payload) in enumerate(entries, start=1):
+        digest = event_hash(prev, seq, name, payload)
+        lines.append({"seq": seq, "name": name, "payload": dict(payload), "prev_hash": prev, "hash": digest})
+        prev = digest
+    return lines

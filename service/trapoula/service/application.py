@@ -47,7 +47,7 @@ from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import Environment, get_topic
 
 from trapoula.domain import bots
-from trapoula.domain.chain import GENESIS, event_hash
+from trapoula.domain.chain import GENESIS, event_hash, record_header
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload, Viewer, redact, to_payload
@@ -1089,14 +1089,7 @@ class Tables(Application):  # type: ignore[type-arg]
         table = self._load(table_id)
         state = table.state
         entries = table.entries[: state.record_cut]
-        header = {
-            "format": "trapoula-record",
-            "version": 1,
-            "table_id": state.table_id,
-            "game": state.game,
-            "hands": state.record_hands,
-            "events": len(entries),
-        }
+        header = record_header(state.table_id, state.game, state.record_hands, len(entries))
         lines = [json.dumps(header, ensure_ascii=False, separators=(",", ":"))]
         lines.extend(json.dumps(e.record_line(), ensure_ascii=False, separators=(",", ":")) for e in entries)
         return "\n".join(lines) + "\n", state.record_hands
