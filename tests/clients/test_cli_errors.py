@@ -262,3 +262,19 @@ def test_demo_with_a_record_path_in_a_missing_folder_exits_2_before_playing(
         f"trapoula demo: no such folder for the record: {str(missing)!r}"
     )
     assert out.getvalue() == ""
+
+
+def test_replay_of_a_record_with_a_changed_seed_plays_but_warns_that_it_does_not_verify_s5_1(
+    clean_record: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A changed revealed seed breaks no rule of play, so the replay reaches its end (exit 0), but
+    it says at once that the record does not verify, naming the commitment rule S5.1."""
+    lines = [json.loads(line) for line in clean_record.splitlines()]
+    revealed = next(line for line in lines if line.get("name") == "SeedRevealed")
+    revealed["payload"]["seed"] = "f" * 64
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    out = io.StringIO()
+    assert main(["replay", _write(tmp_path, "seed.jsonl", text)], out=out, inp=io.StringIO()) == 0
+    line = _one_error_line(capsys.readouterr().err, "replay")
+    assert line.startswith("trapoula replay: warning: this record does not verify (")
+    assert f"the first at seq {revealed['seq']} (SeedRevealed), rule S5.1" in line

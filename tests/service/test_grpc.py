@@ -102,7 +102,7 @@ def test_a_whole_match_with_a_person_and_bots(stub: table_pb2_grpc.TableServiceS
     md = auth(me.seat_token)
     reply = stub.StartMatch(pb.StartMatchRequest(table_id=table_id, command_id="start"), metadata=md)
     view = json.loads(reply.view.view_json)
-    assert view["names"] == ["random bot", "ann", "helga"]
+    assert view["names"] == ["random bot 0", "ann", "helga"]
     moves = 0
     while view["table"]["status"] != "over":
         legal = view["legal"]

@@ -246,7 +246,7 @@ def test_sigterm_stops_a_busy_server_and_ends_watch_streams(tmp_path: Any) -> No
             stub = table_pb2_grpc.TableServiceStub(channel)
             ids = []
             for _ in range(3):
-                table_id, owner = bot_table(stub, target=10_000, seats=4)
+                table_id, owner = bot_table(stub, target=1_000, seats=4)
                 stub.StartMatch(pb.StartMatchRequest(table_id=table_id, command_id="go"), metadata=owner, timeout=30)
                 ids.append(table_id)
             stream = stub.WatchTable(pb.WatchTableRequest(table_id=ids[0]), timeout=60)

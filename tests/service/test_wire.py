@@ -16,7 +16,7 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.domain import bots
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.service import convert, status
-from trapoula.service.application import Tables
+from trapoula.service.application import SPECTATOR, Tables
 from trapoula.service.errors import (
     AlreadyStarted,
     Conflict,
@@ -196,3 +196,20 @@ def test_create_server_binds_port_zero_and_refuses_a_bad_address(tmp_path: Any) 
         tables.close()
     assert display_address("127.0.0.1:0", 4242) == "127.0.0.1:4242"
     assert display_address("[::]:0", 4242) == "[::]:4242"
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:99999", "nonsense", "127.0.0.1:", ":50051", "127.0.0.1:5x"])
+def test_an_address_without_a_valid_port_is_refused_before_binding(address: str) -> None:
+    """A port out of 0..65535 would be wrapped by the OS; refuse it with a message naming it."""
+    with pytest.raises(SystemExit):
+        Settings.from_args(["--address", address], env={})
+    with pytest.raises(ValueError, match="is not host:port"):
+        Settings.from_env({"TRAPOULA_ADDRESS": address})
+
+
+def test_a_bot_without_a_name_is_named_after_its_level_and_seat(tmp_path: Any) -> None:
+    tables = Tables(f"sqlite:///{tmp_path / 'names.sqlite3'}", b"s" * 32)
+    table_id, _owner = tables.create_table("agonia", 2, {"target_points": 0})
+    tables.add_bot(table_id, "heuristic")
+    tables.add_bot(table_id, "random", name="rita")
+    assert [s["name"] for s in tables.view(table_id, SPECTATOR)[1]["table"]["seats"]] == ["heuristic bot 0", "rita"]

@@ -252,10 +252,19 @@ def _interactive(replay: Replay, position: int, viewer: int | str | None, inp: T
 def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     """Exit 0 when the whole record was replayed, 1 when it stops at an event it cannot apply
     (the positions before it are shown and the reason is printed), 2 for unusable input."""
+    lines = _record_lines(args.record)
     try:
-        replay = Replay(_record_lines(args.record), partial=True)
+        replay = Replay(lines, partial=True)
     except InvalidInput as exc:
         raise _Unusable(f"{args.record}: {exc.message}") from None
+    problems = audit_record(lines).problems
+    if problems and replay.stopped is None:  # a replay shows what a record says, a verified one what happened
+        first = problems[0]
+        _say_error(
+            "replay",
+            f"warning: this record does not verify ({len(problems)} discrepancies, the first at seq {first.seq} "
+            f"({first.name}), rule {first.rule}); run `trapoula verify` for the list",
+        )
     viewer = _viewer(args.seat)
     if isinstance(viewer, int) and not 0 <= viewer < replay.seats:
         raise _Unusable(f"--seat {viewer}: the table has seats 0..{replay.seats - 1}")

@@ -816,9 +816,9 @@ class Tables(Application):  # type: ignore[type-arg]
         self._published(str(tid), 1)
         return str(tid), owner_token
 
-    def _take_seat(self, table_id: str, seat: int | None, name: str, bot: str | None) -> tuple[int, str | None]:
+    def _take_seat(self, table_id: str, seat: int | None, name: str | None, bot: str | None) -> tuple[int, str | None]:
         parse_table_id(table_id)
-        name = _check_name(name)
+        checked = None if name is None and bot is not None else _check_name(name or "")
         token = None if bot is not None else _new_token()
         chosen: list[int] = []
 
@@ -842,7 +842,7 @@ class Tables(Application):  # type: ignore[type-arg]
             chosen[:] = [target]
             payload = {
                 "seat": target,
-                "name": name,
+                "name": checked if checked is not None else f"{bot} bot {target}",
                 "bot": bot,
                 "token_hash": token_hash(token) if token is not None else None,
             }
@@ -874,7 +874,7 @@ class Tables(Application):  # type: ignore[type-arg]
             :meth:`join`.
         """
         bots.check_level(_check_key(level, "bot level", "bad_bot_level"))
-        seat_no, _ = self._take_seat(table_id, seat, name or f"{level} bot", level)
+        seat_no, _ = self._take_seat(table_id, seat, name, level)
         return seat_no
 
     def authenticate(self, table_id: str, token: str | None) -> Principal:

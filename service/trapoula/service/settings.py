@@ -54,7 +54,7 @@ class Settings:
         env = os.environ if env is None else env
         raw_secret = env.get("TRAPOULA_SECRET", "").strip()
         return Settings(
-            address=env.get("TRAPOULA_ADDRESS") or DEFAULT_ADDRESS,
+            address=check_address(env.get("TRAPOULA_ADDRESS") or DEFAULT_ADDRESS),
             database_url=env.get("TRAPOULA_DATABASE_URL") or DEFAULT_DATABASE_URL,
             database_schema=env.get("TRAPOULA_DATABASE_SCHEMA") or None,
             secret=parse_secret(raw_secret) if raw_secret else _random_secret(),
@@ -70,7 +70,9 @@ class Settings:
         """
         base = Settings.from_env(env)
         parser = argparse.ArgumentParser(prog="python -m trapoula.service", description="Serve trapoula over gRPC.")
-        parser.add_argument("--address", default=base.address, help=f"host:port (default {base.address})")
+        parser.add_argument(
+            "--address", default=base.address, type=_address_arg, help=f"host:port (default {base.address})"
+        )
         parser.add_argument("--database-url", default=base.database_url, help="SQLAlchemy URL of the event store")
         parser.add_argument("--database-schema", default=base.database_schema, help="PostgreSQL schema")
         args = parser.parse_args(argv)
@@ -80,6 +82,28 @@ class Settings:
             database_schema=args.database_schema,
             secret=base.secret,
         )
+
+
+def check_address(address: str) -> str:
+    """Return ``address`` if it is ``host:port`` with a port from 0 to 65535 (``[::1]:50051`` for IPv6).
+
+    >>> check_address("127.0.0.1:0")
+    '127.0.0.1:0'
+
+    Raises:
+        ValueError: no host, no port, or a port out of range; the message names the address.
+    """
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isascii() or not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"address {address[:64]!r} is not host:port with a port from 0 to 65535")
+    return address
+
+
+def _address_arg(text: str) -> str:
+    try:
+        return check_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def display_url(url: str) -> str:

@@ -14,8 +14,8 @@ StarterAceSuit = Literal["ace", "first_player", "dealer", "previous_winner"]
 AnnouncePenalty = Literal["draw_one", "skip_turn", "ten_points"]
 SevenLastCard = Literal["penalty_then_out", "forbidden"]
 
-MAX_TARGET_POINTS = 10_000
-"""R7.1 names 50 or 100 as usual limits; a limit far above them would only make a match endless."""
+MAX_TARGET_POINTS = 1_000
+"""R7.1 names 50 or 100 as usual limits; a limit far above them only makes a match endless (and its record huge)."""
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "starter_ace_suit": ("ace", "first_player", "dealer", "previous_winner"),

@@ -39,6 +39,8 @@ from trapoula.domain.games.shedding.events import (
 
 HAND_SIZE = 7
 """Cards dealt to each player (R3.2)."""
+MAX_TOTAL = 100_000
+"""The largest score a match may be taken up from (initial totals, R6.6)."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 """R2.2."""
 
@@ -86,8 +88,12 @@ def initial_state(config: MatchConfig) -> AgoniaState:
     if config.first_dealer is not None and not 0 <= config.first_dealer < n:
         raise InvalidInput(f"first_dealer {config.first_dealer!r} is not a seat 0..{n - 1} (R3.1)", "bad_config")
     totals = tuple(config.initial_totals) if config.initial_totals is not None else (0,) * n
-    if len(totals) != n or any(isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in totals):
-        raise InvalidInput(f"initial totals {totals!r}: expected {n} integers >= 0 (R6.6)", "bad_config")
+    if len(totals) != n or any(
+        isinstance(t, bool) or not isinstance(t, int) or not 0 <= t <= MAX_TOTAL for t in totals
+    ):
+        raise InvalidInput(
+            f"initial totals {str(totals)[:80]}: expected {n} integers from 0 to {MAX_TOTAL} (R6.6)", "bad_config"
+        )
     return AgoniaState(config=config, options=options, n=n, totals=totals, extra_points=(0,) * n)
 
 
