@@ -7,13 +7,11 @@
 
 from __future__ import annotations
 
-import dataclasses
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
-from trapoula.domain.cards import Card, Rank, Suit, codes, deck_52, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal, deck_hash, reshuffle_label, shuffle
+from trapoula.domain.cards import Card, Rank, Suit, deck_52, parse_card, sorted_cards
+from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
@@ -21,18 +19,14 @@ from trapoula.domain.games.agonia.commands import ChooseSuit, Command, Draw, Nex
 from trapoula.domain.games.agonia.events import AnnouncementMissed, SuitChosen
 from trapoula.domain.games.agonia.options import AgoniaOptions, parse_options
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
+from trapoula.domain.games.shedding import engine
+from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
-    CardsDealt,
-    CardsDrawn,
-    HandEnded,
     HandStarted,
     MatchEnded,
-    MatchStarted,
     Passed,
-    SeedRevealed,
     StarterTurned,
-    StockReshuffled,
     TurnSkipped,
     TurnStarted,
 )
@@ -61,14 +55,14 @@ POINTS: Mapping[Rank, int] = {
 def card_points(cards: Sequence[Card]) -> int:
     """The points of some cards (R2.4).
 
+    >>> from trapoula.domain.cards import parse_cards
     >>> card_points(parse_cards("KH 7D 2C"))
     19
     """
     return sum(POINTS[c.rank] for c in cards)
 
 
-def _reject(reason: str, rule: str, message: str) -> CommandRejected:
-    return CommandRejected(reason, rule, message)
+_reject = reject
 
 
 # --------------------------------------------------------------------------- initial state
@@ -97,97 +91,25 @@ def initial_state(config: MatchConfig) -> AgoniaState:
     return AgoniaState(config=config, options=options, n=n, totals=totals, extra_points=(0,) * n)
 
 
-def _first_dealer(state: AgoniaState) -> int:
-    fd = state.config.first_dealer
-    return state.n - 1 if fd is None else fd
-
-
 def next_dealer(state: AgoniaState) -> int:
     """The dealer of the next hand (R3.1): the first dealer, then one seat to the left each hand."""
-    return _first_dealer(state) if state.phase is Phase.NEW else (state.dealer + 1) % state.n
+    return engine.next_dealer(state)
 
 
 # --------------------------------------------------------------------------- evolve
 
 
-def _replace_hand(
-    hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]
-) -> tuple[tuple[Card, ...], ...]:
-    return (*hands[:seat], hand, *hands[seat + 1 :])
-
-
-def _remove_cards(cards: tuple[Card, ...], taken: Sequence[Card]) -> tuple[Card, ...]:
-    """``cards`` less one copy of each card of ``taken``, order kept (multiset difference)."""
-    left = Counter(taken)
-    out: list[Card] = []
-    for card in cards:
-        if left[card] > 0:
-            left[card] -= 1
-        else:
-            out.append(card)
-    return tuple(out)
-
-
-def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    i = hand.index(card)
-    return hand[:i] + hand[i + 1 :]
-
-
-_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(AgoniaState))
-_new_state = object.__new__
-_set = object.__setattr__
-
-
-def _replace(state: AgoniaState, **changes: Any) -> AgoniaState:
-    """``dataclasses.replace`` without re-running ``__init__`` (the hot path of every simulation)."""
-    new = _new_state(AgoniaState)
-    for name in _STATE_FIELDS:
-        _set(new, name, changes[name] if name in changes else getattr(state, name))
-    return new
-
-
 def evolve(state: AgoniaState, event: Event) -> AgoniaState:
-    """Apply one event to the state (trusted: no validation, STYLE habit 1)."""
-    rep = _replace
+    """Apply one event to the state (trusted: no validation, STYLE habit 1).
+
+    Agonia's own events and fields here; the common mechanics in ``engine.evolve_common``.
+    """
+    rep = engine.replace
     match event:
-        case CardPlayed(seat=seat, card=code, active_suit=active, pending_draw=pending):
-            card = parse_card(code)
-            return rep(
-                state,
-                hands=_replace_hand(state.hands, seat, _without(state.hands[seat], card)),
-                discard=(*state.discard, card),
-                active_suit=Suit(active),
-                pending_draw=pending,
-                turn_active=True,
-                idle_turns=0,
-            )
-        case CardsDrawn(seat=seat, cards=drawn, reason=reason):
-            cards = parse_cards(drawn)
-            return rep(
-                state,
-                hands=_replace_hand(state.hands, seat, state.hands[seat] + cards),
-                stock=state.stock[len(cards) :],
-                drawn=state.drawn or reason == "draw",
-                pending_draw=0 if reason in ("penalty", "last_seven") else state.pending_draw,
-                turn_active=state.turn_active or (bool(cards) and seat == state.to_act),
-                idle_turns=0 if cards else state.idle_turns,
-            )
-        case TurnStarted(seat=seat):
-            return rep(state, to_act=seat, drawn=False, turn_active=False)
-        case Passed():
-            return rep(state, idle_turns=0 if state.turn_active else state.idle_turns + 1)
         case TurnSkipped(seat=seat, reason=reason):
             if reason == "announce_penalty":
                 return rep(state, skip_owed=state.skip_owed - {seat})
             return state
-        case StockReshuffled(order=order):
-            cards = parse_cards(order)
-            return rep(
-                state,
-                stock=state.stock + cards,
-                discard=state.discard[-1:],
-                reshuffle_orders=(*state.reshuffle_orders, cards),
-            )
         case AnnouncementMissed(seat=seat, penalty=penalty):
             if penalty == "skip_turn":
                 return rep(state, skip_owed=state.skip_owed | {seat})
@@ -198,134 +120,31 @@ def evolve(state: AgoniaState, event: Event) -> AgoniaState:
             return state
         case SuitChosen(suit=suit):
             return rep(state, active_suit=Suit(suit), chooser=None)
-        case StarterTurned(card=code, active_suit=active, pending_draw=pending, chooser=chooser):
-            starter = parse_card(code)
-            return rep(
-                state,
-                stock=_remove_cards(state.stock, (starter,)),
-                discard=(starter,),
-                active_suit=Suit(active),
-                pending_draw=pending,
-                chooser=chooser,
-                to_act=chooser,
-            )
-        case CardsDealt(seat=seat, cards=dealt):
-            cards = parse_cards(dealt)
-            return rep(state, hands=_replace_hand(state.hands, seat, cards), stock=_remove_cards(state.stock, cards))
+        case StarterTurned(chooser=chooser):
+            common = engine.evolve_common(state, event, RULES)
+            assert common is not None
+            return rep(common, chooser=chooser, to_act=chooser)
         case HandStarted():
-            deck = parse_cards(event.deck)
-            return rep(
-                state,
-                phase=Phase.PLAYING,
-                hand_no=event.hand_no,
-                dealer=event.dealer,
-                first_player=event.first_player,
-                hands=((),) * state.n,
-                stock=deck,  # the deal then takes each hand and the up-card from it (S4.1 holds throughout)
-                discard=(),
-                active_suit=None,
-                pending_draw=0,
-                to_act=None,
-                drawn=False,
-                turn_active=False,
-                idle_turns=0,
-                chooser=None,
-                skip_owed=frozenset(),
-                extra_points=(0,) * state.n,
-                seed=event.seed,
-                reshuffle_seed=event.seed if event.seed is not None else deck_hash(deck),
-                explicit_reshuffles=tuple(parse_cards(r) for r in event.reshuffles),
-                reshuffle_orders=(),
-                commitment=event.commitment,
-                explicit_deal=event.explicit_deal,
-            )
-        case HandEnded(reason=reason, winner=winner, hands=hands, hand_points=points, totals=totals):
-            return rep(
-                state,
-                phase=Phase.HAND_OVER,
-                totals=totals,
-                last_winner=winner,
-                to_act=None,
-                last_hand_points=points,
-                last_hands=tuple(parse_cards(h) for h in hands),
-                last_reason=reason,
-            )
-        case MatchEnded(winner=winner, totals=totals):
-            return rep(state, phase=Phase.MATCH_OVER, match_winner=winner, totals=totals)
-        case MatchStarted() | SeedRevealed():
-            return state
-    return state
+            common = engine.evolve_common(state, event, RULES)
+            assert common is not None
+            return rep(common, chooser=None, skip_owed=frozenset(), extra_points=(0,) * state.n)
+    common = engine.evolve_common(state, event, RULES)
+    return state if common is None else common
 
 
 # --------------------------------------------------------------------------- decide helpers
 
 
-class _Acc:
-    """Events decided so far, with the state they lead to (so later decisions see earlier ones)."""
-
-    __slots__ = ("events", "state")
-
-    def __init__(self, state: AgoniaState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-
-def _reshuffle_order(state: AgoniaState, k: int, cards: Sequence[Card]) -> tuple[Card, ...]:
-    if state.explicit_deal and k <= len(state.explicit_reshuffles):
-        given = state.explicit_reshuffles[k - 1]
-        if Counter(given) != Counter(cards):
-            raise _reject(
-                "bad_deal",
-                "S8.5",
-                f"explicit reshuffle {k} {' '.join(codes(given))!r} is not a permutation of the discard pile "
-                f"{' '.join(codes(cards))!r}",
-            )
-        return given
-    return shuffle(cards, state.reshuffle_seed, reshuffle_label(k))
-
-
-def _draw(acc: _Acc, seat: int, count: int, reason: str) -> None:
+def _draw(acc: Acc[AgoniaState], seat: int, count: int, reason: str) -> None:
     """Draw ``count`` cards for ``seat`` with the reshuffles of R4.8/S8 (S7.3: what can be had)."""
-    st = acc.state
-    stock = list(st.stock)
-    discard = list(st.discard)
-    k = len(st.reshuffle_orders)
-    drawn: list[Card] = []
-    reshuffle: tuple[int, StockReshuffled] | None = None
-
-    def do_reshuffle() -> None:
-        nonlocal reshuffle, discard, k
-        if len(discard) <= 1:  # S8.3: nothing to reshuffle
-            return
-        k += 1
-        order = _reshuffle_order(st, k, discard[:-1])
-        stock.extend(order)
-        discard = discard[-1:]
-        reshuffle = (len(drawn), StockReshuffled(k=k, count=len(order), order=codes(order)))
-
-    for _ in range(count):
-        if not stock:
-            do_reshuffle()
-            if not stock:
-                break
-        drawn.append(stock.pop(0))
-        if len(stock) == 1:
-            do_reshuffle()
-    event = CardsDrawn(seat=seat, cards=codes(drawn), count=len(drawn), reason=reason)
-    if reshuffle is not None and reshuffle[0] < len(drawn):
-        acc.emit(reshuffle[1])  # beneath the stock: the same cards are drawn (S8.1)
-        acc.emit(event)
-    else:
-        acc.emit(event)
-        if reshuffle is not None:
-            acc.emit(reshuffle[1])
+    engine.draw(acc, RULES, seat, count, reason)
 
 
-def _begin_turn(acc: _Acc, seat: int) -> None:
+def _acc(state: AgoniaState) -> Acc[AgoniaState]:
+    return Acc(state, evolve)
+
+
+def _begin_turn(acc: Acc[AgoniaState], seat: int) -> None:
     """Give the turn to ``seat`` coming from another player, applying owed skips (R7.5.2)."""
     for _ in range(acc.state.n + 1):
         st = acc.state
@@ -338,23 +157,13 @@ def _begin_turn(acc: _Acc, seat: int) -> None:
     acc.emit(TurnStarted(seat=seat))
 
 
-def _end_hand(acc: _Acc, winner: int | None, reason: str) -> None:
+def _end_hand(acc: Acc[AgoniaState], winner: int | None, reason: str) -> None:
     """R6.1-R6.9: score the hand, reveal the seed, decide the match."""
     st = acc.state
     points = tuple(
         (0 if seat == winner else card_points(st.hands[seat])) + st.extra_points[seat] for seat in range(st.n)
     )
-    totals = tuple(t + p for t, p in zip(st.totals, points, strict=True))
-    acc.emit(
-        HandEnded(
-            reason=reason,
-            winner=winner,
-            hands=tuple(codes(sorted_cards(h)) for h in st.hands),
-            hand_points=points,
-            totals=totals,
-        )
-    )
-    acc.emit(SeedRevealed(seed=st.seed, reshuffle_orders=tuple(codes(o) for o in st.reshuffle_orders)))
+    totals = engine.end_hand(acc, winner, reason, points)
     target = st.options.target_points
     if target == 0 or any(t > target for t in totals):  # R6.7
         low = min(totals)
@@ -518,7 +327,7 @@ def _decide_play(state: AgoniaState, cmd: Play) -> tuple[Event, ...]:
     else:
         declared, active = None, card.suit  # R7.3: a declared suit is ignored
     pending = state.pending_draw + 2 if card.rank is Rank.SEVEN else 0  # R5.2.1-R5.2.2
-    acc = _Acc(state)
+    acc = _acc(state)
     acc.emit(
         CardPlayed(
             seat=seat,
@@ -557,7 +366,7 @@ def _decide_draw(state: AgoniaState, cmd: Draw) -> tuple[Event, ...]:
     refusal = _draw_refusal(state, cmd.seat)
     if refusal is not None:
         raise refusal
-    acc = _Acc(state)
+    acc = _acc(state)
     if state.pending_draw > 0:
         _draw(acc, cmd.seat, state.pending_draw, "penalty")  # R5.2.2; the turn goes on (R5.2.4)
     else:
@@ -569,7 +378,7 @@ def _decide_pass(state: AgoniaState, cmd: Pass) -> tuple[Event, ...]:
     refusal = _pass_refusal(state, cmd.seat)
     if refusal is not None:
         raise refusal
-    acc = _Acc(state)
+    acc = _acc(state)
     acc.emit(Passed(seat=cmd.seat))
     if acc.state.idle_turns >= state.n:  # S10.4, R6.5
         _end_hand(acc, winner=None, reason="blocked")
@@ -585,7 +394,7 @@ def _decide_choose_suit(state: AgoniaState, cmd: ChooseSuit) -> tuple[Event, ...
         raise _reject("no_suit_choice", "R7.2", f"choose_suit by seat {cmd.seat}: no suit choice is pending")
     if cmd.seat != state.chooser:
         raise _reject("not_your_turn", "R7.2.3", f"choose_suit by seat {cmd.seat}: seat {state.chooser} chooses")
-    acc = _Acc(state)
+    acc = _acc(state)
     acc.emit(SuitChosen(seat=cmd.seat, suit=cmd.suit.value))
     acc.emit(TurnStarted(seat=state.first_player))  # R7.2.2, decision 31
     return tuple(acc.events)
@@ -596,44 +405,11 @@ def _decide_next_hand(state: AgoniaState, cmd: NextHand) -> tuple[Event, ...]:
         raise _reject("hand_in_progress", "S11", f"next_hand: hand {state.hand_no} is still in progress")
     if state.phase is Phase.MATCH_OVER:
         raise _reject("match_over", "R6.8", "next_hand: the match is over")
-    deal = cmd.deal
-    if Counter(deal.order) != Counter(deck_52()):
-        raise _reject("bad_deal", "S5.3", "next_hand: the deal is not exactly one 52-card deck")
     n = state.n
-    acc = _Acc(state)
-    if state.phase is Phase.NEW:
-        cfg = state.config
-        acc.emit(
-            MatchStarted(
-                game="agonia",
-                names=tuple(s.name for s in cfg.seats),
-                bots=tuple(s.bot for s in cfg.seats),
-                options=state.options.to_dict(),
-                first_dealer=_first_dealer(state),
-                initial_totals=state.totals,
-            )
-        )
+    acc = _acc(state)
     dealer = next_dealer(state)
     first = (dealer + 1) % n  # R3.3
-    deck = deal.order
-    acc.emit(
-        HandStarted(
-            hand_no=state.hand_no + 1,
-            dealer=dealer,
-            first_player=first,
-            seats_in_hand=tuple(range(n)),
-            explicit_deal=deal.explicit,
-            commitment=deal.commitment,
-            seed=deal.seed,
-            deck=codes(deck),
-            reshuffles=tuple(codes(r) for r in deal.reshuffles),
-        )
-    )
-    for j in range(n):  # S5.2: one at a time from the first player
-        seat = (first + j) % n
-        hand = tuple(deck[i * n + j] for i in range(HAND_SIZE))
-        acc.emit(CardsDealt(seat=seat, cards=codes(sorted_cards(hand)), count=HAND_SIZE))
-    starter = deck[n * HAND_SIZE]
+    starter = engine.start_hand(acc, RULES, cmd.deal, state.options.to_dict(), dealer, first)
     chooser: int | None = None
     if starter.rank is Rank.ACE and state.options.starter_ace_suit != "ace":  # R7.2
         mode = state.options.starter_ace_suit
@@ -736,14 +512,6 @@ def deck(state: AgoniaState) -> tuple[Card, ...]:
     return deck_52()
 
 
-def _code_list(raw: Any, what: str) -> tuple[Card, ...]:
-    if isinstance(raw, str):
-        raw = raw.split()
-    if not isinstance(raw, list | tuple):
-        raise InvalidInput(f"explicit deal: {what} {raw!r} is not a list of card codes (S5.3)", reason="bad_deal")
-    return parse_cards(raw)
-
-
 def explicit_deal(state: AgoniaState, raw: Mapping[str, Any]) -> Deal:
     """Build the next hand's deal from ``{"hands": [[...] per seat], "starter": "7H", "stock": [...],
     "reshuffles": [[...]]}`` (S5.3): the deck order S5.2 would have dealt it from.
@@ -752,69 +520,20 @@ def explicit_deal(state: AgoniaState, raw: Mapping[str, Any]) -> Deal:
         InvalidInput: malformed codes, a hand of the wrong size, or cards that are not exactly one
             52-card deck (``bad_deal``).
     """
-    unknown = set(raw) - {"hands", "starter", "stock", "reshuffles"}
-    if unknown:
-        raise InvalidInput(f"explicit deal: unknown field(s) {sorted(unknown)} (S5.3)", reason="bad_deal")
-    n = state.n
-    hands_raw = raw.get("hands")
-    if not isinstance(hands_raw, list | tuple) or len(hands_raw) != n:
-        raise InvalidInput(f"explicit deal: 'hands' must list {n} hands, one per seat (S5.3)", reason="bad_deal")
-    hands = [_code_list(h, f"hand {i}") for i, h in enumerate(hands_raw)]
-    for i, h in enumerate(hands):
-        if len(h) != HAND_SIZE:
-            raise InvalidInput(
-                f"explicit deal: seat {i} holds {len(h)} cards, not {HAND_SIZE} (R3.2, S5.3)", "bad_deal"
-            )
-    starter = raw.get("starter")
-    if not isinstance(starter, str):
-        raise InvalidInput(f"explicit deal: starter {starter!r} is not a card code (S5.3)", reason="bad_deal")
-    stock = _code_list(raw.get("stock", []), "stock")
-    reshuffles = tuple(_code_list(r, f"reshuffle {i + 1}") for i, r in enumerate(raw.get("reshuffles") or []))
-    first = (next_dealer(state) + 1) % n
-    order: list[Card] = []
-    for i in range(HAND_SIZE):
-        for j in range(n):
-            order.append(hands[(first + j) % n][i])
-    order.append(parse_card(starter))
-    order.extend(stock)
-    counts = Counter(order)
-    if counts != Counter(deck_52()):
-        missing = sorted(c.code for c in set(deck_52()) if counts[c] == 0)
-        doubled = sorted(c.code for c, k in counts.items() if k > 1)
-        raise InvalidInput(
-            f"explicit deal is not exactly one 52-card deck: missing {missing}, repeated {doubled} (S5.3)", "bad_deal"
-        )
-    return Deal(order=tuple(order), seed=None, reshuffles=reshuffles)
+    return engine.explicit_deal(state, RULES, raw)
 
 
 def command_for(state: AgoniaState, events: Sequence[Event], i: int) -> Command | None:
     """For an audit: the command whose events start at ``events[i]``, or None if none can (S11)."""
     event = events[i]
-    match event:
-        case MatchStarted():
-            nxt = events[i + 1] if i + 1 < len(events) else None
-            return _next_hand_from(nxt) if isinstance(nxt, HandStarted) else None
-        case HandStarted():
-            return _next_hand_from(event)
-        case CardPlayed(seat=seat, card=card, declared_suit=declared, announce=announce):
-            return Play(seat, parse_card(card), Suit(declared) if declared else None, announce)
-        case CardsDrawn(seat=seat, reason=reason) if reason in ("draw", "penalty"):
-            return Draw(seat)
-        case StockReshuffled():  # a reshuffle mid-draw is emitted before the CardsDrawn it feeds
-            nxt = events[i + 1] if i + 1 < len(events) else None
-            if isinstance(nxt, CardsDrawn) and nxt.reason in ("draw", "penalty"):
-                return Draw(nxt.seat)
-        case Passed(seat=seat):
-            return Pass(seat)
-        case SuitChosen(seat=seat, suit=suit):
-            return ChooseSuit(seat, Suit(suit))
-    return None
+    if isinstance(event, SuitChosen):
+        return ChooseSuit(event.seat, Suit(event.suit))
+    return engine.command_for(RULES, events, i)
 
 
-def _next_hand_from(event: HandStarted) -> NextHand:
-    return NextHand(
-        Deal(order=parse_cards(event.deck), seed=event.seed, reshuffles=tuple(parse_cards(r) for r in event.reshuffles))
-    )
+def _play_from(event: CardPlayed) -> Command:
+    declared = event.declared_suit
+    return Play(event.seat, parse_card(event.card), Suit(declared) if declared else None, event.announce)
 
 
 def hand_in_progress(state: AgoniaState) -> bool:
@@ -825,3 +544,22 @@ def hand_in_progress(state: AgoniaState) -> bool:
 def option_defaults() -> dict[str, Any]:
     """Every option with its default (section 7)."""
     return AgoniaOptions().to_dict()
+
+
+RULES: ShedRules[AgoniaState, Command] = ShedRules(
+    game="agonia",
+    deck=deck_52(),
+    deck_name="one 52-card deck",
+    hand_size=lambda n: HAND_SIZE,
+    hand_size_rule="R3.2",
+    reshuffle=Reshuffle.LOW_STOCK,
+    evolve=evolve,
+    penalty_reasons=frozenset({"penalty", "last_seven"}),
+    command_reasons=frozenset({"draw", "penalty"}),
+    play_command=_play_from,
+    draw_command=Draw,
+    pass_command=Pass,
+    next_hand_command=NextHand,
+)
+"""Agonia's parameters for the shedding engine (S1.2): one 52-card deck, 7 cards each, reshuffles
+when a draw leaves one card or the stock is empty (R4.8)."""

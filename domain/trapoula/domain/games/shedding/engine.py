@@ -1,0 +1,513 @@
+"""The mechanics every shedding game shares (rules/shedding-common.md, S1-S14), written once.
+
+A game supplies a :class:`ShedRules` (the S1.2 parameters it needs: deck, hand size, reshuffle
+policy, its ``evolve`` and how to rebuild its commands from events) and a state subclassing
+:class:`~trapoula.domain.games.shedding.state.ShedState`.  It keeps its own legality checks,
+special cards, options and scoring, and calls these helpers for the rest:
+
+- :func:`replace`, :func:`replace_hand`, :func:`remove_cards`, :func:`without`: building states;
+- :func:`evolve_common`: applying the common events (S12) to the common fields;
+- :class:`Acc`: events decided so far, with the state they lead to;
+- :func:`draw`: drawing with the game's reshuffles (S7, S8);
+- :func:`start_hand`: ``MatchStarted``, ``HandStarted`` and the deal one card at a time (S5.2);
+- :func:`explicit_deal`: the deck order an explicit deal stands for (S5.3);
+- :func:`end_hand`: ``HandEnded`` and ``SeedRevealed`` (S10.5);
+- :func:`command_for`: the command behind the common events (audit, S11).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from trapoula.domain.cards import Card, Suit, codes, parse_card, parse_cards, sorted_cards
+from trapoula.domain.deal import Deal, deck_hash, reshuffle_label, shuffle
+from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.events import Event
+from trapoula.domain.games.shedding.events import (
+    CardPlayed,
+    CardsDealt,
+    CardsDrawn,
+    DirectionReversed,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    MatchStarted,
+    Passed,
+    SeedRevealed,
+    StarterTurned,
+    StockReshuffled,
+    TurnStarted,
+)
+from trapoula.domain.games.shedding.state import Phase, ShedState
+
+S = TypeVar("S", bound=ShedState)
+C = TypeVar("C")
+
+
+class Reshuffle(enum.Enum):
+    """When a game reshuffles the discard pile under the stock (S8.2)."""
+
+    LOW_STOCK = "low_stock"
+    """``agonia``: after a draw that leaves one card in the stock, and when the stock is empty."""
+    WHEN_EMPTY = "when_empty"
+    """``mau_mau``: only when a card must be drawn while the stock is empty."""
+    NEVER = "never"
+    """``crazy_eights``: never."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShedRules(Generic[S, C]):
+    """What a shedding game supplies to the engine (the S1.2 parameters it needs).
+
+    ``S`` is the game's state type, ``C`` its command type.
+    """
+
+    game: str
+    """The game's key (``MatchStarted.game``)."""
+    deck: tuple[Card, ...]
+    """The whole deck (S2.2); an explicit deal must hold exactly these cards."""
+    deck_name: str
+    """How refusals name the deck, e.g. ``"one 52-card deck"``."""
+    hand_size: Callable[[int], int]
+    """Cards dealt to each player, given the number of players in the hand (S5.2)."""
+    hand_size_rule: str
+    """The game's rule number for the hand size (cited by ``bad_deal``)."""
+    reshuffle: Reshuffle
+    """S8.2."""
+    evolve: Callable[[S, Event], S]
+    """The game's whole ``evolve`` (the accumulator applies every event through it)."""
+    penalty_reasons: frozenset[str]
+    """``CardsDrawn`` reasons that take the pending draw (S9.2, S10.3)."""
+    command_reasons: frozenset[str]
+    """``CardsDrawn`` reasons that a ``draw`` command caused (S11)."""
+    play_command: Callable[[CardPlayed], C]
+    """The ``play`` command a ``CardPlayed`` came from."""
+    draw_command: Callable[[int], C]
+    """The ``draw`` command of a seat."""
+    pass_command: Callable[[int], C]
+    """The ``pass`` command of a seat."""
+    next_hand_command: Callable[[Deal], C]
+    """The table's ``next_hand`` command dealing a deal."""
+
+
+def reject(reason: str, rule: str, message: str) -> CommandRejected:
+    """A refusal naming its reason code and rule number (S11)."""
+    return CommandRejected(reason, rule, message)
+
+
+# --------------------------------------------------------------------------- building states
+
+
+def replace_hand(
+    hands: tuple[tuple[Card, ...], ...], seat: int, hand: tuple[Card, ...]
+) -> tuple[tuple[Card, ...], ...]:
+    """``hands`` with ``seat``'s hand replaced by ``hand``."""
+    return (*hands[:seat], hand, *hands[seat + 1 :])
+
+
+def remove_cards(cards: tuple[Card, ...], taken: Sequence[Card]) -> tuple[Card, ...]:
+    """``cards`` less one copy of each card of ``taken``, order kept (multiset difference, S2.2).
+
+    >>> codes(remove_cards(parse_cards("7H 2C 7H 9S"), parse_cards("7H 9S")))
+    ('2C', '7H')
+    """
+    left = Counter(taken)
+    out: list[Card] = []
+    for card in cards:
+        if left[card] > 0:
+            left[card] -= 1
+        else:
+            out.append(card)
+    return tuple(out)
+
+
+def without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """``hand`` less its first copy of ``card`` (which must be in it)."""
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_new_state = object.__new__
+_set = object.__setattr__
+
+
+def replace(state: S, **changes: Any) -> S:
+    """``dataclasses.replace`` without re-running ``__init__`` (the hot path of every simulation)."""
+    cls = type(state)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(state))
+    new = _new_state(cls)
+    for name in names:
+        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
+
+
+def evolve_common(state: S, event: Event, rules: ShedRules[S, Any]) -> S | None:
+    """Apply a common event (S12) to the common fields, or None if ``event`` is not one of them.
+
+    A game handles its own events, and its own fields of the common ones, before or after this.
+    ``HandStarted`` resets the common per-hand fields; ``StarterTurned`` leaves ``to_act`` alone.
+    """
+    rep = replace
+    match event:
+        case CardPlayed(seat=seat, card=code, active_suit=active, pending_draw=pending):
+            card = parse_card(code)
+            return rep(
+                state,
+                hands=replace_hand(state.hands, seat, without(state.hands[seat], card)),
+                discard=(*state.discard, card),
+                active_suit=Suit(active),
+                pending_draw=pending,
+                turn_active=True,
+                idle_turns=0,
+            )
+        case CardsDrawn(seat=seat, cards=drawn, reason=reason):
+            cards = parse_cards(drawn)
+            return rep(
+                state,
+                hands=replace_hand(state.hands, seat, state.hands[seat] + cards),
+                stock=state.stock[len(cards) :],
+                drawn=state.drawn or reason == "draw",
+                pending_draw=0 if reason in rules.penalty_reasons else state.pending_draw,
+                turn_active=state.turn_active or (bool(cards) and seat == state.to_act),
+                idle_turns=0 if cards else state.idle_turns,
+            )
+        case TurnStarted(seat=seat):
+            return rep(state, to_act=seat, drawn=False, turn_active=False)
+        case Passed():
+            return rep(state, idle_turns=0 if state.turn_active else state.idle_turns + 1)
+        case StockReshuffled(order=order):
+            cards = parse_cards(order)
+            return rep(
+                state,
+                stock=state.stock + cards,
+                discard=state.discard[-1:],
+                reshuffle_orders=(*state.reshuffle_orders, cards),
+            )
+        case DirectionReversed(direction=direction):
+            return rep(state, direction=direction)
+        case StarterTurned(card=code, active_suit=active, pending_draw=pending):
+            starter = parse_card(code)
+            return rep(
+                state,
+                stock=remove_cards(state.stock, (starter,)),
+                discard=(starter,),
+                active_suit=Suit(active),
+                pending_draw=pending,
+            )
+        case CardsDealt(seat=seat, cards=dealt):
+            cards = parse_cards(dealt)
+            return rep(state, hands=replace_hand(state.hands, seat, cards), stock=remove_cards(state.stock, cards))
+        case HandStarted():
+            deck = parse_cards(event.deck)
+            return rep(
+                state,
+                phase=Phase.PLAYING,
+                hand_no=event.hand_no,
+                dealer=event.dealer,
+                first_player=event.first_player,
+                hands=((),) * state.n,
+                stock=deck,  # the deal then takes each hand and the up-card from it (S4.1 holds throughout)
+                discard=(),
+                active_suit=None,
+                pending_draw=0,
+                to_act=None,
+                direction=1,
+                vacant=frozenset(range(state.n)) - frozenset(event.seats_in_hand),
+                drawn=False,
+                turn_active=False,
+                idle_turns=0,
+                seed=event.seed,
+                reshuffle_seed=event.seed if event.seed is not None else deck_hash(deck),
+                explicit_reshuffles=tuple(parse_cards(r) for r in event.reshuffles),
+                reshuffle_orders=(),
+                commitment=event.commitment,
+                explicit_deal=event.explicit_deal,
+            )
+        case HandEnded(reason=reason, winner=winner, hands=hands, hand_points=points, totals=totals):
+            return rep(
+                state,
+                phase=Phase.HAND_OVER,
+                totals=totals,
+                last_winner=winner,
+                to_act=None,
+                last_hand_points=points,
+                last_hands=tuple(parse_cards(h) for h in hands),
+                last_reason=reason,
+            )
+        case MatchEnded(winner=winner, totals=totals):
+            return rep(state, phase=Phase.MATCH_OVER, match_winner=winner, totals=totals)
+        case MatchStarted() | SeedRevealed():
+            return state
+    return None
+
+
+# --------------------------------------------------------------------------- deciding
+
+
+class Acc(Generic[S]):
+    """Events decided so far, with the state they lead to (so later decisions see earlier ones)."""
+
+    __slots__ = ("events", "evolve", "state")
+
+    def __init__(self, state: S, evolve: Callable[[S, Event], S]) -> None:
+        self.state = state
+        self.evolve = evolve
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        """Record ``event`` and apply it to the state."""
+        self.events.append(event)
+        self.state = self.evolve(self.state, event)
+
+
+def can_draw(state: ShedState, rules: ShedRules[Any, Any]) -> bool:
+    """True if a card can be drawn now, reshuffling if the game does (S7.3)."""
+    if rules.reshuffle is Reshuffle.NEVER:
+        return bool(state.stock)
+    return state.can_draw()
+
+
+def reshuffle_order(state: ShedState, k: int, cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The order of the ``k``-th reshuffle of the hand of ``cards`` (S8.5).
+
+    Raises:
+        CommandRejected: an explicit reshuffle order is not a permutation of ``cards`` (``bad_deal``).
+    """
+    if state.explicit_deal and k <= len(state.explicit_reshuffles):
+        given = state.explicit_reshuffles[k - 1]
+        if Counter(given) != Counter(cards):
+            raise reject(
+                "bad_deal",
+                "S8.5",
+                f"explicit reshuffle {k} {' '.join(codes(given))!r} is not a permutation of the discard pile "
+                f"{' '.join(codes(cards))!r}",
+            )
+        return given
+    return shuffle(cards, state.reshuffle_seed, reshuffle_label(k))
+
+
+def draw(acc: Acc[S], rules: ShedRules[S, Any], seat: int, count: int, reason: str) -> None:
+    """Draw ``count`` cards for ``seat`` with the game's reshuffles (S8; S7.3: what can be had).
+
+    Emits one ``CardsDrawn`` (possibly of fewer cards), preceded by a ``StockReshuffled`` whose cards
+    it draws from, or followed by one that only refills the stock.
+
+    Raises:
+        CommandRejected: an explicit reshuffle order does not fit (``bad_deal``, S8.5).
+    """
+    st = acc.state
+    policy = rules.reshuffle
+    stock = list(st.stock)
+    discard = list(st.discard)
+    k = len(st.reshuffle_orders)
+    drawn: list[Card] = []
+    reshuffle: tuple[int, StockReshuffled] | None = None
+
+    def do_reshuffle() -> None:
+        nonlocal reshuffle, discard, k
+        if len(discard) <= 1:  # S8.3: nothing to reshuffle
+            return
+        k += 1
+        order = reshuffle_order(st, k, discard[:-1])
+        stock.extend(order)
+        discard = discard[-1:]
+        reshuffle = (len(drawn), StockReshuffled(k=k, count=len(order), order=codes(order)))
+
+    reshuffles = policy is not Reshuffle.NEVER
+    low_stock = policy is Reshuffle.LOW_STOCK
+    for _ in range(count):
+        if not stock:
+            if reshuffles:
+                do_reshuffle()
+            if not stock:
+                break
+        drawn.append(stock.pop(0))
+        if low_stock and len(stock) == 1:
+            do_reshuffle()
+    event = CardsDrawn(seat=seat, cards=codes(drawn), count=len(drawn), reason=reason)
+    if reshuffle is not None and reshuffle[0] < len(drawn):
+        acc.emit(reshuffle[1])  # beneath the stock: the same cards are drawn (S8.1)
+        acc.emit(event)
+    else:
+        acc.emit(event)
+        if reshuffle is not None:
+            acc.emit(reshuffle[1])
+
+
+# --------------------------------------------------------------------------- dealers and deals
+
+
+def first_dealer(state: ShedState) -> int:
+    """The first hand's dealer: the configured one, else the last seat (S3.3)."""
+    fd = state.config.first_dealer
+    return state.n - 1 if fd is None else fd
+
+
+def next_dealer(state: ShedState) -> int:
+    """The dealer of the next hand (S3.3): the first dealer, then one seat clockwise each hand."""
+    return first_dealer(state) if state.phase is Phase.NEW else (state.dealer + 1) % state.n
+
+
+def start_hand(
+    acc: Acc[S], rules: ShedRules[S, Any], deal: Deal, options: Mapping[str, Any], dealer: int, first: int
+) -> Card:
+    """Emit ``MatchStarted`` (before the first hand), ``HandStarted`` and the deal (S5.2).
+
+    Every seat takes part; cards go one at a time from ``first`` clockwise.  Returns the up-card,
+    which the game turns itself (its ``StarterTurned`` depends on its rules, S5.4).
+
+    Raises:
+        CommandRejected: the deal is not exactly the game's deck (``bad_deal``, S5.3).
+    """
+    state = acc.state
+    if Counter(deal.order) != Counter(rules.deck):
+        raise reject("bad_deal", "S5.3", f"next_hand: the deal is not exactly {rules.deck_name}")
+    n = state.n
+    if state.phase is Phase.NEW:
+        cfg = state.config
+        acc.emit(
+            MatchStarted(
+                game=rules.game,
+                names=tuple(s.name for s in cfg.seats),
+                bots=tuple(s.bot for s in cfg.seats),
+                options=dict(options),
+                first_dealer=first_dealer(state),
+                initial_totals=state.totals,
+            )
+        )
+    deck = deal.order
+    acc.emit(
+        HandStarted(
+            hand_no=state.hand_no + 1,
+            dealer=dealer,
+            first_player=first,
+            seats_in_hand=tuple(range(n)),
+            explicit_deal=deal.explicit,
+            commitment=deal.commitment,
+            seed=deal.seed,
+            deck=codes(deck),
+            reshuffles=tuple(codes(r) for r in deal.reshuffles),
+        )
+    )
+    size = rules.hand_size(n)
+    for j in range(n):  # S5.2: one at a time from the first player
+        seat = (first + j) % n
+        hand = tuple(deck[i * n + j] for i in range(size))
+        acc.emit(CardsDealt(seat=seat, cards=codes(sorted_cards(hand)), count=size))
+    return deck[n * size]
+
+
+def _code_list(raw: Any, what: str) -> tuple[Card, ...]:
+    if isinstance(raw, str):
+        raw = raw.split()
+    if not isinstance(raw, list | tuple):
+        raise InvalidInput(f"explicit deal: {what} {raw!r} is not a list of card codes (S5.3)", reason="bad_deal")
+    return parse_cards(raw)
+
+
+def explicit_deal(state: ShedState, rules: ShedRules[Any, Any], raw: Mapping[str, Any]) -> Deal:
+    """Build the next hand's deal from ``{"hands": [[...] per seat], "starter": "7H", "stock": [...],
+    "reshuffles": [[...]]}`` (S5.3): the deck order S5.2 would have dealt it from.
+
+    Raises:
+        InvalidInput: malformed codes, a hand of the wrong size, or cards that are not exactly the
+            game's deck (``bad_deal``).
+    """
+    unknown = set(raw) - {"hands", "starter", "stock", "reshuffles"}
+    if unknown:
+        raise InvalidInput(f"explicit deal: unknown field(s) {sorted(unknown)} (S5.3)", reason="bad_deal")
+    n = state.n
+    size = rules.hand_size(n)
+    hands_raw = raw.get("hands")
+    if not isinstance(hands_raw, list | tuple) or len(hands_raw) != n:
+        raise InvalidInput(f"explicit deal: 'hands' must list {n} hands, one per seat (S5.3)", reason="bad_deal")
+    hands = [_code_list(h, f"hand {i}") for i, h in enumerate(hands_raw)]
+    for i, h in enumerate(hands):
+        if len(h) != size:
+            raise InvalidInput(
+                f"explicit deal: seat {i} holds {len(h)} cards, not {size} ({rules.hand_size_rule}, S5.3)", "bad_deal"
+            )
+    starter = raw.get("starter")
+    if not isinstance(starter, str):
+        raise InvalidInput(f"explicit deal: starter {starter!r} is not a card code (S5.3)", reason="bad_deal")
+    stock = _code_list(raw.get("stock", []), "stock")
+    reshuffles = tuple(_code_list(r, f"reshuffle {i + 1}") for i, r in enumerate(raw.get("reshuffles") or []))
+    first = (next_dealer(state) + 1) % n
+    order: list[Card] = []
+    for i in range(size):
+        for j in range(n):
+            order.append(hands[(first + j) % n][i])
+    order.append(parse_card(starter))
+    order.extend(stock)
+    counts = Counter(order)
+    expected = Counter(rules.deck)
+    if counts != expected:
+        missing = sorted(c.code for c in expected if counts[c] < expected[c])
+        doubled = sorted(c.code for c, k in counts.items() if k > expected[c])
+        raise InvalidInput(
+            f"explicit deal is not exactly {rules.deck_name}: missing {missing}, repeated {doubled} (S5.3)", "bad_deal"
+        )
+    return Deal(order=tuple(order), seed=None, reshuffles=reshuffles)
+
+
+# --------------------------------------------------------------------------- end of a hand, audit
+
+
+def end_hand(acc: Acc[S], winner: int | None, reason: str, points: tuple[int, ...]) -> tuple[int, ...]:
+    """Emit ``HandEnded`` (every hand revealed, ``points`` booked) and ``SeedRevealed`` (S10.5).
+
+    Returns the new totals; whether the match ends is the game's decision.
+    """
+    st = acc.state
+    totals = tuple(t + p for t, p in zip(st.totals, points, strict=True))
+    acc.emit(
+        HandEnded(
+            reason=reason,
+            winner=winner,
+            hands=tuple(codes(sorted_cards(h)) for h in st.hands),
+            hand_points=points,
+            totals=totals,
+        )
+    )
+    acc.emit(SeedRevealed(seed=st.seed, reshuffle_orders=tuple(codes(o) for o in st.reshuffle_orders)))
+    return totals
+
+
+def next_hand_from(event: HandStarted) -> Deal:
+    """The deal a ``HandStarted`` dealt (for an audit)."""
+    return Deal(
+        order=parse_cards(event.deck), seed=event.seed, reshuffles=tuple(parse_cards(r) for r in event.reshuffles)
+    )
+
+
+def command_for(rules: ShedRules[Any, C], events: Sequence[Event], i: int) -> C | None:
+    """For an audit: the common command whose events start at ``events[i]``, or None (S11).
+
+    A game first tries its own events, then calls this.
+    """
+    event = events[i]
+    match event:
+        case MatchStarted():
+            nxt = events[i + 1] if i + 1 < len(events) else None
+            return rules.next_hand_command(next_hand_from(nxt)) if isinstance(nxt, HandStarted) else None
+        case HandStarted():
+            return rules.next_hand_command(next_hand_from(event))
+        case CardPlayed():
+            return rules.play_command(event)
+        case CardsDrawn(seat=seat, reason=reason) if reason in rules.command_reasons:
+            return rules.draw_command(seat)
+        case StockReshuffled():  # a reshuffle mid-draw is emitted before the CardsDrawn it feeds
+            nxt = events[i + 1] if i + 1 < len(events) else None
+            if isinstance(nxt, CardsDrawn) and nxt.reason in rules.command_reasons:
+                return rules.draw_command(nxt.seat)
+        case Passed(seat=seat):
+            return rules.pass_command(seat)
+    return None

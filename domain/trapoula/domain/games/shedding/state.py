@@ -1,0 +1,96 @@
+"""The state every shedding game shares (S4): frozen, tuples only (STYLE habit 1).
+
+A game's state subclasses :class:`ShedState`, adding its own per-turn flags and options; it is
+built only by the game's ``evolve`` (with the helpers of :mod:`~trapoula.domain.games.shedding.engine`).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from trapoula.domain.cards import Card, Suit
+from trapoula.domain.game import MatchConfig
+
+
+class Phase(enum.Enum):
+    """Where the match stands."""
+
+    NEW = "new"
+    """Configured; no hand dealt yet (a deal is due)."""
+    PLAYING = "playing"
+    """A hand is in progress."""
+    HAND_OVER = "hand_over"
+    """A hand ended and the match did not (a deal is due)."""
+    MATCH_OVER = "match_over"
+    """The match is decided."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShedState:
+    """The zones and public state of a shedding match (S4.1, S4.2), including the hand in progress."""
+
+    config: MatchConfig
+    n: int
+    """Number of seats at the table."""
+    phase: Phase = Phase.NEW
+    hand_no: int = 0
+    dealer: int = -1
+    """Dealer of the current (or last) hand; -1 before the first."""
+    first_player: int = 0
+    totals: tuple[int, ...] = ()
+    last_winner: int | None = None
+    """Who went out in the previous hand, None after a blocked hand (or before the first)."""
+    match_winner: int | None = None
+    hands: tuple[tuple[Card, ...], ...] = ()
+    stock: tuple[Card, ...] = ()
+    """Top first."""
+    discard: tuple[Card, ...] = ()
+    """Bottom first: the last card is the top card."""
+    active_suit: Suit | None = None
+    pending_draw: int = 0
+    to_act: int | None = None
+    direction: int = 1
+    """+1 clockwise, -1 counter-clockwise (S3.1, S3.5)."""
+    vacant: frozenset[int] = frozenset()
+    """Seats taking no part in the hand in progress (S3.2)."""
+    drawn: bool = False
+    """A voluntary card was drawn this turn (S7.2)."""
+    turn_active: bool = False
+    """A card was played or drawn this turn (for the blocked-hand count, S10.4)."""
+    idle_turns: int = 0
+    """Turns in a row ended without playing or drawing a card (S10.4)."""
+    seed: str | None = None
+    """Secret seed of the hand in progress (None for an explicit deal)."""
+    reshuffle_seed: str = ""
+    """What reshuffle orders derive from: the seed, or the explicit deck's hash (S8.5)."""
+    explicit_reshuffles: tuple[tuple[Card, ...], ...] = ()
+    reshuffle_orders: tuple[tuple[Card, ...], ...] = ()
+    """Orders of the reshuffles done in this hand, for ``SeedRevealed``."""
+    commitment: str = ""
+    explicit_deal: bool = False
+    last_hand_points: tuple[int, ...] = ()
+    last_hands: tuple[tuple[Card, ...], ...] = ()
+    last_reason: str = ""
+
+    @property
+    def top_card(self) -> Card | None:
+        """The top card of the discard pile."""
+        return self.discard[-1] if self.discard else None
+
+    def next_seat(self, seat: int) -> int:
+        """The nearest seat after ``seat`` in the current direction that takes part in the hand (S3.2)."""
+        nxt = (seat + self.direction) % self.n
+        if self.vacant:
+            for _ in range(self.n):
+                if nxt not in self.vacant:
+                    break
+                nxt = (nxt + self.direction) % self.n
+        return nxt
+
+    def can_draw(self) -> bool:
+        """True unless the stock is empty and the discard pile holds only its top card (S7.3).
+
+        A game that never reshuffles (S8.2) checks the stock alone (``engine.can_draw``).
+        """
+        return bool(self.stock) or len(self.discard) > 1
