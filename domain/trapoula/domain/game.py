@@ -6,6 +6,7 @@ clients drive every game through this one interface, so adding a game adds no co
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -17,6 +18,14 @@ S = TypeVar("S")
 """A game's state type."""
 C = TypeVar("C")
 """A game's command type."""
+
+BotPolicy = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], random.Random], Mapping[str, Any]]
+"""A computer player's choice: ``(view, legal, rng) -> one of legal`` (DESIGN, Visibility).
+
+``view`` is one seat's view (``GameSpec.seat_view``), ``legal`` its non-empty ``view["legal"]``
+list of command payloads, ``rng`` the source of every random choice.  It returns one of the
+payloads of ``legal``.
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +113,27 @@ class GameSpec(Generic[S, C]):
     """The options with their defaults, as plain data."""
     hand_in_progress: Callable[[S], bool]
     """True while a hand is being played (its hidden fields must stay hidden)."""
+    acting: Callable[[S], tuple[Seat, ...]] | None = None
+    """The seats whose move the match waits for (bots move, clients prompt); None means every
+    seat with a legal command.  A game where some command is always open (``mau_mau``'s
+    ``leave``, R6.10) says here who must act."""
+    bot_levels: Mapping[str, BotPolicy] = field(default_factory=dict)
+    """Computer-player levels: level name -> policy.  Every game offers at least ``random`` and
+    ``heuristic`` (:mod:`trapoula.domain.bots` supplies a uniform ``random`` where a game has none)."""
+    seat_changes: bool = False
+    """True when players may join and leave during the match (``mau_mau`` R6.9-R6.10): the table
+    then accepts ``join`` between hands and ``leave`` at any time, through ``decide``."""
+    preset_bots: Callable[[Any], Mapping[int, str]] = field(default=lambda options: {})
+    """Computer seats an option fixes at creation (``mau_mau`` R7.2 ``computer_seats``):
+    parsed options -> {seat: level}."""
+
+
+def acting_seats(game: GameSpec[S, C], state: S, seats: Sequence[Seat]) -> tuple[Seat, ...]:
+    """The seats among ``seats`` whose move the match waits for (``GameSpec.acting``)."""
+    if game.acting is not None:
+        waiting = set(game.acting(state))
+        return tuple(s for s in seats if s in waiting)
+    return tuple(s for s in seats if game.legal_commands(state, s))
 
 
 def replay(game: GameSpec[S, C], config: MatchConfig, events: Sequence[Event]) -> S:

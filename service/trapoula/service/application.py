@@ -51,7 +51,7 @@ from trapoula.domain.chain import GENESIS, event_hash, record_header
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload, Viewer, redact, to_payload
-from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.registry import GAMES, find_game
 from trapoula.service.errors import (
     AlreadyStarted,
@@ -627,10 +627,12 @@ class Tables(Application):  # type: ignore[type-arg]
             if state.manual_deal:
                 return None, ""
             return self._deal(state, game_state, hands + 1, None), "table"
-        mover = next(((s, lv) for s, lv in bot_seats if spec.legal_commands(game_state, s)), None)
-        if mover is None:
+        levels = dict(bot_seats)
+        acting = acting_seats(spec, game_state, tuple(levels))
+        if not acting:
             return None, ""
-        seat, level = mover
+        seat = acting[0]
+        level = levels[seat]
         view = spec.seat_view(game_state, seat)
         choice = bots.choose(spec.key, view, level, self._bot_rng(state.table_id, version))
         return spec.parse_command(choice), f"bot:{seat}"
@@ -645,7 +647,7 @@ class Tables(Application):  # type: ignore[type-arg]
             return False
         if spec.needs_deal(game_state):
             return not state.manual_deal
-        return any(spec.legal_commands(game_state, s) for s, _ in state.bot_seats())
+        return bool(acting_seats(spec, game_state, tuple(s for s, _ in state.bot_seats())))
 
     # ----------------------------------------------------------------------- background automatic play
 
@@ -873,7 +875,9 @@ class Tables(Application):  # type: ignore[type-arg]
             TableNotFound, InvalidInput (also ``bad_bot_level``), SeatTaken, AlreadyStarted: as
             :meth:`join`.
         """
-        bots.check_level(_check_key(level, "bot level", "bad_bot_level"))
+        level = _check_key(level, "bot level", "bad_bot_level")
+        parse_table_id(table_id)
+        bots.check_level(level, self._load(table_id).state.spec.key)
         seat_no, _ = self._take_seat(table_id, seat, name, level)
         return seat_no
 

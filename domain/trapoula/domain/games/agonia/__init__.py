@@ -8,9 +8,11 @@ points in their hands; a match goes until a total exceeds the target and the low
 
 from __future__ import annotations
 
+from trapoula.domain.bots import uniform
 from trapoula.domain.events import Event
 from trapoula.domain.game import GameSpec
 from trapoula.domain.games.agonia import events as _agonia_events
+from trapoula.domain.games.agonia.bot import heuristic
 from trapoula.domain.games.agonia.commands import Command, command_payload, command_seat, parse_command
 from trapoula.domain.games.agonia.options import AgoniaOptions, parse_options
 from trapoula.domain.games.agonia.rules import (
@@ -65,6 +67,7 @@ SPEC: GameSpec[AgoniaState, Command] = GameSpec(
     parse_options=parse_options,
     option_defaults=option_defaults,
     hand_in_progress=hand_in_progress,
+    bot_levels={"random": uniform, "heuristic": heuristic},
 )
 """Agonia's game definition."""
 
