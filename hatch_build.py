@@ -8,7 +8,10 @@ import shutil
 import sys
 from typing import Any
 
-from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+try:
+    from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+except ImportError:  # `make proto` runs this file in the project's venv, where hatchling is not needed
+    BuildHookInterface = object  # type: ignore[assignment,misc]
 
 
 def generate(root: str) -> list[str]:

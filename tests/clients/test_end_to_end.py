@@ -37,7 +37,7 @@ def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def demo(address: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[DemoResult, str]:
     out = io.StringIO()
     path = tmp_path_factory.mktemp("demo") / "match.jsonl"
-    result = run_demo(address, target=10, record_path=path, seed=1, out=out)
+    result = run_demo(address, options={"target_points": 10}, record_path=path, seed=1, out=out)
     return result, out.getvalue()
 
 

@@ -3,8 +3,10 @@
 ::
 
     trapoula serve   [the flags of python -m trapoula.service]         run the server
-    trapoula demo    [--game agonia] [--target N] [--record PATH] [--address HOST:PORT]
-    trapoula play    [--game agonia] [--seats 4] [--bots heuristic] [--target N] [--seed HEX64] [--address HOST:PORT]
+    trapoula demo    [--game G] [--seats 4] [--bots LEVEL] [--target N] [--option K=V ...] [--record PATH]
+                     [--address HOST:PORT]
+    trapoula play    [--game G] [--seats 4] [--bots LEVEL] [--target N] [--option K=V ...] [--seed HEX64]
+                     [--address HOST:PORT]
     trapoula replay  RECORD [--at N] [--seat S|spectator|all]
     trapoula verify  RECORD
     trapoula tables  [--game agonia] [--address HOST:PORT]
@@ -25,10 +27,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import json
 import os
 import string
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -39,9 +42,9 @@ from trapoula.clients.replay import OMNISCIENT, Replay
 from trapoula.clients.table import TableClient
 from trapoula.clients.text import describe_event, render_view
 from trapoula.domain.audit import FORMAT, audit_record
-from trapoula.domain.bots import LEVELS
+from trapoula.domain.bots import levels as bot_levels
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.registry import GAMES
+from trapoula.domain.registry import GAMES, find_game
 
 __all__ = ["EXIT_CODES", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main", "seed_arg"]
 
@@ -133,6 +136,58 @@ def _cmd_serve(argv: Sequence[str]) -> int:
     return int(service_main.main(list(argv)))
 
 
+# --------------------------------------------------------------------------- options
+
+DEMO_OPTIONS: dict[str, dict[str, Any]] = {"crazy_eights": {"scoring": "points"}}
+"""Options a demo uses unless told otherwise: a Crazy Eights demo plays the points game (R6.4),
+so that it has standings to print."""
+
+
+def option_arg(text: str) -> tuple[str, Any]:
+    """A ``--option KEY=VALUE`` argument: VALUE is read as JSON (``50``, ``true``, ``{"1": "hard"}``),
+    else kept as text (``points``).
+
+    Raises:
+        argparse.ArgumentTypeError: no ``=`` or an empty key.
+    """
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    try:
+        parsed: Any = json.loads(value)
+    except ValueError:
+        parsed = value
+    return key.strip(), parsed
+
+
+def _options(args: argparse.Namespace, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """The table options of ``--option`` and ``--target`` over ``defaults``.
+
+    Raises:
+        _Unusable: ``--target`` for a game without a target option.
+    """
+    options = dict(defaults)
+    options.update(dict(args.option or ()))
+    if args.target is not None:
+        key = find_game(args.game).target_option
+        if key is None:
+            raise _Unusable(f"{args.game} has no target option; use --option KEY=VALUE")
+        options[key] = args.target
+    return options
+
+
+def _level(args: argparse.Namespace) -> str:
+    """The ``--bots`` level, checked against the game's levels.
+
+    Raises:
+        _Unusable: not a level of the game.
+    """
+    known = bot_levels(args.game)
+    if args.bots not in known:
+        raise _Unusable(f"--bots {args.bots!r} is not a level of {args.game}; choose one of {', '.join(known)}")
+    return str(args.bots)
+
+
 # --------------------------------------------------------------------------- demo
 
 
@@ -142,9 +197,9 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     result = run_demo(
         args.address,
         game=args.game,
-        target=args.target,
+        options=_options(args, DEMO_OPTIONS.get(args.game, {})),
         record_path=args.record,
-        levels=[args.bots] * args.seats,
+        levels=[_level(args)] * args.seats,
         database_url=args.database_url or _env_database(),
         out=out,
     )
@@ -185,7 +240,8 @@ def _count_arg(text: str) -> int:
 def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from trapoula.clients.play import LocalSession, RemoteSession, play_loop
 
-    options: dict[str, Any] = {} if args.target is None else {"target_points": args.target}
+    options = _options(args, {})
+    _level(args)
     if args.address:
         if args.seed is not None:
             raise _Unusable("--seed replays local games only; a server deals from its own seeds (drop --address)")
@@ -344,18 +400,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="four bots play a match over gRPC; the record is verified", epilog=EXIT_CODES)
     p.add_argument("--game", default="agonia", choices=games)
-    p.add_argument("--target", type=int, default=None, help="target points (default: the game's)")
+    p.add_argument("--target", type=int, default=None, help="the game's target option (agonia: target_points)")
+    p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE", help="a table option (repeat)")
     p.add_argument("--record", help="where to write the record (default trapoula-<table_id>.jsonl)")
     p.add_argument("--address", help="use this server instead of starting one in this process")
     p.add_argument("--database-url", help="store of the in-process server (env TRAPOULA_DATABASE_URL)")
     p.add_argument("--seats", type=_count_arg, default=4, help="number of bots (default 4)")
-    p.add_argument("--bots", default="heuristic", choices=LEVELS, help="the bots' level")
+    p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
 
     p = sub.add_parser("play", help="play against bots in the terminal", epilog=EXIT_CODES)
     p.add_argument("--game", default="agonia", choices=games)
     p.add_argument("--seats", type=_count_arg, default=4)
-    p.add_argument("--bots", default="heuristic", choices=LEVELS)
-    p.add_argument("--target", type=int, default=None, help="target points (0: a single hand)")
+    p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
+    p.add_argument("--target", type=int, default=None, help="the game's target option (agonia: target_points)")
+    p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE", help="a table option (repeat)")
     p.add_argument("--name", default="you", help="your display name")
     p.add_argument("--seed", type=seed_arg, help="64 hex digits: replayable deals (local games only)")
     p.add_argument("--address", help="play at this server (its bots) instead of locally")

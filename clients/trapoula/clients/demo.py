@@ -25,16 +25,19 @@ import importlib
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from trapoula.clients.audit import AuditReport, audit_text
 from trapoula.clients.errors import CommandRejected, Conflict, InvalidArgument, TrapoulaError
-from trapoula.clients.table import TableClient, Watch
+from trapoula.clients.table import TableClient, Watch, my_move
 from trapoula.clients.text import describe_event
-from trapoula.domain.bots import LEVELS, choose
+from trapoula.domain.bots import choose
+from trapoula.domain.bots import levels as bot_levels
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.registry import find_game
 
 __all__ = ["DemoResult", "ServerNotStarted", "local_server", "run_demo"]
 
@@ -161,7 +164,7 @@ class _Bot:
         A refusal means the view was stale: a fresh one is fetched and the bot goes on from it.
         A refusal on a view that was current is a fault, raised as such (never a silent stall).
         """
-        while view.get("legal") and not self.done.is_set():
+        while my_move(view) and not self.done.is_set():
             command = choose(self.game, view, self.level, self.rng)
             try:
                 result = client.act(self.table_id, command)
@@ -199,7 +202,7 @@ class _Bot:
                     for update in watch:
                         if update.name == "MatchEnded" or self.done.is_set():
                             break
-                        if update.version > self._last and update.view.get("legal"):
+                        if update.version > self._last and my_move(update.view):
                             self._act(client, update.view, update.version)
         except BaseException as exc:  # reported by run_demo
             self.error = exc
@@ -331,7 +334,7 @@ def run_demo(
     address: str | None = None,
     *,
     game: str = "agonia",
-    target: int | None = None,
+    options: Mapping[str, Any] | None = None,
     record_path: str | Path | None = None,
     levels: Sequence[str] = ("heuristic", "heuristic", "heuristic", "heuristic"),
     database_url: str = DEFAULT_DATABASE_URL,
@@ -344,7 +347,7 @@ def run_demo(
         address: ``host:port`` of a running server; None starts one in this process with
             ``database_url``.
         game: the game key.
-        target: the match's ``target_points`` (None: the game's default).
+        options: the table's options (each game's rules, section 7); None: the defaults.
         record_path: where to write the record (default ``trapoula-<table_id>.jsonl`` in the
             current folder).
         levels: one bot level per seat.
@@ -368,12 +371,16 @@ def run_demo(
 
     if not levels:
         raise InvalidArgument("the demo needs at least one bot")
-    unknown = sorted({level for level in levels if level not in LEVELS})
+    try:
+        known = bot_levels(game)
+    except InvalidInput as exc:
+        raise InvalidArgument(exc.message) from None
+    unknown = sorted({level for level in levels if level not in known})
     if unknown:
-        raise InvalidArgument(f"unknown bot level(s) {unknown}; known: {', '.join(LEVELS)}")
+        raise InvalidArgument(f"unknown bot level(s) {unknown} for {game}; known: {', '.join(known)}")
     if record_path is not None:
         _check_writable(Path(record_path))
-    options: dict[str, Any] = {} if target is None else {"target_points": target}
+    options = dict(options or {})
     with contextlib.ExitStack() as stack:
         where = address if address is not None else stack.enter_context(local_server(database_url))
         if address is None:
@@ -386,7 +393,9 @@ def run_demo(
     path.write_text(jsonl, encoding="utf-8")
     say("final standings:")
     totals = report.totals or ()
-    order = sorted(range(len(totals)), key=lambda s: (totals[s], s))
+    higher = find_game(game).higher_totals_win
+    ranked = [s for s in range(len(totals)) if isinstance(totals[s], int)]  # a seat that left has none
+    order = sorted(ranked, key=lambda s: (s != report.winner, -totals[s] if higher else totals[s], s))
     for place, seat in enumerate(order, start=1):
         name = report.names[seat] if seat < len(report.names) else f"seat {seat}"
         mark = "  (winner)" if report.winner == seat else ""

@@ -22,13 +22,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TextIO
 
 from trapoula.clients.errors import TrapoulaError
-from trapoula.clients.table import TableClient
+from trapoula.clients.table import TableClient, my_move
 from trapoula.clients.text import describe_command, describe_event, render_view
 from trapoula.domain.bots import choose
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import redact
-from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.registry import find_game
 
 __all__ = ["LocalSession", "RemoteSession", "Session", "play_loop"]
@@ -137,9 +137,10 @@ class LocalSession:
                 deal = Deal.from_seed(self.spec.deck(self.state), self._hand_seed())
                 self._apply(self.spec.deal_command(self.state, deal), seen)
                 continue
-            if self.spec.legal_commands(self.state, self.me):
+            acting = acting_seats(self.spec, self.state, range(self.spec.max_players))
+            if self.me in acting:
                 break
-            bot = next((s for s in range(len(self.names)) if self.spec.legal_commands(self.state, s)), None)
+            bot = next(iter(acting), None)
             if bot is None:
                 break
             payload = choose(self.spec.key, self.spec.seat_view(self.state, bot), self.level, self.rng)
@@ -161,8 +162,10 @@ class LocalSession:
         return self._advance(seen)
 
     def view(self) -> dict[str, Any]:
-        """The person's view."""
-        return dict(self.spec.seat_view(self.state, self.me))
+        """The person's view, with ``acting`` (the seats the match waits for) as the server adds it."""
+        view = dict(self.spec.seat_view(self.state, self.me))
+        view["acting"] = list(acting_seats(self.spec, self.state, range(self.spec.max_players)))
+        return view
 
     def wait(self) -> Seen:
         """Nothing to wait for locally: the bots have moved."""
@@ -205,7 +208,7 @@ class RemoteSession:
     def _seen(self, version: int, events: Sequence[Any], view: dict[str, Any]) -> Seen:
         self._version = max(self._version, version)
         self._view = view
-        self.names = [str(n) for n in view.get("names") or self.names]
+        self.names = ["" if n is None else str(n) for n in view.get("names") or self.names]
         seen: Seen = [(e.name, e.payload) for e in events]
         self._over = self._over or any(name == "MatchEnded" for name, _ in seen) or view.get("phase") == "match_over"
         return seen
@@ -245,7 +248,7 @@ class RemoteSession:
         with self.client.watch(self.table_id, self._version) as updates:
             for update in updates:
                 seen.extend(self._seen(update.version, [update], update.view))
-                if self._over or update.view.get("legal"):
+                if self._over or my_move(update.view):
                     break
         return seen
 
@@ -289,7 +292,7 @@ def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
             print("Thanks for playing.", file=out)
             return 0
         legal: list[dict[str, Any]] = list(view.get("legal") or [])
-        if not legal:
+        if not my_move(view):
             _print_events(session.wait(), session.names, session.me, out)
             continue
         print("", file=out)

@@ -72,10 +72,15 @@ class CreatedTable:
 
 @dataclass(frozen=True, slots=True)
 class Joined:
-    """A seat taken: its number and its secret token."""
+    """A seat taken: its number and its secret token.
+
+    ``seat`` is -1 and ``queued`` true when a newcomer waits for the hand in progress to end
+    (``mau_mau`` R6.9); the token works at once (a spectator's view until then).
+    """
 
     seat: int
     token: str
+    queued: bool = False
 
 
 class Update(NamedTuple):
@@ -128,6 +133,10 @@ class GameInfo:
     max_players: int
     options: dict[str, Any] = field(default_factory=dict)
     """Option key -> default."""
+    bot_levels: tuple[str, ...] = ()
+    """Computer-player levels for :meth:`TableClient.add_bot`."""
+    seat_changes: bool = False
+    """True when players may join and leave during the match (``mau_mau`` R6.9-R6.10)."""
 
 
 def _whole(value: Any, what: str, low: int = 0, high: int = _INT32_MAX) -> int:
@@ -194,8 +203,20 @@ def _explicit_deal(deal: Mapping[str, Any]) -> table_pb2.ExplicitDeal:
     )
 
 
+def my_move(view: Mapping[str, Any]) -> bool:
+    """True when the match waits for the viewer's move: its seat is in ``view["acting"]`` (where
+    the view has it) and it has a legal command.  A seat may have commands open out of turn
+    (``mau_mau``'s ``leave``, R6.10) without the match waiting for it."""
+    legal = bool(view.get("legal"))
+    acting = view.get("acting")
+    if isinstance(acting, list):
+        return legal and view.get("seat") in acting
+    return legal
+
+
 def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
-    """The wire form of a command dict (``kind`` ``play``/``draw``/``pass``/``choose_suit``/``next_hand``).
+    """The wire form of a command dict (``kind`` ``play``/``draw``/``pass``/``choose_suit``/``mau``/``leave``/
+    ``next_hand``).
 
     Raises:
         InvalidArgument: unknown ``kind`` or a field of the wrong type.
@@ -219,11 +240,17 @@ def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
         if not isinstance(suit, str):
             raise InvalidArgument(f"choose_suit: suit {suit!r} must be C, D, H or S")
         return table_pb2.Command(choose_suit=table_pb2.ChooseSuit(suit=suit))
+    if kind == "mau":
+        return table_pb2.Command(mau=table_pb2.CallMau())
+    if kind == "leave":
+        return table_pb2.Command(leave=table_pb2.LeaveSeat())
     if kind == "next_hand":
         deal = command.get("deal")
         next_hand = table_pb2.NextHand(deal=_explicit_deal(deal)) if isinstance(deal, Mapping) else table_pb2.NextHand()
         return table_pb2.Command(next_hand=next_hand)
-    raise InvalidArgument(f"unknown command kind {kind!r}; expected play, draw, pass, choose_suit or next_hand")
+    raise InvalidArgument(
+        f"unknown command kind {kind!r}; expected play, draw, pass, choose_suit, mau, leave or next_hand"
+    )
 
 
 def _json(text: str) -> dict[str, Any]:
@@ -412,10 +439,11 @@ class TableClient:
         response = self._call(self._stub.JoinTable, request)
         if self.token is None:
             self.token = response.seat_token
-        return Joined(int(response.seat), response.seat_token)
+        return Joined(int(response.seat), response.seat_token, bool(response.queued))
 
     def add_bot(self, table_id: str, level: str = "heuristic", seat: int | None = None, name: str = "") -> int:
-        """Seat a bot the server plays (``random`` or ``heuristic``); returns its seat.
+        """Seat a bot the server plays (a level of :attr:`GameInfo.bot_levels`); returns its seat (-1
+        while queued for the next hand, ``mau_mau`` R6.9).
 
         Raises:
             NotFound, AlreadyExists, InvalidArgument (unknown level).
@@ -517,6 +545,15 @@ class TableClient:
         """The games the server plays, with their option defaults."""
         response = self._call(self._stub.ListGames, table_pb2.ListGamesRequest())
         return [
-            GameInfo(g.key, g.title, g.summary, g.min_players, g.max_players, _json(g.options_json))
+            GameInfo(
+                g.key,
+                g.title,
+                g.summary,
+                g.min_players,
+                g.max_players,
+                _json(g.options_json),
+                tuple(g.bot_levels),
+                g.seat_changes,
+            )
             for g in response.games
         ]

@@ -53,11 +53,11 @@ def suit_symbol(letter: Any) -> str:
         return letter
 
 
-def _name(names: Sequence[str], seat: Any, me: int | None = None) -> str:
+def _name(names: Sequence[str | None], seat: Any, me: int | None = None) -> str:
     if isinstance(seat, int) and seat == me:
         return "you"
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return names[seat]
+    if isinstance(seat, int) and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
     return f"seat {seat}"
 
 
@@ -84,6 +84,10 @@ def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
         return f"choose {suit_symbol(command.get('suit'))}"
     if kind == "next_hand":
         return "deal the next hand"
+    if kind == "mau":
+        return 'call "Mau"'
+    if kind == "leave":
+        return "leave the match"
     return str(dict(command))
 
 
@@ -100,9 +104,20 @@ def describe_event(
     verb_s = "" if who == "you" else "s"
     match name:
         case "MatchStarted":
-            target = (p.get("options") or {}).get("target_points")
-            limit = "a single hand" if target == 0 else f"to {target} points"
-            return f"Match of {p.get('game')}: {', '.join(str(n) for n in p.get('names') or [])}, {limit}"
+            options = p.get("options") or {}
+            players = ", ".join(str(n) for n in p.get("names") or [] if n)
+            if "target_points" in options:
+                target = options["target_points"]
+                limit = ", a single hand" if target == 0 else f", to {target} points"
+            elif "elimination_limit" in options:
+                limit = f", out at {options['elimination_limit']} points"
+            elif options.get("scoring") == "single":
+                limit = ", a single hand"
+            elif "target_per_player" in options:
+                limit = f", to {options['target_per_player']} points per player"
+            else:
+                limit = ""
+            return f"Match of {p.get('game')}: {players}{limit}"
         case "HandStarted":
             how = "explicit deal" if p.get("explicit_deal") else f"commitment {str(p.get('commitment'))[:16]}…"
             return f"--- hand {p.get('hand_no')}: {_name(names, p.get('dealer'))} deals ({how})"
@@ -161,14 +176,29 @@ def describe_event(
                 return "Match over: no winner"
             champion = _name(names, winner, me)
             return f"Match over: {_cap(champion)} {'win' if champion == 'you' else 'wins'}"
-        case "TableCreated" | "SeatTaken":
+        case "DirectionReversed":
+            return f"Play now goes {'clockwise' if p.get('direction') == 1 else 'counter-clockwise'}"
+        case "StarterBuried":
+            return f"The up-card {pretty(p.get('card'))} is buried in the stock"
+        case "MauCalled":
+            return f'{_cap(who)} call{verb_s} "Mau"'
+        case "MauMissed":
+            return f'{_cap(who)} did not call "Mau"'
+        case "PlayerJoined":
+            skill = f" (computer, {p.get('computer')})" if p.get("computer") else ""
+            return f"{p.get('name')}{skill} joins at seat {p.get('seat')} with {p.get('total')} points"
+        case "PlayerLeft":
+            return f"{_cap(who)} le{'ave' if who == 'you' else 'aves'} the match"
+        case "PlayerEliminated":
+            return f"{_cap(who)} {'are' if who == 'you' else 'is'} eliminated with {p.get('total')} points"
+        case "TableCreated" | "SeatTaken" | "JoinQueued":
             return None
     return f"{name} {dict(p)}"
 
 
 def render_view(view: Mapping[str, Any]) -> str:
     """A few lines describing a view (a seat's, a spectator's, or a replay's omniscient one)."""
-    names: list[str] = [str(n) for n in view.get("names") or []]
+    names: list[str | None] = [None if n is None else str(n) for n in view.get("names") or []]
     seat = view.get("seat")
     lines = []
     top = view.get("top_card")
@@ -191,5 +221,6 @@ def render_view(view: Mapping[str, Any]) -> str:
         lines.append(f"Your hand ({_name(names, seat)}): {pretty_cards(view.get('hand'))}")
     totals = view.get("totals") or []
     if totals:
-        lines.append("Totals: " + ", ".join(f"{_name(names, s)} {t}" for s, t in enumerate(totals)))
+        shown = [f"{_name(names, s)} {t}" for s, t in enumerate(totals) if t is not None]
+        lines.append("Totals: " + ", ".join(shown))
     return "\n".join(lines)

@@ -53,7 +53,7 @@ FORMAT = RECORD_FORMAT
 """The header's ``format`` value."""
 VERSION = RECORD_VERSION
 """The record format version this module reads."""
-TABLE_EVENTS = frozenset({"TableCreated", "SeatTaken"})
+TABLE_EVENTS = frozenset({"TableCreated", "SeatTaken", "JoinQueued"})
 """Table-level events: chain-checked, not replayed through the rules."""
 
 _HEX = frozenset("0123456789abcdef")
@@ -292,7 +292,12 @@ def _is_int(value: Any) -> TypeGuard[int]:
 
 def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> None:
     """The table events' shape (REC7): one ``TableCreated`` first, each seat taken once, before
-    the match starts, with a token hash (never a token; a server bot may have no token)."""
+    the match starts, with a token hash (never a token; a server bot may have no token).
+
+    In a game with seat changes (``GameSpec.seat_changes``, ``mau_mau`` R6.9-R6.10) a seat may
+    also be taken after the start, right after the game's ``PlayerJoined`` for that seat, and a
+    seat freed by ``PlayerLeft`` or ``PlayerEliminated`` may be taken again; ``JoinQueued`` lines
+    may appear after the start."""
 
     def bad(line: _Line, message: str) -> None:
         audit.add(line.seq, line.name, "REC7", message, "format")
@@ -300,7 +305,9 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
     seats: int | None = None
     taken: set[int] = set()
     game_started = False
+    previous: _Line | None = None
     for index, line in enumerate(lines):
+        before, previous = previous, line
         if line.name == "TableCreated":
             if index != 0:
                 bad(line, "TableCreated is not the table's first event")
@@ -313,9 +320,16 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
         elif line.name == "SeatTaken":
             p = line.payload
             seat, token_hash, bot = p.get("seat"), p.get("token_hash"), p.get("bot")
-            if game_started:
-                bad(line, "a seat was taken after the match started")
-            if not _is_int(seat) or seats is None or not 0 <= seat < seats:
+            joined = (
+                spec.seat_changes
+                and before is not None
+                and before.name == "PlayerJoined"
+                and before.payload.get("seat") == seat
+            )
+            if game_started and not joined:
+                bad(line, "a seat was taken after the match started, not right after the game's PlayerJoined")
+            limit = spec.max_players if joined else seats
+            if not _is_int(seat) or limit is None or not 0 <= seat < limit:
                 bad(line, f"seat {seat!r} is not a seat of the table")
             elif seat in taken:
                 bad(line, f"seat {seat} was already taken")
@@ -327,8 +341,18 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
                 bad(line, f"bot {bot!r} is neither null nor a level")
             if not _is_seed(token_hash) and not (bot is not None and token_hash is None):
                 bad(line, "token_hash is not a SHA-256 hex digest (only a server bot may have none)")
+        elif line.name == "JoinQueued":
+            p = line.payload
+            if not (spec.seat_changes and game_started):
+                bad(line, "a join was queued, but the game takes no newcomers during a match")
+            if not isinstance(p.get("name"), str):
+                bad(line, f"name {p.get('name')!r} is not text")
+            if not _is_seed(p.get("token_hash")) and not (p.get("bot") is not None and p.get("token_hash") is None):
+                bad(line, "token_hash is not a SHA-256 hex digest (only a server bot may have none)")
         else:
             game_started = True
+            if line.name in ("PlayerLeft", "PlayerEliminated"):
+                taken.discard(line.payload.get("seat"))
     if lines and lines[0].name != "TableCreated":
         bad(lines[0], "the record does not start with TableCreated")
 
@@ -377,7 +401,7 @@ def _config(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line], gam
             seats = line.payload.get("seats")
             if isinstance(seats, int) and seats != len(names):
                 audit.add(line.seq, line.name, "REC7", f"{seats} seats, but MatchStarted names {len(names)}", "format")
-        elif line.name == "SeatTaken":
+        elif line.name == "SeatTaken" and line.seq < first.seq:
             seat, name = line.payload.get("seat"), line.payload.get("name")
             if isinstance(seat, int) and 0 <= seat < len(names) and isinstance(name, str) and name != names[seat]:
                 audit.add(

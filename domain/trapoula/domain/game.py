@@ -120,6 +120,12 @@ class GameSpec(Generic[S, C]):
     bot_levels: Mapping[str, BotPolicy] = field(default_factory=dict)
     """Computer-player levels: level name -> policy.  Every game offers at least ``random`` and
     ``heuristic`` (:mod:`trapoula.domain.bots` supplies a uniform ``random`` where a game has none)."""
+    higher_totals_win: bool = False
+    """True when the standings rank the highest total first (``crazy_eights`` points, ``mau_mau``'s
+    negative points); False when the lowest total leads (``agonia``)."""
+    target_option: str | None = None
+    """The option that sets how long a match lasts (``agonia``: ``target_points``), for tools that
+    offer a ``--target`` shorthand; None when the game has none."""
     seat_changes: bool = False
     """True when players may join and leave during the match (``mau_mau`` R6.9-R6.10): the table
     then accepts ``join`` between hands and ``leave`` at any time, through ``decide``."""

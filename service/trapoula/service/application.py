@@ -66,9 +66,12 @@ from trapoula.service.errors import (
 )
 from trapoula.service.recording import (
     HAND_STARTED,
+    JOIN_QUEUED,
+    SEAT_FREEING,
     SEAT_TAKEN,
     TABLE_CREATED,
     Entry,
+    SeatRecord,
     Table,
     TableState,
     apply_entry,
@@ -106,11 +109,19 @@ _NAME_JOINERS = frozenset({"\u200c", "\u200d"})
 
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """Who is calling: a seat, the table's owner, or a spectator (no token)."""
+    """Who is calling: a seat, the table's owner, or a spectator (no token).
 
-    kind: Literal["seat", "owner", "spectator"]
+    ``former`` is the token of a seat its player left or lost (``mau_mau`` R6.6, R6.10): it sees
+    what a spectator sees, and may only repeat the seat's earlier commands (``until``: the version
+    the seat was freed at).  ``waiting`` is a queued newcomer's token (R6.9), a spectator until the
+    next hand seats him.
+    """
+
+    kind: Literal["seat", "owner", "spectator", "former", "waiting"]
     seat: int | None = None
-    """The seat, for ``kind == "seat"``."""
+    """The seat, for ``kind`` ``seat`` and ``former``."""
+    until: int = 0
+    """For ``former``: the version at which the seat was freed."""
 
     @property
     def viewer(self) -> Viewer:
@@ -120,7 +131,7 @@ class Principal:
     @property
     def actor(self) -> str:
         """How the log names this principal (``seat:2``, ``owner``)."""
-        return f"seat:{self.seat}" if self.kind == "seat" else self.kind
+        return f"seat:{self.seat}" if self.kind in ("seat", "former") else self.kind
 
 
 SPECTATOR = Principal("spectator")
@@ -200,6 +211,10 @@ class GameInfo:
     max_players: int
     options: Payload
     """Every option with its default."""
+    bot_levels: tuple[str, ...] = ()
+    """Computer-player levels (``add_bot``)."""
+    seat_changes: bool = False
+    """True when players may join and leave during the match (``mau_mau`` R6.9-R6.10)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,11 +329,13 @@ def table_view(state: TableState, principal: Principal) -> Payload:
     Before the match starts the game's view is that of its initial state (free seats have empty
     names).  The ``table`` part: ``table_id, version, status, seats ([{seat, name, bot} or
     {seat, free: true}]), manual_deal, viewer ("seat" / "owner" / "spectator"), needs_deal``
-    (the table waits for ``next_hand``: a manual-deal table between hands).
+    (the table waits for ``next_hand``: a manual-deal table between hands).  ``acting`` (top
+    level) lists the seats whose move the match waits for (``GameSpec.acting``).
     """
     spec = state.spec
     game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
     view = dict(spec.seat_view(game_state, principal.viewer))
+    view["acting"] = list(acting_seats(spec, game_state, range(len(state.seats)))) if state.started else []
     needs_deal = state.started and not state.over and bool(spec.needs_deal(game_state))
     view["table"] = {
         "table_id": state.table_id,
@@ -531,7 +548,17 @@ class Tables(Application):  # type: ignore[type-arg]
             for _attempt in range(MAX_ATTEMPTS):
                 table = self._load(table_id)
                 if key is not None and key in table.commands:
-                    return self._result(table, table.commands[key], principal)
+                    span = table.commands[key]
+                    if principal.kind != "former" or span[1] < principal.until:
+                        return self._result(table, span, principal)
+                if principal.kind in ("former", "waiting"):
+                    raise PermissionDenied(
+                        f"this token's seat at table {table_id} is no longer its own"
+                        if principal.kind == "former"
+                        else f"table {table_id}: this newcomer is seated when the hand in progress ends",
+                        reason="seat_left" if principal.kind == "former" else "join_queued",
+                        context=ErrorContext(table_id, principal.seat),
+                    )
                 state = table.state
                 try:
                     drafts = decide(table)
@@ -596,7 +623,28 @@ class Tables(Application):  # type: ignore[type-arg]
         bot_seats = state.bot_seats()
         hands = state.hands_started + sum(d.name == HAND_STARTED for d in drafts)
         version = state.version + len(drafts)
+        waiting = list(state.waiting)
+        for d in drafts:  # seat changes the command itself made
+            if d.name == SEAT_TAKEN:
+                waiting = [w for w in waiting if w[0] != d.payload.get("queued")]
+                if d.payload.get("bot") is not None:
+                    bot_seats = tuple(sorted((*bot_seats, (int(d.payload["seat"]), str(d.payload["bot"])))))
+            elif d.name in SEAT_FREEING:
+                bot_seats = tuple(b for b in bot_seats if b[0] != d.payload.get("seat"))
         while len(drafts) < self._chunk:
+            if waiting and spec.needs_deal(game_state) and not spec.is_terminal(game_state):
+                queued, who = waiting.pop(0)  # R6.9: the newcomers queued during the hand sit down
+                try:
+                    game_state, joined = self._seat_newcomer(spec, game_state, who, queued)
+                except (CommandRejected, InvalidInput):
+                    log.exception("table %s: queued join %d refused", state.table_id, queued)
+                    waiting.clear()
+                    continue
+                drafts.extend(joined)
+                version += len(joined)
+                if who.bot is not None:
+                    bot_seats = tuple(sorted((*bot_seats, (int(joined[-1].payload["seat"]), who.bot))))
+                continue
             command, actor = self._next_automatic(state, game_state, bot_seats, hands, version)
             if command is None:
                 return
@@ -612,8 +660,12 @@ class Tables(Application):  # type: ignore[type-arg]
                 return  # the next batch starts with this step
             for event in events:
                 game_state = spec.evolve(game_state, event)
-                drafts.append(_Draft(event.event_name(), to_payload(event), actor))
-                hands += event.event_name() == HAND_STARTED
+                name = event.event_name()
+                drafts.append(_Draft(name, to_payload(event), actor))
+                hands += name == HAND_STARTED
+                if name in SEAT_FREEING:  # an eliminated bot plays no more (R6.6)
+                    gone = getattr(event, "seat", None)
+                    bot_seats = tuple(b for b in bot_seats if b[0] != gone)
             version += len(events)
 
     def _next_automatic(
@@ -646,7 +698,7 @@ class Tables(Application):  # type: ignore[type-arg]
         if spec.is_terminal(game_state):
             return False
         if spec.needs_deal(game_state):
-            return not state.manual_deal
+            return bool(state.waiting) or not state.manual_deal
         return bool(acting_seats(spec, game_state, tuple(s for s, _ in state.bot_seats())))
 
     # ----------------------------------------------------------------------- background automatic play
@@ -794,6 +846,10 @@ class Tables(Application):  # type: ignore[type-arg]
                 game, tuple(SeatInfo(i, f"seat {i}") for i in range(seats)), dict(options), first_dealer, totals
             )
         )
+        preset = dict(spec.preset_bots(spec.parse_options(options)))
+        outside = sorted(s for s in preset if not 0 <= s < seats)
+        if outside:
+            raise InvalidInput(f"computer seat(s) {outside} are not seats 0..{seats - 1} of the table", "bad_option")
         payload = created_payload(game, seats, options, first_dealer, totals, bool(manual_deal))
         try:
             json.dumps(payload, allow_nan=False)
@@ -816,9 +872,20 @@ class Tables(Application):  # type: ignore[type-arg]
         )
         self.save(created)
         self._published(str(tid), 1)
+        if preset:  # computer seats an option fixes (mau_mau R7.2 computer_seats)
+
+            def seat_bots(table: Table) -> list[_Draft]:
+                return [
+                    _Draft(SEAT_TAKEN, {"seat": s, "name": f"{lv} bot {s}", "bot": lv, "token_hash": None}, "table")
+                    for s, lv in sorted(preset.items())
+                ]
+
+            self._execute(str(tid), None, OWNER, seat_bots)
         return str(tid), owner_token
 
-    def _take_seat(self, table_id: str, seat: int | None, name: str | None, bot: str | None) -> tuple[int, str | None]:
+    def _take_seat(
+        self, table_id: str, seat: int | None, name: str | None, bot: str | None
+    ) -> tuple[int, str | None, bool]:
         parse_table_id(table_id)
         checked = None if name is None and bot is not None else _check_name(name or "")
         token = None if bot is not None else _new_token()
@@ -827,7 +894,10 @@ class Tables(Application):  # type: ignore[type-arg]
         def decide(table: Table) -> list[_Draft]:
             state = table.state
             if state.started:
-                raise AlreadyStarted(f"table {table_id}: the match has started; no seat can be taken")
+                if seat is not None:
+                    _check_int(seat, "seat", "bad_seat")
+                who = SeatRecord(checked or f"{bot} bot", bot, token_hash(token) if token is not None else None)
+                return self._newcomer(state, who, seat, chosen)
             if seat is not None:
                 _check_int(seat, "seat", "bad_seat")
                 if not 0 <= seat < len(state.seats):
@@ -851,10 +921,71 @@ class Tables(Application):  # type: ignore[type-arg]
             return [_Draft(SEAT_TAKEN, payload, "table" if bot is not None else f"seat:{target}")]
 
         self._execute(table_id, None, SPECTATOR, decide)
-        return chosen[0], token
+        return chosen[0], token, chosen[0] < 0
+
+    def _newcomer(self, state: TableState, who: SeatRecord, seat: int | None, chosen: list[int]) -> list[_Draft]:
+        """A player joining a started match (``mau_mau`` R6.9): seated at once between hands,
+        queued (``JoinQueued``, seat -1) during a hand.
+
+        Raises:
+            AlreadyStarted: the game takes no newcomers once the match has started.
+            SeatTaken: every seat is taken or promised to a queued newcomer (``table_full``).
+            InvalidInput: a wanted seat other than the one the rules give (``bad_seat``, R6.9.2).
+            CommandRejected: the rules refuse the join (``match_over`` ...).
+        """
+        spec = state.spec
+        tid = state.table_id
+        if not spec.seat_changes:
+            raise AlreadyStarted(f"table {tid}: the match has started; no seat can be taken")
+        if spec.is_terminal(state.game_state):
+            raise CommandRejected("match_over", "R6.9", f"table {tid}: the match is over; nobody can join")
+        seated = sum(s is not None for s in state.seats)
+        if seated + len(state.waiting) >= spec.max_players:
+            raise SeatTaken(
+                f"table {tid} has no free seat: {seated} seated, {len(state.waiting)} waiting, "
+                f"{spec.max_players} at most",
+                reason="table_full",
+            )
+        if spec.hand_in_progress(state.game_state) or state.waiting:
+            if seat is not None:
+                raise InvalidInput(
+                    f"seat {seat}: a newcomer takes the lowest vacant seat when the hand ends (R6.9.2)", "bad_seat"
+                )
+            chosen[:] = [-1]
+            payload = {"name": who.name, "bot": who.bot, "token_hash": who.token_hash}
+            return [_Draft(JOIN_QUEUED, payload, "table")]
+        _, drafts = self._seat_newcomer(spec, state.game_state, who, None, seat)
+        chosen[:] = [int(drafts[-1].payload["seat"])]
+        return drafts
+
+    @staticmethod
+    def _seat_newcomer(
+        spec: GameSpec[Any, Any], game_state: Any, who: SeatRecord, queued: int | None, wanted: int | None = None
+    ) -> tuple[Any, list[_Draft]]:
+        """The game's ``join`` for ``who`` and the ``SeatTaken`` that follows it.
+
+        Raises:
+            CommandRejected: the rules refuse the join.
+            InvalidInput: ``wanted`` is not the seat the rules give (``bad_seat``, R6.9.2).
+        """
+        command = spec.parse_command({"kind": "join", "name": who.name, "computer": who.bot})
+        game_state, drafts = Tables._game_drafts(spec, game_state, command, "table")
+        joined = next((d for d in drafts if d.name == "PlayerJoined"), None)
+        if joined is None:  # pragma: no cover - a join that seats nobody is a game defect
+            raise CommandRejected("join_failed", "R6.9", "the join seated nobody")
+        seat = int(joined.payload["seat"])
+        if wanted is not None and wanted != seat:
+            raise InvalidInput(f"seat {wanted}: a newcomer takes the lowest vacant seat, {seat} (R6.9.2)", "bad_seat")
+        payload = {"seat": seat, "name": who.name, "bot": who.bot, "token_hash": who.token_hash, "queued": queued}
+        drafts.append(_Draft(SEAT_TAKEN, payload, "table"))
+        return game_state, drafts
 
     def join(self, table_id: str, name: str, seat: int | None = None) -> tuple[int, str]:
         """Take a seat (``seat``, or the first free one); returns ``(seat, seat_token)``.
+
+        In a started match of a game with seat changes (``mau_mau`` R6.9) the newcomer takes the
+        lowest vacant seat between hands, or is queued during a hand: the seat is then -1 and the
+        token acts once the next hand seats him.
 
         Raises:
             TableNotFound: no such table.
@@ -864,12 +995,13 @@ class Tables(Application):  # type: ignore[type-arg]
             SeatTaken: the seat is taken or none is free.
             AlreadyStarted: the match has started.
         """
-        seat_no, token = self._take_seat(table_id, seat, name, None)
+        seat_no, token, _ = self._take_seat(table_id, seat, name, None)
         assert token is not None
         return seat_no, token
 
     def add_bot(self, table_id: str, level: str, seat: int | None = None, name: str | None = None) -> int:
-        """Seat a server-side bot of ``level`` (``random``, ``heuristic``); returns its seat.
+        """Seat a server-side bot of ``level`` (one of ``bots.levels(game)``); returns its seat (-1
+        while queued, as in :meth:`join`).
 
         Raises:
             TableNotFound, InvalidInput (also ``bad_bot_level``), SeatTaken, AlreadyStarted: as
@@ -878,7 +1010,7 @@ class Tables(Application):  # type: ignore[type-arg]
         level = _check_key(level, "bot level", "bad_bot_level")
         parse_table_id(table_id)
         bots.check_level(level, self._load(table_id).state.spec.key)
-        seat_no, _ = self._take_seat(table_id, seat, name, level)
+        seat_no, _, _ = self._take_seat(table_id, seat, name, level)
         return seat_no
 
     def authenticate(self, table_id: str, token: str | None) -> Principal:
@@ -898,6 +1030,12 @@ class Tables(Application):  # type: ignore[type-arg]
         for i, s in enumerate(state.seats):
             if s is not None and s.token_hash is not None and hmac.compare_digest(h, s.token_hash):
                 return seat_principal(i)
+        for _, who in state.waiting:
+            if who.token_hash is not None and hmac.compare_digest(h, who.token_hash):
+                return Principal("waiting")
+        for gone_hash, seat, until in reversed(state.former):
+            if hmac.compare_digest(h, gone_hash):
+                return Principal("former", seat, until)
         raise PermissionDenied(
             f"the token is not valid at table {table_id}", reason="bad_token", context=ErrorContext(table_id)
         )
@@ -993,8 +1131,10 @@ class Tables(Application):  # type: ignore[type-arg]
         kind = raw.get("kind")
         if not isinstance(kind, str) or len(kind) > MAX_KEY:
             raise InvalidInput(f"command kind {clip(kind)!r} is not a command of the game", reason="bad_command")
+        if kind == "join":
+            raise InvalidInput("join is not a seat's command: use JoinTable or AddBot (R6.9)", reason="bad_command")
         if "seat" in raw:
-            if principal.kind != "seat" or raw["seat"] != principal.seat:
+            if principal.kind not in ("seat", "former") or raw["seat"] != principal.seat:
                 raise PermissionDenied(
                     f"the command names seat {clip(raw['seat'])!r}: a token acts only for its own seat",
                     context=ErrorContext(table_id, principal.seat),
@@ -1002,7 +1142,7 @@ class Tables(Application):  # type: ignore[type-arg]
             del raw["seat"]
         if principal.kind == "spectator":
             raise PermissionDenied(f"{kind!r} at table {table_id} needs a token", context=ErrorContext(table_id))
-        if kind != "next_hand" and principal.kind != "seat":
+        if kind != "next_hand" and principal.kind == "owner":
             raise PermissionDenied(
                 f"the owner has no seat: {kind!r} needs a seat token", context=ErrorContext(table_id)
             )
@@ -1021,9 +1161,16 @@ class Tables(Application):  # type: ignore[type-arg]
             command_obj = None if kind == "next_hand" else spec.parse_command({**raw, "seat": principal.seat})
             if not state.started:
                 raise CommandRejected("match_not_started", "S11", f"table {table_id}: the match has not started")
+            game_state = state.game_state
+            seated: list[_Draft] = []
             if command_obj is None:
-                command_obj = self._deal(state, state.game_state, state.hands_started + 1, raw.get("deal"))
-            game_state, drafts = self._game_drafts(spec, state.game_state, command_obj, principal.actor)
+                if spec.needs_deal(game_state) and not spec.is_terminal(game_state):
+                    for queued, who in state.waiting:  # R6.9: the queued newcomers sit down first
+                        game_state, joined = self._seat_newcomer(spec, game_state, who, queued)
+                        seated.extend(joined)
+                command_obj = self._deal(state, game_state, state.hands_started + 1, raw.get("deal"))
+            game_state, drafts = self._game_drafts(spec, game_state, command_obj, principal.actor)
+            drafts = seated + drafts
             self._autoplay(state, game_state, drafts)
             return drafts
 
@@ -1157,7 +1304,16 @@ class Tables(Application):  # type: ignore[type-arg]
     def list_games() -> list[GameInfo]:
         """The games this server plays."""
         return [
-            GameInfo(s.key, s.title, s.summary, s.min_players, s.max_players, dict(s.option_defaults()))
+            GameInfo(
+                s.key,
+                s.title,
+                s.summary,
+                s.min_players,
+                s.max_players,
+                dict(s.option_defaults()),
+                bots.levels(s.key),
+                s.seat_changes,
+            )
             for s in GAMES.values()
         ]
 

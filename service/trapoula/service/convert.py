@@ -116,10 +116,16 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
         return {"kind": "pass"}
     if kind == "choose_suit":
         return {"kind": "choose_suit", "suit": command.choose_suit.suit}
+    if kind == "mau":
+        return {"kind": "mau"}
+    if kind == "leave":
+        return {"kind": "leave"}
     if kind == "next_hand":
         deal = deal_to_dict(command.next_hand.deal) if command.next_hand.HasField("deal") else None
         return {"kind": "next_hand", "deal": deal}
-    raise InvalidInput("the command sets none of play, draw, pass, choose_suit, next_hand", reason="bad_command")
+    raise InvalidInput(
+        "the command sets none of play, draw, pass, choose_suit, next_hand, mau, leave", reason="bad_command"
+    )
 
 
 @reads_request("bad_deal")
@@ -173,6 +179,8 @@ def game_to_proto(game: GameInfo) -> pb.GameInfo:
         min_players=game.min_players,
         max_players=game.max_players,
         options_json=dumps(game.options),
+        bot_levels=list(game.bot_levels),
+        seat_changes=game.seat_changes,
     )
 
 

@@ -18,7 +18,12 @@ belong to it.  So two callers may use the same id for two independent commands.
 
 ``TableCreated`` holds ``{game, seats, options, first_dealer, initial_totals, manual_deal}``;
 the owner's token hash travels beside the payload, not in it.  ``SeatTaken`` holds ``{seat,
-name, bot, token_hash}``.  Domain event classes are never stored by import path: the payload is
+name, bot, token_hash}`` (and ``queued``, the version of the ``JoinQueued`` it fulfils, for a
+newcomer who waited).  In a game whose players may join and leave during the match
+(``GameSpec.seat_changes``), a newcomer's ``SeatTaken`` follows the game's ``PlayerJoined``;
+one who asks during a hand first gets ``JoinQueued`` ``{name, bot, token_hash}``; the game's
+``PlayerLeft`` and ``PlayerEliminated`` free their seat (its token then only replays the
+seat's earlier commands).  Domain event classes are never stored by import path: the payload is
 plain data and the game's ``event_types`` decode it, so moving a domain module breaks no log.
 
 :class:`TableState` is the immutable fold of a table's stored events; :func:`apply_entry` is
@@ -45,11 +50,15 @@ TABLE_CREATED = "TableCreated"
 """Name of the first stored event of every table."""
 SEAT_TAKEN = "SeatTaken"
 """Name of the stored event of a person or a bot taking a seat."""
-TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN})
+JOIN_QUEUED = "JoinQueued"
+"""Name of the stored event of a newcomer waiting for the hand in progress to end (``mau_mau`` R6.9)."""
+TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN, JOIN_QUEUED})
 """Stored events that are not the game's (the audit skips them in its rules replay)."""
 HAND_STARTED = "HandStarted"
 SEED_REVEALED = "SeedRevealed"
 MATCH_ENDED = "MatchEnded"
+SEAT_FREEING = frozenset({"PlayerLeft", "PlayerEliminated"})
+"""Game events after which their ``seat`` is vacant: its token no longer acts (``mau_mau`` R6.6, R6.10)."""
 CHECKPOINT_EVERY = 64
 """A table keeps its folded state every this many versions, to rebuild past views quickly."""
 
@@ -120,6 +129,10 @@ class TableState:
     """Version of the last event a record may hold: the end of the last finished hand."""
     record_hands: int = 0
     """Finished hands up to ``record_cut``."""
+    waiting: tuple[tuple[int, SeatRecord], ...] = ()
+    """Newcomers queued until the hand in progress ends: ``(version of JoinQueued, who)``."""
+    former: tuple[tuple[str, int, int], ...] = ()
+    """``(token hash, seat, version it was freed at)`` of the seats people left or lost."""
 
     @property
     def spec(self) -> GameSpec[Any, Any]:
@@ -224,12 +237,29 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
     rep = dataclasses.replace
     if entry.name == SEAT_TAKEN:
         p = entry.payload
-        seats = list(state.seats)
-        seats[int(p["seat"])] = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"))
+        seat = int(p["seat"])
+        seats = list(state.seats) + [None] * (seat + 1 - len(state.seats))
+        seats[seat] = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"))
         cut = entry.seq if state.game_state is None else state.record_cut
-        return rep(state, seats=tuple(seats), version=entry.seq, last_hash=entry.hash, record_cut=cut)
+        waiting = tuple(w for w in state.waiting if w[0] != p.get("queued"))
+        return rep(state, seats=tuple(seats), version=entry.seq, last_hash=entry.hash, record_cut=cut, waiting=waiting)
+    if entry.name == JOIN_QUEUED:
+        p = entry.payload
+        who = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"))
+        return rep(state, version=entry.seq, last_hash=entry.hash, waiting=(*state.waiting, (entry.seq, who)))
     if entry.event is None:
         return rep(state, version=entry.seq, last_hash=entry.hash)
+    if entry.name in SEAT_FREEING:
+        seat = int(entry.payload["seat"])
+        if 0 <= seat < len(state.seats) and state.seats[seat] is not None:
+            gone = state.seats[seat]
+            assert gone is not None
+            seats = list(state.seats)
+            seats[seat] = None
+            former = state.former
+            if gone.token_hash is not None:
+                former = (*former, (gone.token_hash, seat, entry.seq))
+            state = rep(state, seats=tuple(seats), former=former)
     spec = state.spec
     game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
     game_state = spec.evolve(game_state, entry.event)

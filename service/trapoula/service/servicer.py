@@ -100,7 +100,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         async def work() -> pb.JoinTableResponse:
             seat_wanted = request.seat if request.HasField("seat") else None
             seat, token = await self._run(self.tables.join, request.table_id, request.name, seat_wanted)
-            return pb.JoinTableResponse(seat=seat, seat_token=token)
+            return pb.JoinTableResponse(seat=seat, seat_token=token, queued=seat < 0)
 
         return await self._guard(context, work)
 
@@ -112,7 +112,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             seat = await self._run(
                 self.tables.add_bot, request.table_id, request.level, seat_wanted, request.name or None
             )
-            return pb.AddBotResponse(seat=seat)
+            return pb.AddBotResponse(seat=seat, queued=seat < 0)
 
         return await self._guard(context, work)
 

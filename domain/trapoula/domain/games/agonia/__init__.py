@@ -68,6 +68,7 @@ SPEC: GameSpec[AgoniaState, Command] = GameSpec(
     option_defaults=option_defaults,
     hand_in_progress=hand_in_progress,
     bot_levels={"random": uniform, "heuristic": heuristic},
+    target_option="target_points",
 )
 """Agonia's game definition."""
 
