@@ -44,7 +44,9 @@ def test_a_single_hand_prints_its_progress_and_the_record_path_and_leaves_no_thr
 ) -> None:
     out = io.StringIO()
     path = tmp_path / "one.jsonl"
-    result = run_demo(address, options={"target_points": 0}, record_path=path, levels=("random", "heuristic"), seed=3, out=out)
+    result = run_demo(
+        address, options={"target_points": 0}, record_path=path, levels=("random", "heuristic"), seed=3, out=out
+    )
     lines = out.getvalue().splitlines()
     assert result.report.ok, result.report.summary()
     assert lines[0].startswith(f"table {result.table_id} (agonia, 2 seats, options {{'target_points': 0}})")
@@ -69,7 +71,13 @@ def test_a_failing_bot_stops_the_demo_with_its_error_and_every_stream_ends(
 
     monkeypatch.setattr(demo, "choose", choose)
     with pytest.raises(TrapoulaError) as failed:
-        run_demo(address, options={"target_points": 0}, record_path=tmp_path / "x.jsonl", levels=("heuristic",) * 3, out=io.StringIO())
+        run_demo(
+            address,
+            options={"target_points": 0},
+            record_path=tmp_path / "x.jsonl",
+            levels=("heuristic",) * 3,
+            out=io.StringIO(),
+        )
     assert str(failed.value) == "bot Babis (seat 1) failed: RuntimeError: brain fault"
     assert not (tmp_path / "x.jsonl").exists()
     assert _demo_threads() == []
@@ -91,7 +99,13 @@ def test_a_bot_refused_on_a_current_view_is_a_failure_not_a_stall_s11(
 
     monkeypatch.setattr(demo, "choose", choose)
     with pytest.raises(TrapoulaError) as failed:
-        run_demo(address, options={"target_points": 0}, record_path=tmp_path / "x.jsonl", levels=("random",) * 2, out=io.StringIO())
+        run_demo(
+            address,
+            options={"target_points": 0},
+            record_path=tmp_path / "x.jsonl",
+            levels=("random",) * 2,
+            out=io.StringIO(),
+        )
     message = str(failed.value)
     assert message.startswith("Anna (seat 0) was refused {'kind': 'play', 'card': ")
     assert message.endswith("[card_not_in_hand, S11]")
