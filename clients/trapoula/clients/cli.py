@@ -372,12 +372,23 @@ def _cmd_tables(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     if args.local:
-        rows = [(g.key, g.title, g.min_players, g.max_players, g.summary) for g in GAMES.values()]
+        rows = [
+            (g.key, g.title, g.min_players, g.max_players, g.summary, dict(g.option_defaults()), bot_levels(g.key))
+            for g in GAMES.values()
+        ]
     else:
         with TableClient(args.address or _env_address()) as client:
-            rows = [(g.key, g.title, g.min_players, g.max_players, g.summary) for g in client.list_games()]
-    for key, title, low, high, summary in rows:
+            rows = [
+                (g.key, g.title, g.min_players, g.max_players, g.summary, g.options, g.bot_levels)
+                for g in client.list_games()
+            ]
+    for key, title, low, high, summary, options, levels in rows:
         print(f"{key:<12} {title} ({low}-{high} players): {summary}", file=out)
+        if options:
+            shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
+            print(f"{'':<12}   options: {shown}", file=out)
+        if levels:
+            print(f"{'':<12}   bot levels: {', '.join(levels)}", file=out)
     return EXIT_OK
 
 
