@@ -2,11 +2,16 @@
 playthrough files).
 
 A :class:`Scenario` fixes a match and a deterministic player (a ``random.Random`` seeded with the
-scenario's name); :func:`render` plays it through the generic ``GameSpec`` interface and writes,
+scenario's name, or a computer player of the game, ``Scenario.level``); :func:`render` plays it
+through the generic ``GameSpec`` interface and writes,
 for the state before the first command and after every command: the command, its events with
 their full payload (and what the other viewers see of them when that differs), every seat's view
 and the spectator's view, and every seat's legal commands.  Any change in rules, events, views
 or redaction shows up as a diff of these files.
+
+For a game with seat changes (``mau_mau`` R6.9, R6.10) a scenario may list players who join the
+table before a given hand (``Scenario.joins``) and seats that leave at a given step
+(``Scenario.leaves``); the views then cover every seat number in use.
 """
 
 from __future__ import annotations
@@ -20,10 +25,10 @@ from typing import Any
 
 from trapoula.domain.deal import Deal
 from trapoula.domain.events import Payload, Viewer, redact, to_payload
-from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.registry import GAMES
 
-NAMES = ("ann", "bob", "cy", "dee")
+NAMES = ("ann", "bob", "cy", "dee", "eve")
 """Seat names of the playthroughs."""
 MAX_STEPS = 3000
 """A playthrough longer than this is a bug (every match ends)."""
@@ -50,6 +55,13 @@ class Scenario:
     """How often the player plays a card when one is legal (else it draws or passes)."""
     p_variant: float = 0.0
     """How often the player sends an accepted variant (agonia: the announcement flipped, R7.5)."""
+    level: str | None = None
+    """When set, every seat to act plays as the game's computer player of this level (from its own
+    view), instead of the random player above."""
+    joins: tuple[tuple[int, str, str | None], ...] = ()
+    """``(hand, name, computer)``: the table's ``join`` issued just before hand ``hand`` is dealt."""
+    leaves: tuple[tuple[int, int], ...] = ()
+    """``(step, seat)``: at command number ``step`` the seat issues ``leave`` instead of the usual move."""
 
     def seed(self, hand: int) -> str:
         """The 64-hex-digit seed of hand number ``hand`` (1, 2, ...)."""
@@ -98,7 +110,27 @@ def _who(viewer: Viewer) -> str:
     return "spectator" if viewer is None else f"seat {viewer}"
 
 
+def _seat_count(spec: GameSpec[Any, Any], state: Any, n: int) -> int:
+    """The seat numbers in use: ``n``, or more when players have joined (the views list them all)."""
+    names = spec.seat_view(state, None).get("names")
+    return max(n, len(names)) if isinstance(names, list) else n
+
+
+def _player_line(scenario: Scenario) -> str:
+    if scenario.level is not None:
+        return (
+            f"player: every seat to act plays as the {scenario.level!r} computer player of the game, "
+            f"random.Random({f'golden/{scenario.game}/{scenario.name}'!r})"
+        )
+    return (
+        f"player: random.Random({f'golden/{scenario.game}/{scenario.name}'!r}); plays a legal card with "
+        f"probability {scenario.p_play} when it can, else draws or passes; sends the other announcement "
+        f"with probability {scenario.p_variant}"
+    )
+
+
 def _snapshot(spec: GameSpec[Any, Any], state: Any, n: int, out: list[str]) -> None:
+    n = _seat_count(spec, state, n)
     viewers: tuple[Viewer, ...] = (*range(n), None)
     for viewer in viewers:
         out.append(f"view {_who(viewer)}: {_json(spec.seat_view(state, viewer))}")
@@ -125,29 +157,44 @@ def render(scenario: Scenario) -> str:
         f"all options: {_json({**spec.option_defaults(), **config.options})}",
         f"first_dealer: {_json(scenario.first_dealer)}",
         f"initial_totals: {_json(scenario.initial_totals)}",
-        f"player: random.Random({f'golden/{scenario.game}/{scenario.name}'!r}); plays a legal card with "
-        f"probability {scenario.p_play} when it can, else draws or passes; sends the other announcement "
-        f"with probability {scenario.p_variant}",
+        _player_line(scenario),
         "seeds: hand 1 as shown at its next_hand; hand k+1 = SHA-256 of the bytes of hand k's seed",
-        "",
-        "## step 0: the match before any command",
     ]
+    if scenario.joins:
+        out.append(f"joins (hand, name, computer): {_json([list(j) for j in scenario.joins])}")
+    if scenario.leaves:
+        out.append(f"leaves (step, seat): {_json([list(j) for j in scenario.leaves])}")
+    out += ["", "## step 0: the match before any command"]
     _snapshot(spec, state, scenario.n, out)
-    viewers: tuple[Viewer, ...] = (*range(scenario.n), None)
     hands = 0
     step = 0
+    joins = list(scenario.joins)
+    leaves = dict(scenario.leaves)
     while not spec.is_terminal(state):
         step += 1
         assert step <= MAX_STEPS, f"{scenario.name}: no end after {MAX_STEPS} commands"
-        if spec.needs_deal(state):
+        seats = range(_seat_count(spec, state, scenario.n))
+        if step in leaves:
+            command = spec.parse_command({"kind": "leave", "seat": leaves[step]})
+            label = _json(spec.command_payload(command))
+        elif spec.needs_deal(state) and joins and joins[0][0] == hands + 1:
+            _, name, computer = joins.pop(0)
+            command = spec.parse_command({"kind": "join", "name": name, "computer": computer})
+            label = f"table {_json(spec.command_payload(command))}"
+        elif spec.needs_deal(state):
             hands += 1
             seed = scenario.seed(hands)
             command = spec.deal_command(state, Deal.from_seed(spec.deck(state), seed))
             label = f"table next_hand, hand {hands}, seed {seed}"
         else:
-            seat = next(s for s in range(scenario.n) if spec.legal_commands(state, s))
-            payloads = [spec.command_payload(c) for c in spec.legal_commands(state, seat)]
-            command = spec.parse_command(_choose(rng, scenario, payloads))
+            seat = acting_seats(spec, state, seats)[0]
+            if scenario.level is not None:
+                view = spec.seat_view(state, seat)
+                payload = dict(spec.bot_levels[scenario.level](view, view["legal"], rng))
+            else:
+                payloads = [spec.command_payload(c) for c in spec.legal_commands(state, seat)]
+                payload = _choose(rng, scenario, payloads)
+            command = spec.parse_command(payload)
             label = _json(spec.command_payload(command))
         out.append("")
         out.append(f"## step {step}: {label}")
@@ -156,7 +203,7 @@ def render(scenario: Scenario) -> str:
             full = to_payload(event)
             out.append(f"event {event.event_name()}: {_json(full)}")
             seen: dict[str, list[str]] = {}
-            for viewer in viewers:
+            for viewer in (*range(_seat_count(spec, state, scenario.n)), None):
                 shown = redact(event, viewer)
                 if shown != full:
                     seen.setdefault(_json(shown), []).append(_who(viewer))

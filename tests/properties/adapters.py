@@ -11,6 +11,7 @@ its cards are (to check conservation, S4.1), the whole space of commands to try 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,9 +21,13 @@ from typing import Any
 from trapoula.domain.cards import codes, deck_52
 from trapoula.domain.events import Payload
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
+from trapoula.domain.registry import GAMES
 
 Zones = tuple[Sequence[Sequence[str]], Sequence[str], Sequence[str]]
 """(hands per seat, stock top first, discard pile bottom first), as card codes."""
+
+SEAT_CHANGE_EVENTS = frozenset({"PlayerJoined", "PlayerLeft", "PlayerEliminated"})
+"""The shedding engine's seat-change events: only games with ``GameSpec.seat_changes`` emit them."""
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,37 @@ class Adapter:
     explicit_deal: Callable[[Any, random.Random], tuple[Mapping[str, Any], list[list[str]]]]
     """A random explicit deal for the next hand (S5.3) and the hand each seat must then hold."""
     never_emitted: frozenset[str] = frozenset()
-    """Event types of ``spec.event_types`` the game never emits (the others must all occur)."""
+    """Event types of ``spec.event_types`` the game never emits (the others must all occur).  For a
+    game without seat changes the seat-change events (``SEAT_CHANGE_EVENTS``) are added."""
     expected_reasons: frozenset[str] = frozenset()
     """``EventName/reason`` values that a full property run must reach."""
+    seats: Callable[[Any], int] | None = None
+    """How many seat numbers a state uses, for a game whose table grows (``mau_mau`` R6.9.2);
+    None: the case's number of players throughout."""
+    rare: Mapping[str, tuple[float, float]] = dataclasses.field(default_factory=dict)
+    """Command kinds the random player keeps apart -> the chance, at each step inside a hand and
+    between hands, that some seat to which one is open issues one (``mau_mau``: ``mau``, ``leave``)."""
+    table_commands: Callable[[Any], tuple[Sequence[Payload], Sequence[Payload]]] | None = None
+    """Table commands other than ``next_hand`` (``mau_mau``: ``join``): (accepted now, refused now)."""
+    p_table: float = 0.0
+    """The chance that the random player issues one of the accepted table commands instead of the
+    deal when both are due."""
+    long_match: Mapping[str, Any] | None = None
+    """Options for a long match drawn with single-hand options (None: the grid's largest values)."""
+    initial_totals: Callable[[tuple[int, ...]], tuple[int, ...]] | None = None
+    """Maps random initial totals from 0..90 into the game's range (``mau_mau``: 0 or less)."""
+    p_plays: tuple[float, float, float] = (0.9, 0.7, 0.03)
+    """The random player's chance of playing a card when one is legal, for the usual player, one
+    who draws a lot and one who hoards cards (``random_case`` draws them 85 : 12 : 3)."""
+    nudge: Callable[[Any, int, Sequence[Payload], random.Random], Payload | None] | None = None
+    """A move the random player of a seat makes instead of its usual choice, or None: ``(state, seat,
+    legal payloads, rng)`` (``mau_mau``: usually call "Mau" before the next-to-last card, R5.6.1)."""
+
+    def __post_init__(self) -> None:
+        spec = GAMES.get(self.key)
+        if spec is not None and not spec.seat_changes:
+            unused = SEAT_CHANGE_EVENTS & set(spec.event_types)
+            object.__setattr__(self, "never_emitted", self.never_emitted | unused)
 
 
 # --------------------------------------------------------------------------- agonia
@@ -164,3 +197,11 @@ AGONIA = Adapter(
 
 ADAPTERS: dict[str, Adapter] = {AGONIA.key: AGONIA}
 """Game key -> adapter; one entry per game in ``trapoula.domain.registry.GAMES``."""
+
+from .adapter_crazy_eights import CRAZY_EIGHTS  # noqa: E402  (it imports Adapter from here)
+
+ADAPTERS[CRAZY_EIGHTS.key] = CRAZY_EIGHTS
+
+from .adapter_mau_mau import MAU_MAU  # noqa: E402  (it imports Adapter from here)
+
+ADAPTERS[MAU_MAU.key] = MAU_MAU

@@ -23,6 +23,14 @@ end with random legal commands and checks:
 * at the end and at random points, the fold of the decoded events from ``initial_state`` equals
   the live state; the match ends within a bounded number of commands.
 
+For a game with seat changes (``GameSpec.seat_changes``, ``mau_mau`` R6.9-R6.10) the seat count
+follows the state (``Adapter.seats``), the random player issues the table's ``join`` between hands
+(``Adapter.table_commands``; the universe check also tries each join where it must be refused) and
+now and then a ``leave`` by any seated player, inside a hand and between hands
+(``Adapter.rare``), and the seats the match waits for are ``GameSpec.acting``'s.  Every invariant
+above holds throughout: the cards a leaver puts beneath the stock are conserved and their order
+is never shown before the hand ends.
+
 Failures name the case (``Case.describe``) so ``play_and_check(random_case(key, index))``
 reproduces them.
 """
@@ -42,7 +50,7 @@ from typing import Any
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload, Viewer, from_payload, redact, to_payload
-from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.registry import GAMES
 
 from .adapters import ADAPTERS, Adapter
@@ -117,12 +125,16 @@ class Case:
     def config(self) -> MatchConfig:
         """The match configuration."""
         seats = tuple(SeatInfo(s, NAMES[s], "random" if s % 2 else None) for s in range(self.n))
+        totals = self.initial_totals
+        adapter = ADAPTERS.get(self.key)
+        if totals is not None and adapter is not None and adapter.initial_totals is not None:
+            totals = adapter.initial_totals(totals)
         return MatchConfig(
             game=self.key,
             seats=seats,
             options=dict(self.options),
             first_dealer=self.first_dealer,
-            initial_totals=self.initial_totals,
+            initial_totals=totals,
         )
 
     def describe(self) -> str:
@@ -153,11 +165,14 @@ def random_case(key: str, index: int) -> Case:
         options.update(adapter.single_hand)
     elif all(options.get(k) == v for k, v in adapter.single_hand.items()):
         # a "long match" drawn with single-hand options: take the longest value of the grid
-        for k in adapter.single_hand:
-            options[k] = max(adapter.option_grid[k])
+        if adapter.long_match is not None:
+            options.update(adapter.long_match)
+        else:
+            for k in adapter.single_hand:
+                options[k] = max(adapter.option_grid[k])
     first_dealer = rng.randrange(n) if rng.random() < 0.75 else None
     totals = tuple(rng.randint(0, 90) for _ in range(n)) if rng.random() < 0.5 else None
-    p_play = rng.choices((0.9, 0.7, 0.03), weights=(85, 12, 3))[0]
+    p_play = rng.choices(adapter.p_plays, weights=(85, 12, 3))[0]
     if long_match:
         p_play = 0.9  # a long match of long hands costs too much time for what it adds
     return Case(
@@ -219,6 +234,7 @@ class _Check:
         self.adapter = adapter
         self.case = case
         self.viewers: tuple[Viewer, ...] = (*range(case.n), None)
+        """Every seat number in use, and the spectator (updated as the table grows)."""
         self.seeds: set[str] = set()
         """Seeds of the hands dealt so far: no view may ever contain one."""
         self.current_seed: str | None = None
@@ -246,6 +262,9 @@ class _Check:
         decoded = from_payload(spec.event_types[name], json.loads(json.dumps(payload)))
         assert decoded == event, f"{name} does not survive its JSON payload: {payload}"
 
+        seat_count = self.seat_count(state)
+        if seat_count != len(self.viewers) - 1:
+            self.viewers = (*range(seat_count), None)
         hands, stock, discard = adapter.zones(state)
         held = [c for hand in hands for c in hand]
         held.extend(stock)
@@ -264,7 +283,7 @@ class _Check:
         public = set(discard) | (set() if in_progress else set(adapter.revealed(state)))
         shown: tuple[Payload, str] | None = None
         for viewer in self.viewers:
-            own = set(hands[viewer]) if viewer is not None and hands else set()
+            own = set(hands[viewer]) if viewer is not None and viewer < len(hands) else set()
             allowed = own | public
             view = spec.seat_view(state, viewer)
             text = json.dumps(view)
@@ -291,6 +310,11 @@ class _Check:
                 )
         return decoded
 
+    def seat_count(self, state: Any) -> int:
+        """How many seat numbers ``state`` uses (the case's players unless the table grows)."""
+        seats = self.adapter.seats
+        return self.case.n if seats is None else seats(state)
+
     # ----------------------------------------------------------------------------- per state
 
     def view_legal_agrees(self, state: Any, legal: Mapping[int, Sequence[Any]]) -> None:
@@ -299,16 +323,20 @@ class _Check:
             view = self.views.get(seat)
             if view is not None and "legal" in view:
                 expected = [self.spec.command_payload(c) for c in commands]
-                assert view["legal"] == expected, f"seat {seat}: view legal {view['legal']} != {expected}"
+                assert view["legal"] == expected, (
+                    f"the view of seat {seat} shows the legal commands {view['legal']}, "
+                    f"but legal_commands gives {expected}"
+                )
 
     def universe(self, state: Any) -> None:
         """Every legal command is accepted; every other command is refused and changes nothing."""
         spec, adapter = self.spec, self.adapter
         self.stats.universe_checks += 1
         snapshot = pickle.dumps(state)
-        for seat in (-1, *range(self.case.n), self.case.n):
+        n = self.seat_count(state)
+        for seat in (-1, *range(n), n):
             legal = spec.legal_commands(state, seat)
-            in_range = 0 <= seat < self.case.n
+            in_range = 0 <= seat < n
             assert in_range or not legal, f"seat {seat} out of range has legal commands {legal}"
             keys = set()
             for command in legal:
@@ -339,6 +367,21 @@ class _Check:
                     continue
                 assert key in keys, f"{payload} accepted but not in legal_commands"
                 assert events, f"{payload} accepted with no event"
+        if adapter.table_commands is not None:
+            accepted, refused = adapter.table_commands(state)
+            for payload in accepted:
+                try:
+                    events = spec.decide(state, spec.parse_command(payload))
+                except CommandRejected as refusal:
+                    raise AssertionError(f"table command {payload} refused: {refusal}") from None
+                assert events, f"table command {payload} caused no event"
+            for payload in refused:
+                try:
+                    spec.decide(state, spec.parse_command(payload))
+                except CommandRejected:
+                    self.stats.refusals += 1
+                    continue
+                raise AssertionError(f"table command {payload} accepted where the rules refuse it")
         assert pickle.dumps(state) == snapshot, "deciding commands changed the state"
 
     def _parsed(self, universe: Sequence[Payload]) -> Sequence[tuple[Payload, Any, Hashable]]:
@@ -359,6 +402,8 @@ def _who(viewer: Viewer) -> str:
 
 
 def _choose(rng: random.Random, adapter: Adapter, case: Case, payloads: Sequence[Payload]) -> Payload:
+    if adapter.rare:
+        payloads = [p for p in payloads if p.get("kind") not in adapter.rare] or payloads
     plays = [p for p in payloads if adapter.is_play(p)]
     others = [p for p in payloads if not adapter.is_play(p)]
     payload = rng.choice(plays) if plays and (not others or rng.random() < case.p_play) else rng.choice(others)
@@ -411,11 +456,17 @@ def _play(case: Case) -> Stats:
             if sampler.random() < chance:
                 check.universe(state)
             first_of_hand = False
-            legal = {seat: spec.legal_commands(state, seat) for seat in range(case.n)}
+            seats = range(check.seat_count(state))
+            legal = {seat: spec.legal_commands(state, seat) for seat in seats}
             check.view_legal_agrees(state, legal)
             expected_hands: list[list[str]] | None = None
-            if spec.needs_deal(state):
-                assert not any(legal.values()), f"a deal is due but seats have legal commands {legal}"
+            acting = acting_seats(spec, state, seats)
+            special = _special_command(rng, spec, adapter, state, legal) if adapter.rare or adapter.p_table else None
+            if special is not None:
+                command = special
+                commands_in_hand += 0 if spec.needs_deal(state) else 1
+            elif spec.needs_deal(state):
+                assert not acting, f"a deal is due but seats {acting} must act (legal: {legal})"
                 stats.hands += 1
                 assert stats.hands <= MAX_HANDS, f"the match did not end within {MAX_HANDS} hands"
                 if rng.random() < case.p_explicit:
@@ -433,14 +484,16 @@ def _play(case: Case) -> Stats:
                 commands_in_hand = 0
                 first_of_hand = True
             else:
-                actors = [seat for seat, commands in legal.items() if commands]
+                actors = list(acting)
                 assert actors, "nobody can act and no deal is due: the match is stuck"
                 commands_in_hand += 1
                 assert commands_in_hand <= MAX_COMMANDS_PER_HAND, (
                     f"the hand did not end within {MAX_COMMANDS_PER_HAND} commands"
                 )
                 seat = rng.choice(actors)
-                payload = _choose(rng, adapter, case, [spec.command_payload(c) for c in legal[seat]])
+                payloads = [spec.command_payload(c) for c in legal[seat]]
+                nudged = adapter.nudge(state, seat, payloads, rng) if adapter.nudge is not None else None
+                payload = nudged if nudged is not None else _choose(rng, adapter, case, payloads)
                 command = spec.parse_command(payload)
                 assert spec.command_seat(command) == seat
             stats.commands += 1
@@ -469,11 +522,32 @@ def _play(case: Case) -> Stats:
             raise AssertionError(f"{where}: {failure}") from failure
 
     check.universe(state)
-    legal = {seat: spec.legal_commands(state, seat) for seat in range(case.n)}
+    legal = {seat: spec.legal_commands(state, seat) for seat in range(check.seat_count(state))}
     assert not any(legal.values()), f"the match is over but seats have legal commands {legal}"
     assert not spec.needs_deal(state), "the match is over but a deal is due"
     _check_replay(spec, config, initial, decoded, states, sampler)
     return stats
+
+
+def _special_command(
+    rng: random.Random, spec: GameSpec[Any, Any], adapter: Adapter, state: Any, legal: Mapping[int, Sequence[Any]]
+) -> Any | None:
+    """A seat change or other rare command instead of the usual move, or None (see ``Adapter.rare``
+    and ``Adapter.table_commands``): a table command between hands with chance ``p_table``, else
+    each rare kind with its chance, issued by a random seat to which it is open."""
+    between = spec.needs_deal(state)
+    if between and adapter.table_commands is not None and rng.random() < adapter.p_table:
+        accepted, _ = adapter.table_commands(state)
+        if accepted:
+            return spec.parse_command(rng.choice(list(accepted)))
+    for kind, (in_hand, between_hands) in adapter.rare.items():
+        if rng.random() < (between_hands if between else in_hand):
+            open_to = [
+                c for commands in legal.values() for c in commands if spec.command_payload(c).get("kind") == kind
+            ]
+            if open_to:
+                return rng.choice(open_to)
+    return None
 
 
 def _check_replay(

@@ -542,9 +542,14 @@ def test_tables_are_listed_newest_first_a_page_at_a_time(tables: Tables) -> None
 
 
 def test_the_games_are_listed_with_their_option_defaults() -> None:
-    [agonia] = Tables.list_games()
-    assert (agonia.key, agonia.min_players, agonia.max_players) == ("agonia", 2, 4)
-    assert agonia.options["target_points"] == 100
+    games = {g.key: g for g in Tables.list_games()}
+    agonia, mau_mau, crazy = games["agonia"], games["mau_mau"], games["crazy_eights"]
+    assert (agonia.key, agonia.min_players, agonia.max_players) == ("agonia", 2, 4)  # agonia R2.2
+    assert agonia.options["target_points"] == 100  # agonia R7.1
+    assert mau_mau.options == {"elimination_limit": -100, "computer_seats": {}}  # mau_mau section 7
+    assert mau_mau.bot_levels == ("random", "heuristic", "easy", "medium", "hard") and mau_mau.seat_changes
+    assert crazy.options["scoring"] == "single" and crazy.options["target_per_player"] == 50  # crazy_eights R7
+    assert crazy.bot_levels == ("random", "heuristic") and not crazy.seat_changes
 
 
 @pytest.mark.postgres

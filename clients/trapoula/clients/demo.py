@@ -394,12 +394,12 @@ def run_demo(
     say("final standings:")
     totals = report.totals or ()
     higher = find_game(game).higher_totals_win
-    ranked = [s for s in range(len(totals)) if isinstance(totals[s], int)]  # a seat that left has none
-    order = sorted(ranked, key=lambda s: (s != report.winner, -totals[s] if higher else totals[s], s))
+    ranked = {s: t for s, t in enumerate(totals) if t is not None}  # a seat that left has none
+    order = sorted(ranked, key=lambda s: (s != report.winner, -ranked[s] if higher else ranked[s], s))
     for place, seat in enumerate(order, start=1):
         name = report.names[seat] if seat < len(report.names) else f"seat {seat}"
         mark = "  (winner)" if report.winner == seat else ""
-        say(f"  {place}. {name} {totals[seat]}{mark}")
+        say(f"  {place}. {name} {ranked[seat]}{mark}")
     say(f"record written to {path}")
     if report.ok:
         say(f"record verified: {report.hands} hand(s), {report.events} events, hash chain intact")

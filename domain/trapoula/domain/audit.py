@@ -105,8 +105,10 @@ class HandResult:
     reason: str
     """``out`` or ``blocked`` (or a game's own reason)."""
     winner: int | None
-    hand_points: tuple[int, ...]
-    totals: tuple[int, ...]
+    hand_points: tuple[int | None, ...]
+    """Each seat's points in the hand (None: a seat not in the hand, ``mau_mau`` R2.5)."""
+    totals: tuple[int | None, ...]
+    """Each seat's total after it (None: a seat that left, ``mau_mau`` R2.5)."""
     verified: bool
     """True when no problem was found from its ``HandStarted`` to its ``SeedRevealed``."""
 
@@ -129,7 +131,7 @@ class AuditReport:
     """Display name per seat (from ``MatchStarted``)."""
     results: tuple[HandResult, ...] = ()
     """Each finished hand as the rules scored it."""
-    totals: tuple[int, ...] | None = None
+    totals: tuple[int | None, ...] | None = None
     """Each seat's total after the last hand, as the rules computed it."""
     winner: int | None = None
     """The match winner (from the rules' ``MatchEnded``), None when the match is not over."""
@@ -153,7 +155,8 @@ class AuditReport:
         ]
         if self.totals is not None:
             names = self.names or tuple(f"seat {i}" for i in range(len(self.totals)))
-            lines.append("totals: " + ", ".join(f"{n} {t}" for n, t in zip(names, self.totals, strict=False)))
+            shown = (f"{n} {t}" for n, t in zip(names, self.totals, strict=False) if t is not None)
+            lines.append("totals: " + ", ".join(shown))
         if self.match_over:
             who = "none" if self.winner is None else self._name(self.winner)
             lines.append(f"match winner: {who}")
@@ -527,7 +530,7 @@ class _Replay:
         """(hand number, HandStarted seq, HandEnded seq, HandEnded payload as the rules give it)."""
         self.hand_start_seq = 0
         self.hand_no = 0
-        self.totals: tuple[int, ...] | None = None
+        self.totals: tuple[int | None, ...] | None = None
         self.winner: int | None = None
         self.match_over = False
         self.commitment_seqs = {p.seq for p in audit.problems if p.kind == "commitment"}
@@ -588,14 +591,14 @@ class _Replay:
             self.results.append((self.hand_no, self.hand_start_seq, seq, payload))
             totals = payload.get("totals")
             if isinstance(totals, list):
-                self.totals = tuple(int(t) for t in totals)
+                self.totals = tuple(None if t is None else int(t) for t in totals)
         elif name == "MatchEnded":
             self.match_over = True
             winner = payload.get("winner")
             self.winner = winner if isinstance(winner, int) else None
             totals = payload.get("totals")
             if isinstance(totals, list):
-                self.totals = tuple(int(t) for t in totals)
+                self.totals = tuple(None if t is None else int(t) for t in totals)
 
     def run(self) -> None:
         i = 0

@@ -7,8 +7,10 @@ from typing import Any
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.game import GameSpec
 from trapoula.domain.games.agonia import SPEC as AGONIA
+from trapoula.domain.games.crazy_eights import SPEC as CRAZY_EIGHTS
+from trapoula.domain.games.mau_mau import SPEC as MAU_MAU
 
-GAMES: dict[str, GameSpec[Any, Any]] = {AGONIA.key: AGONIA}
+GAMES: dict[str, GameSpec[Any, Any]] = {AGONIA.key: AGONIA, CRAZY_EIGHTS.key: CRAZY_EIGHTS, MAU_MAU.key: MAU_MAU}
 """Every game by key."""
 
 

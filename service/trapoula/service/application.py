@@ -549,7 +549,7 @@ class Tables(Application):  # type: ignore[type-arg]
                 table = self._load(table_id)
                 if key is not None and key in table.commands:
                     span = table.commands[key]
-                    if principal.kind != "former" or span[1] < principal.until:
+                    if principal.kind != "former" or span[0] <= principal.until:
                         return self._result(table, span, principal)
                 if principal.kind in ("former", "waiting"):
                     raise PermissionDenied(

@@ -59,6 +59,9 @@ SEED_REVEALED = "SeedRevealed"
 MATCH_ENDED = "MatchEnded"
 SEAT_FREEING = frozenset({"PlayerLeft", "PlayerEliminated"})
 """Game events after which their ``seat`` is vacant: its token no longer acts (``mau_mau`` R6.6, R6.10)."""
+BETWEEN_HANDS = frozenset({"PlayerEliminated", "PlayerJoined", "PlayerLeft", "MatchEnded"})
+"""Game events that follow a finished hand (or each other) outside any hand: the record takes them
+as they come, so it never ends in the middle of a command (``mau_mau`` R6.6-R6.10)."""
 CHECKPOINT_EVERY = 64
 """A table keeps its folded state every this many versions, to rebuild past views quickly."""
 
@@ -232,6 +235,11 @@ def decode(game: str, name: str, payload: Mapping[str, Any]) -> Event | None:
         raise CorruptLog(f"stored event {name!r} does not decode: {exc}") from exc
 
 
+def _extends_record(state: TableState, entry: Entry) -> bool:
+    """True when ``entry`` directly follows the record's end after a finished hand."""
+    return state.record_cut == entry.seq - 1 and state.hands_finished > 0
+
+
 def apply_entry(state: TableState, entry: Entry) -> TableState:
     """Fold one stored event (after ``TableCreated``) into the table's state (trusted, unchecked)."""
     rep = dataclasses.replace
@@ -240,7 +248,7 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
         seat = int(p["seat"])
         seats = list(state.seats) + [None] * (seat + 1 - len(state.seats))
         seats[seat] = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"))
-        cut = entry.seq if state.game_state is None else state.record_cut
+        cut = entry.seq if state.game_state is None or _extends_record(state, entry) else state.record_cut
         waiting = tuple(w for w in state.waiting if w[0] != p.get("queued"))
         return rep(state, seats=tuple(seats), version=entry.seq, last_hash=entry.hash, record_cut=cut, waiting=waiting)
     if entry.name == JOIN_QUEUED:
@@ -266,9 +274,7 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
     hands_started = state.hands_started + (entry.name == HAND_STARTED)
     hands_finished = state.hands_finished + (entry.name == SEED_REVEALED)
     cut, record_hands = state.record_cut, state.record_hands
-    if entry.name == SEED_REVEALED or (
-        entry.name == MATCH_ENDED and state.record_cut == entry.seq - 1 and state.hands_finished > 0
-    ):
+    if entry.name == SEED_REVEALED or (entry.name in BETWEEN_HANDS and _extends_record(state, entry)):
         cut, record_hands = entry.seq, hands_finished
     return rep(
         state,

@@ -37,7 +37,7 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
         "stock_count": len(state.stock),
         "pending_draw": state.pending_draw,
         "drawn_this_turn": state.drawn,
-        "direction": 1,
+        "direction": state.direction,
         "totals": list(state.totals),
         "commitment": state.commitment or None,
         "explicit_deal": state.explicit_deal,

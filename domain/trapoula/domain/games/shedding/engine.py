@@ -9,10 +9,18 @@ special cards, options and scoring, and calls these helpers for the rest:
 - :func:`evolve_common`: applying the common events (S12) to the common fields;
 - :class:`Acc`: events decided so far, with the state they lead to;
 - :func:`draw`: drawing with the game's reshuffles (S7, S8);
-- :func:`start_hand`: ``MatchStarted``, ``HandStarted`` and the deal one card at a time (S5.2);
+- :func:`start_hand`: ``MatchStarted``, ``HandStarted`` and the deal one card at a time (S5.2),
+  vacant seats passed over (S3.2);
+- :func:`next_dealer`, :func:`first_player`: who deals and who starts (S3.3, ``mau_mau`` R3.2);
 - :func:`explicit_deal`: the deck order an explicit deal stands for (S5.3);
 - :func:`end_hand`: ``HandEnded`` and ``SeedRevealed`` (S10.5);
+- :func:`join`, :func:`leave`, :func:`join_seat`: seat changes during a match, for the games whose
+  rules allow them (``mau_mau`` R6.9, R6.10): ``PlayerJoined``, ``PlayerLeft`` (a leaver's cards go
+  beneath the stock in an order drawn like a reshuffle's);
 - :func:`command_for`: the command behind the common events (audit, S11).
+
+Games without seat changes see none of it: every seat is seated, so the deal, the dealer and the
+turn order are the plain clockwise ones.
 """
 
 from __future__ import annotations
@@ -38,6 +46,9 @@ from trapoula.domain.games.shedding.events import (
     MatchEnded,
     MatchStarted,
     Passed,
+    PlayerEliminated,
+    PlayerJoined,
+    PlayerLeft,
     SeedRevealed,
     StarterTurned,
     StockReshuffled,
@@ -149,13 +160,16 @@ def replace(state: S, **changes: Any) -> S:
     return new
 
 
-def evolve_common(state: S, event: Event, rules: ShedRules[S, Any]) -> S | None:
+def evolve_common(state: S, event: Event, rules: ShedRules[S, Any], **also: Any) -> S | None:
     """Apply a common event (S12) to the common fields, or None if ``event`` is not one of them.
 
-    A game handles its own events, and its own fields of the common ones, before or after this.
-    ``HandStarted`` resets the common per-hand fields; ``StarterTurned`` leaves ``to_act`` alone.
+    A game handles its own events, and its own fields of the common ones, before or after this, or
+    passes its own field changes in ``also`` (applied in the same step when the event is a common
+    one).  ``HandStarted`` resets the common per-hand fields; ``StarterTurned`` (put on the discard
+    pile, covering any card turned before it, ``mau_mau`` R3.4) leaves ``to_act`` alone.  A total
+    shown as None (a seat that left, R2.5) keeps its old value in the state, which no view shows.
     """
-    rep = replace
+    rep: Callable[..., S] = replace if not also else (lambda st, **ch: replace(st, **{**also, **ch}))
     match event:
         case CardPlayed(seat=seat, card=code, active_suit=active, pending_draw=pending):
             card = parse_card(code)
@@ -198,7 +212,7 @@ def evolve_common(state: S, event: Event, rules: ShedRules[S, Any]) -> S | None:
             return rep(
                 state,
                 stock=remove_cards(state.stock, (starter,)),
-                discard=(starter,),
+                discard=(*state.discard, starter),
                 active_suit=Suit(active),
                 pending_draw=pending,
             )
@@ -235,7 +249,7 @@ def evolve_common(state: S, event: Event, rules: ShedRules[S, Any]) -> S | None:
             return rep(
                 state,
                 phase=Phase.HAND_OVER,
-                totals=totals,
+                totals=_kept(state.totals, totals),
                 last_winner=winner,
                 to_act=None,
                 last_hand_points=points,
@@ -243,10 +257,57 @@ def evolve_common(state: S, event: Event, rules: ShedRules[S, Any]) -> S | None:
                 last_reason=reason,
             )
         case MatchEnded(winner=winner, totals=totals):
-            return rep(state, phase=Phase.MATCH_OVER, match_winner=winner, totals=totals)
-        case MatchStarted() | SeedRevealed():
-            return state
+            return rep(state, phase=Phase.MATCH_OVER, match_winner=winner, totals=_kept(state.totals, totals))
+        case MatchStarted(names=names, bots=bots):
+            return rep(state, names=names, bots=bots, match_started=True)
+        case SeedRevealed():
+            return rep(state) if also else state
+        case PlayerJoined():
+            return _joined(state, event, also)
+        case PlayerLeft(seat=seat, during_hand=during, order=order):
+            if not during:
+                return rep(state, left=state.left | {seat})
+            cards = parse_cards(order)
+            return rep(
+                state,
+                left=state.left | {seat},
+                vacant=state.vacant | {seat},
+                hands=replace_hand(state.hands, seat, ()),
+                stock=state.stock + cards,  # beneath the stock, like a reshuffle (R6.10.2, S8.1)
+                reshuffle_orders=(*state.reshuffle_orders, cards),
+                pending_draw=0 if seat == state.to_act else state.pending_draw,  # it lapses (R6.10.2)
+            )
+        case PlayerEliminated(seat=seat):
+            return rep(state, eliminated=state.eliminated | {seat})
     return None
+
+
+def _kept(old: tuple[int, ...], shown: Sequence[int | None]) -> tuple[int, ...]:
+    """Totals from an event, a hidden (None) one keeping its old value (R2.5)."""
+    return tuple(old[i] if t is None else t for i, t in enumerate(shown))
+
+
+def _joined(state: S, event: PlayerJoined, also: Mapping[str, Any]) -> S:
+    """A player takes ``event.seat`` (R6.9): a new seat number grows every per-seat tuple; the seat
+    takes no part in the hand that has just ended (S3.2), so its view shows no cards."""
+    seat, n = event.seat, max(state.n, event.seat + 1)
+
+    def put(values: tuple[Any, ...], value: Any, fill: Any) -> tuple[Any, ...]:
+        padded = (*values, *(fill,) * (n - len(values)))
+        return (*padded[:seat], value, *padded[seat + 1 :])
+
+    return replace(
+        state,
+        n=n,
+        names=put(state.names, event.name, ""),
+        bots=put(state.bots, event.computer, None),
+        totals=put(state.totals, event.total, 0),
+        hands=(*state.hands, *((),) * (n - len(state.hands))) if state.hands else state.hands,
+        vacant=state.vacant | {seat},
+        left=state.left - {seat},
+        eliminated=state.eliminated - {seat},
+        **also,
+    )
 
 
 # --------------------------------------------------------------------------- deciding
@@ -346,14 +407,55 @@ def draw(acc: Acc[S], rules: ShedRules[S, Any], seat: int, count: int, reason: s
 
 
 def first_dealer(state: ShedState) -> int:
-    """The first hand's dealer: the configured one, else the last seat (S3.3)."""
+    """The first hand's dealer: the configured one, else the last configured seat (S3.3)."""
     fd = state.config.first_dealer
-    return state.n - 1 if fd is None else fd
+    return len(state.config.seats) - 1 if fd is None else fd
 
 
 def next_dealer(state: ShedState) -> int:
-    """The dealer of the next hand (S3.3): the first dealer, then one seat clockwise each hand."""
-    return first_dealer(state) if state.phase is Phase.NEW else (state.dealer + 1) % state.n
+    """The dealer of the next hand (S3.3, ``mau_mau`` R3.2): the first dealer, then the first seat
+    clockwise after the previous dealer that takes part in the new hand (every seat with a player).
+
+    Before the first hand a first dealer who has left is replaced the same way, by the first
+    seated seat clockwise after him.
+    """
+    seated = state.seated
+    if state.phase is Phase.NEW:
+        fd = first_dealer(state)
+        return fd if fd in seated else state.seat_after(fd, seated)
+    return state.seat_after(state.dealer, seated)
+
+
+def first_player(state: ShedState, dealer: int) -> int:
+    """The player to the dealer's left (S3.3): the first seated seat clockwise after him."""
+    return state.seat_after(dealer, state.seated)
+
+
+def deal_order(state: ShedState, first: int) -> tuple[int, ...]:
+    """The seats of the next hand in the order cards go round (S5.2): clockwise from ``first``,
+    vacant seats passed over."""
+    seated = state.seated
+    return tuple(s for s in ((first + j) % state.n for j in range(state.n)) if s in seated)
+
+
+def ensure_match_started(acc: Acc[S], rules: ShedRules[S, Any], options: Mapping[str, Any]) -> None:
+    """Emit ``MatchStarted`` unless it has been (S12): before the first hand, or before a seat
+    change that comes first (R6.9, R6.10).  Names and levels come from the state when the game
+    filled them in, else from the configuration."""
+    state = acc.state
+    if state.match_started:
+        return
+    cfg = state.config
+    acc.emit(
+        MatchStarted(
+            game=rules.game,
+            names=state.names or tuple(s.name for s in cfg.seats),
+            bots=state.bots or tuple(s.bot for s in cfg.seats),
+            options=dict(options),
+            first_dealer=first_dealer(state),
+            initial_totals=state.totals,
+        )
+    )
 
 
 def start_hand(
@@ -361,35 +463,26 @@ def start_hand(
 ) -> Card:
     """Emit ``MatchStarted`` (before the first hand), ``HandStarted`` and the deal (S5.2).
 
-    Every seat takes part; cards go one at a time from ``first`` clockwise.  Returns the up-card,
-    which the game turns itself (its ``StarterTurned`` depends on its rules, S5.4).
+    Every seated seat takes part (S3.2); cards go one at a time from ``first`` clockwise, vacant
+    seats passed over.  Returns the up-card, which the game turns itself (its ``StarterTurned``
+    depends on its rules, S5.4).
 
     Raises:
         CommandRejected: the deal is not exactly the game's deck (``bad_deal``, S5.3).
     """
-    state = acc.state
     if Counter(deal.order) != Counter(rules.deck):
         raise reject("bad_deal", "S5.3", f"next_hand: the deal is not exactly {rules.deck_name}")
-    n = state.n
-    if state.phase is Phase.NEW:
-        cfg = state.config
-        acc.emit(
-            MatchStarted(
-                game=rules.game,
-                names=tuple(s.name for s in cfg.seats),
-                bots=tuple(s.bot for s in cfg.seats),
-                options=dict(options),
-                first_dealer=first_dealer(state),
-                initial_totals=state.totals,
-            )
-        )
+    ensure_match_started(acc, rules, options)
+    state = acc.state
+    seats = deal_order(state, first)
+    n = len(seats)
     deck = deal.order
     acc.emit(
         HandStarted(
             hand_no=state.hand_no + 1,
             dealer=dealer,
             first_player=first,
-            seats_in_hand=tuple(range(n)),
+            seats_in_hand=tuple(sorted(seats)),
             explicit_deal=deal.explicit,
             commitment=deal.commitment,
             seed=deal.seed,
@@ -398,8 +491,7 @@ def start_hand(
         )
     )
     size = rules.hand_size(n)
-    for j in range(n):  # S5.2: one at a time from the first player
-        seat = (first + j) % n
+    for j, seat in enumerate(seats):  # S5.2: one at a time from the first player
         hand = tuple(deck[i * n + j] for i in range(size))
         acc.emit(CardsDealt(seat=seat, cards=codes(sorted_cards(hand)), count=size))
     return deck[n * size]
@@ -417,21 +509,28 @@ def explicit_deal(state: ShedState, rules: ShedRules[Any, Any], raw: Mapping[str
     """Build the next hand's deal from ``{"hands": [[...] per seat], "starter": "7H", "stock": [...],
     "reshuffles": [[...]]}`` (S5.3): the deck order S5.2 would have dealt it from.
 
+    ``hands`` lists every seat number in use; a vacant seat (S3.2) holds ``[]``.
+
     Raises:
-        InvalidInput: malformed codes, a hand of the wrong size, or cards that are not exactly the
-            game's deck (``bad_deal``).
+        InvalidInput: malformed codes, a hand of the wrong size, a card for a vacant seat, or cards
+            that are not exactly the game's deck (``bad_deal``).
     """
     unknown = set(raw) - {"hands", "starter", "stock", "reshuffles"}
     if unknown:
         raise InvalidInput(f"explicit deal: unknown field(s) {sorted(unknown)} (S5.3)", reason="bad_deal")
     n = state.n
-    size = rules.hand_size(n)
+    seats = deal_order(state, first_player(state, next_dealer(state)))
+    size = rules.hand_size(len(seats))
     hands_raw = raw.get("hands")
     if not isinstance(hands_raw, list | tuple) or len(hands_raw) != n:
         raise InvalidInput(f"explicit deal: 'hands' must list {n} hands, one per seat (S5.3)", reason="bad_deal")
     hands = [_code_list(h, f"hand {i}") for i, h in enumerate(hands_raw)]
     for i, h in enumerate(hands):
-        if len(h) != size:
+        if i not in seats and h:
+            raise InvalidInput(
+                f"explicit deal: seat {i} is vacant and must hold no cards, not {len(h)} (S5.3)", "bad_deal"
+            )
+        if i in seats and len(h) != size:
             raise InvalidInput(
                 f"explicit deal: seat {i} holds {len(h)} cards, not {size} ({rules.hand_size_rule}, S5.3)", "bad_deal"
             )
@@ -440,11 +539,10 @@ def explicit_deal(state: ShedState, rules: ShedRules[Any, Any], raw: Mapping[str
         raise InvalidInput(f"explicit deal: starter {starter!r} is not a card code (S5.3)", reason="bad_deal")
     stock = _code_list(raw.get("stock", []), "stock")
     reshuffles = tuple(_code_list(r, f"reshuffle {i + 1}") for i, r in enumerate(raw.get("reshuffles") or []))
-    first = (next_dealer(state) + 1) % n
     order: list[Card] = []
     for i in range(size):
-        for j in range(n):
-            order.append(hands[(first + j) % n][i])
+        for seat in seats:
+            order.append(hands[seat][i])
     order.append(parse_card(starter))
     order.extend(stock)
     counts = Counter(order)
@@ -461,24 +559,88 @@ def explicit_deal(state: ShedState, rules: ShedRules[Any, Any], raw: Mapping[str
 # --------------------------------------------------------------------------- end of a hand, audit
 
 
-def end_hand(acc: Acc[S], winner: int | None, reason: str, points: tuple[int, ...]) -> tuple[int, ...]:
+def end_hand(acc: Acc[S], winner: int | None, reason: str, points: Sequence[int | None]) -> tuple[int, ...]:
     """Emit ``HandEnded`` (every hand revealed, ``points`` booked) and ``SeedRevealed`` (S10.5).
 
-    Returns the new totals; whether the match ends is the game's decision.
+    ``points`` has one entry per seat, None for a seat that took no part in the hand (R2.5).
+    ``HandEnded.totals`` shows None for a seat whose player left (R2.5).  Returns the new totals
+    (every seat's, as the state keeps them); whether the match ends is the game's decision.
     """
     st = acc.state
-    totals = tuple(t + p for t, p in zip(st.totals, points, strict=True))
+    totals = tuple(t + (p or 0) for t, p in zip(st.totals, points, strict=True))
     acc.emit(
         HandEnded(
             reason=reason,
             winner=winner,
             hands=tuple(codes(sorted_cards(h)) for h in st.hands),
-            hand_points=points,
-            totals=totals,
+            hand_points=tuple(points),
+            totals=shown_totals(st, totals),
         )
     )
     acc.emit(SeedRevealed(seed=st.seed, reshuffle_orders=tuple(codes(o) for o in st.reshuffle_orders)))
     return totals
+
+
+def shown_totals(state: ShedState, totals: Sequence[int]) -> tuple[int | None, ...]:
+    """``totals`` as events and views show them: None for a seat whose player left (R2.5, R6.10)."""
+    left = state.left
+    return tuple(None if s in left else t for s, t in enumerate(totals))
+
+
+# --------------------------------------------------------------------------- seat changes
+
+
+def join_seat(state: ShedState, max_players: int) -> int | None:
+    """The seat a newcomer takes (R6.9.2): the lowest vacant seat number, else the next new number;
+    None when ``max_players`` are seated already."""
+    seated = state.seated
+    if len(seated) >= max_players:
+        return None
+    return next((s for s in range(state.n) if s not in seated), state.n)
+
+
+def join(
+    acc: Acc[S],
+    rules: ShedRules[S, Any],
+    options: Mapping[str, Any],
+    name: str,
+    computer: str | None,
+    max_players: int,
+) -> int:
+    """Seat a newcomer (R6.9): ``MatchStarted`` if not yet recorded, then ``PlayerJoined``.
+
+    He takes :func:`join_seat` and starts with the lowest (most negative) total among the seated
+    players (R6.9.1).  The game checks first that a join is allowed now.  Returns his seat.
+    """
+    ensure_match_started(acc, rules, options)
+    st = acc.state
+    seat = join_seat(st, max_players)
+    assert seat is not None, "join_seat: the table is full (the game refuses the join first)"
+    total = min((st.totals[s] for s in st.seated), default=0)
+    acc.emit(PlayerJoined(seat=seat, name=name, computer=computer, total=total))
+    return seat
+
+
+def leave(acc: Acc[S], rules: ShedRules[S, Any], options: Mapping[str, Any], seat: int) -> PlayerLeft:
+    """A seated player leaves (R6.10): ``MatchStarted`` if not yet recorded, then ``PlayerLeft``.
+
+    During a hand his cards, in canonical order (S2.3), are put beneath the stock in the order of
+    the hand's next reshuffle (S8.5: drawn from the seed, or given by an explicit deal), recorded
+    among the reshuffle orders and hidden until the seed is revealed (R6.10.2).  What follows (the
+    turn, an abandoned hand, the end of the match) is the game's decision.  Returns the event.
+
+    Raises:
+        CommandRejected: an explicit reshuffle order does not fit his cards (``bad_deal``, S8.5).
+    """
+    ensure_match_started(acc, rules, options)
+    st = acc.state
+    during = st.phase is Phase.PLAYING
+    order: tuple[Card, ...] = ()
+    if during:
+        order = reshuffle_order(st, len(st.reshuffle_orders) + 1, sorted_cards(st.hands[seat]))
+    event = PlayerLeft(seat=seat, during_hand=during, cards_to_stock=len(order), order=codes(order))
+    acc.emit(event)
+    return event
 
 
 def next_hand_from(event: HandStarted) -> Deal:

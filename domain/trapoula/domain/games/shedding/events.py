@@ -1,7 +1,10 @@
-"""Common events of the shedding games (S12), plus ``TurnStarted``.
+"""Common events of the shedding games (S12), plus ``TurnStarted`` and the seat changes.
 
 Card fields carry card codes (``"7H"``).  Event classes live in this one stable module because
-their import path and names are stored data.
+their import path and names are stored data.  ``PlayerJoined``, ``PlayerLeft`` and
+``PlayerEliminated`` are emitted only by games whose rules let players join, leave or drop out
+during a match (``mau_mau`` R6.6, R6.9, R6.10); per-seat lists of those games may hold ``None``
+for a seat that takes no part in a hand (hand points) or whose player left (totals, R2.5).
 """
 
 from __future__ import annotations
@@ -143,12 +146,14 @@ class HandEnded(Event):
     """The hand is over (S10.5): every hand revealed, points booked."""
 
     reason: str
-    """``out`` or ``blocked``."""
+    """``out`` or ``blocked`` (``mau_mau`` also ``abandoned``, R6.10.3)."""
     winner: int | None
     hands: tuple[tuple[str, ...], ...]
-    """Each seat's remaining cards, canonical order."""
-    hand_points: tuple[int, ...]
-    totals: tuple[int, ...]
+    """Each seat's remaining cards, canonical order (a seat not in the hand: none)."""
+    hand_points: tuple[int | None, ...]
+    """Per seat; None for a seat that took no part in the hand (``mau_mau`` R2.5)."""
+    totals: tuple[int | None, ...]
+    """Per seat; None for a seat whose player left the match (``mau_mau`` R2.5, R6.10)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,5 +170,47 @@ class MatchEnded(Event):
     """The match is over (S12)."""
 
     winner: int | None
-    totals: tuple[int, ...]
+    totals: tuple[int | None, ...]
+    """Per seat; None for a seat whose player left the match (``mau_mau`` R2.5)."""
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerJoined(Event):
+    """A player takes a seat between hands and plays from the next hand (``mau_mau`` R6.9)."""
+
+    seat: int
+    """The lowest vacant seat number, else the next new one (R6.9.2)."""
+    name: str
+    computer: str | None
+    """The computer player's skill (``easy``, ``medium``, ``hard``), None for a person (R7.2)."""
+    total: int
+    """His starting total: the lowest total among the seated players (R6.9.1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(Event):
+    """A player leaves the match; his seat becomes vacant (``mau_mau`` R6.10).
+
+    During a hand his cards go face down beneath the stock in ``order``, an order drawn from the
+    hand's seed like a reshuffle and counted among the hand's reshuffles (S8.5, R6.10.2): hidden
+    until ``SeedRevealed`` lists it with the reshuffle orders.
+    """
+
+    hidden: ClassVar[frozenset[str]] = frozenset({"order"})
+    seat: int
+    during_hand: bool
+    """True when he left a hand in progress (R6.10.2), False between hands (R6.10.1)."""
+    cards_to_stock: int
+    """How many cards went beneath the stock (0 between hands)."""
+    order: tuple[str, ...]
+    """Hidden: those cards, top first, as they went beneath the stock."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEliminated(Event):
+    """A player's total reached the elimination limit; his seat becomes vacant (``mau_mau`` R6.6)."""
+
+    seat: int
+    total: int
+    """His final total, kept in the standings."""

@@ -8,9 +8,16 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import cache
 
 from trapoula.domain.cards import Card, Suit
 from trapoula.domain.game import MatchConfig
+
+
+@cache
+def _seats(n: int) -> frozenset[int]:
+    """Seat numbers 0..n-1."""
+    return frozenset(range(n))
 
 
 class Phase(enum.Enum):
@@ -32,7 +39,7 @@ class ShedState:
 
     config: MatchConfig
     n: int
-    """Number of seats at the table."""
+    """Number of seat numbers in use: the configured seats, more when players join (R6.9.2)."""
     phase: Phase = Phase.NEW
     hand_no: int = 0
     dealer: int = -1
@@ -69,9 +76,42 @@ class ShedState:
     """Orders of the reshuffles done in this hand, for ``SeedRevealed``."""
     commitment: str = ""
     explicit_deal: bool = False
-    last_hand_points: tuple[int, ...] = ()
+    last_hand_points: tuple[int | None, ...] = ()
+    """Per seat; None for a seat not in the last hand (R2.5)."""
     last_hands: tuple[tuple[Card, ...], ...] = ()
     last_reason: str = ""
+    names: tuple[str, ...] = ()
+    """Display name per seat (``MatchStarted``, then ``PlayerJoined``); empty before ``MatchStarted``
+    unless the game fills it from the configuration."""
+    bots: tuple[str | None, ...] = ()
+    """Computer level per seat, None for a person (same sources as ``names``)."""
+    left: frozenset[int] = frozenset()
+    """Seats whose player left the match (R6.10): vacant, their totals out of the standings."""
+    eliminated: frozenset[int] = frozenset()
+    """Seats whose player was eliminated (R6.6): vacant, their final totals kept."""
+    match_started: bool = False
+    """``MatchStarted`` has been recorded."""
+
+    @property
+    def seated(self) -> frozenset[int]:
+        """Seats with a player in the match (S3.2): neither left (R6.10) nor eliminated (R6.6)."""
+        every = _seats(self.n)
+        if not self.left and not self.eliminated:
+            return every
+        return every - self.left - self.eliminated
+
+    @property
+    def in_hand(self) -> frozenset[int]:
+        """Seats taking part in the hand in progress (or the last one), less those that left it (S3.2)."""
+        return _seats(self.n) - self.vacant if self.vacant else _seats(self.n)
+
+    def seat_after(self, seat: int, among: frozenset[int]) -> int:
+        """The first seat of ``among`` clockwise after ``seat`` (S3.3, R3.2); ``seat`` if none other is."""
+        for step in range(1, self.n + 1):
+            nxt = (seat + step) % self.n
+            if nxt in among:
+                return nxt
+        return seat
 
     @property
     def top_card(self) -> Card | None:

@@ -1,0 +1,96 @@
+"""Crazy Eights' options (rules/crazy_eights.md section 7); the defaults are the standard game (R7.3)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from trapoula.domain.errors import InvalidInput
+
+Scoring = Literal["single", "points"]
+"""R7.1: one hand (R6.3), or the points game (R6.4-R6.7)."""
+
+SCORINGS: tuple[str, ...] = ("single", "points")
+"""The values of ``scoring``."""
+MAX_TARGET_PER_PLAYER = 1_000
+"""R6.6 names 50 a player; a target far above it only makes a match endless (and its record huge)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CrazyEightsOptions:
+    """The table options of Crazy Eights (section 7, R7.1-R7.3); all combine freely."""
+
+    scoring: Scoring = "single"
+    """R7.1: ``single`` (one hand, R6.3) or ``points`` (hand after hand to a target, R6.4-R6.7)."""
+    target_per_player: int = 50
+    """R7.2, R6.6: the points-game target is this times the number of players."""
+    twos_draw_two: bool = False
+    """R5.2: a 2 makes the next player draw two; twos stack."""
+    queen_spades_draw_five: bool = False
+    """R5.3: the queen of spades makes the next player draw five."""
+    jacks_skip: bool = False
+    """R5.4: a jack skips the next player."""
+    aces_reverse: bool = False
+    """R5.5: an ace reverses the direction of play."""
+    draw_until_playable: bool = False
+    """R5.6: draw one card at a time until a card can be played, then play it."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """All options as plain data (a fresh dict each call)."""
+        return dict(_as_dict(self))
+
+    def target(self, players: int) -> int:
+        """The points-game target for ``players`` players (R6.6): 50 a player by default.
+
+        >>> CrazyEightsOptions(scoring="points").target(3)
+        150
+        """
+        return self.target_per_player * players
+
+
+@functools.lru_cache(maxsize=256)
+def _as_dict(options: CrazyEightsOptions) -> dict[str, Any]:
+    return dataclasses.asdict(options)
+
+
+def parse_options(raw: Mapping[str, Any]) -> CrazyEightsOptions:
+    """Validate option keys and values (section 7) and fill in the defaults.
+
+    ``raw`` maps option keys to plain values: ``{"scoring": "points", "jacks_skip": True}``.
+
+    Raises:
+        InvalidInput: an unknown key, or a value of the wrong type or outside its choices
+            (``bad_option``); the message names the key and the value.
+    """
+    fields = {f.name for f in dataclasses.fields(CrazyEightsOptions)}
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in fields:
+            raise InvalidInput(
+                f"unknown crazy_eights option {key!r}; known: {', '.join(sorted(fields))} (crazy_eights section 7)",
+                reason="bad_option",
+            )
+        if key == "scoring":
+            if value not in SCORINGS:
+                raise InvalidInput(
+                    f"crazy_eights option scoring={str(value)[:32]!r}: expected single or points (R7.1)",
+                    reason="bad_option",
+                )
+        elif key == "target_per_player":
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TARGET_PER_PLAYER:
+                raise InvalidInput(
+                    f"crazy_eights option target_per_player={str(value)[:32]!r}: expected an integer from 1 to "
+                    f"{MAX_TARGET_PER_PLAYER} (R7.2)",
+                    reason="bad_option",
+                )
+        elif not isinstance(value, bool):
+            raise InvalidInput(
+                f"crazy_eights option {key}={str(value)[:32]!r}: expected true or false (R7.3)", reason="bad_option"
+            )
+        values[key] = value
+    return CrazyEightsOptions(**values)

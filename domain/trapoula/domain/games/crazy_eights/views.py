@@ -1,0 +1,71 @@
+"""What each seat, or a spectator, may see of a Crazy Eights match (S13, DESIGN Visibility)."""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import Any
+
+from trapoula.domain.cards import codes
+from trapoula.domain.events import Payload, Viewer
+from trapoula.domain.games.crazy_eights.commands import command_payload
+from trapoula.domain.games.crazy_eights.rules import legal_commands
+from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
+
+_SORT_KEY = attrgetter("sort_key")
+"""Canonical order (S2.3)."""
+
+
+def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
+    """The view of ``viewer`` (a seat, or None for a spectator), JSON-ready (S13.1, S13.2).
+
+    Shape: ``game, phase, hand_no, dealer, first_player, to_act, seat, hand (own cards, canonical
+    order; absent for a spectator), hand_sizes, top_card, active_suit, discard (bottom first),
+    stock_count, pending_draw, drawn_this_turn, direction (+1 clockwise, -1 after an odd number of
+    reversing aces, R5.5), totals, target (the points-game target, R6.6; None in the single game),
+    commitment, explicit_deal, match_winner, tied (the seats sharing a tie that ended the match,
+    R6.3; empty otherwise), options, names, legal (command payloads), last_hand`` (after a hand:
+    ``reason, winner, hands, hand_points, hand_values``, section 9).
+    Never the stock's cards, another seat's hand, the seed, or where an 8 was buried before the
+    hand ends (S13.3, R3.3).
+    """
+    top = state.top_card
+    opts = state.options
+    view: dict[str, Any] = {
+        "game": "crazy_eights",
+        "phase": state.phase.value,
+        "hand_no": state.hand_no,
+        "dealer": state.dealer,
+        "first_player": state.first_player,
+        "to_act": state.to_act,
+        "seat": viewer,
+        "hand_sizes": [len(h) for h in state.hands],
+        "top_card": top.code if top else None,
+        "active_suit": state.active_suit.value if state.active_suit else None,
+        "discard": [c.code for c in state.discard],
+        "stock_count": len(state.stock),
+        "pending_draw": state.pending_draw,
+        "drawn_this_turn": state.drawn,
+        "direction": state.direction,
+        "totals": list(state.totals),
+        "target": opts.target(state.n) if opts.scoring == "points" else None,
+        "commitment": state.commitment or None,
+        "explicit_deal": state.explicit_deal,
+        "match_winner": state.match_winner,
+        "tied": list(state.tied),
+        "options": opts.to_dict(),
+        "names": [s.name for s in state.config.seats],
+    }
+    if viewer is not None and 0 <= viewer < state.n:
+        view["hand"] = [c.code for c in sorted(state.hands[viewer], key=_SORT_KEY)] if state.hands else []
+        view["legal"] = [command_payload(c) for c in legal_commands(state, viewer)]
+    else:
+        view["legal"] = []
+    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
+        view["last_hand"] = {
+            "reason": state.last_reason,
+            "winner": state.last_winner,
+            "hands": [list(codes(h)) for h in state.last_hands],
+            "hand_points": list(state.last_hand_points),
+            "hand_values": list(state.last_hand_values),
+        }
+    return view

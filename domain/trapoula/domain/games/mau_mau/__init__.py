@@ -1,0 +1,105 @@
+"""Mau Mau (the online Αγωνία): rules/mau_mau.md, common mechanics rules/shedding-common.md.
+
+2-5 players, two 52-card decks (104 cards), seven cards each.  Match the top card by rank or
+suit, or draw one card, which ends the turn.  Jacks are wild and choose the suit, sevens make the
+next player draw two (stackable), eights skip the next player, nines reverse the direction, aces
+let their player play another card.  "Mau" must be called before the next-to-last card, else two
+penalty cards.  The first out ends the hand; the others score minus the points left in their
+hands; a player whose total reaches the elimination limit is out, and the last player left wins.
+Players may join between hands and leave at any time (``GameSpec.seat_changes``); computer
+players of skill ``easy``, ``medium`` or ``hard`` may fill seats (R7.2).
+
+Commands (plain data, ``parse_command``): seat commands ``play {card, suit?}``, ``draw``,
+``pass``, ``mau``, ``leave``; the table's ``join {name, computer}`` and ``next_hand``
+(``deal_command``).  ``legal_commands`` lists ``leave`` for every seated player at every moment;
+``acting`` names the seat the match waits for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from trapoula.domain.events import Event
+from trapoula.domain.game import GameSpec
+from trapoula.domain.games.mau_mau import events as _mau_mau_events
+from trapoula.domain.games.mau_mau.bot import easy, hard, medium
+from trapoula.domain.games.mau_mau.commands import Command, command_payload, command_seat, join_command, parse_command
+from trapoula.domain.games.mau_mau.options import MauMauOptions, parse_options
+from trapoula.domain.games.mau_mau.rules import (
+    acting,
+    command_for,
+    deal_command,
+    decide,
+    deck,
+    evolve,
+    explicit_deal,
+    hand_in_progress,
+    initial_state,
+    is_terminal,
+    legal_commands,
+    needs_deal,
+    option_defaults,
+    preset_bots,
+)
+from trapoula.domain.games.mau_mau.state import MauMauState, Phase
+from trapoula.domain.games.mau_mau.views import seat_view
+from trapoula.domain.games.shedding import events as _shedding_events
+
+
+def _event_types() -> dict[str, type[Event]]:
+    """Event name -> class; Mau Mau's own ``StarterTurned`` (with ``covers``) replaces the common one."""
+    out: dict[str, type[Event]] = {}
+    for module in (_shedding_events, _mau_mau_events):
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, Event) and value is not Event:
+                out[value.event_name()] = value
+    return out
+
+
+def _preset_bots(options: Any) -> dict[int, str]:
+    """Seat -> skill of the ``computer_seats`` option (R7.2), from parsed or plain options.
+
+    Raises:
+        InvalidInput: plain options that are not valid (``bad_option``).
+    """
+    if isinstance(options, Mapping):
+        options = parse_options(options)
+    return dict(preset_bots(options)) if isinstance(options, MauMauOptions) else {}
+
+
+SPEC: GameSpec[MauMauState, Command] = GameSpec(
+    key="mau_mau",
+    title="Mau Mau",
+    summary="Online Agonia / Mau Mau: 104 cards, J wild, 7 draw-two, 8 skip, 9 reverse, A again, 'Mau' call, "
+    "elimination; 2-5 players who may join and leave.",
+    min_players=2,
+    max_players=5,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    is_terminal=is_terminal,
+    legal_commands=legal_commands,
+    seat_view=seat_view,
+    parse_command=parse_command,
+    command_payload=command_payload,
+    command_seat=command_seat,
+    event_types=_event_types(),
+    needs_deal=needs_deal,
+    deal_command=deal_command,
+    deck=deck,
+    explicit_deal=explicit_deal,
+    command_for=command_for,
+    parse_options=parse_options,
+    option_defaults=option_defaults,
+    hand_in_progress=hand_in_progress,
+    acting=acting,
+    bot_levels={"random": easy, "heuristic": medium, "easy": easy, "medium": medium, "hard": hard},
+    seat_changes=True,
+    higher_totals_win=True,
+    target_option="elimination_limit",
+    preset_bots=_preset_bots,
+)
+"""Mau Mau's game definition."""
+
+__all__ = ["SPEC", "Command", "MauMauOptions", "MauMauState", "Phase", "join_command"]

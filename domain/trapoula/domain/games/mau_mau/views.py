@@ -1,0 +1,92 @@
+"""What each seat, or a spectator, may see of a Mau Mau match (S13, R2.5, DESIGN Visibility)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trapoula.domain.cards import codes, sorted_cards
+from trapoula.domain.events import Payload, Viewer
+from trapoula.domain.games.mau_mau.commands import command_payload
+from trapoula.domain.games.mau_mau.rules import legal_commands
+from trapoula.domain.games.mau_mau.state import MauMauState, Phase
+
+
+def _per_seat(values: tuple[Any, ...], n: int, fill: Any) -> list[Any]:
+    """``values`` as a list of one entry per seat number in use, padded with ``fill``."""
+    return [*values[:n], *(fill,) * (n - len(values))]
+
+
+def seat_view(state: MauMauState, viewer: Viewer) -> Payload:
+    """The view of ``viewer`` (a seat, or None for a spectator), JSON-ready (S13.1, S13.2).
+
+    Shape: ``game, phase, hand_no, dealer, first_player, to_act, seat, hand (own cards, canonical
+    order; absent for a spectator or a seat number not in use), hand_sizes, top_card, active_suit,
+    discard (bottom first), stock_count, pending_draw, drawn_this_turn, direction (+1 clockwise,
+    -1 after a 9, R5.3), mau_called and ace_pending (the seat to act's call, R5.6.4, and its
+    obligation after an ace, R5.5.1), totals, names, computers (skill or null), seated, left,
+    eliminated, seats_in_hand, commitment, explicit_deal, match_winner, options, legal (command
+    payloads), last_hand (after a hand: reason, winner, hands, hand_points)``.
+
+    Per-seat lists run over every seat number in use (R2.5): a seat not in the hand has hand size
+    0 (and hand points null in ``last_hand``), a seat whose player left has total and name null,
+    an eliminated seat keeps its final total and name and is listed in ``eliminated``.  Never the
+    stock's cards, another seat's hand, the seed or a leaver's card order before the hand ends
+    (S13.3).
+    """
+    n = state.n
+    top = state.top_card
+    vacant, left = state.vacant, state.left
+    hands = state.hands
+    totals = _per_seat(state.totals, n, 0)
+    names = _per_seat(state.names, n, None)
+    bots = _per_seat(state.bots, n, None)
+    sizes = [len(h) for h in hands[:n]] + [0] * (n - len(hands)) if hands else [0] * n
+    for s in vacant:
+        sizes[s] = 0
+    if left:
+        for s in left:
+            totals[s] = names[s] = bots[s] = None
+    view: dict[str, Any] = {
+        "game": "mau_mau",
+        "phase": state.phase.value,
+        "hand_no": state.hand_no,
+        "dealer": state.dealer,
+        "first_player": state.first_player,
+        "to_act": state.to_act,
+        "seat": viewer,
+        "hand_sizes": sizes,
+        "top_card": top.code if top else None,
+        "active_suit": state.active_suit.value if state.active_suit else None,
+        "discard": [c.code for c in state.discard],
+        "stock_count": len(state.stock),
+        "pending_draw": state.pending_draw,
+        "drawn_this_turn": state.drawn,
+        "direction": state.direction,
+        "mau_called": state.mau_called,
+        "ace_pending": state.ace_pending,
+        "totals": totals,
+        "names": names,
+        "computers": bots,
+        "seated": sorted(state.seated),
+        "left": sorted(left),
+        "eliminated": sorted(state.eliminated),
+        "seats_in_hand": sorted(state.in_hand) if state.hand_no else [],
+        "commitment": state.commitment or None,
+        "explicit_deal": state.explicit_deal,
+        "match_winner": state.match_winner,
+        "options": state.options.to_dict(),
+    }
+    if viewer is not None and 0 <= viewer < n:
+        own = () if viewer in vacant or viewer >= len(hands) else hands[viewer]
+        view["hand"] = list(codes(sorted_cards(own)))
+        view["legal"] = [command_payload(c) for c in legal_commands(state, viewer)]
+    else:
+        view["legal"] = []
+    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
+        view["last_hand"] = {
+            "reason": state.last_reason,
+            "winner": state.last_winner,
+            "hands": [list(codes(h)) for h in _per_seat(state.last_hands, n, ())],
+            "hand_points": _per_seat(state.last_hand_points, n, None),
+        }
+    return view

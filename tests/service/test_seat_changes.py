@@ -1,0 +1,252 @@
+"""Seat changes at the table (rules/mau_mau.md R6.9-R6.10, R7.2): joins between hands and queued
+during one, leaves, tokens of seats that are gone, computer seats from the options, and the
+record of such a match verifying offline (and failing once tampered with).
+
+Every test runs on SQLite and on PostgreSQL (the ``store`` fixture).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from trapoula.clients.audit import audit_text, parse_record
+from trapoula.clients.replay import Replay
+from trapoula.domain import bots
+from trapoula.domain.chain import event_hash
+from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.service.application import OWNER, SPECTATOR, Principal, Tables
+from trapoula.service.errors import AlreadyStarted, PermissionDenied, SeatTaken
+
+
+def _events(tables: Tables, table_id: str) -> list[tuple[str, dict[str, Any]]]:
+    return [(e.name, dict(e.payload)) for e in tables.stored_events(table_id)]
+
+
+def _names(tables: Tables, table_id: str) -> list[str]:
+    return [e.name for e in tables.stored_events(table_id)]
+
+
+def _person_turns(tables: Tables, table_id: str, person: Principal, until: Any, seed: int = 3) -> None:
+    """Play ``person``'s turns with the heuristic level until ``until()`` holds."""
+    rng = random.Random(seed)
+    for _ in range(3000):
+        tables.settle(10)
+        if until():
+            return
+        _, view = tables.view(table_id, person)
+        if view["to_act"] == person.seat and person.seat in view["acting"]:
+            tables.act(table_id, person, f"c{rng.random()}", _mau_choice(view, rng))
+    raise AssertionError("the condition never held")
+
+
+def _mau_choice(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    choice = bots.choose("mau_mau", view, "heuristic", rng)
+    choice.pop("seat", None)
+    return choice
+
+
+def test_a_game_without_seat_changes_refuses_a_join_after_the_start(tables: Tables) -> None:
+    """Agonia has no R6.9: once started, its seats are fixed."""
+    table_id, _ = tables.create_table("agonia", 2, {"target_points": 0})
+    tables.add_bot(table_id, "random")
+    _, token = tables.join(table_id, "ann")
+    tables.start_match(table_id, tables.authenticate(table_id, token), "s")
+    with pytest.raises(AlreadyStarted):
+        tables.join(table_id, "late")
+
+
+def test_computer_seats_from_the_option_are_seated_at_creation_r7_2(tables: Tables) -> None:
+    """R7.2 ``computer_seats``: seat -> skill, fixed when the table is created."""
+    table_id, _ = tables.create_table("mau_mau", 3, {"computer_seats": {"1": "hard", "2": "easy"}})
+    taken = [p for n, p in _events(tables, table_id) if n == "SeatTaken"]
+    assert [(p["seat"], p["bot"]) for p in taken] == [(1, "hard"), (2, "easy")]
+    seat, _ = tables.join(table_id, "ann")
+    assert seat == 0
+    with pytest.raises(InvalidInput) as outside:
+        tables.create_table("mau_mau", 2, {"computer_seats": {"3": "hard"}})
+    assert outside.value.reason == "bad_option"
+
+
+def test_a_join_between_hands_takes_the_next_seat_at_the_lowest_total_r6_9(tables: Tables) -> None:
+    """R6.9.1-R6.9.2: between hands (a manual-deal table waits there) a newcomer sits down at once,
+    at the next new seat number (none is vacant), with the lowest total among the seated."""
+    table_id, _ = tables.create_table("mau_mau", 2, {}, manual_deal=True)
+    tables.add_bot(table_id, "medium")
+    tables.add_bot(table_id, "hard")
+    tables.start_match(table_id, OWNER, "s")
+    assert tables.settle(30)
+    state = tables._load(table_id).state
+    assert state.spec.needs_deal(state.game_state)
+    ended = [p for n, p in _events(tables, table_id) if n == "HandEnded"][-1]
+    lowest = min(ended["totals"])
+    assert lowest < 0  # R6.3: the loser's cards count against him
+
+    seat, token = tables.join(table_id, "eve")
+    assert seat == 2
+    names = _names(tables, table_id)
+    assert names[-2:] == ["PlayerJoined", "SeatTaken"]
+    joined = [p for n, p in _events(tables, table_id) if n == "PlayerJoined"][-1]
+    assert joined == {"seat": 2, "name": "eve", "computer": None, "total": lowest}
+    eve = tables.authenticate(table_id, token)
+    assert eve.kind == "seat" and eve.seat == 2
+
+    tables.act(table_id, OWNER, "deal-2", {"kind": "next_hand"})
+    started = [p for n, p in _events(tables, table_id) if n == "HandStarted"][-1]
+    assert started["seats_in_hand"] == [0, 1, 2]
+    _, view = tables.view(table_id, eve)
+    assert len(view["hand"]) == 7  # R3.3
+
+
+def test_a_join_during_a_hand_is_queued_until_it_ends_r6_9(tables: Tables) -> None:
+    """R6.9: a join during a hand waits; the token sees a spectator's view meanwhile and cannot act;
+    when the hand ends the newcomer takes the lowest vacant seat (R6.9.2), here the seat just left
+    (R6.10), and plays from the next hand."""
+    table_id, _ = tables.create_table("mau_mau", 3, {})
+    _, ann_token = tables.join(table_id, "ann", 0)
+    tables.add_bot(table_id, "medium", 1)
+    tables.add_bot(table_id, "medium", 2)
+    ann = tables.authenticate(table_id, ann_token)
+    tables.start_match(table_id, ann, "s")
+    assert tables.settle(30)
+    _, view = tables.view(table_id, ann)
+    assert view["to_act"] == 0  # R3.5: the dealer (seat 2) has seat 0 on his left
+
+    seat, eve_token = tables.join(table_id, "eve")
+    assert seat == -1
+    assert _names(tables, table_id)[-1] == "JoinQueued"
+    waiting = tables.authenticate(table_id, eve_token)
+    assert waiting.kind == "waiting"
+    _, eve_view = tables.view(table_id, waiting)
+    assert "hand" not in eve_view and eve_view["table"]["viewer"] == "waiting"
+    with pytest.raises(PermissionDenied) as early:
+        tables.act(table_id, waiting, "e1", {"kind": "draw"})
+    assert early.value.reason == "join_queued"
+    with pytest.raises(InvalidInput):
+        tables.join(table_id, "zoe", seat=4)  # R6.9.2: the seat is the rules' choice
+
+    left = tables.act(table_id, ann, "bye", {"kind": "leave"})
+    assert left.events[0].name == "PlayerLeft"
+    assert left.events[0].payload["during_hand"] is True
+    assert tables.settle(60)
+
+    names = _names(tables, table_id)
+    joined_at = names.index("PlayerJoined")
+    assert names[joined_at + 1] == "SeatTaken"
+    assert "SeedRevealed" in names[:joined_at]  # seated only once the hand had ended
+    taken = [p for n, p in _events(tables, table_id) if n == "SeatTaken"][-1]
+    assert taken["seat"] == 0 and taken["name"] == "eve" and taken["queued"] is not None
+    eve = tables.authenticate(table_id, eve_token)
+    assert eve.kind == "seat" and eve.seat == 0
+
+    # The token of the seat that was left now only repeats its own commands.
+    former = tables.authenticate(table_id, ann_token)
+    assert former.kind == "former"
+    again = tables.act(table_id, former, "bye", {"kind": "leave"})
+    assert again.version == left.version and [e.name for e in again.events] == [e.name for e in left.events]
+    with pytest.raises(PermissionDenied) as gone:
+        tables.act(table_id, former, "after", {"kind": "draw"})
+    assert gone.value.reason == "seat_left"
+    _, former_view = tables.view(table_id, former)
+    assert "hand" not in former_view
+
+
+def test_the_table_is_full_at_five_seated_and_waiting_r6_9(tables: Tables) -> None:
+    """R2.2, R6.9: at most 5 players; newcomers queued count as seated."""
+    table_id, _ = tables.create_table("mau_mau", 4, {})
+    _, token = tables.join(table_id, "ann", 0)
+    for seat in (1, 2, 3):
+        tables.add_bot(table_id, "easy", seat)
+    ann = tables.authenticate(table_id, token)
+    tables.start_match(table_id, ann, "s")
+    assert tables.settle(30)
+    _, view = tables.view(table_id, ann)
+    assert view["phase"] == "playing" and view["to_act"] == 0  # R3.5: seat 0 plays first
+    assert tables.join(table_id, "eve")[0] == -1
+    with pytest.raises(SeatTaken) as full:
+        tables.add_bot(table_id, "hard")
+    assert full.value.reason == "table_full"
+
+
+def test_a_leave_leaves_two_players_and_the_match_ends_with_the_last_one_r6_10_3(tables: Tables) -> None:
+    """R6.10.3, R6.7: with two players a leave mid-hand abandons the hand and the other one wins."""
+    table_id, _ = tables.create_table("mau_mau", 2, {})
+    _, token = tables.join(table_id, "ann", 0)
+    tables.add_bot(table_id, "medium", 1)
+    ann = tables.authenticate(table_id, token)
+    tables.start_match(table_id, ann, "s")
+    result = tables.act(table_id, ann, "bye", {"kind": "leave"})
+    names = [e.name for e in result.events]
+    assert names[0] == "PlayerLeft"
+    ended = next(e.payload for e in result.events if e.name == "HandEnded")
+    assert ended["reason"] == "abandoned"
+    assert result.events[-1].name == "MatchEnded" and result.events[-1].payload["winner"] == 1
+    with pytest.raises(CommandRejected) as over:
+        tables.join(table_id, "late")
+    assert over.value.reason == "match_over"
+
+
+def test_a_recorded_match_with_joins_and_leaves_verifies_and_replays_and_tampering_shows(tables: Tables) -> None:
+    """Acceptance: a Mau Mau match with joins and leaves exports, replays and verifies offline;
+    a changed PlayerJoined total (R6.9.1) or a removed PlayerLeft breaks the record."""
+    table_id, _ = tables.create_table("mau_mau", 3, {"elimination_limit": -60})
+    _, token = tables.join(table_id, "ann", 0)
+    tables.add_bot(table_id, "hard", 1)
+    tables.add_bot(table_id, "medium", 2)
+    ann = tables.authenticate(table_id, token)
+    tables.start_match(table_id, ann, "s")
+    assert tables.add_bot(table_id, "easy", name="late bot") == -1  # queued: ann is to act (R3.5)
+    tables.act(table_id, ann, "bye", {"kind": "leave"})  # R6.10.2: two players go on
+    assert tables.settle(120)
+    state = tables._load(table_id).state
+    assert state.over
+    names = _names(tables, table_id)
+    assert names.index("JoinQueued") < names.index("PlayerLeft") < names.index("PlayerJoined")
+    assert "PlayerEliminated" in names and names[-1] == "MatchEnded"
+
+    jsonl, finished = tables.record(table_id)
+    assert finished == names.count("SeedRevealed")
+    report = audit_text(jsonl)
+    assert report.ok, report.first
+    lines = parse_record(jsonl)
+    replay = Replay(lines)
+    assert replay.spec.is_terminal(replay.state(replay.length))
+
+    # Tamper: the newcomer's starting total, re-hashed so only the rules can tell (R6.9.1).
+    tampered = [dict(line) for line in lines]
+    at = next(i for i, line in enumerate(tampered) if line.get("name") == "PlayerJoined")
+    payload = dict(tampered[at]["payload"])
+    payload["total"] = payload["total"] + 50
+    tampered[at]["payload"] = payload
+    prev = tampered[at]["prev_hash"]
+    for line in tampered[at:]:
+        line["prev_hash"] = prev
+        line["hash"] = event_hash(prev, line["seq"], line["name"], line["payload"])
+        prev = line["hash"]
+    broken = audit_text("".join(json.dumps(line) + "\n" for line in tampered))
+    assert not broken.ok
+
+    # Tamper without re-hashing: the chain breaks.
+    cut = [line for line in lines if line.get("name") != "PlayerLeft"]
+    assert not audit_text("".join(json.dumps(line) + "\n" for line in cut)).ok
+
+
+def test_a_spectator_never_sees_the_order_of_cards_put_under_the_stock_r6_10_2(tables: Tables) -> None:
+    """R6.10.2: the leaver's cards go under the stock in a hidden order, revealed with the seed."""
+    table_id, _ = tables.create_table("mau_mau", 3, {})
+    _, token = tables.join(table_id, "ann", 0)
+    tables.add_bot(table_id, "medium", 1)
+    tables.add_bot(table_id, "medium", 2)
+    ann = tables.authenticate(table_id, token)
+    tables.start_match(table_id, ann, "s")
+    _, view = tables.view(table_id, ann)
+    hand = set(view["hand"])
+    result = tables.act(table_id, ann, "bye", {"kind": "leave"})
+    left = result.events[0]
+    assert left.payload["cards_to_stock"] == 7
+    batch = tables.events_after(table_id, SPECTATOR, 0)
+    seen = json.dumps([item.event.payload for item in batch.items if item.event.name == "PlayerLeft"])
+    assert not any(code in seen for code in hand)
