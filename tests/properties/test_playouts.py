@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -36,6 +36,7 @@ HYPOTHESIS_EXAMPLES = 30 * SOAK
 
 KEYS = sorted(GAMES)
 CHUNKS = [(key, start) for key in KEYS for start in range(0, GAMES_PER_KEY, CHUNK)]
+
 
 _TOTALS: dict[str, Stats] = {key: Stats() for key in KEYS}
 """What the chunks of this run did, per game (for the coverage test)."""
@@ -63,39 +64,51 @@ def test_cases_are_derived_deterministically_from_game_and_index() -> None:
         assert random_case(key, 417).label == f"{key}#417"
 
 
-@pytest.mark.parametrize(("key", "start"), CHUNKS, ids=[f"{k}-{s:05d}" for k, s in CHUNKS])
-def test_random_legal_playouts_keep_every_invariant(key: str, start: int) -> None:
-    """S4.1 conservation, fold == state, legal_commands == what decide accepts, no view or
-    redacted event shows a hidden card or the seed (S12, S13.3), every match ends, and an audit
-    can rebuild every command from its events (DESIGN, Fairness and audit)."""
-    stats = run_cases(random_case(key, i) for i in range(start, start + CHUNK))
-    assert stats.games == CHUNK
-    assert not stats.audit_gaps, (
-        f"{len(stats.audit_gaps)} command(s) whose events command_for cannot map back; first: {stats.audit_gaps[0]}"
-    )
-    _TOTALS[key].add(stats)
-    _DONE[key].add(start)
+class _GamePlayouts:
+    """The seeded random matches of one game (``key``): a class per game, so that ``pytest -n 2
+    --dist loadscope`` (``make test``) runs a game's chunks and its coverage test in one process;
+    the coverage test adds up what that process's chunks did."""
+
+    key: ClassVar[str] = ""
+
+    @pytest.mark.parametrize("start", range(0, GAMES_PER_KEY, CHUNK), ids=lambda s: f"{s:05d}")
+    def test_random_legal_playouts_keep_every_invariant(self, start: int) -> None:
+        """S4.1 conservation, fold == state, legal_commands == what decide accepts, no view or
+        redacted event shows a hidden card or the seed (S12, S13.3), every match ends, and an audit
+        can rebuild every command from its events (DESIGN, Fairness and audit)."""
+        key = self.key
+        stats = run_cases(random_case(key, i) for i in range(start, start + CHUNK))
+        assert stats.games == CHUNK
+        assert not stats.audit_gaps, (
+            f"{len(stats.audit_gaps)} command(s) whose events command_for cannot map back; first: {stats.audit_gaps[0]}"
+        )
+        _TOTALS[key].add(stats)
+        _DONE[key].add(start)
+
+    def test_the_playouts_reach_every_event_type_and_reason(self) -> None:
+        """The random players exercise the whole game: every event type the game emits, every
+        reason its adapter lists (for agonia: blocked hands, penalties, skips, both match ends),
+        explicit deals and refused commands (needs every chunk of this run; skipped otherwise)."""
+        key = self.key
+        if _DONE[key] != {start for k, start in CHUNKS if k == key}:
+            pytest.skip("needs every playout chunk of this game in this process")
+        stats = _TOTALS[key]
+        adapter = ADAPTERS[key]
+        expected = set(GAMES[key].event_types) - adapter.never_emitted
+        assert expected <= set(stats.event_names), f"never emitted: {sorted(expected - set(stats.event_names))}"
+        assert not set(stats.event_names) & adapter.never_emitted
+        assert adapter.expected_reasons <= set(stats.reasons), (
+            f"never reached: {sorted(adapter.expected_reasons - set(stats.reasons))}"
+        )
+        assert stats.games == GAMES_PER_KEY
+        assert stats.explicit_hands > 0
+        assert stats.universe_checks >= stats.games
+        assert stats.refusals > 0
 
 
-@pytest.mark.parametrize("key", KEYS)
-def test_the_playouts_reach_every_event_type_and_reason(key: str) -> None:
-    """The random players exercise the whole game: every event type the game emits, every
-    reason its adapter lists (for agonia: blocked hands, penalties, skips, both match ends),
-    explicit deals and refused commands (needs every chunk of this run; skipped otherwise)."""
-    if _DONE[key] != {start for k, start in CHUNKS if k == key}:
-        pytest.skip("needs every playout chunk of this game in this process")
-    stats = _TOTALS[key]
-    adapter = ADAPTERS[key]
-    expected = set(GAMES[key].event_types) - adapter.never_emitted
-    assert expected <= set(stats.event_names), f"never emitted: {sorted(expected - set(stats.event_names))}"
-    assert not set(stats.event_names) & adapter.never_emitted
-    assert adapter.expected_reasons <= set(stats.reasons), (
-        f"never reached: {sorted(adapter.expected_reasons - set(stats.reasons))}"
-    )
-    assert stats.games == GAMES_PER_KEY
-    assert stats.explicit_hands > 0
-    assert stats.universe_checks >= stats.games
-    assert stats.refusals > 0
+for _key in KEYS:
+    _name = f"TestPlayouts_{_key}"
+    globals()[_name] = type(_name, (_GamePlayouts,), {"key": _key, "__doc__": f"Random matches of {_key}."})
 
 
 # --------------------------------------------------------------------------- hypothesis
