@@ -166,9 +166,15 @@ def describe_event(
             return f"{_cap(who)} did not announce {p.get('cards_left')} card(s) left: {p.get('penalty')}"
         case "HandEnded":
             winner = p.get("winner")
-            head = "Hand blocked" if winner is None else f"{_cap(_name(names, winner, me))} went out"
-            points = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(p.get("hand_points") or []))
-            totals = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(p.get("totals") or []))
+            reason = p.get("reason")
+            if winner is not None:
+                head = f"{_cap(_name(names, winner, me))} went out"
+            else:
+                head = "Hand abandoned" if reason == "abandoned" else "Hand blocked"
+            points = ", ".join(
+                f"{_name(names, s)} {v}" for s, v in enumerate(p.get("hand_points") or []) if v is not None
+            )
+            totals = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(p.get("totals") or []) if v is not None)
             return f"{head}. Points: {points}. Totals: {totals}"
         case "MatchEnded":
             winner = p.get("winner")
