@@ -250,3 +250,22 @@ def test_a_spectator_never_sees_the_order_of_cards_put_under_the_stock_r6_10_2(t
     batch = tables.events_after(table_id, SPECTATOR, 0)
     seen = json.dumps([item.event.payload for item in batch.items if item.event.name == "PlayerLeft"])
     assert not any(code in seen for code in hand)
+
+
+def test_a_replay_knows_a_newcomer_at_a_new_seat_number_r6_9_2(tables: Tables) -> None:
+    """R6.9.2: a newcomer at the next new seat number is a seat of the replay, with his name."""
+    table_id, _ = tables.create_table("mau_mau", 2, {}, manual_deal=True)
+    tables.add_bot(table_id, "medium")
+    tables.add_bot(table_id, "hard")
+    tables.start_match(table_id, OWNER, "s")
+    assert tables.settle(30)
+    assert tables.add_bot(table_id, "easy", name="zoe") == 2
+    tables.act(table_id, OWNER, "deal-2", {"kind": "next_hand"})
+    assert tables.settle(30)
+    jsonl, hands = tables.record(table_id)
+    assert hands == 2
+    replay = Replay(parse_record(jsonl))
+    assert replay.seats == 3 and replay.names[2] == "zoe"
+    joined = next(p for p in range(1, replay.length + 1) if replay.step(p).name == "PlayerJoined")
+    assert replay.view(joined, 2)["seat"] == 2
+    assert audit_text(jsonl).ok

@@ -213,13 +213,20 @@ class Replay:
 
     @property
     def seats(self) -> int:
-        """The number of seats."""
-        return len(self.config.seats)
+        """The number of seat numbers used (newcomers may add some, ``mau_mau`` R6.9.2)."""
+        joined = [int(getattr(step.event, "seat", 0)) for step in self._steps if step.name == "PlayerJoined"]
+        return max([len(self.config.seats), *(seat + 1 for seat in joined)])
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Display name per seat."""
-        return tuple(s.name for s in self.config.seats)
+        """Display name per seat (the last player seated there)."""
+        names = [s.name for s in self.config.seats]
+        for step in self._steps:  # newcomers (mau_mau R6.9) take a vacant or a new seat number
+            if step.name == "PlayerJoined":
+                seat = int(getattr(step.event, "seat", 0))
+                names.extend([f"seat {i}" for i in range(len(names), seat + 1)])
+                names[seat] = str(getattr(step.event, "name", names[seat]))
+        return tuple(names)
 
     def _check(self, position: int) -> int:
         if not 0 <= position <= self.length:
