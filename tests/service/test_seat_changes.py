@@ -269,3 +269,31 @@ def test_a_replay_knows_a_newcomer_at_a_new_seat_number_r6_9_2(tables: Tables) -
     joined = next(p for p in range(1, replay.length + 1) if replay.step(p).name == "PlayerJoined")
     assert replay.view(joined, 2)["seat"] == 2
     assert audit_text(jsonl).ok
+
+
+def test_a_newcomer_in_a_freed_seat_never_repeats_the_former_occupant_s_command_ids(tables: Tables) -> None:
+    """Command ids belong to a seat's occupant: after ann leaves (R6.10) and eve takes her seat
+    (R6.9.2), eve's "1" is a new command, not ann's earlier "1" played back; ann's token still
+    plays back her own."""
+    table_id, _ = tables.create_table("mau_mau", 3, {}, manual_deal=True)
+    _, ann_token = tables.join(table_id, "ann", 0)
+    tables.add_bot(table_id, "medium", 1)
+    tables.add_bot(table_id, "medium", 2)
+    ann = tables.authenticate(table_id, ann_token)
+    tables.start_match(table_id, OWNER, "s")
+    first = tables.act(table_id, ann, "1", {"kind": "draw"})  # R4.2: draw one card, the turn ends
+    assert first.events[0].name == "CardsDrawn" and first.events[0].payload["seat"] == 0
+    tables.act(table_id, ann, "2", {"kind": "leave"})
+    assert tables.settle(60)
+    seat, eve_token = tables.join(table_id, "eve")
+    assert seat == 0
+    eve = tables.authenticate(table_id, eve_token)
+    tables.act(table_id, OWNER, "deal-2", {"kind": "next_hand"})
+    assert tables.settle(60)
+    _, view = tables.view(table_id, eve)
+    assert view["to_act"] == 0  # the bots have played up to eve's turn
+    before = tables.view(table_id, eve)[0]
+    mine = tables.act(table_id, eve, "1", {"kind": "mau"})
+    assert mine.version == before + 1 and [e.name for e in mine.events] == ["MauCalled"]
+    again = tables.act(table_id, tables.authenticate(table_id, ann_token), "1", {"kind": "draw"})
+    assert again.version == first.version and again.events[0].payload["seat"] == 0

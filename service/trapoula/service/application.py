@@ -102,6 +102,10 @@ DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
 _BAD_NAME_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
 _NAME_JOINERS = frozenset({"\u200c", "\u200d"})
+_VISIBLE = frozenset("LNPS")
+"""Unicode major categories of which a name needs one character: letters, numbers, punctuation, symbols."""
+_BLANK_LETTERS = frozenset({"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"})
+"""Characters of those categories that show nothing (Hangul fillers, the blank Braille pattern)."""
 
 
 # --------------------------------------------------------------------------- public value types
@@ -122,6 +126,14 @@ class Principal:
     """The seat, for ``kind`` ``seat`` and ``former``."""
     until: int = 0
     """For ``former``: the version at which the seat was freed."""
+    since: int = 0
+    """For ``seat`` and ``former``: the occupancy (``SeatRecord.since``) its command ids belong to."""
+
+    @property
+    def caller(self) -> str:
+        """Whose command ids these are (``recording.caller``): the actor, with the occupancy of a
+        seat taken after the start."""
+        return f"{self.actor}#{self.since}" if self.since and self.kind in ("seat", "former") else self.actor
 
     @property
     def viewer(self) -> Viewer:
@@ -254,9 +266,15 @@ def _check_name(name: str) -> str:
     if not isinstance(name, str):
         raise InvalidInput(f"name {clip(name)!r} is not text", reason="bad_name")
     name = name.strip()
-    if not 1 <= len(name) <= MAX_NAME or not all(map(_name_char_ok, name)):
+    if (
+        not 1 <= len(name) <= MAX_NAME
+        or not all(map(_name_char_ok, name))
+        or not any(unicodedata.category(ch)[0] in _VISIBLE and ch not in _BLANK_LETTERS for ch in name)
+    ):
         raise InvalidInput(
-            f"name {clip(name)!r}: expected 1 to {MAX_NAME} characters, no control characters", reason="bad_name"
+            f"name {clip(name)!r}: expected 1 to {MAX_NAME} characters with at least one visible letter, digit or "
+            "symbol, and no control characters",
+            reason="bad_name",
         )
     return name
 
@@ -544,7 +562,7 @@ class Tables(Application):  # type: ignore[type-arg]
         fit in the batch is handed to the background worker.
         """
         with self._lock(table_id):
-            key = (principal.actor, command_id) if command_id is not None else None
+            key = (principal.caller, command_id) if command_id is not None else None
             for _attempt in range(MAX_ATTEMPTS):
                 table = self._load(table_id)
                 if key is not None and key in table.commands:
@@ -552,10 +570,14 @@ class Tables(Application):  # type: ignore[type-arg]
                     if principal.kind != "former" or span[0] <= principal.until:
                         return self._result(table, span, principal)
                 if principal.kind in ("former", "waiting"):
+                    if principal.kind == "former":
+                        why = f"this token's seat at table {table_id} is no longer its own"
+                    elif table.state.over:
+                        why = f"table {table_id}: the match ended before this newcomer could be seated"
+                    else:
+                        why = f"table {table_id}: this newcomer is seated when the hand in progress ends"
                     raise PermissionDenied(
-                        f"this token's seat at table {table_id} is no longer its own"
-                        if principal.kind == "former"
-                        else f"table {table_id}: this newcomer is seated when the hand in progress ends",
+                        why,
                         reason="seat_left" if principal.kind == "former" else "join_queued",
                         context=ErrorContext(table_id, principal.seat),
                     )
@@ -939,6 +961,8 @@ class Tables(Application):  # type: ignore[type-arg]
             raise AlreadyStarted(f"table {tid}: the match has started; no seat can be taken")
         if spec.is_terminal(state.game_state):
             raise CommandRejected("match_over", "R6.9", f"table {tid}: the match is over; nobody can join")
+        if seat is not None and 0 <= seat < len(state.seats) and state.seats[seat] is not None:
+            raise SeatTaken(f"seat {seat} of table {tid} is taken")
         seated = sum(s is not None for s in state.seats)
         if seated + len(state.waiting) >= spec.max_players:
             raise SeatTaken(
@@ -1029,13 +1053,13 @@ class Tables(Application):  # type: ignore[type-arg]
             return OWNER
         for i, s in enumerate(state.seats):
             if s is not None and s.token_hash is not None and hmac.compare_digest(h, s.token_hash):
-                return seat_principal(i)
+                return Principal("seat", i, since=s.since)
         for _, who in state.waiting:
             if who.token_hash is not None and hmac.compare_digest(h, who.token_hash):
                 return Principal("waiting")
-        for gone_hash, seat, until in reversed(state.former):
+        for gone_hash, seat, until, since in reversed(state.former):
             if hmac.compare_digest(h, gone_hash):
-                return Principal("former", seat, until)
+                return Principal("former", seat, until, since)
         raise PermissionDenied(
             f"the token is not valid at table {table_id}", reason="bad_token", context=ErrorContext(table_id)
         )

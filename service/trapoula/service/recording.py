@@ -105,6 +105,9 @@ class SeatRecord:
     """Bot level, None for a person."""
     token_hash: str | None
     """SHA-256 (hex) of the seat token; None for a bot."""
+    since: int = 0
+    """The version of the ``SeatTaken`` of a player seated after the match started, else 0: the
+    occupancy that command ids belong to, so a newcomer's ids never repeat a former occupant's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +137,8 @@ class TableState:
     """Finished hands up to ``record_cut``."""
     waiting: tuple[tuple[int, SeatRecord], ...] = ()
     """Newcomers queued until the hand in progress ends: ``(version of JoinQueued, who)``."""
-    former: tuple[tuple[str, int, int], ...] = ()
-    """``(token hash, seat, version it was freed at)`` of the seats people left or lost."""
+    former: tuple[tuple[str, int, int, int], ...] = ()
+    """``(token hash, seat, version it was freed at, SeatRecord.since)`` of the seats people left or lost."""
 
     @property
     def spec(self) -> GameSpec[Any, Any]:
@@ -247,7 +250,8 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
         p = entry.payload
         seat = int(p["seat"])
         seats = list(state.seats) + [None] * (seat + 1 - len(state.seats))
-        seats[seat] = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"))
+        since = entry.seq if state.game_state is not None else 0
+        seats[seat] = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"), since=since)
         cut = entry.seq if state.game_state is None or _extends_record(state, entry) else state.record_cut
         waiting = tuple(w for w in state.waiting if w[0] != p.get("queued"))
         return rep(state, seats=tuple(seats), version=entry.seq, last_hash=entry.hash, record_cut=cut, waiting=waiting)
@@ -266,7 +270,7 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
             seats[seat] = None
             former = state.former
             if gone.token_hash is not None:
-                former = (*former, (gone.token_hash, seat, entry.seq))
+                former = (*former, (gone.token_hash, seat, entry.seq, gone.since))
             state = rep(state, seats=tuple(seats), former=former)
     spec = state.spec
     game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
@@ -346,7 +350,8 @@ class Table(Aggregate):
         self.entries: list[Entry] = [entry]
         """Every stored event, in order (append-only)."""
         self.commands: dict[tuple[str, str], tuple[int, int]] = {}
-        """``(caller, command_id)`` -> (first version, last version) of the events it caused."""
+        """``(caller, command_id)`` -> (first version, last version) of the events it caused
+        (:func:`caller`)."""
         self.last_command: tuple[str, str] | None = None
         """The key of the last command applied (its automatic events follow it)."""
         if command_id:
@@ -380,7 +385,7 @@ class Table(Aggregate):
         if seq % CHECKPOINT_EVERY == 0:
             self.checkpoints[seq] = new_state
         if command_id:
-            self._note_command(seq, command_id, actor)
+            self._note_command(seq, command_id, caller(actor, state))
         self.state = new_state
 
     def _note_command(self, seq: int, command_id: str, actor: str) -> None:
@@ -393,6 +398,17 @@ class Table(Aggregate):
         first = self.commands.get(key, (seq, seq))[0]
         self.commands[key] = (first, seq)
         self.last_command = key
+
+
+def caller(actor: str, state: TableState) -> str:
+    """Who a command id belongs to: the actor, and for a seat taken after the start its occupancy
+    (``seat:1#57``), so that two players who sat in one seat never share command ids."""
+    if actor.startswith("seat:"):
+        seat = int(actor[5:])
+        record = state.seats[seat] if 0 <= seat < len(state.seats) else None
+        if record is not None and record.since:
+            return f"{actor}#{record.since}"
+    return actor
 
 
 def _check_link(seq: int, name: str, payload: Mapping[str, Any], expected_prev: str, prev: str, h: str) -> None:

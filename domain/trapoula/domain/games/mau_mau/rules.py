@@ -97,7 +97,7 @@ def initial_state(config: MatchConfig) -> MauMauState:
     Raises:
         InvalidInput: wrong number of seats (``bad_seats``), a bad option or a computer seat that
             is not a seat (``bad_option``), a first dealer out of range or initial totals of the
-            wrong length or above 0 (``bad_config``).
+            wrong length, above 0, or at or below the elimination limit (``bad_config``, R6.6).
     """
     n = len(config.seats)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
@@ -115,6 +115,13 @@ def initial_state(config: MatchConfig) -> MauMauState:
     ):
         raise InvalidInput(
             f"initial totals {str(totals)[:80]}: expected {n} integers from {-MAX_TOTAL} to 0 (R6.5)", "bad_config"
+        )
+    out = [seat for seat, t in enumerate(totals) if t <= options.elimination_limit]
+    if out:
+        raise InvalidInput(
+            f"initial totals {str(totals)[:80]}: seat(s) {out} would already be eliminated at or below the limit "
+            f"{options.elimination_limit} (R6.6)",
+            "bad_config",
         )
     return MauMauState(
         config=config,

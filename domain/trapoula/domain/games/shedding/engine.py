@@ -336,8 +336,11 @@ def can_draw(state: ShedState, rules: ShedRules[Any, Any]) -> bool:
     return state.can_draw()
 
 
-def reshuffle_order(state: ShedState, k: int, cards: Sequence[Card]) -> tuple[Card, ...]:
-    """The order of the ``k``-th reshuffle of the hand of ``cards`` (S8.5).
+def reshuffle_order(
+    state: ShedState, k: int, cards: Sequence[Card], what: str = "the discard pile"
+) -> tuple[Card, ...]:
+    """The order of the ``k``-th reshuffle of the hand of ``cards`` (S8.5); ``what`` names the
+    cards in a refusal (a leaver's cards take a reshuffle's place, ``mau_mau`` R6.10.2).
 
     Raises:
         CommandRejected: an explicit reshuffle order is not a permutation of ``cards`` (``bad_deal``).
@@ -348,7 +351,7 @@ def reshuffle_order(state: ShedState, k: int, cards: Sequence[Card]) -> tuple[Ca
             raise reject(
                 "bad_deal",
                 "S8.5",
-                f"explicit reshuffle {k} {' '.join(codes(given))!r} is not a permutation of the discard pile "
+                f"explicit reshuffle {k} {' '.join(codes(given))!r} is not a permutation of {what} "
                 f"{' '.join(codes(cards))!r}",
             )
         return given
@@ -637,7 +640,9 @@ def leave(acc: Acc[S], rules: ShedRules[S, Any], options: Mapping[str, Any], sea
     during = st.phase is Phase.PLAYING
     order: tuple[Card, ...] = ()
     if during:
-        order = reshuffle_order(st, len(st.reshuffle_orders) + 1, sorted_cards(st.hands[seat]))
+        order = reshuffle_order(
+            st, len(st.reshuffle_orders) + 1, sorted_cards(st.hands[seat]), f"the cards of seat {seat}"
+        )
     event = PlayerLeft(seat=seat, during_hand=during, cards_to_stock=len(order), order=codes(order))
     acc.emit(event)
     return event
