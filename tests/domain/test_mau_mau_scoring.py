@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from mau_mau_helpers import Table, drew, names, of_type, passed, played, turn
 
 from trapoula.domain.cards import parse_cards
+from trapoula.domain.errors import InvalidInput
 from trapoula.domain.games.mau_mau.rules import card_points
 from trapoula.domain.games.shedding.events import HandEnded, MatchEnded, PlayerEliminated, SeedRevealed
 
@@ -52,10 +54,19 @@ def test_r6_1_r6_3_r6_6_the_worked_elimination_example() -> None:
 
 
 def test_r6_6_the_winner_of_the_hand_is_never_eliminated_by_it() -> None:
-    t = elimination_table((-150, 0, 0))
+    """R6.6: one point above the limit, the winner scores 0 and stays; the others go on too."""
+    t = elimination_table((-99, 0, 0))
     events = t.play(0, "5H")
     assert [e.seat for e in of_type(events, "PlayerEliminated")] == []  # type: ignore[attr-defined]
-    assert t.view(None)["totals"] == [-150, -12, -30]
+    assert t.view(None)["totals"] == [-99, -12, -30]
+
+
+def test_r6_6_a_match_cannot_start_from_a_total_already_at_the_limit() -> None:
+    """R6.6: a total at or below the limit is already out, so no match starts from one."""
+    with pytest.raises(InvalidInput) as refused:
+        Table(3, initial_totals=(-100, 0, 0))
+    assert refused.value.reason == "bad_config"
+    Table(3, initial_totals=(-99, 0, 0))  # one point above is still in
 
 
 def test_r6_7_the_match_ends_when_one_player_is_left() -> None:

@@ -83,7 +83,7 @@ CRAZY_EIGHTS = Adapter(
     single_hand={"scoring": "single"},
     # a long match is a points game to 10 a player: a few hands each (R6.4-R6.7) in the time budget
     long_match={"scoring": "points", "target_per_player": 10},
-    initial_totals=lambda totals: tuple(t // 10 for t in totals),  # 0-9: below every target (20 and up, R6.6)
+    initial_totals=lambda totals, options: tuple(t // 10 for t in totals),  # 0-9: below every target (20 and up, R6.6)
     zones=_zones,
     revealed=_revealed,
     command_universe=_universe,

@@ -128,7 +128,10 @@ MAU_MAU = Adapter(
     rare={"mau": (0.05, 0.0), "leave": (0.002, 0.06)},
     table_commands=_table_commands,
     p_table=0.1,
-    initial_totals=lambda totals: tuple(-t for t in totals),  # R6.5: totals are 0 or less
+    # R6.5: totals are 0 or less; R6.6: above the elimination limit, or the player is already out
+    initial_totals=lambda totals, options: tuple(
+        max(-t, int(options.get("elimination_limit", -100)) + 1) for t in totals
+    ),
     # a draw ends the turn (R4.3) and the deck has 104 cards: a player who draws one time in five
     # when he could play already makes hands long enough for reshuffles
     p_plays=(0.9, 0.8, 0.03),

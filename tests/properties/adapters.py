@@ -72,8 +72,9 @@ class Adapter:
     deal when both are due."""
     long_match: Mapping[str, Any] | None = None
     """Options for a long match drawn with single-hand options (None: the grid's largest values)."""
-    initial_totals: Callable[[tuple[int, ...]], tuple[int, ...]] | None = None
-    """Maps random initial totals from 0..90 into the game's range (``mau_mau``: 0 or less)."""
+    initial_totals: Callable[[tuple[int, ...], Mapping[str, Any]], tuple[int, ...]] | None = None
+    """Maps random initial totals from 0..90 into the game's range for the match's options
+    (``mau_mau``: 0 or less, above the elimination limit, R6.6)."""
     p_plays: tuple[float, float, float] = (0.9, 0.7, 0.03)
     """The random player's chance of playing a card when one is legal, for the usual player, one
     who draws a lot and one who hoards cards (``random_case`` draws them 85 : 12 : 3)."""

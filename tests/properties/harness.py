@@ -128,7 +128,7 @@ class Case:
         totals = self.initial_totals
         adapter = ADAPTERS.get(self.key)
         if totals is not None and adapter is not None and adapter.initial_totals is not None:
-            totals = adapter.initial_totals(totals)
+            totals = adapter.initial_totals(totals, self.options)
         return MatchConfig(
             game=self.key,
             seats=seats,
