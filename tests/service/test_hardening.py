@@ -598,3 +598,36 @@ def test_the_startup_line_names_the_address_and_the_store_without_its_password(
     assert bound[0] in line and f"store {url}" in line
     assert display_url("postgresql+psycopg://ann:hunter2@db:5432/t") == "postgresql+psycopg://ann:***@db:5432/t"
     assert display_url("postgresql://u:p@ss@h/d") == "postgresql://u:***@h/d"
+
+
+@pytest.mark.parametrize(
+    ("method", "body"),
+    [
+        ("CreateTable", b"\xff\xff\xff"),  # not a protobuf message at all
+        ("JoinTable", b"\x0a\x02\xff\xfe"),  # table_id: bytes that are not UTF-8
+        ("CreateTable", b"\x18"),  # a field key with its value cut off
+        ("WatchTable", b"\xff\xff"),  # a streaming call
+    ],
+)
+def test_request_bytes_that_do_not_parse_get_invalid_argument_and_the_server_goes_on(
+    channel: grpc.Channel, stub: table_pb2_grpc.TableServiceStub, method: str, body: bytes
+) -> None:
+    """Bad input gets a clear error: grpcio would answer UNKNOWN; the service says INVALID_ARGUMENT
+    with reason ``bad_request``, and the next call is served as usual."""
+    path = f"/trapoula.api.v1.TableService/{method}"
+    if method == "WatchTable":
+        call: Any = channel.unary_stream(path, request_serializer=None, response_deserializer=None)
+        with pytest.raises(grpc.RpcError) as failed:
+            list(call(body, timeout=10))
+    else:
+        call = channel.unary_unary(path, request_serializer=None, response_deserializer=None)
+        with pytest.raises(grpc.RpcError) as failed:
+            call(body, timeout=10)
+    assert failed.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert f"{method}: the request is not readable" in (failed.value.details() or "")
+    rich = rpc_status.from_call(failed.value)
+    assert rich is not None
+    info = error_details_pb2.ErrorInfo()
+    rich.details[0].Unpack(info)
+    assert info.reason == "bad_request"
+    assert stub.ListGames(pb.ListGamesRequest()).games  # the server goes on

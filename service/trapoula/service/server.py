@@ -30,10 +30,10 @@ import sqlalchemy
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from trapoula.api.v1 import table_pb2, table_pb2_grpc
+from trapoula.api.v1 import table_pb2
 from trapoula.service.application import Tables
 from trapoula.service.fanout import Fanout
-from trapoula.service.servicer import POLL_SECONDS, TableServicer
+from trapoula.service.servicer import POLL_SECONDS, TableServicer, add_to_server
 from trapoula.service.settings import Settings, display_url
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ def create_server(
     fanout = Fanout()
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="trapoula-store")
     servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds)
-    table_pb2_grpc.add_TableServiceServicer_to_server(servicer, server)
+    add_to_server(servicer, server)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)

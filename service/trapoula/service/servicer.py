@@ -17,15 +17,17 @@ import asyncio
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
 import grpc
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
+from trapoula.domain.errors import InvalidInput
 from trapoula.service import convert, status
 from trapoula.service.application import Principal, Tables
-from trapoula.service.errors import Unavailable
+from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
 
 T = TypeVar("T")
@@ -205,3 +207,79 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             return pb.ListGamesResponse(games=[convert.game_to_proto(g) for g in self.tables.list_games()])
 
         return await self._guard(context, work)
+
+
+# --------------------------------------------------------------------------- registration
+
+
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """A request whose bytes are not a message of its type (what the handler gets instead)."""
+
+    method: str
+    why: str
+
+
+def _lenient(message: Any, method: str) -> Callable[[bytes], Any]:
+    """A deserializer that never raises: bytes that do not parse become :class:`Malformed`."""
+
+    def parse(data: bytes) -> Any:
+        try:
+            return message.FromString(data)
+        except Exception as exc:  # DecodeError, RecursionError (nesting), invalid UTF-8 ...
+            return Malformed(method, clip(f"{type(exc).__name__}: {exc}"))
+
+    return parse
+
+
+def _checked_unary(behaviour: Callable[[Any, Context], Awaitable[Any]]) -> Callable[[Any, Context], Awaitable[Any]]:
+    async def handle(request: Any, context: Context) -> Any:
+        if isinstance(request, Malformed):
+            await _abort(
+                context,
+                InvalidInput(f"{request.method}: the request is not readable ({request.why})", reason="bad_request"),
+            )
+        return await behaviour(request, context)
+
+    return handle
+
+
+def _checked_stream(
+    behaviour: Callable[[Any, Context], AsyncIterator[Any]],
+) -> Callable[[Any, Context], AsyncIterator[Any]]:
+    async def handle(request: Any, context: Context) -> AsyncIterator[Any]:
+        if isinstance(request, Malformed):
+            await _abort(
+                context,
+                InvalidInput(f"{request.method}: the request is not readable ({request.why})", reason="bad_request"),
+            )
+        async for item in behaviour(request, context):
+            yield item
+
+    return handle
+
+
+def add_to_server(servicer: TableServicer, server: grpc.aio.Server) -> None:
+    """Register ``servicer`` for every RPC of ``trapoula.api.v1.TableService`` (as the generated
+    ``add_TableServiceServicer_to_server`` does), except that a request whose bytes do not parse
+    is answered ``INVALID_ARGUMENT`` (reason ``bad_request``) instead of grpcio's ``UNKNOWN``."""
+    service = pb.DESCRIPTOR.services_by_name["TableService"]
+    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
+    for method in service.methods:
+        request_cls = getattr(pb, method.input_type.name)
+        response_cls = getattr(pb, method.output_type.name)
+        behaviour = getattr(servicer, method.name)
+        parse = _lenient(request_cls, method.name)
+        if method.server_streaming:
+            handlers[method.name] = grpc.unary_stream_rpc_method_handler(
+                _checked_stream(behaviour),
+                request_deserializer=parse,
+                response_serializer=response_cls.SerializeToString,
+            )
+        else:
+            handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+                _checked_unary(behaviour),
+                request_deserializer=parse,
+                response_serializer=response_cls.SerializeToString,
+            )
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
