@@ -138,6 +138,9 @@ def _cmd_serve(argv: Sequence[str]) -> int:
 
 # --------------------------------------------------------------------------- options
 
+TARGET_HELP = "the game's target option: agonia target_points, mau_mau elimination_limit, crazy_eights target_per_player"
+"""The help of ``--target``."""
+
 DEMO_OPTIONS: dict[str, dict[str, Any]] = {"crazy_eights": {"scoring": "points"}}
 """Options a demo uses unless told otherwise: a Crazy Eights demo plays the points game (R6.4),
 so that it has standings to print."""
@@ -411,7 +414,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="four bots play a match over gRPC; the record is verified", epilog=EXIT_CODES)
     p.add_argument("--game", default="agonia", choices=games)
-    p.add_argument("--target", type=int, default=None, help="the game's target option (agonia: target_points)")
+    p.add_argument(
+        "--target",
+        type=int,
+        default=None,
+        help=TARGET_HELP,
+    )
     p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE", help="a table option (repeat)")
     p.add_argument("--record", help="where to write the record (default trapoula-<table_id>.jsonl)")
     p.add_argument("--address", help="use this server instead of starting one in this process")
@@ -423,7 +431,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", default="agonia", choices=games)
     p.add_argument("--seats", type=_count_arg, default=4)
     p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
-    p.add_argument("--target", type=int, default=None, help="the game's target option (agonia: target_points)")
+    p.add_argument(
+        "--target",
+        type=int,
+        default=None,
+        help=TARGET_HELP,
+    )
     p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE", help="a table option (repeat)")
     p.add_argument("--name", default="you", help="your display name")
     p.add_argument("--seed", type=seed_arg, help="64 hex digits: replayable deals (local games only)")
