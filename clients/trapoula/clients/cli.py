@@ -138,7 +138,7 @@ def _cmd_serve(argv: Sequence[str]) -> int:
 
 # --------------------------------------------------------------------------- options
 
-TARGET_HELP = "the game's target option: agonia target_points, mau_mau elimination_limit, crazy_eights target_per_player"
+TARGET_HELP = "the game's target: agonia target_points, mau_mau elimination_limit, crazy_eights target_per_player"
 """The help of ``--target``."""
 
 DEMO_OPTIONS: dict[str, dict[str, Any]] = {"crazy_eights": {"scoring": "points"}}
