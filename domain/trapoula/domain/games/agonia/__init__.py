@@ -9,7 +9,6 @@ points in their hands; a match goes until a total exceeds the target and the low
 from __future__ import annotations
 
 from trapoula.domain.bots import uniform
-from trapoula.domain.events import Event
 from trapoula.domain.game import GameSpec
 from trapoula.domain.games.agonia import events as _agonia_events
 from trapoula.domain.games.agonia.bot import heuristic
@@ -22,26 +21,14 @@ from trapoula.domain.games.agonia.rules import (
     deck,
     evolve,
     explicit_deal,
-    hand_in_progress,
     initial_state,
-    is_terminal,
     legal_commands,
-    needs_deal,
     option_defaults,
 )
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
 from trapoula.domain.games.agonia.views import seat_view
+from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as _shedding_events
-
-
-def _event_types() -> dict[str, type[Event]]:
-    out: dict[str, type[Event]] = {}
-    for module in (_shedding_events, _agonia_events):
-        for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, Event) and value is not Event:
-                out[value.event_name()] = value
-    return out
-
 
 SPEC: GameSpec[AgoniaState, Command] = GameSpec(
     key="agonia",
@@ -52,21 +39,21 @@ SPEC: GameSpec[AgoniaState, Command] = GameSpec(
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
-    is_terminal=is_terminal,
+    is_terminal=engine.is_terminal,
     legal_commands=legal_commands,
     seat_view=seat_view,
     parse_command=parse_command,
     command_payload=command_payload,
     command_seat=command_seat,
-    event_types=_event_types(),
-    needs_deal=needs_deal,
+    event_types=engine.event_types(_shedding_events, _agonia_events),
+    needs_deal=engine.needs_deal,
     deal_command=deal_command,
     deck=deck,
     explicit_deal=explicit_deal,
     command_for=command_for,
     parse_options=parse_options,
     option_defaults=option_defaults,
-    hand_in_progress=hand_in_progress,
+    hand_in_progress=engine.hand_in_progress,
     bot_levels={"random": uniform, "heuristic": heuristic},
     target_option="target_points",
 )

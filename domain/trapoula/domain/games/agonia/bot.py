@@ -14,37 +14,23 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from trapoula.domain.games.shedding.botkit import best_suit
+from trapoula.domain.games.shedding.botkit import rank as _rank
+from trapoula.domain.games.shedding.botkit import suit as _suit
+from trapoula.domain.games.shedding.botkit import without as _without
+
 _POINTS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10, "A": 11}
 """Agonia card points (R2.4), by rank letter."""
-_SUITS = "CDHS"
 
 
-def _rank(code: str) -> str:
-    return code[0]
-
-
-def _suit(code: str) -> str:
-    return code[1]
+def _best_suit(cards: Sequence[str], rng: random.Random) -> str:
+    """The suit to declare with a wild card (``botkit.best_suit``, wild rank ``A``)."""
+    return best_suit(cards, "A", _POINTS, rng)
 
 
 def _suit_counts(cards: Sequence[str]) -> Counter[str]:
     """How many non-ace cards of each suit (aces are wild: they follow any suit)."""
     return Counter(_suit(c) for c in cards if _rank(c) != "A")
-
-
-def _best_suit(cards: Sequence[str], rng: random.Random) -> str:
-    """The suit held most of (ties: the one with the most points, then at random)."""
-    counts = _suit_counts(cards)
-    points = Counter({s: sum(_POINTS[_rank(c)] for c in cards if _suit(c) == s and _rank(c) != "A") for s in _SUITS})
-    best = max((counts[s], points[s]) for s in _SUITS)
-    return rng.choice([s for s in _SUITS if (counts[s], points[s]) == best])
-
-
-def _without(hand: Sequence[str], card: str) -> list[str]:
-    out = list(hand)
-    if card in out:
-        out.remove(card)
-    return out
 
 
 def heuristic(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> Mapping[str, Any]:

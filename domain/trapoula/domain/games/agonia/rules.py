@@ -451,11 +451,6 @@ def decide(state: AgoniaState, command: Command) -> tuple[Event, ...]:
             assert_never(command)
 
 
-def is_terminal(state: AgoniaState) -> bool:
-    """True when the match is over (R6.8)."""
-    return state.phase is Phase.MATCH_OVER
-
-
 def legal_commands(state: AgoniaState, seat: int) -> tuple[Command, ...]:
     """Every command ``seat`` may issue now; exactly those ``decide`` accepts (section 8).
 
@@ -497,11 +492,6 @@ def _explicit_reshuffle_refusal(state: AgoniaState, seat: int) -> CommandRejecte
 # --------------------------------------------------------------------------- deals and audit
 
 
-def needs_deal(state: AgoniaState) -> bool:
-    """True when the table must issue ``next_hand`` (before the first hand, or after one, R6.10)."""
-    return state.phase in (Phase.NEW, Phase.HAND_OVER)
-
-
 def deal_command(state: AgoniaState, deal: Deal) -> Command:
     """The ``next_hand`` command dealing ``deal``."""
     return NextHand(deal)
@@ -534,11 +524,6 @@ def command_for(state: AgoniaState, events: Sequence[Event], i: int) -> Command 
 def _play_from(event: CardPlayed) -> Command:
     declared = event.declared_suit
     return Play(event.seat, parse_card(event.card), Suit(declared) if declared else None, event.announce)
-
-
-def hand_in_progress(state: AgoniaState) -> bool:
-    """True while a hand is being played."""
-    return state.phase is Phase.PLAYING
 
 
 def option_defaults() -> dict[str, Any]:

@@ -27,15 +27,13 @@ from trapoula.domain.games.crazy_eights.rules import (
     deck,
     evolve,
     explicit_deal,
-    hand_in_progress,
     initial_state,
-    is_terminal,
     legal_commands,
-    needs_deal,
     option_defaults,
 )
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
 from trapoula.domain.games.crazy_eights.views import seat_view
+from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as _common
 
 
@@ -69,21 +67,21 @@ SPEC: GameSpec[CrazyEightsState, Command] = GameSpec(
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
-    is_terminal=is_terminal,
+    is_terminal=engine.is_terminal,
     legal_commands=legal_commands,
     seat_view=seat_view,
     parse_command=parse_command,
     command_payload=command_payload,
     command_seat=command_seat,
     event_types=_event_types(),
-    needs_deal=needs_deal,
+    needs_deal=engine.needs_deal,
     deal_command=deal_command,
     deck=deck,
     explicit_deal=explicit_deal,
     command_for=command_for,
     parse_options=parse_options,
     option_defaults=option_defaults,
-    hand_in_progress=hand_in_progress,
+    hand_in_progress=engine.hand_in_progress,
     bot_levels={"random": uniform, "heuristic": heuristic},
     higher_totals_win=True,
     target_option="target_per_player",

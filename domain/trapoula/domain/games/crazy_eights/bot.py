@@ -11,37 +11,21 @@ players when another card can follow it (R5.4.2); pass only when it must (R4.3, 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from trapoula.domain.games.shedding.botkit import best_suit
+from trapoula.domain.games.shedding.botkit import rank as _rank
+from trapoula.domain.games.shedding.botkit import suit as _suit
+from trapoula.domain.games.shedding.botkit import without as _without
+
 _VALUES = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 50, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10, "A": 1}
 """Crazy Eights card values (R2.4), by rank letter."""
-_SUITS = "CDHS"
-
-
-def _rank(code: str) -> str:
-    return code[0]
-
-
-def _suit(code: str) -> str:
-    return code[1]
-
-
-def _without(hand: Sequence[str], card: str) -> list[str]:
-    out = list(hand)
-    if card in out:
-        out.remove(card)
-    return out
 
 
 def _best_suit(cards: Sequence[str], rng: random.Random) -> str:
-    """The suit held most of, eights aside (they follow any suit); ties: most value, then at random."""
-    plain = [c for c in cards if _rank(c) != "8"]
-    counts = Counter(_suit(c) for c in plain)
-    values = Counter({s: sum(_VALUES[_rank(c)] for c in plain if _suit(c) == s) for s in _SUITS})
-    best = max((counts[s], values[s]) for s in _SUITS)
-    return rng.choice([s for s in _SUITS if (counts[s], values[s]) == best])
+    """The suit to declare with a wild card (``botkit.best_suit``, wild rank ``8``)."""
+    return best_suit(cards, "8", _VALUES, rng)
 
 
 def heuristic(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> Mapping[str, Any]:

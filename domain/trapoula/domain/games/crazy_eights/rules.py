@@ -445,11 +445,6 @@ def decide(state: CrazyEightsState, command: Command) -> tuple[Event, ...]:
             assert_never(command)
 
 
-def is_terminal(state: CrazyEightsState) -> bool:
-    """True when the match is over (R6.3, R6.6)."""
-    return state.phase is Phase.MATCH_OVER
-
-
 def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     """Every command ``seat`` may issue now; exactly those ``decide`` accepts (section 8).
 
@@ -472,11 +467,6 @@ def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
 
 
 # --------------------------------------------------------------------------- deals and audit
-
-
-def needs_deal(state: CrazyEightsState) -> bool:
-    """True when the table must issue ``next_hand`` (before the first hand, or between hands, R6.7)."""
-    return state.phase in (Phase.NEW, Phase.HAND_OVER)
 
 
 def deal_command(state: CrazyEightsState, deal: Deal) -> Command:
@@ -513,11 +503,6 @@ def command_for(state: CrazyEightsState, events: Sequence[Event], i: int) -> Com
 def _play_from(event: CardPlayed) -> Command:
     declared = event.declared_suit
     return Play(event.seat, parse_card(event.card), Suit(declared) if declared else None)
-
-
-def hand_in_progress(state: CrazyEightsState) -> bool:
-    """True while a hand is being played."""
-    return state.phase is Phase.PLAYING
 
 
 def option_defaults() -> dict[str, Any]:

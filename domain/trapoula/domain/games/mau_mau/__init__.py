@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from trapoula.domain.events import Event
 from trapoula.domain.game import GameSpec
 from trapoula.domain.games.mau_mau import events as _mau_mau_events
 from trapoula.domain.games.mau_mau.bot import easy, hard, medium
@@ -34,27 +33,15 @@ from trapoula.domain.games.mau_mau.rules import (
     deck,
     evolve,
     explicit_deal,
-    hand_in_progress,
     initial_state,
-    is_terminal,
     legal_commands,
-    needs_deal,
     option_defaults,
     preset_bots,
 )
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
 from trapoula.domain.games.mau_mau.views import seat_view
+from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as _shedding_events
-
-
-def _event_types() -> dict[str, type[Event]]:
-    """Event name -> class; Mau Mau's own ``StarterTurned`` (with ``covers``) replaces the common one."""
-    out: dict[str, type[Event]] = {}
-    for module in (_shedding_events, _mau_mau_events):
-        for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, Event) and value is not Event:
-                out[value.event_name()] = value
-    return out
 
 
 def _preset_bots(options: Any) -> dict[int, str]:
@@ -78,21 +65,21 @@ SPEC: GameSpec[MauMauState, Command] = GameSpec(
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
-    is_terminal=is_terminal,
+    is_terminal=engine.is_terminal,
     legal_commands=legal_commands,
     seat_view=seat_view,
     parse_command=parse_command,
     command_payload=command_payload,
     command_seat=command_seat,
-    event_types=_event_types(),
-    needs_deal=needs_deal,
+    event_types=engine.event_types(_shedding_events, _mau_mau_events),
+    needs_deal=engine.needs_deal,
     deal_command=deal_command,
     deck=deck,
     explicit_deal=explicit_deal,
     command_for=command_for,
     parse_options=parse_options,
     option_defaults=option_defaults,
-    hand_in_progress=hand_in_progress,
+    hand_in_progress=engine.hand_in_progress,
     acting=acting,
     bot_levels={"random": easy, "heuristic": medium, "easy": easy, "medium": medium, "hard": hard},
     seat_changes=True,

@@ -15,25 +15,27 @@ called this turn), never leaves the table, and issues the only command it has wh
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from trapoula.domain.games.shedding.botkit import best_suit
+from trapoula.domain.games.shedding.botkit import rank as _rank
+from trapoula.domain.games.shedding.botkit import suit as _suit
+from trapoula.domain.games.shedding.botkit import without as _without
+
 _POINTS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 20, "Q": 10, "K": 10, "A": 11}
 """Mau Mau card points (R2.4), by rank letter."""
-_SUITS = "CDHS"
+
+
+def _best_suit(cards: Sequence[str], rng: random.Random) -> str:
+    """The suit to declare with a wild card (``botkit.best_suit``, wild rank ``J``)."""
+    return best_suit(cards, "J", _POINTS, rng)
+
+
 _NEVER = ("leave", "mau")
 """Kinds no level chooses freely: it never leaves (R7.2.1) and calls only when due (R7.2.2)."""
 
 Cmd = Mapping[str, Any]
-
-
-def _rank(code: str) -> str:
-    return code[0]
-
-
-def _suit(code: str) -> str:
-    return code[1]
 
 
 def _by_kind(legal: Sequence[Cmd]) -> dict[str, list[Cmd]]:
@@ -68,21 +70,6 @@ def easy(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Random) -> C
         return call
     free = [c for c in legal if c.get("kind") not in _NEVER]
     return rng.choice(free) if free else _fallback(legal)
-
-
-def _without(hand: Sequence[str], card: str) -> list[str]:
-    out = list(hand)
-    if card in out:
-        out.remove(card)
-    return out
-
-
-def _best_suit(cards: Sequence[str], rng: random.Random) -> str:
-    """The suit held most of, jacks apart (ties: the most points, then at random; R7.2.4)."""
-    counts = Counter(_suit(c) for c in cards if _rank(c) != "J")
-    points = Counter({s: sum(_POINTS[_rank(c)] for c in cards if _suit(c) == s and _rank(c) != "J") for s in _SUITS})
-    best = max((counts[s], points[s]) for s in _SUITS)
-    return rng.choice([s for s in _SUITS if (counts[s], points[s]) == best])
 
 
 def _follows(rest: Sequence[str], card: str) -> bool:

@@ -491,11 +491,6 @@ def decide(state: MauMauState, command: Command) -> tuple[Event, ...]:
             assert_never(command)
 
 
-def is_terminal(state: MauMauState) -> bool:
-    """True when the match is over (R6.7)."""
-    return state.phase is Phase.MATCH_OVER
-
-
 def legal_commands(state: MauMauState, seat: int) -> tuple[Command, ...]:
     """Every seat command ``seat`` may issue now; exactly those ``decide`` accepts (section 8).
 
@@ -549,11 +544,6 @@ def acting(state: MauMauState) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- deals and audit
 
 
-def needs_deal(state: MauMauState) -> bool:
-    """True when the table must issue ``next_hand`` (before the first hand, or after one, R6.11)."""
-    return state.phase in (Phase.NEW, Phase.HAND_OVER)
-
-
 def deal_command(state: MauMauState, deal: Deal) -> Command:
     """The ``next_hand`` command dealing ``deal``."""
     return NextHand(deal)
@@ -602,11 +592,6 @@ def command_for(state: MauMauState, events: Sequence[Event], i: int) -> Command 
 def _play_from(event: CardPlayed) -> Command:
     declared = event.declared_suit
     return Play(event.seat, parse_card(event.card), Suit(declared) if declared else None)
-
-
-def hand_in_progress(state: MauMauState) -> bool:
-    """True while a hand is being played."""
-    return state.phase is Phase.PLAYING
 
 
 def option_defaults() -> dict[str, Any]:

@@ -678,3 +678,32 @@ def command_for(rules: ShedRules[Any, C], events: Sequence[Event], i: int) -> C 
         case Passed(seat=seat):
             return rules.pass_command(seat)
     return None
+
+
+# --------------------------------------------------------------------------- the match's phase (GameSpec)
+
+
+def is_terminal(state: ShedState) -> bool:
+    """True when the match is over (``GameSpec.is_terminal``; each game's section 6 says when)."""
+    return state.phase is Phase.MATCH_OVER
+
+
+def needs_deal(state: ShedState) -> bool:
+    """True when the table must issue ``next_hand``: before the first hand and between hands (S10.5)."""
+    return state.phase in (Phase.NEW, Phase.HAND_OVER)
+
+
+def hand_in_progress(state: ShedState) -> bool:
+    """True while a hand is being played (its hidden fields stay hidden, S12)."""
+    return state.phase is Phase.PLAYING
+
+
+def event_types(*modules: Any) -> dict[str, type[Event]]:
+    """Event name -> class of every event class defined in ``modules``, later modules replacing
+    earlier ones of the same name (a game's own ``StarterTurned`` over the common one)."""
+    out: dict[str, type[Event]] = {}
+    for module in modules:
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, Event) and value is not Event:
+                out[value.event_name()] = value
+    return out
