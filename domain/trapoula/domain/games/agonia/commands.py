@@ -7,9 +7,22 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from trapoula.domain.cards import Card, Suit, parse_card
-from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
+from trapoula.domain.games.shedding.commands import Draw, NextHand, Pass, seat_of
+
+__all__ = [
+    "SEAT_COMMANDS",
+    "ChooseSuit",
+    "Command",
+    "Draw",
+    "NextHand",
+    "Pass",
+    "Play",
+    "command_payload",
+    "command_seat",
+    "parse_command",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,20 +36,6 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
-    """Draw one card (R4.2), or take the whole pending draw (R5.2.2)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """End the turn without playing (R4.4, R4.7)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
 class ChooseSuit:
     """Choose the active suit when the up-card is an ace (R7.2)."""
 
@@ -44,24 +43,10 @@ class ChooseSuit:
     suit: Suit
 
 
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Table command: deal the next hand (R6.10, S11) from ``deal``."""
-
-    deal: Deal
-
-
 Command: TypeAlias = Play | Draw | Pass | ChooseSuit | NextHand
 """Every Agonia command."""
 
 SEAT_COMMANDS = ("play", "draw", "pass", "choose_suit")
-
-
-def _seat(raw: Mapping[str, Any]) -> int:
-    seat = raw.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise InvalidInput(f"command {raw.get('kind')!r}: seat {seat!r} is not an integer", reason="bad_seat")
-    return seat
 
 
 def parse_command(raw: Mapping[str, Any]) -> Command:
@@ -87,7 +72,7 @@ def parse_command(raw: Mapping[str, Any]) -> Command:
     extra = set(raw) - allowed[kind]
     if extra:
         raise InvalidInput(f"agonia command {kind!r} takes no field(s) {sorted(extra)}", reason="bad_command")
-    seat = _seat(raw)
+    seat = seat_of(raw)
     if kind == "play":
         card = raw.get("card")
         if not isinstance(card, str):

@@ -11,37 +11,38 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from trapoula.domain.cards import Card, Suit, parse_card
-from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
 from trapoula.domain.games.mau_mau.options import Skill, parse_skill
+from trapoula.domain.games.shedding.commands import (
+    Draw,
+    NextHand,
+    Pass,
+    Play,
+    card_and_suit,
+    kind_of,
+    payload,
+    seat_of,
+)
+
+__all__ = [
+    "SEAT_COMMANDS",
+    "Command",
+    "Draw",
+    "Join",
+    "Leave",
+    "Mau",
+    "NextHand",
+    "Pass",
+    "Play",
+    "command_payload",
+    "command_seat",
+    "join_command",
+    "parse_command",
+]
 
 MAX_NAME = 64
 """The longest display name a ``join`` may carry (characters)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Play ``card`` from the hand; ``suit`` chooses the suit with a jack (R4.1, R5.4.2)."""
-
-    seat: int
-    card: Card
-    suit: Suit | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Draw one card, which ends the turn (R4.2, R4.3), or take the whole pending draw (R5.1.2)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """End the turn without playing, only when no card can be drawn (R4.4)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,34 +68,20 @@ class Join:
     computer: Skill | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Table command: deal the next hand (R6.11, S11) from ``deal``."""
-
-    deal: Deal
-
-
 Command: TypeAlias = Play | Draw | Pass | Mau | Leave | Join | NextHand
 """Every Mau Mau command."""
 
 SEAT_COMMANDS = ("play", "draw", "pass", "mau", "leave")
 """The kinds a seat issues (``join`` and ``next_hand`` are the table's)."""
 
-_FIELDS: dict[str, set[str]] = {
-    "play": {"kind", "seat", "card", "suit"},
-    "draw": {"kind", "seat"},
-    "pass": {"kind", "seat"},
-    "mau": {"kind", "seat"},
-    "leave": {"kind", "seat"},
-    "join": {"kind", "name", "computer"},
+_FIELDS: dict[str, frozenset[str]] = {
+    "play": frozenset({"kind", "seat", "card", "suit"}),
+    "draw": frozenset({"kind", "seat"}),
+    "pass": frozenset({"kind", "seat"}),
+    "mau": frozenset({"kind", "seat"}),
+    "leave": frozenset({"kind", "seat"}),
+    "join": frozenset({"kind", "name", "computer"}),
 }
-
-
-def _seat(raw: Mapping[str, Any]) -> int:
-    seat = raw.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise InvalidInput(f"command {raw.get('kind')!r}: seat {seat!r} is not an integer", reason="bad_seat")
-    return seat
 
 
 def join_command(name: str, computer: str | None = None) -> Join:
@@ -124,26 +111,12 @@ def parse_command(raw: Mapping[str, Any]) -> Command:
         InvalidInput: unknown kind, a bad card or suit code (``bad_card``, ``bad_suit``), a bad
             name or skill (``bad_name``, ``bad_skill``), a missing or extra field.
     """
-    kind = raw.get("kind")
-    if kind not in _FIELDS:
-        raise InvalidInput(
-            f"unknown mau_mau command {kind!r}; expected one of {', '.join((*SEAT_COMMANDS, 'join'))} (section 8)",
-            reason="bad_command",
-        )
-    extra = set(raw) - _FIELDS[kind]
-    if extra:
-        raise InvalidInput(f"mau_mau command {kind!r} takes no field(s) {sorted(extra)}", reason="bad_command")
+    kind = kind_of("mau_mau", raw, _FIELDS)
     if kind == "join":
         return join_command(raw.get("name"), raw.get("computer"))  # type: ignore[arg-type]
-    seat = _seat(raw)
+    seat = seat_of(raw)
     if kind == "play":
-        card = raw.get("card")
-        if not isinstance(card, str):
-            raise InvalidInput(f"play: card {card!r} is not a card code (S2.1)", reason="bad_card")
-        suit = raw.get("suit")
-        if suit is not None and not isinstance(suit, str):
-            raise InvalidInput(f"play: suit {suit!r} is not C, D, H or S (S6.3)", reason="bad_suit")
-        return Play(seat, parse_card(card), Suit.parse(suit) if suit is not None else None)
+        return Play(seat, *card_and_suit(raw))
     if kind == "draw":
         return Draw(seat)
     if kind == "pass":
@@ -156,23 +129,14 @@ def parse_command(raw: Mapping[str, Any]) -> Command:
 def command_payload(command: Command) -> Payload:
     """The plain-data form of a command (a deal is not included: it is secret until the hand ends)."""
     match command:
-        case Play(seat, card, suit):
-            out: Payload = {"kind": "play", "seat": seat, "card": card.code}
-            if suit is not None:
-                out["suit"] = suit.value
-            return out
-        case Draw(seat):
-            return {"kind": "draw", "seat": seat}
-        case Pass(seat):
-            return {"kind": "pass", "seat": seat}
         case Mau(seat):
             return {"kind": "mau", "seat": seat}
         case Leave(seat):
             return {"kind": "leave", "seat": seat}
         case Join(name, computer):
             return {"kind": "join", "name": name, "computer": computer}
-        case NextHand(deal):
-            return {"kind": "next_hand", "explicit": deal.explicit}
+        case _:
+            return payload(command)
 
 
 def command_seat(command: Command) -> int | None:

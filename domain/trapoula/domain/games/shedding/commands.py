@@ -1,0 +1,106 @@
+"""The commands every shedding game shares (S11): ``play``, ``draw``, ``pass`` and the table's
+``next_hand``, with the plain-data reading and writing they share.  A game adds its own commands
+(``mau_mau``'s ``mau``, ``leave``, ``join``) and its own ``play`` where it differs (``agonia``'s
+announcement, R7.5)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from trapoula.domain.cards import Card, Suit, parse_card
+from trapoula.domain.deal import Deal
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.events import Payload
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card`` from the hand (S6); ``suit`` declares the suit with a wild card (S6.2, S6.3)."""
+
+    seat: int
+    card: Card
+    suit: Suit | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw a card (S7), or take the whole pending draw (S9.2)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn without playing (S11; each game says when it may)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """Table command: deal the next hand (S11) from ``deal``."""
+
+    deal: Deal
+
+
+def kind_of(game: str, raw: Mapping[str, Any], fields: Mapping[str, frozenset[str]]) -> str:
+    """The ``kind`` of a plain command, checked against ``fields`` (kind -> the keys it takes).
+
+    Raises:
+        InvalidInput: an unknown kind or an extra field (``bad_command``).
+    """
+    kind = raw.get("kind")
+    if not isinstance(kind, str) or kind not in fields:
+        raise InvalidInput(
+            f"unknown {game} command {kind!r}; expected one of {', '.join(fields)} (section 8)", reason="bad_command"
+        )
+    extra = set(raw) - fields[kind]
+    if extra:
+        raise InvalidInput(f"{game} command {kind!r} takes no field(s) {sorted(extra)}", reason="bad_command")
+    return kind
+
+
+def seat_of(raw: Mapping[str, Any]) -> int:
+    """The ``seat`` of a plain command.
+
+    Raises:
+        InvalidInput: not an integer (``bad_seat``).
+    """
+    seat = raw.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise InvalidInput(f"command {raw.get('kind')!r}: seat {seat!r} is not an integer", reason="bad_seat")
+    return seat
+
+
+def card_and_suit(raw: Mapping[str, Any]) -> tuple[Card, Suit | None]:
+    """The ``card`` and optional ``suit`` of a plain ``play``.
+
+    Raises:
+        InvalidInput: a bad card code (``bad_card``, S2.1) or suit letter (``bad_suit``, S6.3).
+    """
+    card = raw.get("card")
+    if not isinstance(card, str):
+        raise InvalidInput(f"play: card {card!r} is not a card code (S2.1)", reason="bad_card")
+    suit = raw.get("suit")
+    if suit is not None and not isinstance(suit, str):
+        raise InvalidInput(f"play: suit {suit!r} is not C, D, H or S (S6.3)", reason="bad_suit")
+    return parse_card(card), Suit.parse(suit) if suit is not None else None
+
+
+def payload(command: Play | Draw | Pass | NextHand) -> Payload:
+    """The plain-data form of a common command; a ``next_hand`` gives only whether its deal is
+    explicit (the deal stays secret until the hand ends)."""
+    match command:
+        case Play(seat, card, suit):
+            out: Payload = {"kind": "play", "seat": seat, "card": card.code}
+            if suit is not None:
+                out["suit"] = suit.value
+            return out
+        case Draw(seat):
+            return {"kind": "draw", "seat": seat}
+        case Pass(seat):
+            return {"kind": "pass", "seat": seat}
+        case NextHand(deal):
+            return {"kind": "next_hand", "explicit": deal.explicit}
