@@ -16,7 +16,6 @@ from trapoula.domain.games.agonia.commands import Command, command_payload, comm
 from trapoula.domain.games.agonia.options import AgoniaOptions, parse_options
 from trapoula.domain.games.agonia.rules import (
     command_for,
-    deal_command,
     decide,
     deck,
     evolve,
@@ -27,6 +26,7 @@ from trapoula.domain.games.agonia.rules import (
 )
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
 from trapoula.domain.games.agonia.views import seat_view
+from trapoula.domain.games.shedding import commands as shedding_commands
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as _shedding_events
 
@@ -47,7 +47,7 @@ SPEC: GameSpec[AgoniaState, Command] = GameSpec(
     command_seat=command_seat,
     event_types=engine.event_types(_shedding_events, _agonia_events),
     needs_deal=engine.needs_deal,
-    deal_command=deal_command,
+    deal_command=shedding_commands.deal_command,
     deck=deck,
     explicit_deal=explicit_deal,
     command_for=command_for,

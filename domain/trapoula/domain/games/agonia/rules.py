@@ -492,11 +492,6 @@ def _explicit_reshuffle_refusal(state: AgoniaState, seat: int) -> CommandRejecte
 # --------------------------------------------------------------------------- deals and audit
 
 
-def deal_command(state: AgoniaState, deal: Deal) -> Command:
-    """The ``next_hand`` command dealing ``deal``."""
-    return NextHand(deal)
-
-
 def deck(state: AgoniaState) -> tuple[Card, ...]:
     """Agonia's deck: one 52-card deck (R2.1)."""
     return deck_52()

@@ -22,7 +22,6 @@ from trapoula.domain.games.crazy_eights.commands import Command, command_payload
 from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse_options
 from trapoula.domain.games.crazy_eights.rules import (
     command_for,
-    deal_command,
     decide,
     deck,
     evolve,
@@ -33,6 +32,7 @@ from trapoula.domain.games.crazy_eights.rules import (
 )
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
 from trapoula.domain.games.crazy_eights.views import seat_view
+from trapoula.domain.games.shedding import commands as shedding_commands
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as _common
 
@@ -75,7 +75,7 @@ SPEC: GameSpec[CrazyEightsState, Command] = GameSpec(
     command_seat=command_seat,
     event_types=_event_types(),
     needs_deal=engine.needs_deal,
-    deal_command=deal_command,
+    deal_command=shedding_commands.deal_command,
     deck=deck,
     explicit_deal=explicit_deal,
     command_for=command_for,

@@ -22,6 +22,7 @@ from trapoula.domain.games.crazy_eights.events import HandEnded, MatchEnded, Sta
 from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse_options
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
 from trapoula.domain.games.shedding import engine
+from trapoula.domain.games.shedding.commands import play_from
 from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
@@ -469,11 +470,6 @@ def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
 # --------------------------------------------------------------------------- deals and audit
 
 
-def deal_command(state: CrazyEightsState, deal: Deal) -> Command:
-    """The ``next_hand`` command dealing ``deal``."""
-    return NextHand(deal)
-
-
 def deck(state: CrazyEightsState) -> tuple[Card, ...]:
     """Crazy Eights' deck: one 52-card deck, no jokers (R2.1)."""
     return deck_52()
@@ -500,11 +496,6 @@ def command_for(state: CrazyEightsState, events: Sequence[Event], i: int) -> Com
     return engine.command_for(RULES, events, i)
 
 
-def _play_from(event: CardPlayed) -> Command:
-    declared = event.declared_suit
-    return Play(event.seat, parse_card(event.card), Suit(declared) if declared else None)
-
-
 def option_defaults() -> dict[str, Any]:
     """Every option with its default (section 7)."""
     return CrazyEightsOptions().to_dict()
@@ -520,7 +511,7 @@ RULES: ShedRules[CrazyEightsState, Command] = ShedRules(
     evolve=evolve,
     penalty_reasons=frozenset({"penalty"}),
     command_reasons=frozenset({"draw", "penalty"}),
-    play_command=_play_from,
+    play_command=play_from,
     draw_command=Draw,
     pass_command=Pass,
     next_hand_command=NextHand,

@@ -28,7 +28,6 @@ from trapoula.domain.games.mau_mau.options import MauMauOptions, parse_options
 from trapoula.domain.games.mau_mau.rules import (
     acting,
     command_for,
-    deal_command,
     decide,
     deck,
     evolve,
@@ -40,6 +39,7 @@ from trapoula.domain.games.mau_mau.rules import (
 )
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
 from trapoula.domain.games.mau_mau.views import seat_view
+from trapoula.domain.games.shedding import commands as shedding_commands
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as _shedding_events
 
@@ -73,7 +73,7 @@ SPEC: GameSpec[MauMauState, Command] = GameSpec(
     command_seat=command_seat,
     event_types=engine.event_types(_shedding_events, _mau_mau_events),
     needs_deal=engine.needs_deal,
-    deal_command=deal_command,
+    deal_command=shedding_commands.deal_command,
     deck=deck,
     explicit_deal=explicit_deal,
     command_for=command_for,

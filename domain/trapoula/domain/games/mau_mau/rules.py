@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
-from trapoula.domain.cards import Card, Rank, Suit, deck_104, parse_card, sorted_cards
+from trapoula.domain.cards import Card, Rank, Suit, deck_104, sorted_cards
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
@@ -34,6 +34,7 @@ from trapoula.domain.games.mau_mau.events import MauCalled, MauMissed, StarterTu
 from trapoula.domain.games.mau_mau.options import MauMauOptions, Skill, parse_options
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
 from trapoula.domain.games.shedding import engine
+from trapoula.domain.games.shedding.commands import play_from
 from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
@@ -544,11 +545,6 @@ def acting(state: MauMauState) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- deals and audit
 
 
-def deal_command(state: MauMauState, deal: Deal) -> Command:
-    """The ``next_hand`` command dealing ``deal``."""
-    return NextHand(deal)
-
-
 def deck(state: MauMauState) -> tuple[Card, ...]:
     """Mau Mau's deck: two 52-card decks, each code twice (R2.1, S2.2)."""
     return deck_104()
@@ -589,11 +585,6 @@ def command_for(state: MauMauState, events: Sequence[Event], i: int) -> Command 
     return engine.command_for(RULES, events, i)
 
 
-def _play_from(event: CardPlayed) -> Command:
-    declared = event.declared_suit
-    return Play(event.seat, parse_card(event.card), Suit(declared) if declared else None)
-
-
 def option_defaults() -> dict[str, Any]:
     """Every option with its default (section 7)."""
     return MauMauOptions().to_dict()
@@ -614,7 +605,7 @@ RULES: ShedRules[MauMauState, Command] = ShedRules(
     evolve=evolve,
     penalty_reasons=frozenset({"penalty", "last_seven"}),
     command_reasons=frozenset({"draw", "penalty"}),
-    play_command=_play_from,
+    play_command=play_from,
     draw_command=Draw,
     pass_command=Pass,
     next_hand_command=NextHand,

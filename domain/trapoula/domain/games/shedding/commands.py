@@ -13,6 +13,7 @@ from trapoula.domain.cards import Card, Suit, parse_card
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
+from trapoula.domain.games.shedding.events import CardPlayed
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,3 +105,14 @@ def payload(command: Play | Draw | Pass | NextHand) -> Payload:
             return {"kind": "pass", "seat": seat}
         case NextHand(deal):
             return {"kind": "next_hand", "explicit": deal.explicit}
+
+
+def deal_command(state: Any, deal: Deal) -> NextHand:
+    """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``, S11)."""
+    return NextHand(deal)
+
+
+def play_from(event: CardPlayed) -> Play:
+    """The ``play`` command a ``CardPlayed`` came from (for an audit, S11)."""
+    declared = event.declared_suit
+    return Play(event.seat, parse_card(event.card), Suit(declared) if declared else None)
