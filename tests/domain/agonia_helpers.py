@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pytest
+from shedding_helpers import ShedTable
 
 from trapoula.domain.cards import codes, deck_52
 from trapoula.domain.deal import Deal
@@ -39,11 +39,13 @@ ALL_CODES: tuple[str, ...] = codes(deck_52())
 """The 52 codes in canonical order (S2.3): 2C 3C ... AC 2D ... AS."""
 
 
-class Table:
+class Table(ShedTable):
     """One Agonia match, driven through ``SPEC`` like the service drives it.
 
     ``state`` is the folded state; ``log`` every event so far.
     """
+
+    spec = SPEC
 
     def __init__(
         self,
@@ -64,14 +66,6 @@ class Table:
         self.log: list[Event] = []
 
     # ------------------------------------------------------------------ given
-
-    def apply(self, command: Command) -> tuple[Event, ...]:
-        """Decide ``command`` and fold its events; return them."""
-        events = SPEC.decide(self.state, command)
-        for event in events:
-            self.state = SPEC.evolve(self.state, event)
-        self.log.extend(events)
-        return events
 
     def explicit(
         self,
@@ -130,14 +124,6 @@ class Table:
             fields["announce"] = announce
         return self.apply(self.command("play", seat, **fields))
 
-    def draw(self, seat: int) -> tuple[Event, ...]:
-        """``draw``."""
-        return self.apply(self.command("draw", seat))
-
-    def pass_(self, seat: int) -> tuple[Event, ...]:
-        """``pass``."""
-        return self.apply(self.command("pass", seat))
-
     def choose(self, seat: int, suit: str) -> tuple[Event, ...]:
         """``choose_suit {suit}``."""
         return self.apply(self.command("choose_suit", seat, suit=suit))
@@ -152,25 +138,11 @@ class Table:
 
     # ------------------------------------------------------------------ then
 
-    def rejects(self, reason: str, rule: str, command: Command) -> CommandRejected:
-        """Assert that ``command`` is refused with ``reason`` citing ``rule``, that nothing changes,
-        and that ``legal_commands`` does not offer it (section 8, S11)."""
-        before, logged = self.state, len(self.log)
-        with pytest.raises(CommandRejected) as info:
-            self.apply(command)
-        assert (info.value.reason, info.value.rule) == (reason, rule), str(info.value)
-        assert self.state is before
-        assert len(self.log) == logged
-        seat = SPEC.command_seat(command)
-        if seat is not None and 0 <= seat < self.state.n:
-            legal = SPEC.legal_commands(self.state, seat)
-            if isinstance(command, Play):
-                assert all(
-                    not (isinstance(c, Play) and (c.card, c.suit) == (command.card, command.suit)) for c in legal
-                )
-            else:
-                assert command not in legal
-        return info.value
+    def offered(self, command: Command, legal: Sequence[Command]) -> bool:
+        """A play is offered whatever its announcement (R7.5.1-R7.5.3 accept it either way)."""
+        if isinstance(command, Play):
+            return any(isinstance(c, Play) and (c.card, c.suit) == (command.card, command.suit) for c in legal)
+        return command in legal
 
     def rejects_play(
         self, reason: str, rule: str, seat: int, card: str, suit: str | None = None, announce: bool | None = None
@@ -183,49 +155,10 @@ class Table:
             fields["announce"] = announce
         return self.rejects(reason, rule, self.command("play", seat, **fields))
 
-    def hand(self, seat: int) -> str:
-        """The seat's hand, canonical order (S2.3), space-separated."""
-        return " ".join(sorted(codes(self.state.hands[seat]), key=ALL_CODES.index))
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act (S3.7)."""
-        return self.state.to_act
-
-    @property
-    def top(self) -> str:
-        """The code of the top card."""
-        top = self.state.top_card
-        assert top is not None
-        return top.code
-
-    @property
-    def active_suit(self) -> str | None:
-        """The active suit letter (S4.3)."""
-        return self.state.active_suit.value if self.state.active_suit else None
-
-    @property
-    def pending(self) -> int:
-        """The pending draw (S9)."""
-        return self.state.pending_draw
-
     @property
     def stock(self) -> str:
         """The stock, top first, space-separated."""
         return " ".join(codes(self.state.stock))
-
-    @property
-    def discard(self) -> str:
-        """The discard pile, bottom first, space-separated."""
-        return " ".join(codes(self.state.discard))
-
-    def view(self, viewer: int | None) -> dict[str, Any]:
-        """``seat_view`` of a seat or a spectator."""
-        return SPEC.seat_view(self.state, viewer)
-
-    def legal(self, seat: int) -> list[dict[str, Any]]:
-        """The legal commands of ``seat`` as plain data."""
-        return [SPEC.command_payload(c) for c in SPEC.legal_commands(self.state, seat)]
 
 
 # ---------------------------------------------------------------------- expected events

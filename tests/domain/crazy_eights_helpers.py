@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pytest
+from shedding_helpers import ShedTable
 
 from trapoula.domain.cards import codes, deck_52
 from trapoula.domain.deal import Deal
@@ -50,11 +50,13 @@ ALL_OPTIONS: dict[str, Any] = {
 """The five optional rules of R5.2-R5.6, all on."""
 
 
-class Table:
+class Table(ShedTable):
     """One Crazy Eights match, driven through ``SPEC`` like the service drives it.
 
     ``state`` is the folded state; ``log`` every event so far.
     """
+
+    spec = SPEC
 
     def __init__(
         self,
@@ -75,14 +77,6 @@ class Table:
         self.log: list[Event] = []
 
     # ------------------------------------------------------------------ given
-
-    def apply(self, command: Command) -> tuple[Event, ...]:
-        """Decide ``command`` and fold its events; return them."""
-        events = SPEC.decide(self.state, command)
-        for event in events:
-            self.state = SPEC.evolve(self.state, event)
-        self.log.extend(events)
-        return events
 
     def explicit(self, hands: Sequence[str], starter: str, stock: str = "", *, fill: bool = True) -> Deal:
         """The explicit deal (S5.3) of the next hand.
@@ -125,29 +119,7 @@ class Table:
             fields["suit"] = suit
         return self.apply(self.command("play", seat, **fields))
 
-    def draw(self, seat: int) -> tuple[Event, ...]:
-        """``draw``."""
-        return self.apply(self.command("draw", seat))
-
-    def pass_(self, seat: int) -> tuple[Event, ...]:
-        """``pass``."""
-        return self.apply(self.command("pass", seat))
-
     # ------------------------------------------------------------------ then
-
-    def rejects(self, reason: str, rule: str, command: Command) -> CommandRejected:
-        """Assert that ``command`` is refused with ``reason`` citing ``rule``, that nothing changes,
-        and that ``legal_commands`` does not offer it (section 8, S11)."""
-        before, logged = self.state, len(self.log)
-        with pytest.raises(CommandRejected) as info:
-            self.apply(command)
-        assert (info.value.reason, info.value.rule) == (reason, rule), str(info.value)
-        assert self.state is before
-        assert len(self.log) == logged
-        seat = SPEC.command_seat(command)
-        if seat is not None and 0 <= seat < self.state.n:
-            assert command not in SPEC.legal_commands(self.state, seat)
-        return info.value
 
     def rejects_play(self, reason: str, rule: str, seat: int, card: str, suit: str | None = None) -> CommandRejected:
         """:meth:`rejects` for a ``play``."""
@@ -156,44 +128,10 @@ class Table:
             fields["suit"] = suit
         return self.rejects(reason, rule, self.command("play", seat, **fields))
 
-    def hand(self, seat: int) -> str:
-        """The seat's hand, canonical order (S2.3), space-separated."""
-        return " ".join(sorted(codes(self.state.hands[seat]), key=ALL_CODES.index))
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act (S3.7)."""
-        return self.state.to_act
-
-    @property
-    def top(self) -> str:
-        """The code of the top card."""
-        top = self.state.top_card
-        assert top is not None
-        return top.code
-
-    @property
-    def active_suit(self) -> str | None:
-        """The active suit letter (S4.3)."""
-        return self.state.active_suit.value if self.state.active_suit else None
-
-    @property
-    def pending(self) -> int:
-        """The pending draw (S9)."""
-        return self.state.pending_draw
-
     @property
     def stock(self) -> str:
         """The stock, top first, space-separated."""
         return " ".join(codes(self.state.stock))
-
-    def view(self, viewer: int | None) -> dict[str, Any]:
-        """``seat_view`` of a seat or a spectator."""
-        return SPEC.seat_view(self.state, viewer)
-
-    def legal(self, seat: int) -> list[dict[str, Any]]:
-        """The legal commands of ``seat`` as plain data."""
-        return [SPEC.command_payload(c) for c in SPEC.legal_commands(self.state, seat)]
 
     def kinds(self, seat: int) -> list[str]:
         """The legal commands of ``seat`` written short: ``7H``, ``8S/H`` (an 8 naming hearts),

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pytest
+from shedding_helpers import ShedTable
 
 from trapoula.domain.cards import codes, deck_52, deck_104
 from trapoula.domain.deal import Deal
@@ -45,11 +45,13 @@ SEED = "5eed" * 16
 """A fixed 64-hex-digit seed."""
 
 
-class Table:
+class Table(ShedTable):
     """One Mau Mau match, driven through ``SPEC`` like the service drives it.
 
     ``state`` is the folded state; ``log`` every event so far.
     """
+
+    spec = SPEC
 
     def __init__(
         self,
@@ -70,14 +72,6 @@ class Table:
         self.log: list[Event] = []
 
     # ------------------------------------------------------------------ given
-
-    def apply(self, command: Command) -> tuple[Event, ...]:
-        """Decide ``command`` and fold its events; return them."""
-        events = SPEC.decide(self.state, command)
-        for event in events:
-            self.state = SPEC.evolve(self.state, event)
-        self.log.extend(events)
-        return events
 
     def explicit(
         self,
@@ -135,14 +129,6 @@ class Table:
         """``play {card, suit?}``."""
         return self.apply(self.command("play", seat, card=card, **({"suit": suit} if suit else {})))
 
-    def draw(self, seat: int) -> tuple[Event, ...]:
-        """``draw``."""
-        return self.apply(self.command("draw", seat))
-
-    def pass_(self, seat: int) -> tuple[Event, ...]:
-        """``pass``."""
-        return self.apply(self.command("pass", seat))
-
     def mau(self, seat: int) -> tuple[Event, ...]:
         """``mau``."""
         return self.apply(self.command("mau", seat))
@@ -157,67 +143,14 @@ class Table:
 
     # ------------------------------------------------------------------ then
 
-    def rejects(self, reason: str, rule: str, command: Command) -> CommandRejected:
-        """Assert that ``command`` is refused with ``reason`` citing ``rule``, that nothing changes,
-        and that ``legal_commands`` does not offer it (section 8, S11)."""
-        before, logged = self.state, len(self.log)
-        with pytest.raises(CommandRejected) as info:
-            self.apply(command)
-        assert (info.value.reason, info.value.rule) == (reason, rule), str(info.value)
-        assert self.state is before
-        assert len(self.log) == logged
-        seat = SPEC.command_seat(command)
-        if seat is not None:
-            assert command not in SPEC.legal_commands(self.state, seat)
-        return info.value
-
     def rejects_play(self, reason: str, rule: str, seat: int, card: str, suit: str | None = None) -> CommandRejected:
         """:meth:`rejects` for a ``play``."""
         return self.rejects(reason, rule, self.command("play", seat, card=card, **({"suit": suit} if suit else {})))
-
-    def hand(self, seat: int) -> str:
-        """The seat's hand, canonical order (S2.3), space-separated."""
-        return " ".join(sorted(codes(self.state.hands[seat]), key=ALL_CODES.index))
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act (S3.7)."""
-        return self.state.to_act
-
-    @property
-    def top(self) -> str:
-        """The code of the top card."""
-        top = self.state.top_card
-        assert top is not None
-        return top.code
-
-    @property
-    def active_suit(self) -> str | None:
-        """The active suit letter (S4.3)."""
-        return self.state.active_suit.value if self.state.active_suit else None
-
-    @property
-    def pending(self) -> int:
-        """The pending draw (S9)."""
-        return self.state.pending_draw
 
     @property
     def stock(self) -> list[str]:
         """The stock, top first."""
         return list(codes(self.state.stock))
-
-    @property
-    def discard(self) -> str:
-        """The discard pile, bottom first, space-separated."""
-        return " ".join(codes(self.state.discard))
-
-    def view(self, viewer: int | None) -> dict[str, Any]:
-        """``seat_view`` of a seat or a spectator."""
-        return SPEC.seat_view(self.state, viewer)
-
-    def legal(self, seat: int) -> list[dict[str, Any]]:
-        """The legal commands of ``seat`` as plain data."""
-        return [SPEC.command_payload(c) for c in SPEC.legal_commands(self.state, seat)]
 
     def kinds(self, seat: int) -> list[str]:
         """The kinds of the legal commands of ``seat``, in order, without repeats."""
