@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from trapoula.domain.cards import codes, parse_cards
-from trapoula.domain.chain import GENESIS, RECORD_FORMAT, RECORD_VERSION, canonical_json, event_hash
-from trapoula.domain.deal import Deal, deck_hash, verify_reveal
+from trapoula.domain.chain import GENESIS, HAND_REVEALED, RECORD_FORMAT, RECORD_VERSION, canonical_json, event_hash
+from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, from_payload, to_payload
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
@@ -72,6 +72,26 @@ _MISMATCH_RULE: Mapping[str, str] = {
     "SeedRevealed": "S5.1",
 }
 """The rule a recorded event breaks when it differs from the event the rules produce."""
+
+_HAND_RESULTS = frozenset({"HandEnded", "HandScored", "HandAnnulled"})
+"""The events that score a hand (or annul it, ``vida`` R4.8): one :class:`HandResult` each."""
+
+
+def _hand_reason(payload: Mapping[str, Any]) -> str:
+    """``out``/``blocked`` (shedding games), ``made``/``failed`` (``vida`` R6.3) or ``all_passed``."""
+    if "contract_made" in payload:
+        return "made" if payload["contract_made"] else "failed"
+    return str(payload.get("reason"))
+
+
+def _hand_winner(payload: Mapping[str, Any]) -> Any:
+    """The hand's winner: a seat (shedding games), or the team that won the contract test (``vida``)."""
+    contract = payload.get("contract")
+    if isinstance(contract, Mapping) and isinstance(contract.get("team"), int) and "contract_made" in payload:
+        team = int(contract["team"])
+        return team if payload["contract_made"] else 1 - team
+    return payload.get("winner")
+
 
 _KIND_ORDER = {"header": 0, "commitment": 1, "rules": 2, "chain": 3, "format": 4}
 
@@ -206,7 +226,7 @@ def _check_header(audit: _Audit, header: Mapping[str, Any], lines: Sequence[_Lin
         bad(f"unknown game {game!r}; known: {', '.join(sorted(GAMES))}")
     if header.get("events") != len(lines):
         bad(f"header says {header.get('events')!r} events, the record holds {len(lines)}")
-    finished = sum(1 for line in lines if line.name == "SeedRevealed")
+    finished = sum(1 for line in lines if line.name in HAND_REVEALED)
     if header.get("hands") != finished:
         bad(f"header says {header.get('hands')!r} hands, the record holds {finished} finished hand(s)")
     return spec
@@ -421,14 +441,14 @@ def _config(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line], gam
 
 
 def _check_commitments(audit: _Audit, spec: GameSpec[Any, Any], config: MatchConfig, game: Sequence[_Line]) -> None:
-    """S5.1 (seeded hands) and S5.3 (explicit hands), hand by hand."""
+    """S5.1 / R3.2 (seeded hands) and S5.3 / R3.2 (explicit hands), hand by hand."""
     deck = tuple(spec.deck(spec.initial_state(config)))
     started: _Line | None = None
     for line in game:
         if line.name == "HandStarted":
             started = line
-        elif line.name == "SeedRevealed" and started is not None:
-            _check_hand_commitment(audit, deck, started, line)
+        elif line.name in HAND_REVEALED and started is not None:
+            _check_hand_commitment(audit, spec, deck, started, line)
             started = None
 
 
@@ -436,38 +456,51 @@ def _is_seed(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and len(value) == 64 and set(value) <= _HEX
 
 
-def _check_hand_commitment(audit: _Audit, deck: tuple[Any, ...], hs: _Line, sr: _Line) -> None:
+def _seed_matches(spec: GameSpec[Any, Any], deck: tuple[Any, ...], seed: Any, published: Any) -> bool:
+    """True when ``seed`` is a seed whose deal the game commits to as ``published``."""
+    if not _is_seed(seed) or not isinstance(published, str):
+        return False
+    return bool(spec.commitment(seed, Deal.from_seed(deck, seed).order) == published)
+
+
+def _check_hand_commitment(
+    audit: _Audit, spec: GameSpec[Any, Any], deck: tuple[Any, ...], hs: _Line, sr: _Line
+) -> None:
     hand_no = hs.payload.get("hand_no")
     published = hs.payload.get("commitment")
-    hidden, revealed = hs.payload.get("seed"), sr.payload.get("seed")
+    hidden, revealed = hs.payload.get("seed"), sr.payload.get(spec.reveal_seed_field)
     order = hs.payload.get("deck")
+    rule = "R3.2" if spec.reveal_seed_field != "seed" else None
     if hs.payload.get("explicit_deal"):
-        if hidden is not None or revealed is not None:
-            audit.add(sr.seq, sr.name, "S5.3", f"hand {hand_no} was dealt explicitly but reveals a seed", "commitment")
+        if hidden is not None or revealed not in (None, ""):
+            audit.add(
+                sr.seq, sr.name, rule or "S5.3", f"hand {hand_no} was dealt explicitly but reveals a seed", "commitment"
+            )
         try:
-            actual = deck_hash(parse_cards(order)) if isinstance(order, list) else None
+            actual = spec.commitment(None, parse_cards(order)) if isinstance(order, list) else None
         except InvalidInput as exc:
-            audit.add(hs.seq, hs.name, "S5.3", f"hand {hand_no}: bad deck order: {exc}", "commitment")
+            audit.add(hs.seq, hs.name, rule or "S5.3", f"hand {hand_no}: bad deck order: {exc}", "commitment")
             return
         if actual != published:
             audit.add(
                 hs.seq,
                 hs.name,
-                "S5.3",
+                rule or "S5.3",
                 f"hand {hand_no}: the explicit deck order hashes to {actual}, not to the commitment {published!r}",
                 "commitment",
             )
         return
+    rule = rule or "S5.1"
     if not isinstance(published, str):
-        audit.add(hs.seq, hs.name, "S5.1", f"hand {hand_no}: no commitment was published", "commitment")
+        audit.add(hs.seq, hs.name, rule, f"hand {hand_no}: no commitment was published", "commitment")
         return
-    revealed_ok = _is_seed(revealed) and verify_reveal(revealed, published)
-    hidden_ok = _is_seed(hidden) and verify_reveal(hidden, published)
+    revealed_ok = _seed_matches(spec, deck, revealed, published)
+    hidden_ok = _seed_matches(spec, deck, hidden, published)
     if not revealed_ok:
         audit.add(
             sr.seq,
             sr.name,
-            "S5.1",
+            rule,
             f"hand {hand_no}: the revealed seed {revealed!r} does not match the commitment {published} "
             f"published in HandStarted (seq {hs.seq})",
             "commitment",
@@ -476,12 +509,12 @@ def _check_hand_commitment(audit: _Audit, deck: tuple[Any, ...], hs: _Line, sr: 
         audit.add(
             hs.seq,
             hs.name,
-            "S5.1",
+            rule,
             f"hand {hand_no}: the hand's seed {hidden!r} does not match its commitment {published}",
             "commitment",
         )
     if revealed_ok and hidden_ok and hidden != revealed:  # pragma: no cover - a SHA-256 collision
-        audit.add(sr.seq, sr.name, "S5.1", f"hand {hand_no}: the revealed seed is not the hand's seed", "commitment")
+        audit.add(sr.seq, sr.name, rule, f"hand {hand_no}: the revealed seed is not the hand's seed", "commitment")
     seed = revealed if revealed_ok else hidden if hidden_ok else None
     if seed is not None:
         shuffled = list(codes(Deal.from_seed(deck, seed).order))
@@ -489,9 +522,14 @@ def _check_hand_commitment(audit: _Audit, deck: tuple[Any, ...], hs: _Line, sr: 
             audit.add(
                 hs.seq,
                 hs.name,
-                "S5.1",
+                rule,
                 f"hand {hand_no}: the recorded deck order is not the one the seed gives",
                 "commitment",
+            )
+        revealed_deck = sr.payload.get("deck")
+        if "deck" in sr.payload and revealed_deck != shuffled:
+            audit.add(
+                sr.seq, sr.name, rule, f"hand {hand_no}: the revealed deck is not the one the seed gives", "commitment"
             )
 
 
@@ -587,14 +625,14 @@ class _Replay:
             self.hand_start_seq = seq
             hand_no = payload.get("hand_no")
             self.hand_no = hand_no if isinstance(hand_no, int) else self.hand_no + 1
-        elif name == "HandEnded":
+        elif name in _HAND_RESULTS:
             self.results.append((self.hand_no, self.hand_start_seq, seq, payload))
             totals = payload.get("totals")
             if isinstance(totals, list):
                 self.totals = tuple(None if t is None else int(t) for t in totals)
         elif name == "MatchEnded":
             self.match_over = True
-            winner = payload.get("winner")
+            winner = payload.get("winner", payload.get("winner_team"))
             self.winner = winner if isinstance(winner, int) else None
             totals = payload.get("totals")
             if isinstance(totals, list):
@@ -723,7 +761,7 @@ def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
     spec = _check_header(audit, header, body)
     table_id = header.get("table_id") if isinstance(header.get("table_id"), str) else None
     game_key = header.get("game") if isinstance(header.get("game"), str) else None
-    finished = sum(1 for line in body if line.name == "SeedRevealed")
+    finished = sum(1 for line in body if line.name in HAND_REVEALED)
     if spec is None:
         return AuditReport(table_id, game_key, len(body), finished, 0, _ordered(audit.problems))
     _check_table_events(audit, spec, body)
@@ -743,15 +781,15 @@ def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
     results: list[HandResult] = []
     if replay is not None:
         seqs = [p.seq for p in problems]
-        end_seqs = sorted(line.seq for line in game if line.name == "SeedRevealed")
+        end_seqs = sorted(line.seq for line in game if line.name in HAND_REVEALED)
         for hand_no, start, ended, payload in replay.results:
             reveal = next((s for s in end_seqs if s > ended), ended)
             clean = not any(start <= s <= reveal for s in seqs)
             results.append(
                 HandResult(
                     hand_no=hand_no,
-                    reason=str(payload.get("reason")),
-                    winner=payload.get("winner"),
+                    reason=_hand_reason(payload),
+                    winner=_hand_winner(payload),
                     hand_points=tuple(payload.get("hand_points") or ()),
                     totals=tuple(payload.get("totals") or ()),
                     verified=clean,

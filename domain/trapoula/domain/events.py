@@ -36,7 +36,10 @@ class Event:
     hidden: ClassVar[frozenset[str]] = frozenset()
     """Fields no viewer sees while the hand is in progress."""
     private: ClassVar[frozenset[str]] = frozenset()
-    """Fields only the event's own ``seat`` sees."""
+    """Fields only the seats named by ``private_to`` see."""
+    private_to: ClassVar[tuple[str, ...]] = ("seat",)
+    """The fields naming the seats that see the ``private`` fields: the event's own ``seat`` by
+    default; ``vida``'s ``CardGiven`` names both ``from_seat`` and ``to_seat`` (R5.1, D30)."""
 
     @classmethod
     def event_name(cls) -> str:
@@ -86,12 +89,13 @@ def from_payload(cls: type[E], payload: Mapping[str, Any]) -> E:
 def redact(event: Event, viewer: Viewer) -> Payload:
     """The payload of ``event`` that ``viewer`` may see (S12, S13.3).
 
-    Hidden fields and other seats' private fields are replaced by ``None``.
+    Hidden fields, and private fields for a viewer not named by the event's ``private_to`` fields,
+    are replaced by ``None``.
     """
     payload = to_payload(event)
     for name in event.hidden:
         payload[name] = None
-    if event.private and (viewer is None or payload.get("seat") != viewer):
+    if event.private and (viewer is None or all(payload.get(f) != viewer for f in event.private_to)):
         for name in event.private:
             payload[name] = None
     return payload

@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from trapoula.domain.deal import Deal
+from trapoula.domain.cards import Card
+from trapoula.domain.deal import Deal, commitment, deck_hash
 from trapoula.domain.events import Event, Payload, Seat, Viewer
 
 S = TypeVar("S")
@@ -26,6 +27,12 @@ BotPolicy = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], random.Ran
 list of command payloads, ``rng`` the source of every random choice.  It returns one of the
 payloads of ``legal``.
 """
+
+
+def seed_commitment(seed: str | None, order: Sequence[Card]) -> str:
+    """The shedding games' commitment to a hand's deal (S5.1, S5.3): SHA-256 of the seed's 32 bytes
+    for a seeded deal; for an explicit deal (``seed`` None) the hash of the deck order."""
+    return commitment(seed) if seed is not None else deck_hash(order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +136,14 @@ class GameSpec(Generic[S, C]):
     seat_changes: bool = False
     """True when players may join and leave during the match (``mau_mau`` R6.9-R6.10): the table
     then accepts ``join`` between hands and ``leave`` at any time, through ``decide``."""
+    commitment: Callable[[str | None, Sequence[Card]], str] = seed_commitment
+    """The commitment published in ``HandStarted`` for a deal: ``(seed or None for an explicit
+    deal, deck order top first) -> hex digest``; the audit recomputes it (``vida`` R3.2 commits to
+    the salt and the deck; the shedding games to the seed, S5.1)."""
+    reveal_seed_field: str = "seed"
+    """The field of the hand-ending event (:data:`trapoula.domain.chain.HAND_REVEALED`) that
+    reveals the hand's seed: ``seed`` in ``SeedRevealed``, ``salt`` in ``vida``'s ``ShuffleRevealed``
+    (R3.2; empty for an explicit deal)."""
     preset_bots: Callable[[Any], Mapping[int, str]] = field(default=lambda options: {})
     """Computer seats an option fixes at creation (``mau_mau`` R7.2 ``computer_seats``):
     parsed options -> {seat: level}."""

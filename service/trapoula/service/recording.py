@@ -39,7 +39,7 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate
 
-from trapoula.domain.chain import GENESIS, event_hash
+from trapoula.domain.chain import GENESIS, HAND_REVEALED, event_hash
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Payload, from_payload
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
@@ -55,13 +55,15 @@ JOIN_QUEUED = "JoinQueued"
 TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN, JOIN_QUEUED})
 """Stored events that are not the game's (the audit skips them in its rules replay)."""
 HAND_STARTED = "HandStarted"
-SEED_REVEALED = "SeedRevealed"
+SEED_REVEALED = HAND_REVEALED
+"""The events that end a hand (``SeedRevealed``; ``vida``'s ``ShuffleRevealed``)."""
 MATCH_ENDED = "MatchEnded"
 SEAT_FREEING = frozenset({"PlayerLeft", "PlayerEliminated"})
 """Game events after which their ``seat`` is vacant: its token no longer acts (``mau_mau`` R6.6, R6.10)."""
-BETWEEN_HANDS = frozenset({"PlayerEliminated", "PlayerJoined", "PlayerLeft", "MatchEnded"})
+BETWEEN_HANDS = frozenset({"PlayerEliminated", "PlayerJoined", "PlayerLeft", "GameWon", "MatchEnded"})
 """Game events that follow a finished hand (or each other) outside any hand: the record takes them
-as they come, so it never ends in the middle of a command (``mau_mau`` R6.6-R6.10)."""
+as they come, so it never ends in the middle of a command (``mau_mau`` R6.6-R6.10; ``vida``'s
+``GameWon``, R6.9)."""
 CHECKPOINT_EVERY = 64
 """A table keeps its folded state every this many versions, to rebuild past views quickly."""
 
@@ -276,9 +278,9 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
     game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
     game_state = spec.evolve(game_state, entry.event)
     hands_started = state.hands_started + (entry.name == HAND_STARTED)
-    hands_finished = state.hands_finished + (entry.name == SEED_REVEALED)
+    hands_finished = state.hands_finished + (entry.name in SEED_REVEALED)
     cut, record_hands = state.record_cut, state.record_hands
-    if entry.name == SEED_REVEALED or (entry.name in BETWEEN_HANDS and _extends_record(state, entry)):
+    if entry.name in SEED_REVEALED or (entry.name in BETWEEN_HANDS and _extends_record(state, entry)):
         cut, record_hands = entry.seq, hands_finished
     return rep(
         state,
