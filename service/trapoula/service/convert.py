@@ -88,10 +88,20 @@ def cards(card_list: pb.CardList) -> list[str]:
 
 @reads_request("bad_deal")
 def deal_to_dict(deal: pb.ExplicitDeal) -> dict[str, Any]:
-    """An explicit deal (S5.3) as the game's ``explicit_deal`` takes it."""
-    out: dict[str, Any] = {"hands": [cards(h) for h in deal.hands], "starter": deal.starter, "stock": list(deal.stock)}
+    """An explicit deal (S5.3; ``vida`` R3.2) as the game's ``explicit_deal`` takes it: the fields
+    that are set, by name (``hands``, ``starter``, ``stock``, ``reshuffles``, ``deck``, ``widow``)."""
+    out: dict[str, Any] = {}
+    if deal.hands:
+        out["hands"] = [cards(h) for h in deal.hands]
+    if deal.starter or deal.stock:
+        out["starter"] = deal.starter
+        out["stock"] = list(deal.stock)
     if deal.reshuffles:
         out["reshuffles"] = [cards(r) for r in deal.reshuffles]
+    if deal.deck:
+        out["deck"] = list(deal.deck)
+    if deal.widow:
+        out["widow"] = list(deal.widow)
     return out
 
 
@@ -109,7 +119,17 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
             out["suit"] = command.play.suit
         if command.play.announce:
             out["announce"] = True
+        if command.play.belote:
+            out["belote"] = True
         return out
+    if kind == "bid":
+        return {"kind": "bid", "points": command.bid.points, "suit": command.bid.suit}
+    if kind == "vida":
+        return {"kind": "vida"}
+    if kind == "give":
+        return {"kind": "give", "cards": list(command.give.cards)}
+    if kind == "declare":
+        return {"kind": "declare"}
     if kind == "draw":
         return {"kind": "draw"}
     if kind == "pass":
@@ -124,7 +144,8 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
         deal = deal_to_dict(command.next_hand.deal) if command.next_hand.HasField("deal") else None
         return {"kind": "next_hand", "deal": deal}
     raise InvalidInput(
-        "the command sets none of play, draw, pass, choose_suit, next_hand, mau, leave", reason="bad_command"
+        "the command sets none of play, draw, pass, choose_suit, next_hand, mau, leave, bid, vida, give, declare",
+        reason="bad_command",
     )
 
 
