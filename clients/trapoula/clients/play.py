@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TextIO
 
 from trapoula.clients.errors import TrapoulaError
 from trapoula.clients.table import TableClient, my_move
-from trapoula.clients.text import describe_command, describe_event, render_view
+from trapoula.clients.text import describe_command, describe_event, render_view, suit_letter
 from trapoula.domain.bots import choose
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
@@ -265,10 +266,28 @@ def _print_events(seen: Seen, names: Sequence[str], me: int, out: TextIO) -> Non
             print(line, file=out)
 
 
-def _read_choice(inp: TextIO, out: TextIO, count: int) -> int | None:
-    """The chosen index (0-based), or None to quit (``q`` or the end of the input)."""
+_BID = re.compile(r"^(\d+)\s*([cdhs♣♦♥♠])$")
+"""A typed bid: points then suit (``90H``, ``100 s``, ``90♥``; vida R4.3)."""
+
+
+def _typed_bid(text: str, bids: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The legal bid ``text`` names, or None."""
+    match = _BID.match(text)
+    if match is None:
+        return None
+    points, suit = int(match.group(1)), suit_letter(match.group(2))
+    return next((b for b in bids if b.get("points") == points and b.get("suit") == suit), None)
+
+
+def _read_choice(
+    inp: TextIO, out: TextIO, menu: Sequence[Mapping[str, Any]], bids: Sequence[Mapping[str, Any]] = ()
+) -> Mapping[str, Any] | None:
+    """The chosen command: a number from the menu, or a typed bid (``90H``) when ``bids`` holds
+    the legal bids (vida); None to quit (``q`` or the end of the input)."""
+    count = len(menu)
+    bid_hint = ", or a bid like 90H" if bids else ""
     while True:
-        print(f"Your move [1-{count}, q to quit]: ", end="", file=out, flush=True)
+        print(f"Your move [1-{count}{bid_hint}, q to quit]: ", end="", file=out, flush=True)
         line = inp.readline()
         if not line:
             print("\n(input ended)", file=out)
@@ -277,8 +296,19 @@ def _read_choice(inp: TextIO, out: TextIO, count: int) -> int | None:
         if text in ("q", "quit", "exit"):
             return None
         if text.isdigit() and 1 <= int(text) <= count:
-            return int(text) - 1
-        print(f"Please type a number from 1 to {count}, or q.", file=out)
+            return menu[int(text) - 1]
+        bid = _typed_bid(text, bids) if bids else None
+        if bid is not None:
+            return bid
+        if bids:
+            low, high = min(int(b["points"]) for b in bids), max(int(b["points"]) for b in bids)
+            print(
+                f"Please type a number from 1 to {count}, a bid from {low} to {high} in tens with a suit "
+                "(C D H S, e.g. 90H), or q.",
+                file=out,
+            )
+        else:
+            print(f"Please type a number from 1 to {count}, or q.", file=out)
 
 
 def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
@@ -298,14 +328,19 @@ def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
         print("", file=out)
         print(render_view(view), file=out)
         pending = int(view.get("pending_draw") or 0)
-        for i, command in enumerate(legal, start=1):
+        bids = [c for c in legal if c.get("kind") == "bid"]
+        menu = [c for c in legal if c.get("kind") != "bid"]
+        for i, command in enumerate(menu, start=1):
             print(f"  {i}) {describe_command(command, pending)}", file=out)
-        choice = _read_choice(inp, out, len(legal))
+        if bids:
+            low = min(int(b["points"]) for b in bids)
+            print(f"  or bid: type points and suit, e.g. {low}H (from {low}, in tens)", file=out)
+        choice = _read_choice(inp, out, menu, bids)
         if choice is None:
             print("You leave the table.", file=out)
             return 0
         try:
-            seen = session.act(legal[choice])
+            seen = session.act(dict(choice))
         except (CommandRejected, InvalidInput, TrapoulaError) as exc:
             print(f"Refused: {exc}", file=out)
             continue

@@ -24,6 +24,7 @@ __all__ = [
     "pretty",
     "pretty_cards",
     "render_view",
+    "suit_letter",
     "suit_symbol",
 ]
 
@@ -51,6 +52,14 @@ def suit_symbol(letter: Any) -> str:
         return Suit.parse(letter).symbol
     except InvalidInput:
         return letter
+
+
+def suit_letter(text: str) -> str | None:
+    """A suit as its letter (``"h"``, ``"H"`` or ``"♥"`` -> ``"H"``), None for other text."""
+    try:
+        return Suit.parse(text).value
+    except InvalidInput:
+        return None
 
 
 def _name(names: Sequence[str | None], seat: Any, me: int | None = None) -> str:
@@ -88,6 +97,14 @@ def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
         return 'call "Mau"'
     if kind == "leave":
         return "leave the match"
+    if kind == "bid":
+        return f"bid {command.get('points')} {suit_symbol(command.get('suit'))}"
+    if kind == "vida":
+        return "call vida (double)"
+    if kind == "give":
+        return f"give {pretty_cards(command.get('cards'))}"
+    if kind == "declare":
+        return "declare your combinations"
     return str(dict(command))
 
 
@@ -176,6 +193,8 @@ def describe_event(
             )
             totals = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(p.get("totals") or []) if v is not None)
             return f"{head}. Points: {points}. Totals: {totals}"
+        case "MatchEnded" if "winner_team" in p:
+            return f"Match over: {_team(p.get('winner_team'))} wins, games {p.get('games_won')}"
         case "MatchEnded":
             winner = p.get("winner")
             if winner is None:
@@ -199,6 +218,87 @@ def describe_event(
             return f"{_cap(who)} {'are' if who == 'you' else 'is'} eliminated with {p.get('total')} points"
         case "TableCreated" | "SeatTaken" | "JoinQueued":
             return None
+    return _describe_vida(name, p, names, me, verbose=verbose)
+
+
+_VIDA_LEVELS: dict[Any, str] = {1: "vida", 2: "contra vida", 3: "third vida", 4: "fourth vida"}
+"""vida R4.5: the names of the doubling levels."""
+
+
+def _team(team: Any) -> str:
+    return f"team {team} (seats {team} and {team + 2})" if isinstance(team, int) else "nobody"
+
+
+def _contract(c: Any) -> str:
+    if not isinstance(c, Mapping):
+        return "?"
+    level = _VIDA_LEVELS.get(c.get("level"))
+    doubled = f", {level} x{c.get('multiplier')}" if level else ""
+    return f"{c.get('points')} {suit_symbol(c.get('suit'))}{doubled}"
+
+
+def _describe_vida(
+    name: str, p: Mapping[str, Any], names: Sequence[str], me: int | None, *, verbose: bool
+) -> str | None:
+    """``vida``'s own events (rules/vida.md section 9)."""
+    who = _name(names, p.get("seat"), me)
+    verb_s = "" if who == "you" else "s"
+    match name:
+        case "WidowExposed":
+            return f"Widow face up: {pretty_cards(p.get('cards'))}"
+        case "BidMade":
+            return f"{_cap(who)} bid{verb_s} {p.get('points')} {suit_symbol(p.get('suit'))}"
+        case "VidaCalled":
+            level = _VIDA_LEVELS.get(p.get("level"), "vida")
+            return f"{_cap(who)} call{verb_s} {level} (x{p.get('multiplier')})"
+        case "AuctionClosed":
+            holder = _name(names, p.get("holder"), me)
+            return f"Contract: {_contract(p)} for {_team(p.get('team'))}, held by {holder}"
+        case "HandAnnulled":
+            return f"All passed: the hand is annulled; {_name(names, p.get('next_dealer'), me)} deals next"
+        case "WidowTaken":
+            return f"{_cap(who)} take{verb_s} the widow {pretty_cards(p.get('cards'))}"
+        case "CardGiven":
+            giver, taker = _name(names, p.get("from_seat"), me), _name(names, p.get("to_seat"), me)
+            card = f" {pretty(p.get('card'))}" if p.get("card") else " a card"
+            return f"{_cap(giver)} give{'' if giver == 'you' else 's'}{card} to {taker}"
+        case "DeclarationAnnounced":
+            return f"{_cap(who)} declare{verb_s} {', '.join(str(k) for k in p.get('kinds') or [])}"
+        case "DeclarationsResolved":
+            points = p.get("declaration_points") or []
+            if p.get("standoff"):
+                tied = p.get("tied") or {}
+                return f"Declarations stand off ({tied.get('kind')} to {tied.get('top')}): none count"
+            if p.get("winner_team") is None:
+                return "No declarations" if verbose else None
+            shown = "; ".join(
+                f"{_name(names, c.get('seat'), me)} {c.get('kind')} {pretty_cards(c.get('cards'))}"
+                for c in p.get("shown") or []
+                if isinstance(c, Mapping)
+            )
+            team = p.get("winner_team")
+            scored = points[team] if isinstance(team, int) and team < len(points) else "?"
+            return f"Declarations: {_team(team)} scores {scored} ({shown})"
+        case "BeloteAnnounced":
+            return f"{_cap(who)} announce{verb_s} belote with {pretty(p.get('card'))}"
+        case "TrickTaken":
+            winner = _name(names, p.get("winner"), me)
+            cards = pretty_cards(p.get("cards"))
+            return f"Trick {p.get('trick_no')}: {cards}, won by {winner} ({p.get('points')} points)"
+        case "HandScored":
+            made = "made" if p.get("contract_made") else "failed"
+            hand, totals = p.get("hand_points") or [], p.get("totals") or []
+            capot = "" if p.get("capot_team") is None else f", capot by {_team(p.get('capot_team'))}"
+            return (
+                f"Contract {_contract(p.get('contract'))} {made} (trick points {p.get('trick_points_raw')}{capot}). "
+                f"Hand: {hand}. Totals: {totals}"
+            )
+        case "ShuffleRevealed":
+            salt = p.get("salt")
+            return f"Deck revealed; salt {salt if salt else 'none (explicit deal)'}" if verbose else None
+        case "GameWon":
+            team = _team(p.get("team"))
+            return f"Game {p.get('game_no')} won by {team} at {p.get('totals')}; games {p.get('games_won')}"
     return f"{name} {dict(p)}"
 
 
