@@ -393,11 +393,16 @@ def run_demo(
     path.write_text(jsonl, encoding="utf-8")
     say("final standings:")
     totals = report.totals or ()
-    higher = find_game(game).higher_totals_win
+    spec = find_game(game)
+    higher = spec.higher_totals_win
     ranked = {s: t for s, t in enumerate(totals) if t is not None}  # a seat that left has none
     order = sorted(ranked, key=lambda s: (s != report.winner, -ranked[s] if higher else ranked[s], s))
     for place, seat in enumerate(order, start=1):
-        name = report.names[seat] if seat < len(report.names) else f"seat {seat}"
+        if spec.teams:  # totals and winner count per team (vida R2.3)
+            members = " and ".join(report.names[m] if m < len(report.names) else f"seat {m}" for m in spec.teams[seat])
+            name = f"team {seat} ({members})"
+        else:
+            name = report.names[seat] if seat < len(report.names) else f"seat {seat}"
         mark = "  (winner)" if report.winner == seat else ""
         say(f"  {place}. {name} {ranked[seat]}{mark}")
     say(f"record written to {path}")

@@ -136,6 +136,9 @@ class GameSpec(Generic[S, C]):
     seat_changes: bool = False
     """True when players may join and leave during the match (``mau_mau`` R6.9-R6.10): the table
     then accepts ``join`` between hands and ``leave`` at any time, through ``decide``."""
+    teams: tuple[tuple[Seat, ...], ...] = ()
+    """The partnerships when the game scores by team (``vida`` R2.3: ``((0, 2), (1, 3))``); its
+    totals, winner and results then count per team, in this order.  Empty: every seat for itself."""
     commitment: Callable[[str | None, Sequence[Card]], str] = seed_commitment
     """The commitment published in ``HandStarted`` for a deal: ``(seed or None for an explicit
     deal, deck order top first) -> hex digest``; the audit recomputes it (``vida`` R3.2 commits to
