@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any
 
 from trapoula.domain.cards import codes, deck_52
-from trapoula.domain.events import Payload
+from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
 from trapoula.domain.registry import GAMES
 
@@ -81,6 +81,11 @@ class Adapter:
     nudge: Callable[[Any, int, Sequence[Payload], random.Random], Payload | None] | None = None
     """A move the random player of a seat makes instead of its usual choice, or None: ``(state, seat,
     legal payloads, rng)`` (``mau_mau``: usually call "Mau" before the next-to-last card, R5.6.1)."""
+
+    known: Callable[[Any, Viewer], frozenset[str]] | None = None
+    """Cards outside the public discard zone that ``viewer`` may see while a hand is in progress
+    (``vida``: the face-up widow, the winning team's shown declarations, R5.7, and the card a seat
+    gave or received, R5.1); None: none."""
 
     def __post_init__(self) -> None:
         spec = GAMES.get(self.key)

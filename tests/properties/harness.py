@@ -285,6 +285,8 @@ class _Check:
         for viewer in self.viewers:
             own = set(hands[viewer]) if viewer is not None and viewer < len(hands) else set()
             allowed = own | public
+            if adapter.known is not None:
+                allowed |= adapter.known(state, viewer)
             view = spec.seat_view(state, viewer)
             text = json.dumps(view)
             leaked = shown_cards(text, allowed)
@@ -295,7 +297,7 @@ class _Check:
             seen = redact(event, viewer)
             for hidden in event.hidden:
                 assert seen[hidden] is None, f"{name}.{hidden} shown to {_who(viewer)} (S12)"
-            if viewer is None or payload.get("seat") != viewer:
+            if viewer is None or all(payload.get(f) != viewer for f in event.private_to):
                 for private in event.private:
                     assert seen[private] is None, (
                         f"{name}.{private} of seat {payload.get('seat')} shown to {_who(viewer)}"
