@@ -211,3 +211,7 @@ ADAPTERS[CRAZY_EIGHTS.key] = CRAZY_EIGHTS
 from .adapter_mau_mau import MAU_MAU  # noqa: E402  (it imports Adapter from here)
 
 ADAPTERS[MAU_MAU.key] = MAU_MAU
+
+from .adapter_vida import VIDA  # noqa: E402  (it imports Adapter from here)
+
+ADAPTERS[VIDA.key] = VIDA

@@ -171,7 +171,8 @@ def test_the_leak_check_finds_card_codes_standing_alone_only() -> None:
 
 
 def _small_case(key: str) -> Case:
-    return dataclasses.replace(random_case(key, 0), label="mutant", n=2, p_play=0.9, sample_rate=1.0)
+    n = max(2, GAMES[key].min_players)
+    return dataclasses.replace(random_case(key, 0), label="mutant", n=n, p_play=0.9, sample_rate=1.0)
 
 
 def _leaky_view(spec: GameSpec[Any, Any]) -> dict[str, Any]:
@@ -184,9 +185,11 @@ def _leaky_view(spec: GameSpec[Any, Any]) -> dict[str, Any]:
 
 
 def _evolve_drawing_twice(spec: GameSpec[Any, Any]) -> dict[str, Any]:
+    twice = "TrickTaken" if "TrickTaken" in spec.event_types else "CardsDrawn"  # vida draws no card
+
     def evolve(state: Any, event: Event) -> Any:
         state = spec.evolve(state, event)
-        return spec.evolve(state, event) if event.event_name() == "CardsDrawn" else state
+        return spec.evolve(state, event) if event.event_name() == twice else state
 
     return {"evolve": evolve}
 

@@ -127,7 +127,7 @@ def test_a_whole_match_with_a_person_and_bots(stub: table_pb2_grpc.TableServiceS
     assert [(t.table_id, t.status, t.version) for t in listed.tables] == [(table_id, "over", reply.version)]
     games = stub.ListGames(pb.ListGamesRequest())
     by_key = {g.key: g for g in games.games}
-    assert sorted(by_key) == ["agonia", "crazy_eights", "mau_mau"]
+    assert sorted(by_key) == ["agonia", "crazy_eights", "mau_mau", "vida"]
     assert json.loads(by_key["agonia"].options_json)["target_points"] == 100
     assert list(by_key["agonia"].bot_levels) == ["random", "heuristic"] and not by_key["agonia"].seat_changes
     assert list(by_key["mau_mau"].bot_levels)[:2] == ["random", "heuristic"] and by_key["mau_mau"].seat_changes

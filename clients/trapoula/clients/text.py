@@ -302,11 +302,46 @@ def _describe_vida(
     return f"{name} {dict(p)}"
 
 
+def _render_vida(view: Mapping[str, Any], names: Sequence[str | None]) -> list[str]:
+    """The lines of a ``vida`` view: auction or contract, widow, trick, tricks won, scores."""
+    lines = []
+    contract = view.get("contract")
+    if isinstance(contract, Mapping):
+        holder = _name(names, contract.get("holder"), view.get("seat"))
+        lines.append(f"Contract {_contract(contract)} for {_team(contract.get('team'))}, held by {holder}")
+    elif view.get("phase") == "auction":
+        calls = []
+        for c in view.get("auction") or []:
+            if not isinstance(c, Mapping):
+                continue
+            call = c.get("call")
+            if call == "bid":
+                call = f"{c.get('points')} {suit_symbol(c.get('suit'))}"
+            elif call == "vida":
+                call = _VIDA_LEVELS.get(c.get("level"), "vida")
+            calls.append(f"{_name(names, c.get('seat'), view.get('seat'))} {call}")
+        lines.append("Auction: " + (", ".join(calls) if calls else "no call yet"))
+    if view.get("widow"):
+        lines.append(f"Widow: {pretty_cards(view.get('widow'))}")
+    trick = view.get("trick") or []
+    if view.get("phase") == "play":
+        played = ", ".join(
+            f"{_name(names, t.get('seat'), view.get('seat'))} {pretty(t.get('card'))}"
+            for t in trick
+            if isinstance(t, Mapping)
+        )
+        lines.append(f"Trick {view.get('trick_no')}: {played or 'nothing played yet'}")
+    won = view.get("tricks_won")
+    if won:
+        lines.append(f"Tricks won: team 0 {won[0]}, team 1 {won[1]}")
+    return lines
+
+
 def render_view(view: Mapping[str, Any]) -> str:
     """A few lines describing a view (a seat's, a spectator's, or a replay's omniscient one)."""
     names: list[str | None] = [None if n is None else str(n) for n in view.get("names") or []]
     seat = view.get("seat")
-    lines = []
+    lines = _render_vida(view, names) if view.get("game") == "vida" else []
     top = view.get("top_card")
     if top is not None:
         line = f"Up-card {pretty(top)}, suit {suit_symbol(view.get('active_suit'))}"
@@ -326,7 +361,9 @@ def render_view(view: Mapping[str, Any]) -> str:
     elif "hand" in view and isinstance(seat, int):
         lines.append(f"Your hand ({_name(names, seat)}): {pretty_cards(view.get('hand'))}")
     totals = view.get("totals") or []
-    if totals:
+    if totals and view.get("game") == "vida":
+        lines.append(f"Totals: team 0 {totals[0]}, team 1 {totals[1]}; games won {view.get('games_won')}")
+    elif totals:
         shown = [f"{_name(names, s)} {t}" for s, t in enumerate(totals) if t is not None]
         lines.append("Totals: " + ", ".join(shown))
     return "\n".join(lines)

@@ -1,1 +1,84 @@
-"""Vida (Βίδα): rules/vida.md -- a Belote-family partnership trick-taking game for four players."""
+"""Vida (Βίδα): rules/vida.md -- a Belote-family partnership trick-taking game for four players.
+
+Two teams (seats 0 and 2, seats 1 and 3) play with 32 cards, 8 each, dealt 3-2-3 (R3.3).  An
+auction fixes the trump suit and the contract: points (a multiple of 10, at least 80) the bidding
+team promises; the defenders may double ("vida"), the bidders redouble, up to a fourth vida
+(x2, x4, x6, x8; R4.2-R4.8).  The teams' declarations (sequences, four-of-a-kinds) are compared
+and only the best team scores them (R5.2-R5.8); king and queen of trumps announced when played
+score 20 (belote, R5.9).  Eight tricks with strict duties: follow suit, else trump, always
+over-trump (R4.9-R4.14).  152 card points plus 10 for the last trick; the bidders must reach their
+bid and outscore the defenders, else the defenders book everything (R6.1-R6.7).  A team passing
+3550 wins a game, two games win the match (R6.9, R6.10).  Options (section 7): open vida
+(3-2-2 deal and a face-up widow the contract holder takes and gives away, R3.4, R5.1), the Cypriot
+Pilotta declaration timing, the outscore rule, the all-pass dealer, who bids and leads first,
+the target and the games needed, the first dealer, and the table's bid cap ``max_bid``.
+"""
+
+from __future__ import annotations
+
+from trapoula.domain.events import Event
+from trapoula.domain.game import GameSpec
+from trapoula.domain.games.vida import events as _events
+from trapoula.domain.games.vida.bot import heuristic, random_policy
+from trapoula.domain.games.vida.commands import Command, command_payload, command_seat, deal_command, parse_command
+from trapoula.domain.games.vida.options import VidaOptions, parse_options
+from trapoula.domain.games.vida.rules import (
+    acting,
+    command_for,
+    commitment,
+    decide,
+    deck,
+    evolve,
+    explicit_deal,
+    hand_in_progress,
+    initial_state,
+    is_terminal,
+    legal_commands,
+    needs_deal,
+    option_defaults,
+)
+from trapoula.domain.games.vida.state import Phase, VidaState
+from trapoula.domain.games.vida.views import seat_view
+
+
+def _event_types() -> dict[str, type[Event]]:
+    """Event name -> class of every event Vida emits (section 9), the platform's ``MatchStarted`` included."""
+    return {cls.event_name(): cls for cls in (getattr(_events, name) for name in _events.__all__)}
+
+
+SPEC: GameSpec[VidaState, Command] = GameSpec(
+    key="vida",
+    title="Vida",
+    summary="Vida (Βίδα): Greek Belote for four in two teams; auction with vida doublings, declarations, belote.",
+    min_players=4,
+    max_players=4,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    is_terminal=is_terminal,
+    legal_commands=legal_commands,
+    seat_view=seat_view,
+    parse_command=parse_command,
+    command_payload=command_payload,
+    command_seat=command_seat,
+    event_types=_event_types(),
+    needs_deal=needs_deal,
+    deal_command=deal_command,
+    deck=deck,
+    explicit_deal=explicit_deal,
+    command_for=command_for,
+    parse_options=parse_options,
+    option_defaults=option_defaults,
+    hand_in_progress=hand_in_progress,
+    acting=acting,
+    bot_levels={"random": random_policy, "heuristic": heuristic},
+    higher_totals_win=True,
+    target_option="target_score",
+    seat_changes=False,
+    teams=((0, 2), (1, 3)),
+    commitment=commitment,
+    reveal_seed_field="salt",
+)
+"""Vida's game definition."""
+
+__all__ = ["SPEC", "Command", "Phase", "VidaOptions", "VidaState"]

@@ -1,0 +1,212 @@
+"""Vida's commands (rules/vida.md section 8) and their plain-data form.
+
+Seat commands: ``bid``, ``pass``, ``vida``, ``give``, ``declare``, ``play``; the table's
+``next_hand`` deals the next hand (its deal comes from the table, ``rules.deal_command``).
+
+Parsing checks the shape only (:class:`~trapoula.domain.errors.InvalidInput` for an unknown kind,
+a missing or extra field, a wrong type, a card code that does not parse).  What the rules refuse
+is left to ``decide``: a suit that is no suit (``invalid_suit``), points off the grid
+(``invalid_points``), a rank 2-6 (``invalid_card``, R2.2), a give of the wrong size (``invalid_give``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from trapoula.domain.cards import Card, parse_card
+from trapoula.domain.deal import Deal
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.events import Payload
+
+__all__ = [
+    "SEAT_COMMANDS",
+    "Bid",
+    "Command",
+    "Declare",
+    "Give",
+    "NextHand",
+    "Pass",
+    "Play",
+    "Vida",
+    "command_payload",
+    "command_seat",
+    "parse_command",
+]
+
+MAX_GIVE_CARDS = 32
+"""A ``give`` listing more cards than the deck holds is malformed, not merely refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Bid ``points`` with ``suit`` as trumps (R4.3).  ``suit`` is the text sent; ``decide`` refuses
+    anything but ``C D H S`` (``invalid_suit``)."""
+
+    seat: int
+    points: int
+    suit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Pass in the auction (R4.4)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Vida:
+    """Call the next vida level on the current bid (R4.5)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """Open vida: the contract holder gives ``cards[i]`` to seat holder+1+i (R5.1, D30)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Pilotta timing: announce all of one's combinations before one's first card (R5.8)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card``; ``belote`` announces belote with the first of the king and queen of trumps (R5.9)."""
+
+    seat: int
+    card: Card
+    belote: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """Table command: deal the next hand from ``deal`` (R3.2)."""
+
+    deal: Deal
+
+
+Command: TypeAlias = Bid | Pass | Vida | Give | Declare | Play | NextHand
+"""Every Vida command."""
+
+SEAT_COMMANDS = ("bid", "pass", "vida", "give", "declare", "play")
+"""The kinds of the seat commands (section 8)."""
+
+_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "bid": (frozenset({"kind", "seat", "points", "suit"}), frozenset()),
+    "pass": (frozenset({"kind", "seat"}), frozenset()),
+    "vida": (frozenset({"kind", "seat"}), frozenset()),
+    "give": (frozenset({"kind", "seat", "cards"}), frozenset()),
+    "declare": (frozenset({"kind", "seat"}), frozenset()),
+    "play": (frozenset({"kind", "seat", "card"}), frozenset({"belote"})),
+}
+"""kind -> (required fields, optional fields)."""
+
+
+def _bad(message: str, reason: str = "bad_command") -> InvalidInput:
+    return InvalidInput(f"vida: {message} (section 8)", reason=reason)
+
+
+def _card(value: Any, what: str) -> Card:
+    if not isinstance(value, str):
+        raise _bad(f"{what} {str(value)[:32]!r} is not a card code", "bad_card")
+    return parse_card(value)
+
+
+def parse_command(raw: Mapping[str, Any]) -> Command:
+    """Build a seat command from plain data (section 8).
+
+    Shapes: ``{"kind": "bid", "seat": 0, "points": 90, "suit": "H"}``, ``{"kind": "pass", "seat": 1}``,
+    ``{"kind": "vida", "seat": 1}``, ``{"kind": "give", "seat": 0, "cards": ["7C", "8D", "9S"]}``,
+    ``{"kind": "declare", "seat": 2}``, ``{"kind": "play", "seat": 3, "card": "KH", "belote": true}``
+    (``belote`` optional, default false).
+
+    >>> parse_command({"kind": "play", "seat": 3, "card": "KH", "belote": True})
+    Play(seat=3, card=Card.parse('KH'), belote=True)
+
+    Raises:
+        InvalidInput: not a mapping, an unknown kind, a missing or extra field (``bad_command``), a
+            seat or points that are not integers, a suit or belote of the wrong type
+            (``bad_command``, ``bad_seat``), a card code that does not parse (``bad_card``).
+    """
+    if not isinstance(raw, Mapping):
+        raise _bad(f"command {str(raw)[:40]!r} is not a mapping")
+    kind = raw.get("kind")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise _bad(f"unknown command {str(kind)[:32]!r}; expected one of {', '.join(_FIELDS)}")
+    required, optional = _FIELDS[kind]
+    missing = sorted(required - set(raw))
+    if missing:
+        raise _bad(f"command {kind!r} lacks field(s) {missing}")
+    extra = sorted(str(k) for k in set(raw) - required - optional)
+    if extra:
+        raise _bad(f"command {kind!r} takes no field(s) {extra}")
+    seat = raw["seat"]
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise _bad(f"command {kind!r}: seat {str(seat)[:32]!r} is not an integer", "bad_seat")
+    if kind == "bid":
+        points, suit = raw["points"], raw["suit"]
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise _bad(f"bid: points {str(points)[:32]!r} is not an integer")
+        if not isinstance(suit, str):
+            raise _bad(f"bid: suit {str(suit)[:32]!r} is not a suit letter")
+        return Bid(seat, points, suit)
+    if kind == "pass":
+        return Pass(seat)
+    if kind == "vida":
+        return Vida(seat)
+    if kind == "declare":
+        return Declare(seat)
+    if kind == "give":
+        cards = raw["cards"]
+        if not isinstance(cards, list | tuple) or len(cards) > MAX_GIVE_CARDS:
+            raise _bad(f"give: cards {str(cards)[:40]!r} is not a list of card codes")
+        return Give(seat, tuple(_card(c, "give: card") for c in cards))
+    belote = raw.get("belote", False)
+    if not isinstance(belote, bool):
+        raise _bad(f"play: belote {str(belote)[:32]!r} is not true or false")
+    return Play(seat, _card(raw["card"], "play: card"), belote)
+
+
+def command_payload(command: Command) -> Payload:
+    """The plain-data form of a command (inverse of :func:`parse_command`).
+
+    ``play`` carries ``belote`` only when true; ``next_hand`` gives ``{"kind": "next_hand",
+    "explicit": bool}``: its deal stays secret until the hand ends.
+    """
+    match command:
+        case Bid(seat, points, suit):
+            return {"kind": "bid", "seat": seat, "points": points, "suit": suit}
+        case Pass(seat):
+            return {"kind": "pass", "seat": seat}
+        case Vida(seat):
+            return {"kind": "vida", "seat": seat}
+        case Give(seat, cards):
+            return {"kind": "give", "seat": seat, "cards": [c.code for c in cards]}
+        case Declare(seat):
+            return {"kind": "declare", "seat": seat}
+        case Play(seat, card, belote):
+            out: Payload = {"kind": "play", "seat": seat, "card": card.code}
+            if belote:
+                out["belote"] = True
+            return out
+        case NextHand(deal):
+            return {"kind": "next_hand", "explicit": deal.explicit}
+
+
+def command_seat(command: Command) -> int | None:
+    """The seat a command acts for; None for the table's ``next_hand``."""
+    return None if isinstance(command, NextHand) else command.seat
+
+
+def deal_command(state: Any, deal: Deal) -> NextHand:
+    """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``, R3.2)."""
+    return NextHand(deal)
