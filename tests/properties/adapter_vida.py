@@ -10,6 +10,8 @@ from typing import Any
 
 from trapoula.domain.cards import codes, deck_32, parse_cards
 from trapoula.domain.events import Payload, Viewer
+from trapoula.domain.games.vida.cards import LAST_TRICK_BONUS, trick_points
+from trapoula.domain.games.vida.events import HandScored, TrickTaken
 from trapoula.domain.games.vida.rules import deal_hands, upcoming_dealer
 from trapoula.domain.games.vida.state import Phase, VidaState
 
@@ -137,6 +139,26 @@ def _explicit_deal(state: VidaState, rng: random.Random) -> tuple[Mapping[str, A
     return raw, hands_list
 
 
+def _invariants(event: Any, state: VidaState) -> None:
+    """R2.7 and R6.1-R6.4 on every scored hand: the raw trick points total 162 (card points 152 and
+    10 for the last trick), the tricks 8; the booked trick points total 160 after rounding, or
+    250 and 0 after a capot (R6.2); each trick's points are its cards' (plus 10 on the eighth)."""
+    if isinstance(event, TrickTaken):
+        assert state.contract is not None, "a trick taken without a contract"
+        expected = trick_points(parse_cards(event.cards), state.contract.suit)
+        assert event.points == expected + (LAST_TRICK_BONUS if event.trick_no == 8 else 0), (
+            f"trick {event.trick_no} {event.cards} is worth {event.points}, not {expected} (R2.5-R2.7)"
+        )
+    if isinstance(event, HandScored):
+        assert sum(event.trick_points_raw) == 162, f"raw trick points {event.trick_points_raw} (R2.7)"
+        assert sum(event.tricks_won) == 8, f"tricks {event.tricks_won}"
+        if event.capot_team is None:
+            assert sum(event.trick_points) == 160, f"rounded trick points {event.trick_points} (R6.4)"
+            assert all(p % 10 == 0 for p in event.trick_points), event.trick_points
+        else:
+            assert sorted(event.trick_points) == [0, 250], f"capot trick points {event.trick_points} (R6.2)"
+
+
 VIDA = Adapter(
     key="vida",
     option_grid={
@@ -165,6 +187,7 @@ VIDA = Adapter(
     variants=lambda payload: (),
     explicit_deal=_explicit_deal,
     nudge=_nudge,
+    invariants=_invariants,
     expected_reasons=frozenset({"HandAnnulled/all_passed"}),  # R4.8
 )
 """Vida (rules/vida.md): every option of section 7 and the table's ``max_bid``; four players."""

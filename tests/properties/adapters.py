@@ -87,6 +87,10 @@ class Adapter:
     (``vida``: the face-up widow, the winning team's shown declarations, R5.7, and the card a seat
     gave or received, R5.1); None: none."""
 
+    invariants: Callable[[Any, Any], None] | None = None
+    """The game's own checks of each event and the state it led to, ``(event, state)``, raising
+    AssertionError (``vida``: trick points total 162 before rounding and 160 after, R2.7, R6.4)."""
+
     def __post_init__(self) -> None:
         spec = GAMES.get(self.key)
         if spec is not None and not spec.seat_changes:

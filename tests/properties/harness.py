@@ -279,6 +279,8 @@ class _Check:
                 f"extra {sorted(extra.elements())}"
             )
 
+        if adapter.invariants is not None:
+            adapter.invariants(event, state)
         in_progress = spec.hand_in_progress(state)
         public = set(discard) | (set() if in_progress else set(adapter.revealed(state)))
         shown: tuple[Payload, str] | None = None
