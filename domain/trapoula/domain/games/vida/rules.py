@@ -4,7 +4,8 @@
 without checking it; ``legal_commands`` lists exactly what ``decide`` accepts.  Refusals raise
 :class:`~trapoula.domain.errors.CommandRejected` with the reason code and rule of section 8, the
 common ones first and in this order: ``match_over``, ``hand_over``, ``wrong_phase``,
-``not_your_turn``; then each command's own codes in the order of the section 8 table.
+``not_your_turn``; then each command's own codes in the order of the section 8 table, except
+``declare``, whose ``too_late`` comes first (section 8 lists no order for it; see ``_check_declare``).
 
 Event order (section 9 and the shared design):
 
