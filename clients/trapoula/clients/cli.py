@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from trapoula.clients.audit import parse_record
+from trapoula.clients.audit import parse_record, report_summary
 from trapoula.clients.demo import ServerNotStarted
 from trapoula.clients.errors import TrapoulaError
 from trapoula.clients.replay import OMNISCIENT, Replay
@@ -138,7 +138,10 @@ def _cmd_serve(argv: Sequence[str]) -> int:
 
 # --------------------------------------------------------------------------- options
 
-TARGET_HELP = "the game's target: agonia target_points, mau_mau elimination_limit, crazy_eights target_per_player"
+TARGET_HELP = (
+    "the game's target: agonia target_points, mau_mau elimination_limit, crazy_eights target_per_player, "
+    "vida target_score"
+)
 """The help of ``--target``."""
 
 DEMO_OPTIONS: dict[str, dict[str, Any]] = {"crazy_eights": {"scoring": "points"}}
@@ -350,7 +353,7 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     """Exit 0 verified, 1 discrepancies found, 2 unreadable or not a record."""
     report = audit_record(_record_lines(args.record))
-    print(report.summary(), file=out)
+    print(report_summary(report), file=out)
     first = report.first
     if first is None:
         return EXIT_OK
@@ -386,7 +389,8 @@ def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
                 for g in client.list_games()
             ]
     for key, title, low, high, summary, options, levels in rows:
-        print(f"{key:<12} {title} ({low}-{high} players): {summary}", file=out)
+        players = f"{low}" if low == high else f"{low}-{high}"
+        print(f"{key:<12} {title} ({players} players): {summary}", file=out)
         if options:
             shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
             print(f"{'':<12}   options: {shown}", file=out)

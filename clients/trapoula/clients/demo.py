@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from trapoula.clients.audit import AuditReport, audit_text
+from trapoula.clients.audit import AuditReport, audit_text, team_name
 from trapoula.clients.errors import CommandRejected, Conflict, InvalidArgument, TrapoulaError
 from trapoula.clients.table import TableClient, Watch, my_move
 from trapoula.clients.text import describe_event
@@ -54,6 +54,11 @@ JOIN_TIMEOUT = 30.0
 """Seconds, in all, to wait for the bots' threads to end once they are told to stop."""
 POLL = 0.25
 """How often (seconds) the supervisor looks at the bots."""
+
+
+_RESULT_EVENTS = frozenset({"HandEnded", "HandScored", "HandAnnulled", "GameWon", "MatchEnded"})
+"""The events the spectator prints: each hand's result (the shedding games' ``HandEnded``, vida's
+``HandScored`` or ``HandAnnulled``, R6.1-R6.7, R4.8), a game won (vida R6.9) and the match's end."""
 
 
 class ServerNotStarted(RuntimeError):
@@ -292,7 +297,7 @@ def _play(
                     last_event[0] = time.monotonic()
                     if update.name == "HandStarted":
                         say(f"hand {update.payload.get('hand_no')}:")
-                    elif update.name in ("HandEnded", "MatchEnded"):
+                    elif update.name in _RESULT_EVENTS:
                         line = describe_event(update.name, update.payload, names)
                         if line:
                             say(f"  {line}")
@@ -399,8 +404,7 @@ def run_demo(
     order = sorted(ranked, key=lambda s: (s != report.winner, -ranked[s] if higher else ranked[s], s))
     for place, seat in enumerate(order, start=1):
         if spec.teams:  # totals and winner count per team (vida R2.3)
-            members = " and ".join(report.names[m] if m < len(report.names) else f"seat {m}" for m in spec.teams[seat])
-            name = f"team {seat} ({members})"
+            name = team_name(spec.teams[seat], seat, report.names)
         else:
             name = report.names[seat] if seat < len(report.names) else f"seat {seat}"
         mark = "  (winner)" if report.winner == seat else ""

@@ -24,7 +24,7 @@ from typing import Any, Protocol, TextIO
 
 from trapoula.clients.errors import TrapoulaError
 from trapoula.clients.table import TableClient, my_move
-from trapoula.clients.text import describe_command, describe_event, render_view, suit_letter
+from trapoula.clients.text import describe_command, describe_event, describe_vida_call, render_view, suit_letter
 from trapoula.domain.bots import choose
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
@@ -268,6 +268,8 @@ def _print_events(seen: Seen, names: Sequence[str], me: int, out: TextIO) -> Non
 
 _BID = re.compile(r"^(\d+)\s*([cdhs♣♦♥♠])$")
 """A typed bid: points then suit (``90H``, ``100 s``, ``90♥``; vida R4.3)."""
+_RANKS = {"10": "T", "t": "T", "j": "J", "q": "Q", "k": "K", "a": "A"}
+"""Typed ranks: ``10`` or ``T`` for the ten, letters in either case."""
 
 
 def _typed_bid(text: str, bids: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
@@ -279,15 +281,53 @@ def _typed_bid(text: str, bids: Sequence[Mapping[str, Any]]) -> Mapping[str, Any
     return next((b for b in bids if b.get("points") == points and b.get("suit") == suit), None)
 
 
+def _typed_card(word: str) -> str | None:
+    """A typed card as its code (``7c``, ``10S``, ``T♠``, ``kh`` -> ``7C``, ``TS``, ``TS``, ``KH``), else None."""
+    if len(word) < 2:
+        return None
+    rank, suit = word[:-1], suit_letter(word[-1])
+    rank = _RANKS.get(rank.lower(), rank.upper())
+    if suit is None or len(rank) != 1:
+        return None
+    return rank + suit
+
+
+def _typed_give(text: str, gives: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The legal ``give`` (vida R5.1) that ``text`` names: three cards in order, the first to the
+    next seat, the second to the partner, the third to the seat before; None if it names none."""
+    words = text.replace(",", " ").split()
+    if words[:1] == ["give"]:
+        words = words[1:]
+    if len(words) != 3:
+        return None
+    cards = [_typed_card(w) for w in words]
+    return next((g for g in gives if list(g.get("cards") or ()) == cards), None)
+
+
+def _prompt_hint(bids: Sequence[Mapping[str, Any]], gives: Sequence[Mapping[str, Any]]) -> str:
+    if gives:
+        return "three cards to give, like 7C 8D TS"
+    if bids:
+        return f"a bid like {min(int(b['points']) for b in bids)}H"
+    return ""
+
+
 def _read_choice(
-    inp: TextIO, out: TextIO, menu: Sequence[Mapping[str, Any]], bids: Sequence[Mapping[str, Any]] = ()
+    inp: TextIO,
+    out: TextIO,
+    menu: Sequence[Mapping[str, Any]],
+    bids: Sequence[Mapping[str, Any]] = (),
+    gives: Sequence[Mapping[str, Any]] = (),
 ) -> Mapping[str, Any] | None:
-    """The chosen command: a number from the menu, or a typed bid (``90H``) when ``bids`` holds
-    the legal bids (vida); None to quit (``q`` or the end of the input)."""
+    """The chosen command: a number from the menu, a typed bid (``90H``) when ``bids`` holds the
+    legal bids, or three typed cards (``7C 8D TS``) when ``gives`` holds the legal gives (vida R4.3,
+    R5.1); None to quit (``q`` or the end of the input)."""
     count = len(menu)
-    bid_hint = ", or a bid like 90H" if bids else ""
+    numbers = f"1-{count}" if count else ""
+    typed = _prompt_hint(bids, gives)
+    hint = ", or ".join(part for part in (numbers, typed) if part)
     while True:
-        print(f"Your move [1-{count}{bid_hint}, q to quit]: ", end="", file=out, flush=True)
+        print(f"Your move [{hint}, q to quit]: ", end="", file=out, flush=True)
         line = inp.readline()
         if not line:
             print("\n(input ended)", file=out)
@@ -300,15 +340,34 @@ def _read_choice(
         bid = _typed_bid(text, bids) if bids else None
         if bid is not None:
             return bid
+        give = _typed_give(line.strip(), gives) if gives else None
+        if give is not None:
+            return give
+        choices = [f"a number from 1 to {count}"] if count else []
         if bids:
             low, high = min(int(b["points"]) for b in bids), max(int(b["points"]) for b in bids)
-            print(
-                f"Please type a number from 1 to {count}, a bid from {low} to {high} in tens with a suit "
-                "(C D H S, e.g. 90H), or q.",
-                file=out,
-            )
-        else:
-            print(f"Please type a number from 1 to {count}, or q.", file=out)
+            choices.append(f"a bid from {low} to {high} in tens with a suit (C D H S, e.g. {low}H)")
+        if gives:
+            choices.append("three different cards of your hand (e.g. 7C 8D TS)")
+        print(f"Please type {', '.join(choices)}, or q.", file=out)
+
+
+def _menu_line(command: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """A menu line: :func:`describe_command`, with vida's doubling level named (R4.5)."""
+    if command.get("kind") == "vida" and view.get("game") == "vida":
+        return describe_vida_call(view.get("level"))
+    return describe_command(command, int(view.get("pending_draw") or 0))
+
+
+def _give_help(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """How to type vida's give (R5.1): the seats the three cards go to, in order."""
+    raw_seat = view.get("seat")
+    seat = raw_seat if isinstance(raw_seat, int) else 0
+    to = [names[(seat + i) % len(names)] if len(names) == 4 else f"seat {(seat + i) % 4}" for i in (1, 2, 3)]
+    return (
+        f"  give three cards: type them in order, the first to {to[0]}, the second to {to[1]} (your partner), "
+        f"the third to {to[2]}, e.g. {' '.join((view.get('hand') or ['7C', '8D', 'TS'])[:3])}"
+    )
 
 
 def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
@@ -327,15 +386,17 @@ def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
             continue
         print("", file=out)
         print(render_view(view), file=out)
-        pending = int(view.get("pending_draw") or 0)
         bids = [c for c in legal if c.get("kind") == "bid"]
-        menu = [c for c in legal if c.get("kind") != "bid"]
+        gives = [c for c in legal if c.get("kind") == "give"]
+        menu = [c for c in legal if c.get("kind") not in ("bid", "give")]
         for i, command in enumerate(menu, start=1):
-            print(f"  {i}) {describe_command(command, pending)}", file=out)
+            print(f"  {i}) {_menu_line(command, view)}", file=out)
         if bids:
             low = min(int(b["points"]) for b in bids)
             print(f"  or bid: type points and suit, e.g. {low}H (from {low}, in tens)", file=out)
-        choice = _read_choice(inp, out, menu, bids)
+        if gives:
+            print(_give_help(view, session.names), file=out)
+        choice = _read_choice(inp, out, menu, bids, gives)
         if choice is None:
             print("You leave the table.", file=out)
             return 0

@@ -190,16 +190,22 @@ def _cards(raw: Any, what: str) -> list[str]:
         return raw.split()
     if isinstance(raw, list | tuple) and all(isinstance(c, str) for c in raw):
         return list(raw)
-    raise InvalidArgument(f"explicit deal: {what} {raw!r} is not a list of card codes")
+    raise InvalidArgument(f"{what} {raw!r} is not a list of card codes")
 
 
 def _explicit_deal(deal: Mapping[str, Any]) -> table_pb2.ExplicitDeal:
+    """The wire form of an explicit deal: the shedding games' ``hands``, ``starter``, ``stock`` and
+    ``reshuffles`` (S5.3), or ``vida``'s ``deck`` or ``hands`` and ``widow`` (R3.2)."""
     hands = deal.get("hands") or []
     return table_pb2.ExplicitDeal(
-        hands=[table_pb2.CardList(cards=_cards(h, f"hand {i}")) for i, h in enumerate(hands)],
+        hands=[table_pb2.CardList(cards=_cards(h, f"explicit deal: hand {i}")) for i, h in enumerate(hands)],
         starter=str(deal.get("starter") or ""),
-        stock=_cards(deal.get("stock") or [], "stock"),
-        reshuffles=[table_pb2.CardList(cards=_cards(r, "reshuffle")) for r in deal.get("reshuffles") or []],
+        stock=_cards(deal.get("stock") or [], "explicit deal: stock"),
+        reshuffles=[
+            table_pb2.CardList(cards=_cards(r, "explicit deal: reshuffle")) for r in deal.get("reshuffles") or []
+        ],
+        deck=_cards(deal.get("deck") or [], "explicit deal: deck"),
+        widow=_cards(deal.get("widow") or [], "explicit deal: widow"),
     )
 
 
@@ -216,7 +222,7 @@ def my_move(view: Mapping[str, Any]) -> bool:
 
 def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
     """The wire form of a command dict (``kind`` ``play``/``draw``/``pass``/``choose_suit``/``mau``/``leave``/
-    ``next_hand``).
+    ``next_hand``; ``vida``'s ``bid``/``vida``/``give``/``declare``, and ``play`` with ``belote``).
 
     Raises:
         InvalidArgument: unknown ``kind`` or a field of the wrong type.
@@ -227,8 +233,24 @@ def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
         if not isinstance(card, str) or not isinstance(suit, str | None):
             raise InvalidArgument(f"play: card {card!r} / suit {suit!r} must be codes")
         return table_pb2.Command(
-            play=table_pb2.PlayCard(card=card, suit=suit or "", announce=bool(command.get("announce", False)))
+            play=table_pb2.PlayCard(
+                card=card,
+                suit=suit or "",
+                announce=bool(command.get("announce", False)),
+                belote=bool(command.get("belote", False)),
+            )
         )
+    if kind == "bid":
+        points, suit = command.get("points"), command.get("suit")
+        if not isinstance(suit, str):
+            raise InvalidArgument(f"bid: suit {suit!r} must be C, D, H or S")
+        return table_pb2.Command(bid=table_pb2.Bid(points=_whole(points, "bid: points", -_INT32_MAX - 1), suit=suit))
+    if kind == "vida":
+        return table_pb2.Command(vida=table_pb2.CallVida())
+    if kind == "give":
+        return table_pb2.Command(give=table_pb2.GiveCards(cards=_cards(command.get("cards"), "give: cards")))
+    if kind == "declare":
+        return table_pb2.Command(declare=table_pb2.Declare())
     if kind == "draw":
         return table_pb2.Command(draw=table_pb2.DrawCard())
     if kind == "pass":
@@ -249,7 +271,8 @@ def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
         next_hand = table_pb2.NextHand(deal=_explicit_deal(deal)) if isinstance(deal, Mapping) else table_pb2.NextHand()
         return table_pb2.Command(next_hand=next_hand)
     raise InvalidArgument(
-        f"unknown command kind {kind!r}; expected play, draw, pass, choose_suit, mau, leave or next_hand"
+        f"unknown command kind {kind!r}; expected play, draw, pass, choose_suit, mau, leave, next_hand, "
+        "bid, vida, give or declare"
     )
 
 

@@ -21,6 +21,7 @@ from trapoula.domain.errors import InvalidInput
 __all__ = [
     "describe_command",
     "describe_event",
+    "describe_vida_call",
     "pretty",
     "pretty_cards",
     "render_view",
@@ -84,6 +85,8 @@ def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
             text += f", declare {suit_symbol(command.get('suit'))}"
         if command.get("announce"):
             text += " (announce)"
+        if command.get("belote"):  # vida R5.9
+            text += " and announce belote"
         return text
     if kind == "draw":
         return f"take the {pending_draw} cards" if pending_draw > 0 else "draw a card"
@@ -132,12 +135,22 @@ def describe_event(
                 limit = ", a single hand"
             elif "target_per_player" in options:
                 limit = f", to {options['target_per_player']} points per player"
+            elif "target_score" in options:  # vida R6.9, R6.10
+                wins = options.get("wins_needed")
+                games = f"{wins} game{'' if wins == 1 else 's'}"
+                limit = f", games won above {options['target_score']} points, {games} to win"
+                if options.get("open_vida"):
+                    limit += ", open vida"
+                if options.get("declaration_timing") == "before_first_card":
+                    limit += ", declarations before the first card"
             else:
                 limit = ""
             return f"Match of {p.get('game')}: {players}{limit}"
         case "HandStarted":
             how = "explicit deal" if p.get("explicit_deal") else f"commitment {str(p.get('commitment'))[:16]}…"
-            return f"--- hand {p.get('hand_no')}: {_name(names, p.get('dealer'))} deals ({how})"
+            dealer = _name(names, p.get("dealer"), me)
+            game = f" of game {p.get('game_no')}" if p.get("game_no") is not None else ""
+            return f"--- hand {p.get('hand_no')}{game}: {dealer} deal{'' if dealer == 'you' else 's'} ({how})"
         case "CardsDealt":
             cards = p.get("cards")
             be = "are" if who == "you" else "is"
@@ -194,7 +207,8 @@ def describe_event(
             totals = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(p.get("totals") or []) if v is not None)
             return f"{head}. Points: {points}. Totals: {totals}"
         case "MatchEnded" if "winner_team" in p:
-            return f"Match over: {_team(p.get('winner_team'))} wins, games {p.get('games_won')}"
+            games = _pair(p.get("games_won"))
+            return f"Match over: {_team(p.get('winner_team'), names, me)} wins, games won {games}"
         case "MatchEnded":
             winner = p.get("winner")
             if winner is None:
@@ -223,10 +237,25 @@ def describe_event(
 
 _VIDA_LEVELS: dict[Any, str] = {1: "vida", 2: "contra vida", 3: "third vida", 4: "fourth vida"}
 """vida R4.5: the names of the doubling levels."""
+_VIDA_MULTIPLIERS: dict[Any, int] = {1: 2, 2: 4, 3: 6, 4: 8}
+"""vida R4.5: the multiplier of each level."""
+_VIDA_TEAMS = ((0, 2), (1, 3))
+"""vida R2.3: team 0 = seats 0 and 2, team 1 = seats 1 and 3."""
 
 
-def _team(team: Any) -> str:
-    return f"team {team} (seats {team} and {team + 2})" if isinstance(team, int) else "nobody"
+def _team(team: Any, names: Sequence[str | None] = (), me: int | None = None) -> str:
+    """``team 0 (ann and cy)``: a vida team with its members' names (R2.3); ``nobody`` for None."""
+    if not isinstance(team, int) or not 0 <= team < len(_VIDA_TEAMS):
+        return "nobody"
+    members = " and ".join(_name(names, s, me) for s in _VIDA_TEAMS[team])
+    return f"team {team} ({members})"
+
+
+def _pair(values: Any) -> str:
+    """A per-team pair as ``team 0 190, team 1 80`` (vida R2.3)."""
+    if isinstance(values, Sequence) and not isinstance(values, str) and len(values) == len(_VIDA_TEAMS):
+        return f"team 0 {values[0]}, team 1 {values[1]}"
+    return str(values)
 
 
 def _contract(c: Any) -> str:
@@ -235,6 +264,13 @@ def _contract(c: Any) -> str:
     level = _VIDA_LEVELS.get(c.get("level"))
     doubled = f", {level} x{c.get('multiplier')}" if level else ""
     return f"{c.get('points')} {suit_symbol(c.get('suit'))}{doubled}"
+
+
+def describe_vida_call(level: Any) -> str:
+    """The menu line of vida's ``vida`` command when the current level is ``level`` (R4.5):
+    ``call vida (x2)`` at level 0, ``call contra vida (x4)`` at level 1 ..."""
+    nxt = level + 1 if isinstance(level, int) else 1
+    return f"call {_VIDA_LEVELS.get(nxt, 'vida')} (x{_VIDA_MULTIPLIERS.get(nxt, '?')})"
 
 
 def _describe_vida(
@@ -253,9 +289,13 @@ def _describe_vida(
             return f"{_cap(who)} call{verb_s} {level} (x{p.get('multiplier')})"
         case "AuctionClosed":
             holder = _name(names, p.get("holder"), me)
-            return f"Contract: {_contract(p)} for {_team(p.get('team'))}, held by {holder}"
+            return (
+                f"Contract: {_contract(p)} for {_team(p.get('team'), names, me)}, held by {holder}; "
+                f"trumps {suit_symbol(p.get('suit'))}"
+            )
         case "HandAnnulled":
-            return f"All passed: the hand is annulled; {_name(names, p.get('next_dealer'), me)} deals next"
+            nxt = _name(names, p.get("next_dealer"), me)
+            return f"All passed: the hand is annulled; {nxt} deal{'' if nxt == 'you' else 's'} next"
         case "WidowTaken":
             return f"{_cap(who)} take{verb_s} the widow {pretty_cards(p.get('cards'))}"
         case "CardGiven":
@@ -277,8 +317,8 @@ def _describe_vida(
                 if isinstance(c, Mapping)
             )
             team = p.get("winner_team")
-            scored = points[team] if isinstance(team, int) and team < len(points) else "?"
-            return f"Declarations: {_team(team)} scores {scored} ({shown})"
+            scored = points[team] if isinstance(team, int) and 0 <= team < len(points) else "?"
+            return f"Declarations: {_team(team, names, me)} scores {scored} ({shown})"
         case "BeloteAnnounced":
             return f"{_cap(who)} announce{verb_s} belote with {pretty(p.get('card'))}"
         case "TrickTaken":
@@ -287,53 +327,117 @@ def _describe_vida(
             return f"Trick {p.get('trick_no')}: {cards}, won by {winner} ({p.get('points')} points)"
         case "HandScored":
             made = "made" if p.get("contract_made") else "failed"
-            hand, totals = p.get("hand_points") or [], p.get("totals") or []
-            capot = "" if p.get("capot_team") is None else f", capot by {_team(p.get('capot_team'))}"
+            capot = "" if p.get("capot_team") is None else f"; capot by {_team(p.get('capot_team'), names, me)}"
+            extras = ""
+            if any(p.get("declaration_points") or ()):
+                extras += f"; declarations {_pair(p.get('declaration_points'))}"
+            if any(p.get("belote_points") or ()):
+                extras += f"; belote {_pair(p.get('belote_points'))}"
+            contract = p.get("contract")
+            bidders = _team(contract.get("team"), names, me) if isinstance(contract, Mapping) else "?"
             return (
-                f"Contract {_contract(p.get('contract'))} {made} (trick points {p.get('trick_points_raw')}{capot}). "
-                f"Hand: {hand}. Totals: {totals}"
+                f"Contract {_contract(contract)} of {bidders} {made}: trick points {_pair(p.get('trick_points_raw'))}"
+                f"{capot}{extras}. Hand: {_pair(p.get('hand_points'))}. Totals: {_pair(p.get('totals'))}"
             )
         case "ShuffleRevealed":
             salt = p.get("salt")
             return f"Deck revealed; salt {salt if salt else 'none (explicit deal)'}" if verbose else None
         case "GameWon":
-            team = _team(p.get("team"))
-            return f"Game {p.get('game_no')} won by {team} at {p.get('totals')}; games {p.get('games_won')}"
+            team = _team(p.get("team"), names, me)
+            games = _pair(p.get("games_won"))
+            return f"Game {p.get('game_no')} won by {team} at {_pair(p.get('totals'))}; games won {games}"
     return f"{name} {dict(p)}"
 
 
+def _vida_call(call: Mapping[str, Any], names: Sequence[str | None], me: Any) -> str:
+    what = call.get("call")
+    if what == "bid":
+        what = f"{call.get('points')} {suit_symbol(call.get('suit'))}"
+    elif what == "vida":
+        what = _VIDA_LEVELS.get(call.get("level"), "vida")
+    return f"{_name(names, call.get('seat'), me)} {what}"
+
+
 def _render_vida(view: Mapping[str, Any], names: Sequence[str | None]) -> list[str]:
-    """The lines of a ``vida`` view: auction or contract, widow, trick, tricks won, scores."""
+    """The lines of a ``vida`` view: teams, auction or contract and trumps, widow, declarations,
+    belote, the trick, tricks won, the last hand's score, totals and games (rules/vida.md section 9)."""
+    me = view.get("seat") if isinstance(view.get("seat"), int) else None
+    phase = view.get("phase")
     lines = []
+    head = f"Hand {view.get('hand_no')} of game {view.get('game_no')}"
+    if view.get("dealer") is not None:
+        head += f", dealer {_name(names, view.get('dealer'), me)}"
+    lines.append(f"{head}. Teams: {_team(0, names, me)} v {_team(1, names, me)}")
     contract = view.get("contract")
     if isinstance(contract, Mapping):
-        holder = _name(names, contract.get("holder"), view.get("seat"))
-        lines.append(f"Contract {_contract(contract)} for {_team(contract.get('team'))}, held by {holder}")
-    elif view.get("phase") == "auction":
-        calls = []
-        for c in view.get("auction") or []:
-            if not isinstance(c, Mapping):
-                continue
-            call = c.get("call")
-            if call == "bid":
-                call = f"{c.get('points')} {suit_symbol(c.get('suit'))}"
-            elif call == "vida":
-                call = _VIDA_LEVELS.get(c.get("level"), "vida")
-            calls.append(f"{_name(names, c.get('seat'), view.get('seat'))} {call}")
+        holder = _name(names, contract.get("holder"), me)
+        lines.append(
+            f"Contract {_contract(contract)} for {_team(contract.get('team'), names, me)}, held by {holder}; "
+            f"trumps {suit_symbol(view.get('trump') or contract.get('suit'))}"
+        )
+    elif phase == "auction":
+        calls = [_vida_call(c, names, me) for c in view.get("auction") or [] if isinstance(c, Mapping)]
         lines.append("Auction: " + (", ".join(calls) if calls else "no call yet"))
+        bid = view.get("bid")
+        if isinstance(bid, Mapping):
+            level = _VIDA_LEVELS.get(view.get("level"))
+            doubled = f", {level}" if level else ""
+            owner = _name(names, bid.get("seat"), me)
+            lines.append(f"Highest bid: {bid.get('points')} {suit_symbol(bid.get('suit'))} by {owner}{doubled}")
     if view.get("widow"):
-        lines.append(f"Widow: {pretty_cards(view.get('widow'))}")
-    trick = view.get("trick") or []
-    if view.get("phase") == "play":
+        lines.append(f"Widow (face up): {pretty_cards(view.get('widow'))}")
+    taken = view.get("widow_taken")
+    if isinstance(taken, Mapping) and phase == "exchange":
+        lines.append(f"{_cap(_name(names, taken.get('seat'), me))} took the widow {pretty_cards(taken.get('cards'))}")
+    gifts = [
+        f"{pretty(g.get('card'))} to {_name(names, g.get('to_seat'), me)}"
+        for g in view.get("given") or []
+        if isinstance(g, Mapping)
+    ]
+    if gifts:
+        lines.append(f"You gave {', '.join(gifts)}")
+    if view.get("received"):
+        lines.append(f"You received {pretty(view.get('received'))}")
+    raw_declarations = view.get("declarations")
+    declarations: Mapping[str, Any] = raw_declarations if isinstance(raw_declarations, Mapping) else {}
+    announced = [
+        f"{_name(names, a.get('seat'), me)} {', '.join(str(k) for k in a.get('kinds') or [])}"
+        for a in declarations.get("announced") or []
+        if isinstance(a, Mapping)
+    ]
+    if announced and phase in ("play", "exchange"):
+        lines.append("Declared: " + "; ".join(announced))
+    resolution = declarations.get("resolution")
+    if isinstance(resolution, Mapping) and phase == "play":
+        line = _describe_vida("DeclarationsResolved", resolution, [n or "" for n in names], me, verbose=True)
+        if line:
+            lines.append(line)
+    belote = view.get("belote")
+    if isinstance(belote, Mapping) and phase == "play":
+        lines.append(f"Belote: {_name(names, belote.get('seat'), me)} with {pretty(belote.get('card'))}")
+    if phase == "play":
+        tricks = view.get("tricks") or []
+        if tricks and not view.get("trick") and isinstance(tricks[-1], Mapping):
+            last = tricks[-1]
+            lines.append(
+                f"Last trick {last.get('trick_no')}: {pretty_cards(last.get('cards'))}, "
+                f"won by {_name(names, last.get('winner'), me)}"
+            )
         played = ", ".join(
-            f"{_name(names, t.get('seat'), view.get('seat'))} {pretty(t.get('card'))}"
-            for t in trick
+            f"{_name(names, t.get('seat'), me)} {pretty(t.get('card'))}"
+            for t in view.get("trick") or []
             if isinstance(t, Mapping)
         )
         lines.append(f"Trick {view.get('trick_no')}: {played or 'nothing played yet'}")
-    won = view.get("tricks_won")
-    if won:
-        lines.append(f"Tricks won: team 0 {won[0]}, team 1 {won[1]}")
+        won = view.get("tricks_won")
+        if won:
+            lines.append(f"Tricks won: {_pair(won)}")
+    if view.get("hand_over") and (view.get("contract_made") is not None or view.get("annulled")):
+        if view.get("annulled"):
+            lines.append("Last hand: annulled (all passed)")
+        else:
+            made = "made" if view.get("contract_made") else "failed"
+            lines.append(f"Last hand: contract {made}; hand points {_pair(view.get('hand_points'))}")
     return lines
 
 
@@ -351,7 +455,10 @@ def render_view(view: Mapping[str, Any]) -> str:
     sizes = view.get("hand_sizes") or []
     if sizes:
         counts = ", ".join(f"{_name(names, s)} {k}" for s, k in enumerate(sizes))
-        lines.append(f"Stock {view.get('stock_count')} cards; hands: {counts}")
+        if view.get("stock_count") is None:  # vida has no stock (R3.3)
+            lines.append(f"Cards in hand: {counts}")
+        else:
+            lines.append(f"Stock {view.get('stock_count')} cards; hands: {counts}")
     if view.get("to_act") is not None:
         lines.append(f"To act: {_name(names, view.get('to_act'))}")
     hands = view.get("hands")
@@ -360,9 +467,16 @@ def render_view(view: Mapping[str, Any]) -> str:
             lines.append(f"  {_name(names, s)}: {pretty_cards(hand)}")
     elif "hand" in view and isinstance(seat, int):
         lines.append(f"Your hand ({_name(names, seat)}): {pretty_cards(view.get('hand'))}")
+        combos = [c for c in view.get("combinations") or [] if isinstance(c, Mapping)]
+        if combos and view.get("phase") == "play":  # vida R5.3: the seat's own combinations
+            listed = "; ".join(f"{c.get('kind')} {pretty_cards(c.get('cards'))} ({c.get('points')})" for c in combos)
+            lines.append(f"Your combinations: {listed}")
     totals = view.get("totals") or []
     if totals and view.get("game") == "vida":
-        lines.append(f"Totals: team 0 {totals[0]}, team 1 {totals[1]}; games won {view.get('games_won')}")
+        raw_options = view.get("options")
+        options: Mapping[str, Any] = raw_options if isinstance(raw_options, Mapping) else {}
+        target = f" (a game is won above {options['target_score']})" if "target_score" in options else ""
+        lines.append(f"Totals: {_pair(totals)}{target}; games won: {_pair(view.get('games_won'))}")
     elif totals:
         shown = [f"{_name(names, s)} {t}" for s, t in enumerate(totals) if t is not None]
         lines.append("Totals: " + ", ".join(shown))

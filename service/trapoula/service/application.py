@@ -292,8 +292,9 @@ def _check_code(value: Any, what: str, reason: str) -> None:
 
 
 def _check_deal_codes(deal: Mapping[str, Any]) -> None:
-    """Every card code of an explicit deal (S5.3) is short text; the game checks the rest."""
-    lists: list[Any] = [deal.get("stock") or []]
+    """Every card code of an explicit deal (S5.3; ``vida``'s ``deck`` and ``widow``, R3.2) is short
+    text; the game checks the rest."""
+    lists: list[Any] = [deal.get("stock") or [], deal.get("deck") or [], deal.get("widow") or []]
     for key in ("hands", "reshuffles"):
         groups = deal.get(key) or []
         if not isinstance(groups, list | tuple):
@@ -850,9 +851,9 @@ class Tables(Application):  # type: ignore[type-arg]
         spec = find_game(_check_key(game, "game", "unknown_game"))
         seats = _check_int(seats, "seats", "bad_seats")
         if not spec.min_players <= seats <= spec.max_players:
-            raise InvalidInput(
-                f"{game} takes {spec.min_players} to {spec.max_players} seats, not {seats}", reason="bad_seats"
-            )
+            low, high = spec.min_players, spec.max_players
+            allowed = f"{low}" if low == high else f"{low} to {high}"
+            raise InvalidInput(f"{game} takes {allowed} seats, not {seats}", reason="bad_seats")
         if options is None:
             options = {}
         if not isinstance(options, Mapping):
@@ -1178,6 +1179,10 @@ class Tables(Application):  # type: ignore[type-arg]
         for field, reason in (("card", "bad_card"), ("suit", "bad_suit")):
             if raw.get(field) is not None:
                 _check_code(raw[field], field, reason)
+        given = raw.get("cards")
+        if isinstance(given, list | tuple):  # vida's give (R5.1): short codes; the game checks the rest
+            for code in given:
+                _check_code(code, "card", "bad_card")
 
         def decide(table: Table) -> list[_Draft]:
             state = table.state
