@@ -680,6 +680,8 @@ def test_the_record_of_hand_a_verifies_and_tampered_copies_fail_naming_the_rule(
     code, out = verify(_tamper(record, "BidMade", _bump_points, rehash=True), tmp_path / "t2.jsonl")
     assert code == 1 and "REC5" not in out, out
     assert "seq 19 AuctionClosed" in out and "field 'points' is 80, the rules give 90" in out, out
+    assert "(rule R4.7)" in out, out  # the audit cites Vida's rule for the contract, not a shedding rule
+    assert "team 0 (" in out or "team 1 (" in out, out  # totals and winner per team (R2.3)
 
     def salt(payload: dict[str, Any]) -> None:
         payload["salt"] = "00" * 32

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from trapoula.domain.audit import AuditReport, HandResult, Problem, audit_record
-from trapoula.domain.registry import GAMES
 
 __all__ = [
     "AuditReport",
@@ -24,37 +23,7 @@ __all__ = [
     "audit_text",
     "parse_record",
     "read_record",
-    "report_summary",
-    "team_name",
 ]
-
-
-def team_name(members: tuple[int, ...], team: int, names: tuple[str, ...]) -> str:
-    """``team 0 (Anna and Chrysa)``: a partnership by its number and its members' names (``vida`` R2.3)."""
-    return f"team {team} (" + " and ".join(names[m] if m < len(names) else f"seat {m}" for m in members) + ")"
-
-
-def report_summary(report: AuditReport) -> str:
-    """:meth:`AuditReport.summary`, with a team game's totals and winner given per team (``vida``
-    R2.3, R6.9, R6.10: the report's totals and winner count per team, in ``GameSpec.teams`` order)."""
-    text = report.summary()
-    spec = GAMES.get(report.game or "")
-    if spec is None or not spec.teams:
-        return text
-    teams = spec.teams
-    lines = []
-    for line in text.splitlines():
-        if line.startswith("totals: ") and report.totals is not None:
-            shown = (
-                f"{team_name(teams[i], i, report.names)} {t}"
-                for i, t in enumerate(report.totals)
-                if t is not None and i < len(teams)
-            )
-            line = "totals: " + ", ".join(shown)
-        elif line.startswith("match winner: ") and report.winner is not None and 0 <= report.winner < len(teams):
-            line = "match winner: " + team_name(teams[report.winner], report.winner, report.names)
-        lines.append(line)
-    return "\n".join(lines)
 
 
 def parse_record(text: str) -> list[dict[str, Any]]:

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from trapoula.clients.audit import parse_record, report_summary
+from trapoula.clients.audit import parse_record
 from trapoula.clients.demo import ServerNotStarted
 from trapoula.clients.errors import TrapoulaError
 from trapoula.clients.replay import OMNISCIENT, Replay
@@ -353,7 +353,7 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     """Exit 0 verified, 1 discrepancies found, 2 unreadable or not a record."""
     report = audit_record(_record_lines(args.record))
-    print(report_summary(report), file=out)
+    print(report.summary(), file=out)
     first = report.first
     if first is None:
         return EXIT_OK

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from trapoula.clients.audit import AuditReport, audit_text, team_name
+from trapoula.clients.audit import AuditReport, audit_text
 from trapoula.clients.errors import CommandRejected, Conflict, InvalidArgument, TrapoulaError
 from trapoula.clients.table import TableClient, Watch, my_move
 from trapoula.clients.text import describe_event
@@ -404,7 +404,7 @@ def run_demo(
     order = sorted(ranked, key=lambda s: (s != report.winner, -ranked[s] if higher else ranked[s], s))
     for place, seat in enumerate(order, start=1):
         if spec.teams:  # totals and winner count per team (vida R2.3)
-            name = team_name(spec.teams[seat], seat, report.names)
+            name = report.standing_name(seat)
         else:
             name = report.names[seat] if seat < len(report.names) else f"seat {seat}"
         mark = "  (winner)" if report.winner == seat else ""

@@ -156,6 +156,9 @@ class AuditReport:
     winner: int | None = None
     """The match winner (from the rules' ``MatchEnded``), None when the match is not over."""
     match_over: bool = False
+    teams: tuple[tuple[int, ...], ...] = ()
+    """The game's partnerships (``GameSpec.teams``, ``vida`` R2.3): then ``totals`` and ``winner``
+    count per team, in this order."""
 
     @property
     def ok(self) -> bool:
@@ -174,11 +177,10 @@ class AuditReport:
             f"{self.hands} finished hand(s), {self.hands_verified} verified"
         ]
         if self.totals is not None:
-            names = self.names or tuple(f"seat {i}" for i in range(len(self.totals)))
-            shown = (f"{n} {t}" for n, t in zip(names, self.totals, strict=False) if t is not None)
+            shown = (f"{self.standing_name(i)} {t}" for i, t in enumerate(self.totals) if t is not None)
             lines.append("totals: " + ", ".join(shown))
         if self.match_over:
-            who = "none" if self.winner is None else self._name(self.winner)
+            who = "none" if self.winner is None else self.standing_name(self.winner)
             lines.append(f"match winner: {who}")
         if self.ok:
             lines.append("record verified")
@@ -187,8 +189,18 @@ class AuditReport:
             lines.extend(f"  {p}" for p in self.problems)
         return "\n".join(lines)
 
-    def _name(self, seat: int) -> str:
-        return f"{self.names[seat]} (seat {seat})" if 0 <= seat < len(self.names) else f"seat {seat}"
+    def standing_name(self, index: int) -> str:
+        """Who ``totals[index]`` (or ``winner``) stands for: ``Anna (seat 0)``, or in a team game
+        ``team 0 (Anna and Chrysa)`` (``vida`` R2.3)."""
+        if self.teams:
+            if not 0 <= index < len(self.teams):
+                return f"team {index}"
+            members = " and ".join(self._seat_name(m) for m in self.teams[index])
+            return f"team {index} ({members})"
+        return f"{self.names[index]} (seat {index})" if 0 <= index < len(self.names) else f"seat {index}"
+
+    def _seat_name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
 
 
 @dataclass(slots=True)
@@ -591,7 +603,7 @@ class _Replay:
             except Exception:  # a recorded event that does not fit the state at all
                 if i != start:
                     line = self.game[i]
-                    rule = _MISMATCH_RULE.get(line.name, "S12")
+                    rule = self.spec.event_rules.get(line.name) or _MISMATCH_RULE.get(line.name, "S12")
                     self.problem(
                         line,
                         rule,
@@ -717,7 +729,11 @@ class _Replay:
             line = self.game[i + k]
             diff = _first_difference(event, line)
             if diff is not None and line.seq not in self.commitment_seqs:
-                rule = _MISMATCH_RULE.get(line.name, _MISMATCH_RULE.get(event.event_name(), "S12"))
+                rule = (
+                    self.spec.event_rules.get(line.name)
+                    or self.spec.event_rules.get(event.event_name())
+                    or _MISMATCH_RULE.get(line.name, _MISMATCH_RULE.get(event.event_name(), "S12"))
+                )
                 self.problem(line, rule, f"the recorded event is not what the rules produce: {diff}")
                 break
         for k, event in enumerate(expected):  # go on from what the rules say happened
@@ -807,6 +823,7 @@ def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
         totals=replay.totals if replay is not None else None,
         winner=replay.winner if replay is not None else None,
         match_over=replay.match_over if replay is not None else False,
+        teams=spec.teams,
     )
 
 

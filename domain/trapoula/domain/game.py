@@ -139,6 +139,10 @@ class GameSpec(Generic[S, C]):
     teams: tuple[tuple[Seat, ...], ...] = ()
     """The partnerships when the game scores by team (``vida`` R2.3: ``((0, 2), (1, 3))``); its
     totals, winner and results then count per team, in this order.  Empty: every seat for itself."""
+    event_rules: Mapping[str, str] = field(default_factory=dict)
+    """Event name -> the rule a recorded event of that name breaks when it differs from what the
+    rules produce (for the audit's findings); events not listed cite the shedding games' rules
+    (S5-S12)."""
     commitment: Callable[[str | None, Sequence[Card]], str] = seed_commitment
     """The commitment published in ``HandStarted`` for a deal: ``(seed or None for an explicit
     deal, deck order top first) -> hex digest``; the audit recomputes it (``vida`` R3.2 commits to

@@ -46,6 +46,30 @@ def _event_types() -> dict[str, type[Event]]:
     return {cls.event_name(): cls for cls in (getattr(_events, name) for name in _events.__all__)}
 
 
+EVENT_RULES = {
+    "MatchStarted": "R3.1",
+    "HandStarted": "R3.2",
+    "CardsDealt": "R3.3",
+    "WidowExposed": "R3.4",
+    "BidMade": "R4.3",
+    "Passed": "R4.4",
+    "VidaCalled": "R4.5",
+    "AuctionClosed": "R4.7",
+    "HandAnnulled": "R4.8",
+    "WidowTaken": "R5.1",
+    "CardGiven": "R5.1",
+    "DeclarationAnnounced": "R5.8",
+    "DeclarationsResolved": "R5.5",
+    "CardPlayed": "R4.10",
+    "BeloteAnnounced": "R5.9",
+    "TrickTaken": "R4.14",
+    "HandScored": "R6.3",
+    "ShuffleRevealed": "R3.2",
+    "GameWon": "R6.9",
+    "MatchEnded": "R6.10",
+}
+"""The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
+
 SPEC: GameSpec[VidaState, Command] = GameSpec(
     key="vida",
     title="Vida",
@@ -76,6 +100,7 @@ SPEC: GameSpec[VidaState, Command] = GameSpec(
     target_option="target_score",
     seat_changes=False,
     teams=((0, 2), (1, 3)),
+    event_rules=EVENT_RULES,
     commitment=commitment,
     reveal_seed_field="salt",
 )
