@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -225,7 +226,7 @@ def test_play_open_vida_the_person_gives_three_typed_cards_and_declares() -> Non
     gifts = re.findall(r"You give (\S+) to (heuristic-bot-\d)$", text, re.MULTILINE)
     assert [to for _, to in gifts] == ["heuristic-bot-1", "heuristic-bot-2", "heuristic-bot-3"]
     assert re.search(r"^You gave \S+ to heuristic-bot-1, \S+ to heuristic-bot-2, \S+ to heuristic-bot-3$", text, re.M)
-    assert "  1) declare your combinations" in text and "You declare seq" in text
+    assert "  1) declare your combinations" in text and "You declare " in text and "You declare seq" not in text
     assert "Match over: team" in text
 
 
@@ -310,6 +311,7 @@ def test_vida_commands_and_events_in_words() -> None:
     }
     assert render_view(view).splitlines() == [
         "Hand 2 of game 1, dealer ann. Teams: team 0 (ann and cy) v team 1 (you and dee)",
+        "Your partner: dee. Order of play: you, cy, dee, ann, ...",
         "Auction: you 90 ♠, cy vida",
         "Highest bid: 90 ♠ by you, vida",
         "Cards in hand: ann 8, bob 8, cy 8, dee 8",
@@ -330,3 +332,31 @@ def test_vida_commands_go_on_the_wire_as_their_messages() -> None:
     assert list(give.give.cards) == ["7C", "8D", "9S"]
     play = command_message({"kind": "play", "card": "KH", "belote": True})
     assert (play.play.card, play.play.belote) == ("KH", True)
+
+
+def test_r5_2_combinations_are_named_in_words_and_shown_only_in_the_first_trick() -> None:
+    """R5.2 and section 11: ``seq4`` reads "quarte", ``carre_J`` "four jacks"; the own combinations
+    line is shown during the first trick only (R5.7, R5.8) and says what the comparison made of them."""
+    from trapoula.clients.text import combination_name, render_view
+
+    assert [combination_name(k) for k in ("seq3", "seq4", "seq5", "seq8", "carre_J", "carre_9")] == [
+        "tierce",
+        "quarte",
+        "quint",
+        "eighth",
+        "four jacks",
+        "four nines",
+    ]
+    view: dict[str, Any] = {
+        "game": "vida",
+        "seat": 1,
+        "phase": "play",
+        "names": ["ann", "bob", "cy", "dee"],
+        "hand": ["JD", "TD", "9D"],
+        "trick_no": 1,
+        "combinations": [{"kind": "seq3", "cards": ["JD", "TD", "9D"], "points": 20}],
+        "declarations": {"announced": [], "resolution": {"winner_team": 0, "standoff": False, "shown": []}},
+    }
+    assert "Your combinations: tierce J♦ 10♦ 9♦ (20) - beaten by the other team's" in render_view(view)
+    view["trick_no"] = 2
+    assert "Your combinations" not in render_view(view)

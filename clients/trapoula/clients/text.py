@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trapoula.domain.cards import Suit, parse_card
+from trapoula.domain.cards import Suit, parse_card, sorted_cards
 from trapoula.domain.errors import InvalidInput
 
 __all__ = [
+    "combination_name",
     "describe_command",
     "describe_event",
     "describe_vida_call",
@@ -53,6 +54,15 @@ def suit_symbol(letter: Any) -> str:
         return Suit.parse(letter).symbol
     except InvalidInput:
         return letter
+
+
+def _sorted_codes(cards: Sequence[Any]) -> Sequence[Any]:
+    """Card codes in canonical order (S2.3: by suit, then rank), as a hand is shown; as given when
+    some code does not parse."""
+    try:
+        return [str(c) for c in sorted_cards(parse_card(str(code)) for code in cards)]
+    except InvalidInput:
+        return cards
 
 
 def suit_letter(text: str) -> str | None:
@@ -156,7 +166,7 @@ def describe_event(
             be = "are" if who == "you" else "is"
             if not cards:
                 return f"{_cap(who)} {be} dealt {p.get('count')} cards" if verbose else None
-            return f"{_cap(who)} {be} dealt {pretty_cards(cards)}"
+            return f"{_cap(who)} {be} dealt {pretty_cards(_sorted_codes(cards))}"
         case "StarterTurned":
             text = f"Up-card {pretty(p.get('card'))}"
             if p.get("pending_draw"):
@@ -251,6 +261,28 @@ def _team(team: Any, names: Sequence[str | None] = (), me: int | None = None) ->
     return f"team {team} ({members})"
 
 
+_KIND_NAMES = {
+    "carre_J": "four jacks",
+    "carre_9": "four nines",
+    "carre_A": "four aces",
+    "carre_T": "four tens",
+    "carre_K": "four kings",
+    "carre_Q": "four queens",
+    "seq3": "tierce",
+    "seq4": "quarte",
+    "seq5": "quint",
+    "seq6": "sixth",
+    "seq7": "seventh",
+    "seq8": "eighth",
+}
+"""vida R5.2: a combination's code in words (the glossary's English terms, section 11)."""
+
+
+def combination_name(kind: Any) -> str:
+    """``"seq4"`` -> ``"quarte"``, ``"carre_J"`` -> ``"four jacks"`` (vida R5.2); other text as is."""
+    return _KIND_NAMES.get(str(kind), str(kind))
+
+
 def _pair(values: Any) -> str:
     """A per-team pair as ``team 0 190, team 1 80`` (vida R2.3)."""
     if isinstance(values, Sequence) and not isinstance(values, str) and len(values) == len(_VIDA_TEAMS):
@@ -303,16 +335,17 @@ def _describe_vida(
             card = f" {pretty(p.get('card'))}" if p.get("card") else " a card"
             return f"{_cap(giver)} give{'' if giver == 'you' else 's'}{card} to {taker}"
         case "DeclarationAnnounced":
-            return f"{_cap(who)} declare{verb_s} {', '.join(str(k) for k in p.get('kinds') or [])}"
+            return f"{_cap(who)} declare{verb_s} {', '.join(combination_name(k) for k in p.get('kinds') or [])}"
         case "DeclarationsResolved":
             points = p.get("declaration_points") or []
             if p.get("standoff"):
                 tied = p.get("tied") or {}
-                return f"Declarations stand off ({tied.get('kind')} to {tied.get('top')}): none count"
+                kind, top = combination_name(tied.get("kind")), pretty(tied.get("top"))
+                return f"Declarations stand off ({kind} to {top}): none count"
             if p.get("winner_team") is None:
                 return "No declarations" if verbose else None
             shown = "; ".join(
-                f"{_name(names, c.get('seat'), me)} {c.get('kind')} {pretty_cards(c.get('cards'))}"
+                f"{_name(names, c.get('seat'), me)} {combination_name(c.get('kind'))} {pretty_cards(c.get('cards'))}"
                 for c in p.get("shown") or []
                 if isinstance(c, Mapping)
             )
@@ -368,6 +401,9 @@ def _render_vida(view: Mapping[str, Any], names: Sequence[str | None]) -> list[s
     if view.get("dealer") is not None:
         head += f", dealer {_name(names, view.get('dealer'), me)}"
     lines.append(f"{head}. Teams: {_team(0, names, me)} v {_team(1, names, me)}")
+    if me is not None and 0 <= me < 4:  # R2.3, R2.4: partners sit opposite; seat k+1 acts after seat k
+        order = ", ".join(_name(names, (me + i) % 4, me) for i in range(4))
+        lines.append(f"Your partner: {_name(names, (me + 2) % 4)}. Order of play: {order}, ...")
     contract = view.get("contract")
     if isinstance(contract, Mapping):
         holder = _name(names, contract.get("holder"), me)
@@ -401,7 +437,7 @@ def _render_vida(view: Mapping[str, Any], names: Sequence[str | None]) -> list[s
     raw_declarations = view.get("declarations")
     declarations: Mapping[str, Any] = raw_declarations if isinstance(raw_declarations, Mapping) else {}
     announced = [
-        f"{_name(names, a.get('seat'), me)} {', '.join(str(k) for k in a.get('kinds') or [])}"
+        f"{_name(names, a.get('seat'), me)} {', '.join(combination_name(k) for k in a.get('kinds') or [])}"
         for a in declarations.get("announced") or []
         if isinstance(a, Mapping)
     ]
@@ -419,10 +455,13 @@ def _render_vida(view: Mapping[str, Any], names: Sequence[str | None]) -> list[s
         tricks = view.get("tricks") or []
         if tricks and not view.get("trick") and isinstance(tricks[-1], Mapping):
             last = tricks[-1]
-            lines.append(
-                f"Last trick {last.get('trick_no')}: {pretty_cards(last.get('cards'))}, "
-                f"won by {_name(names, last.get('winner'), me)}"
-            )
+            leader = last.get("leader")
+            cards = list(last.get("cards") or [])
+            if isinstance(leader, int):  # cards in play order from the leader (R2.4)
+                shown = ", ".join(f"{_name(names, (leader + i) % 4, me)} {pretty(c)}" for i, c in enumerate(cards))
+            else:
+                shown = pretty_cards(cards)
+            lines.append(f"Last trick {last.get('trick_no')}: {shown}; won by {_name(names, last.get('winner'), me)}")
         played = ", ".join(
             f"{_name(names, t.get('seat'), me)} {pretty(t.get('card'))}"
             for t in view.get("trick") or []
@@ -439,6 +478,19 @@ def _render_vida(view: Mapping[str, Any], names: Sequence[str | None]) -> list[s
             made = "made" if view.get("contract_made") else "failed"
             lines.append(f"Last hand: contract {made}; hand points {_pair(view.get('hand_points'))}")
     return lines
+
+
+def _combination_fate(view: Mapping[str, Any], seat: int) -> str:
+    """What became of a seat's combinations once the teams' were compared (vida R5.5-R5.8)."""
+    declarations = view.get("declarations")
+    resolution = declarations.get("resolution") if isinstance(declarations, Mapping) else None
+    if not isinstance(resolution, Mapping):
+        return ""
+    if resolution.get("standoff"):
+        return " - a stand-off: none count"
+    if resolution.get("winner_team") == seat % 2:
+        return " - your team's declarations score"
+    return " - beaten by the other team's" if resolution.get("winner_team") is not None else ""
 
 
 def render_view(view: Mapping[str, Any]) -> str:
@@ -468,9 +520,12 @@ def render_view(view: Mapping[str, Any]) -> str:
     elif "hand" in view and isinstance(seat, int):
         lines.append(f"Your hand ({_name(names, seat)}): {pretty_cards(view.get('hand'))}")
         combos = [c for c in view.get("combinations") or [] if isinstance(c, Mapping)]
-        if combos and view.get("phase") == "play":  # vida R5.3: the seat's own combinations
-            listed = "; ".join(f"{c.get('kind')} {pretty_cards(c.get('cards'))} ({c.get('points')})" for c in combos)
-            lines.append(f"Your combinations: {listed}")
+        first_trick = isinstance(view.get("trick_no"), int) and view["trick_no"] <= 1
+        if combos and view.get("phase") == "play" and first_trick:  # vida R5.3: the seat's own combinations
+            listed = "; ".join(
+                f"{combination_name(c.get('kind'))} {pretty_cards(c.get('cards'))} ({c.get('points')})" for c in combos
+            )
+            lines.append(f"Your combinations: {listed}{_combination_fate(view, seat)}")
     totals = view.get("totals") or []
     if totals and view.get("game") == "vida":
         raw_options = view.get("options")
