@@ -303,8 +303,8 @@ def _interactive(replay: Replay, position: int, viewer: int | str | None, inp: T
             position = min(position + 1, replay.length)
         elif cmd == "p":
             position = max(position - 1, 0)
-        elif cmd == "g" and len(words) == 2 and words[1].isdigit():
-            position = min(int(words[1]), replay.length)
+        elif cmd == "g" and len(words) == 2 and words[1].isascii() and words[1].isdigit():  # not int("²")
+            position = min(int(words[1]), replay.length) if len(words[1]) <= 9 else replay.length
         else:
             print("n, p, g N or q", file=out)
             continue

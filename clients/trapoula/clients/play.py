@@ -266,8 +266,11 @@ def _print_events(seen: Seen, names: Sequence[str], me: int, out: TextIO) -> Non
             print(line, file=out)
 
 
-_BID = re.compile(r"^(\d+)\s*([cdhs♣♦♥♠])$")
-"""A typed bid: points then suit (``90H``, ``100 s``, ``90♥``; vida R4.3)."""
+_BID = re.compile(r"^([0-9]{1,9})\s*([cdhs♣♦♥♠])$")
+"""A typed bid: points (ASCII digits, at most 9: ``int`` refuses other digits such as ``²`` and more
+than 4300) then suit (``90H``, ``100 s``, ``90♥``; vida R4.3)."""
+_MENU_NUMBER = re.compile(r"^[0-9]{1,9}$")
+"""A menu number as typed (ASCII digits, as :data:`_BID`)."""
 _RANKS = {"10": "T", "t": "T", "j": "J", "q": "Q", "k": "K", "a": "A"}
 """Typed ranks: ``10`` or ``T`` for the ten, letters in either case."""
 
@@ -335,7 +338,7 @@ def _read_choice(
         text = line.strip().lower()
         if text in ("q", "quit", "exit"):
             return None
-        if text.isdigit() and 1 <= int(text) <= count:
+        if _MENU_NUMBER.match(text) and 1 <= int(text) <= count:
             return menu[int(text) - 1]
         bid = _typed_bid(text, bids) if bids else None
         if bid is not None:

@@ -193,20 +193,62 @@ def _cards(raw: Any, what: str) -> list[str]:
     raise InvalidArgument(f"{what} {raw!r} is not a list of card codes")
 
 
-def _explicit_deal(deal: Mapping[str, Any]) -> table_pb2.ExplicitDeal:
+DEAL_FIELDS = frozenset({"hands", "starter", "stock", "reshuffles", "deck", "widow"})
+"""The fields of an explicit deal (the ``ExplicitDeal`` message)."""
+
+
+def _card_lists(raw: Any, what: str) -> list[table_pb2.CardList]:
+    """A list of card lists (``hands``, ``reshuffles``); each list may be one string of codes.
+
+    Raises:
+        InvalidArgument: not a list or tuple (a string is not a list of hands), or a bad card list.
+    """
+    if raw is None:
+        return []
+    if not isinstance(raw, list | tuple):
+        raise InvalidArgument(f"explicit deal: {what} {raw!r} is not a list of card lists")
+    return [table_pb2.CardList(cards=_cards(cards, f"explicit deal: {what} {i}")) for i, cards in enumerate(raw)]
+
+
+def _explicit_deal(deal: Any) -> table_pb2.ExplicitDeal:
     """The wire form of an explicit deal: the shedding games' ``hands``, ``starter``, ``stock`` and
-    ``reshuffles`` (S5.3), or ``vida``'s ``deck`` or ``hands`` and ``widow`` (R3.2)."""
-    hands = deal.get("hands") or []
+    ``reshuffles`` (S5.3), or ``vida``'s ``deck`` or ``hands`` and ``widow`` (R3.2).
+
+    Raises:
+        InvalidArgument: not a mapping, a key that is none of :data:`DEAL_FIELDS` (a misspelt key
+            would otherwise be dropped), a ``starter`` that is not a code, or a field that is not a
+            list of card codes (or of card lists).
+    """
+    if not isinstance(deal, Mapping):
+        raise InvalidArgument(f"explicit deal {deal!r} is not a mapping such as {{'deck': [...]}}")
+    unknown = sorted(str(k) for k in deal if k not in DEAL_FIELDS)
+    if unknown:
+        raise InvalidArgument(f"explicit deal: unknown field(s) {unknown}; expected {', '.join(sorted(DEAL_FIELDS))}")
+    starter = deal.get("starter")
+    if not isinstance(starter, str | None):
+        raise InvalidArgument(f"explicit deal: starter {starter!r} is not a card code")
     return table_pb2.ExplicitDeal(
-        hands=[table_pb2.CardList(cards=_cards(h, f"explicit deal: hand {i}")) for i, h in enumerate(hands)],
-        starter=str(deal.get("starter") or ""),
+        hands=_card_lists(deal.get("hands"), "hands"),
+        starter=starter or "",
         stock=_cards(deal.get("stock") or [], "explicit deal: stock"),
-        reshuffles=[
-            table_pb2.CardList(cards=_cards(r, "explicit deal: reshuffle")) for r in deal.get("reshuffles") or []
-        ],
+        reshuffles=_card_lists(deal.get("reshuffles"), "reshuffles"),
         deck=_cards(deal.get("deck") or [], "explicit deal: deck"),
         widow=_cards(deal.get("widow") or [], "explicit deal: widow"),
     )
+
+
+def _flag(command: Mapping[str, Any], key: str) -> bool:
+    """A command's true/false field (absent or None: false).
+
+    Raises:
+        InvalidArgument: any other value (``"false"`` would otherwise read as true).
+    """
+    value = command.get(key)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise InvalidArgument(f"{command.get('kind')}: {key} {value!r} is not true or false")
+    return value
 
 
 def my_move(view: Mapping[str, Any]) -> bool:
@@ -225,8 +267,11 @@ def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
     ``next_hand``; ``vida``'s ``bid``/``vida``/``give``/``declare``, and ``play`` with ``belote``).
 
     Raises:
-        InvalidArgument: unknown ``kind`` or a field of the wrong type.
+        InvalidArgument: not a mapping, unknown ``kind``, or a field of the wrong type (``announce``
+            and ``belote`` must be true or false; a ``next_hand`` deal, when given, a mapping).
     """
+    if not isinstance(command, Mapping):
+        raise InvalidArgument(f"command {command!r} is not a mapping such as {{'kind': 'draw'}}")
     kind = command.get("kind")
     if kind == "play":
         card, suit = command.get("card"), command.get("suit")
@@ -234,10 +279,7 @@ def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
             raise InvalidArgument(f"play: card {card!r} / suit {suit!r} must be codes")
         return table_pb2.Command(
             play=table_pb2.PlayCard(
-                card=card,
-                suit=suit or "",
-                announce=bool(command.get("announce", False)),
-                belote=bool(command.get("belote", False)),
+                card=card, suit=suit or "", announce=_flag(command, "announce"), belote=_flag(command, "belote")
             )
         )
     if kind == "bid":
@@ -268,7 +310,7 @@ def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
         return table_pb2.Command(leave=table_pb2.LeaveSeat())
     if kind == "next_hand":
         deal = command.get("deal")
-        next_hand = table_pb2.NextHand(deal=_explicit_deal(deal)) if isinstance(deal, Mapping) else table_pb2.NextHand()
+        next_hand = table_pb2.NextHand() if deal is None else table_pb2.NextHand(deal=_explicit_deal(deal))
         return table_pb2.Command(next_hand=next_hand)
     raise InvalidArgument(
         f"unknown command kind {kind!r}; expected play, draw, pass, choose_suit, mau, leave, next_hand, "
@@ -487,6 +529,7 @@ class TableClient:
         Raises:
             PermissionDenied: neither the owner token nor a seat token of the table.
             AlreadyExists: the match has started.  CommandRejected: seats are free.
+            InvalidArgument: a ``deal`` that is not an explicit deal's mapping.
         """
         request = table_pb2.StartMatchRequest(
             table_id=_text(table_id, "table_id"), command_id=_text(command_id or str(uuid.uuid4()), "command_id")

@@ -96,6 +96,8 @@ MAX_KEY = 32
 """Longest game key or bot level."""
 MAX_CARD = 8
 """Longest card code or suit text accepted (real ones have 1 or 2 characters)."""
+MAX_POINTS = 2**31 - 1
+"""Largest magnitude of a command's ``points`` (``vida``'s bid, R4.3): the wire's int32."""
 MAX_PAGE_TOKEN = 20
 """Longest page token (a decimal number)."""
 DEFAULT_PAGE_SIZE = 50
@@ -1143,7 +1145,7 @@ class Tables(Application):  # type: ignore[type-arg]
             PermissionDenied: a spectator, the owner issuing a seat command, a command naming
                 another seat, or a seat giving an explicit deal (``explicit_deal_owner_only``).
             InvalidInput: a malformed command (bad table id, card code, unknown kind, bad command
-                id ...).
+                id, ``points`` outside the wire's 32 bits ...).
             CommandRejected: the rules refuse it (reason and rule number), or the match has not
                 started (``match_not_started``, S11).
             Conflict: concurrent commands kept winning the race.
@@ -1183,6 +1185,11 @@ class Tables(Application):  # type: ignore[type-arg]
         if isinstance(given, list | tuple):  # vida's give (R5.1): short codes; the game checks the rest
             for code in given:
                 _check_code(code, "card", "bad_card")
+        points = raw.get("points")
+        if isinstance(points, int) and not -MAX_POINTS - 1 <= points <= MAX_POINTS:  # vida's bid (R4.3)
+            raise InvalidInput(  # not echoed: str() of a huge int raises ValueError
+                f"points of {points.bit_length()} bits: expected a 32-bit integer", reason="bad_command"
+            )
 
         def decide(table: Table) -> list[_Draft]:
             state = table.state

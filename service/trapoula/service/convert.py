@@ -25,6 +25,10 @@ from trapoula.service.errors import PermissionDenied, clip
 P = ParamSpec("P")
 R = TypeVar("R")
 
+MAX_CARD_CODES = 10_000
+"""Most card codes one command or explicit deal may carry, counted before any is copied (a real one
+carries at most a few hundred: ``mau_mau``'s 104 cards with the orders of its reshuffles)."""
+
 
 def reads_request(reason: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Decorate a request reader: a ``ValueError``/``TypeError`` it raises becomes ``InvalidInput(reason)``.
@@ -86,10 +90,28 @@ def cards(card_list: pb.CardList) -> list[str]:
     return list(card_list.cards)
 
 
+def _check_count(count: int, what: str, reason: str) -> None:
+    """Refuse more than :data:`MAX_CARD_CODES` items (``what``) before they are copied out of the message.
+
+    Raises:
+        InvalidInput: too many (``reason``).
+    """
+    if count > MAX_CARD_CODES:
+        raise InvalidInput(f"{count} {what}: at most {MAX_CARD_CODES} are read", reason=reason)
+
+
 @reads_request("bad_deal")
 def deal_to_dict(deal: pb.ExplicitDeal) -> dict[str, Any]:
     """An explicit deal (S5.3; ``vida`` R3.2) as the game's ``explicit_deal`` takes it: the fields
-    that are set, by name (``hands``, ``starter``, ``stock``, ``reshuffles``, ``deck``, ``widow``)."""
+    that are set, by name (``hands``, ``starter``, ``stock``, ``reshuffles``, ``deck``, ``widow``).
+
+    Raises:
+        InvalidInput: more than :data:`MAX_CARD_CODES` card codes, or card lists, in all (``bad_deal``).
+    """
+    _check_count(len(deal.hands) + len(deal.reshuffles), "card lists in the explicit deal", "bad_deal")
+    total = len(deal.stock) + len(deal.deck) + len(deal.widow)
+    total += sum(len(h.cards) for h in deal.hands) + sum(len(r.cards) for r in deal.reshuffles)
+    _check_count(total, "card codes in the explicit deal", "bad_deal")
     out: dict[str, Any] = {}
     if deal.hands:
         out["hands"] = [cards(h) for h in deal.hands]
@@ -110,7 +132,8 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
     """A ``Command`` as the plain command ``Tables.act`` takes (no seat).
 
     Raises:
-        InvalidInput: no command kind is set (``bad_command``).
+        InvalidInput: no command kind is set, or a ``give`` of more than :data:`MAX_CARD_CODES` cards
+            (``bad_command``).
     """
     kind = command.WhichOneof("kind")
     if kind == "play":
@@ -127,6 +150,7 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
     if kind == "vida":
         return {"kind": "vida"}
     if kind == "give":
+        _check_count(len(command.give.cards), "card codes in give", "bad_command")
         return {"kind": "give", "cards": list(command.give.cards)}
     if kind == "declare":
         return {"kind": "declare"}

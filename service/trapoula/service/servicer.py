@@ -1,9 +1,10 @@
 """``TableService`` over grpc.aio: convert the request, call ``Tables``, convert the result.
 
-Every store call runs in a thread pool (the store is blocking; the event loop serves the
-streams).  Every error becomes a status with a ``google.rpc.Status`` (see ``status.py``); an
-unexpected one is logged and answered ``INTERNAL``, and the server goes on serving.  The seat
-token is read from ``authorization: Bearer <token>`` metadata.
+Every store call, and every conversion of a request (whose cost grows with its size), runs in a
+thread pool (the store is blocking; the event loop serves the streams).  Every error becomes a
+status with a ``google.rpc.Status`` (see ``status.py``); an unexpected one is logged and answered
+``INTERNAL``, and the server goes on serving.  The seat token is read from ``authorization:
+Bearer <token>`` metadata.
 
 Command ids (``StartMatch``, ``Act``) belong to their caller (a seat, or the owner): a repeated
 id from the same caller returns the first result, whatever the repeated command; the same id
@@ -81,7 +82,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         """Create a table; see the proto."""
 
         async def work() -> pb.CreateTableResponse:
-            options = convert.struct_to_dict(request.options)
+            options = await self._run(convert.struct_to_dict, request.options)
             first_dealer = request.first_dealer if request.HasField("first_dealer") else None
             table_id, owner_token = await self._run(
                 self.tables.create_table,
@@ -122,7 +123,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         """Start the match; see the proto."""
 
         async def work() -> pb.ActResponse:
-            deal = convert.start_deal(request)
+            deal = await self._run(convert.start_deal, request)
             call = self._authed(request.table_id, _token(context), self.tables.start_match, request.command_id, deal)
             return convert.act_response(await self._run(call))
 
@@ -132,7 +133,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         """Issue a command for the caller's seat; see the proto."""
 
         async def work() -> pb.ActResponse:
-            command = convert.command_to_dict(request.command)
+            command = await self._run(convert.command_to_dict, request.command)
             call = self._authed(request.table_id, _token(context), self.tables.act, request.command_id, command)
             return convert.act_response(await self._run(call))
 
