@@ -191,7 +191,7 @@ def test_play_vida_with_a_typed_bid_to_the_end_of_the_match() -> None:
     assert "\nAuction: heuristic-bot-1 pass, heuristic-bot-2 80 ♦, heuristic-bot-3 pass\n" in auction
     assert "\nHighest bid: 80 ♦ by heuristic-bot-2\n" in auction
     assert re.search(r"^Your hand \(you\): ([0-9JQKA]+[♣♦♥♠] ){7}[0-9JQKA]+[♣♦♥♠]$", auction, re.MULTILINE)
-    assert "or bid: type points and suit, e.g. 90H (from 90, in tens)" in auction
+    assert "or bid: type points and suit (C D H S), e.g. 90H (from 90, in tens)" in auction
     assert "Totals: team 0 0, team 1 0 (a game is won above 300); games won: team 0 0, team 1 0" in auction
     assert "Stock" not in text and "None" not in text
     playing = next(s for s in screens if "Trick 1: heuristic-bot" in s)

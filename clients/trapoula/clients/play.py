@@ -326,7 +326,7 @@ def _read_choice(
     legal bids, or three typed cards (``7C 8D TS``) when ``gives`` holds the legal gives (vida R4.3,
     R5.1); None to quit (``q`` or the end of the input)."""
     count = len(menu)
-    numbers = f"1-{count}" if count else ""
+    numbers = f"1-{count}" if count > 1 else "1" if count else ""
     typed = _prompt_hint(bids, gives)
     hint = ", or ".join(part for part in (numbers, typed) if part)
     while True:
@@ -396,7 +396,7 @@ def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
             print(f"  {i}) {_menu_line(command, view)}", file=out)
         if bids:
             low = min(int(b["points"]) for b in bids)
-            print(f"  or bid: type points and suit, e.g. {low}H (from {low}, in tens)", file=out)
+            print(f"  or bid: type points and suit (C D H S), e.g. {low}H (from {low}, in tens)", file=out)
         if gives:
             print(_give_help(view, session.names), file=out)
         choice = _read_choice(inp, out, menu, bids, gives)
