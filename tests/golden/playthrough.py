@@ -12,6 +12,12 @@ or redaction shows up as a diff of these files.
 For a game with seat changes (``mau_mau`` R6.9, R6.10) a scenario may list players who join the
 table before a given hand (``Scenario.joins``) and seats that leave at a given step
 (``Scenario.leaves``); the views then cover every seat number in use.
+
+A scenario may also fix some moves (``Scenario.script``: the command sent at a given step, e.g. a
+``vida`` call no computer player would make), and, for a game whose legal lists run to hundreds of
+payloads (``vida``: every bid up to ``max_bid`` in four suits, 990 ways to give three cards of 11),
+abridge each long run of one command kind (``Scenario.abridge``) to its first payloads, a count and
+its last payload, with the SHA-256 of the whole list so that any change still changes the file.
 """
 
 from __future__ import annotations
@@ -62,6 +68,12 @@ class Scenario:
     """``(hand, name, computer)``: the table's ``join`` issued just before hand ``hand`` is dealt."""
     leaves: tuple[tuple[int, int], ...] = ()
     """``(step, seat)``: at command number ``step`` the seat issues ``leave`` instead of the usual move."""
+    script: tuple[tuple[int, Mapping[str, Any]], ...] = ()
+    """``(step, payload)``: at command number ``step`` the seat to act sends ``payload`` instead of the
+    player's choice (it must be that seat's command, and the rules must accept it)."""
+    abridge: int = 0
+    """When positive, a command kind with more than ``abridge + 1`` legal payloads is written abridged
+    (:func:`_legal_text`), and a seat's view shows ``"legal"`` as a pointer to its ``legal seat`` line."""
 
     def seed(self, hand: int) -> str:
         """The 64-hex-digit seed of hand number ``hand`` (1, 2, ...)."""
@@ -129,21 +141,46 @@ def _player_line(scenario: Scenario) -> str:
     )
 
 
-def _snapshot(spec: GameSpec[Any, Any], state: Any, n: int, out: list[str]) -> None:
+def _legal_text(legal: list[Payload], abridge: int) -> str:
+    """``legal`` as JSON; with ``abridge`` > 0 and some kind listed more than ``abridge + 1`` times:
+    ``"<count> commands, sha256 <16 hex digits of the whole list's JSON>: "`` then, for each kind in
+    order of first appearance, ``"<kind> x<count> [...]"`` listing all its payloads, or, when it has
+    more than ``abridge + 1``, its first ``abridge``, ``"... <k> more ..."`` and its last."""
+    groups: dict[str, list[Payload]] = {}
+    for payload in legal:
+        groups.setdefault(str(payload.get("kind")), []).append(payload)
+    if abridge <= 0 or all(len(group) <= abridge + 1 for group in groups.values()):
+        return _json(legal)
+    parts = []
+    for kind, group in groups.items():
+        items = [_json(p) for p in group]
+        if len(items) > abridge + 1:
+            items = [*items[:abridge], f"... {len(items) - abridge - 1} more ...", items[-1]]
+        parts.append(f"{kind} x{len(group)} [{', '.join(items)}]")
+    digest = hashlib.sha256(_json(legal).encode()).hexdigest()[:16]
+    return f"{len(legal)} commands, sha256 {digest}: " + "; ".join(parts)
+
+
+def _snapshot(spec: GameSpec[Any, Any], state: Any, n: int, out: list[str], abridge: int = 0) -> None:
     n = _seat_count(spec, state, n)
     viewers: tuple[Viewer, ...] = (*range(n), None)
+    legal = {seat: [spec.command_payload(c) for c in spec.legal_commands(state, seat)] for seat in range(n)}
     for viewer in viewers:
-        out.append(f"view {_who(viewer)}: {_json(spec.seat_view(state, viewer))}")
+        view = spec.seat_view(state, viewer)
+        if abridge > 0 and viewer is not None and view.get("legal") and view.get("legal") == legal[viewer]:
+            view = {**view, "legal": f"as the line legal seat {viewer}"}
+        out.append(f"view {_who(viewer)}: {_json(view)}")
     for seat in range(n):
-        legal = [spec.command_payload(c) for c in spec.legal_commands(state, seat)]
-        out.append(f"legal seat {seat}: {_json(legal)}")
+        out.append(f"legal seat {seat}: {_legal_text(legal[seat], abridge)}")
 
 
 def render(scenario: Scenario) -> str:
     """Play ``scenario`` to the end and return its playthrough text.
 
     Raises:
-        AssertionError: the match does not end within ``MAX_STEPS`` commands.
+        AssertionError: the match does not end within ``MAX_STEPS`` commands, or a scripted command
+            (``Scenario.script``) is not the acting seat's or its step is never reached.
+        CommandRejected: the rules refuse a scripted command.
     """
     spec = GAMES[scenario.game]
     config = scenario.config()
@@ -164,12 +201,20 @@ def render(scenario: Scenario) -> str:
         out.append(f"joins (hand, name, computer): {_json([list(j) for j in scenario.joins])}")
     if scenario.leaves:
         out.append(f"leaves (step, seat): {_json([list(j) for j in scenario.leaves])}")
+    if scenario.script:
+        out.append(f"script (step, command): {_json([[k, dict(p)] for k, p in scenario.script])}")
+    if scenario.abridge:
+        out.append(
+            f"legal lists: a command kind with more than {scenario.abridge + 1} payloads is abridged to its first "
+            f"{scenario.abridge}, a count and its last; the sha256 covers the whole list"
+        )
     out += ["", "## step 0: the match before any command"]
-    _snapshot(spec, state, scenario.n, out)
+    _snapshot(spec, state, scenario.n, out, scenario.abridge)
     hands = 0
     step = 0
     joins = list(scenario.joins)
     leaves = dict(scenario.leaves)
+    script = dict(scenario.script)
     while not spec.is_terminal(state):
         step += 1
         assert step <= MAX_STEPS, f"{scenario.name}: no end after {MAX_STEPS} commands"
@@ -188,14 +233,18 @@ def render(scenario: Scenario) -> str:
             label = f"table next_hand, hand {hands}, seed {seed}"
         else:
             seat = acting_seats(spec, state, seats)[0]
-            if scenario.level is not None:
+            scripted = step in script
+            if scripted:
+                payload = dict(script.pop(step))
+                assert payload.get("seat") == seat, f"{scenario.name}: step {step} is seat {seat}'s, not {payload}"
+            elif scenario.level is not None:
                 view = spec.seat_view(state, seat)
                 payload = dict(spec.bot_levels[scenario.level](view, view["legal"], rng))
             else:
                 payloads = [spec.command_payload(c) for c in spec.legal_commands(state, seat)]
                 payload = _choose(rng, scenario, payloads)
             command = spec.parse_command(payload)
-            label = _json(spec.command_payload(command))
+            label = _json(spec.command_payload(command)) + (" (scripted)" if scripted else "")
         out.append("")
         out.append(f"## step {step}: {label}")
         for event in spec.decide(state, command):
@@ -209,7 +258,8 @@ def render(scenario: Scenario) -> str:
                     seen.setdefault(_json(shown), []).append(_who(viewer))
             for shown_text, who in seen.items():
                 out.append(f"  seen by {', '.join(who)}: {shown_text}")
-        _snapshot(spec, state, scenario.n, out)
+        _snapshot(spec, state, scenario.n, out, scenario.abridge)
+    assert not script, f"{scenario.name}: scripted steps never reached: {sorted(script)}"
     out.append("")
     out.append(f"# the match is over after {step} commands and {hands} hand(s)")
     return "\n".join(out) + "\n"

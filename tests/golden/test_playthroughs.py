@@ -107,13 +107,66 @@ SCENARIOS = (
         joins=((2, "eve", "easy"),),
         leaves=((30, 1),),
     ),
+    Scenario(
+        game="vida",
+        name="short-match-target-300",
+        n=4,
+        # Default rules, one game won by passing 300 (R6.9, R6.10): this seed ends the match in one hand. The
+        # heuristic players follow the bidding convention (section 12): 0 passes, 1 80C, 2 90D, 3 110C,
+        # 0 150D (C9: a 50 quarte), three passes (R4.7).  Declarations (R5.5): team 0's quarte KS-TS (50)
+        # and tierce KD-JD (20) against nothing.  Seat 2 announces belote with QD (R5.9).
+        # HandScored checked by hand (R6.1-R6.5): team 0 takes tricks 1, 2, 3, 5 = 6 + 31 + 13 + 16 = 66,
+        # team 1 tricks 4, 6, 7, 8 = 13 + 27 + 19 + 27 + 10 (last trick) = 96; 66 + 96 = 162.  Contract
+        # test on raw values: 66 + 70 + 20 = 156 >= 150 and > 96: made.  Both end in 6: team 0 won the
+        # jack of trumps (JD, trick 2) and rounds up to 70, team 1 down to 90 (R6.4, D23).  Booked:
+        # team 0 150 + 70 + 70 + 20 = 310, team 1 90; 310 > 300 wins the game and the match.
+        options={"target_score": 300, "wins_needed": 1},
+        first_seed="ebb27bea504c9d645d64f46eaa69a4092afe128b625ffa82858a618110d60ecf",
+        level="heuristic",
+        abridge=12,
+    ),
+    Scenario(
+        game="vida",
+        name="open-vida-pilotta",
+        n=4,
+        # Open vida (R3.4, R5.1) with the Pilotta timing (R5.8).  1 bids 100H, 2 120C (counting the
+        # widow QS 9C AS QC), three passes; seat 2 takes the widow and gives 7H to 3, TS to his partner 0,
+        # KS to 1: the card is seen by giver and receiver only (D30).  In trick 1 seat 2 declares his
+        # four queens (two of them from the widow, D31) and seat 3 a tierce 9S-7S; after the fourth
+        # card the four queens win and only they are shown, the tierce stays hidden (R5.5, R5.8, D33).
+        # HandScored checked by hand: raw 116 / 46 (tricks 3-8 / 1-2), contract test 116 + 100 = 216 >=
+        # 120 and > 46: made; both end in 6, team 0 won JC (trick 4): 120 / 40 (R6.4); booked team 0
+        # 120 + 120 + 100 = 340, team 1 40 (R6.5).
+        options={"open_vida": True, "declaration_timing": "before_first_card", "target_score": 300, "wins_needed": 1},
+        first_seed="25a37640ae2e1339b13d55e77a4d1db29c37648ebf4180fe494e02fe3334b48d",
+        level="heuristic",
+        abridge=12,
+    ),
+    Scenario(
+        game="vida",
+        name="vida-contra-belote",
+        n=4,
+        # The heuristic players bid 0 80S, 1 100D, 3 140D, 2 150S; the computer players never redouble
+        # (C10), so the script has the defender 3 (holding a quint of hearts) call vida and the holder's
+        # partner 0 contra vida (R4.5, D3): level 2, x4; three passes close the auction (R4.7).  Seat 2
+        # announces belote with QS (R5.9).  HandScored checked by hand: raw team 0 tricks 1-3, 6-8 =
+        # 11 + 12 + 31 + 7 + 7 + 38 = 106, team 1 tricks 4-5 = 38 + 18 = 56; contract test
+        # 106 + 0 + 20 = 126 < 150: failed.  With vida the defenders book 4 x 150 + 160 + 100 (their
+        # quint) + 20 (the bidders' belote, R6.7, D24) = 880, the bidders 0.
+        options={"target_score": 300, "wins_needed": 1},
+        first_seed="116132fb4e13dfbd93ffe361457e222004fc2a4f09ff6970932d423a3702e361",
+        level="heuristic",
+        script=((11, {"kind": "vida", "seat": 3}), (12, {"kind": "vida", "seat": 0})),
+        abridge=12,
+    ),
 )
 """Every golden playthrough: default options with four players; two players with announcements
 and the skip-turn penalty; three players with the dealer choosing the suit on an ace up-card,
 aces and eights allowed as last cards and sevens forbidden as last cards.  Crazy Eights: the
 standard game with two players and two eights buried at the deal; a points game of three; every
 option on with four players.  Mau Mau: a two-player hand; five players down to one by elimination;
-a leave during a hand and a join before the next."""
+a leave during a hand and a join before the next.  Vida: a one-game match with a contested auction;
+open vida with the Pilotta declarations; a hand doubled and redoubled with a belote."""
 
 
 def _path(scenario: Scenario) -> Path:
@@ -175,3 +228,42 @@ def test_the_mau_mau_playthroughs_show_the_seat_changes_and_eliminations_they_we
     five = texts["five-players-elimination"]
     assert five.count("event PlayerEliminated:") == 4 and "event MatchEnded:" in five
     assert '"reason":"last_seven"' in texts["two-players"]
+
+
+def test_the_vida_playthroughs_show_the_auction_exchange_declarations_and_doublings_they_were_chosen_for() -> None:
+    """Vida (rules/vida.md): R4.3 a contested auction, R5.1 the widow and the private gifts, R5.8 the
+    Pilotta declarations resolved after trick 1, R4.5 vida and contra vida, R5.9 belote, and each
+    hand's booking as worked out in the scenario comments (R6.3-R6.7)."""
+    texts = {s.name: render(s) for s in SCENARIOS if s.game == "vida"}
+    short = texts["short-match-target-300"]
+    assert short.count("event BidMade:") == 4 and short.count("event HandStarted:") == 1
+    assert 'event BeloteAnnounced: {"card":"QD","seat":2}' in short
+    assert (
+        '"contract_made":true,"contract_points":[156,96],"declaration_points":[70,0],"hand_points":[310,90],'
+        '"totals":[310,90],"trick_points":[70,90],"trick_points_raw":[66,96]'
+    ) in short
+    assert 'event MatchEnded: {"games_won":[1,0],"winner_team":0}' in short
+    pilotta = texts["open-vida-pilotta"]
+    assert 'event WidowTaken: {"cards":["QS","9C","AS","QC"],"seat":2}' in pilotta
+    assert (
+        'event CardGiven: {"card":"TS","from_seat":2,"to_seat":0}\n'
+        '  seen by seat 1, seat 3, spectator: {"card":null,"from_seat":2,"to_seat":0}\n'
+    ) in pilotta
+    assert pilotta.count("event CardGiven:") == 3
+    assert 'event DeclarationAnnounced: {"kinds":["carre_Q"],"seat":2}' in pilotta
+    assert 'event DeclarationAnnounced: {"kinds":["seq3"],"seat":3}' in pilotta
+    assert (
+        '"trick_no":1,"winner":1}\nevent DeclarationsResolved: {"declaration_points":[100,0],'
+        '"shown":[{"cards":["QC","QD","QH","QS"],"kind":"carre_Q","points":100,"seat":2}]'
+    ) in pilotta
+    assert '"contract_points":[216,46],"declaration_points":[100,0],"hand_points":[340,40]' in pilotta
+    doubled = texts["vida-contra-belote"]
+    assert 'event VidaCalled: {"level":1,"multiplier":2,"seat":3}' in doubled
+    assert 'event VidaCalled: {"level":2,"multiplier":4,"seat":0}' in doubled
+    assert 'event AuctionClosed: {"holder":2,"level":2,"multiplier":4,"points":150,"suit":"S","team":0}' in doubled
+    assert 'event BeloteAnnounced: {"card":"QS","seat":2}' in doubled
+    assert (
+        '"belote_points":[20,0],"capot_team":null,"contract":{"holder":2,"level":2,"multiplier":4,"points":150,'
+        '"suit":"S","team":0},"contract_made":false,"contract_points":[126,156],"declaration_points":[0,100],'
+        '"hand_points":[0,880]'
+    ) in doubled
