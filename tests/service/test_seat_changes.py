@@ -192,18 +192,24 @@ def test_a_leave_leaves_two_players_and_the_match_ends_with_the_last_one_r6_10_3
 def test_a_recorded_match_with_joins_and_leaves_verifies_and_replays_and_tampering_shows(tables: Tables) -> None:
     """Acceptance: a Mau Mau match with joins and leaves exports, replays and verifies offline;
     a changed PlayerJoined total (R6.9.1) or a removed PlayerLeft breaks the record."""
-    table_id, _ = tables.create_table("mau_mau", 3, {"elimination_limit": -60})
-    _, token = tables.join(table_id, "ann", 0)
-    tables.add_bot(table_id, "hard", 1)
-    tables.add_bot(table_id, "medium", 2)
-    ann = tables.authenticate(table_id, token)
-    tables.start_match(table_id, ann, "s")
-    assert tables.add_bot(table_id, "easy", name="late bot") == -1  # queued: ann is to act (R3.5)
-    tables.act(table_id, ann, "bye", {"kind": "leave"})  # R6.10.2: two players go on
-    assert tables.settle(120)
-    state = tables._load(table_id).state
-    assert state.over
-    names = _names(tables, table_id)
+    for _attempt in range(8):  # each table deals from its own random seeds
+        table_id, _ = tables.create_table("mau_mau", 3, {"elimination_limit": -60})
+        _, token = tables.join(table_id, "ann", 0)
+        tables.add_bot(table_id, "hard", 1)
+        tables.add_bot(table_id, "medium", 2)
+        ann = tables.authenticate(table_id, token)
+        tables.start_match(table_id, ann, "s")
+        assert tables.add_bot(table_id, "easy", name="late bot") == -1  # queued: ann is to act (R3.5)
+        tables.act(table_id, ann, "bye", {"kind": "leave"})  # R6.10.2: two players go on
+        assert tables.settle(120)
+        state = tables._load(table_id).state
+        assert state.over
+        names = _names(tables, table_id)
+        if "PlayerJoined" in names:
+            break
+        # R6.7: an elimination in the first hand left one player, so the match ended with that hand
+        # and the queued join lapsed (a decision recorded for the rules owners); deal again
+        assert "PlayerEliminated" in names and names[-1] == "MatchEnded", names
     assert names.index("JoinQueued") < names.index("PlayerLeft") < names.index("PlayerJoined")
     assert "PlayerEliminated" in names and names[-1] == "MatchEnded"
 
