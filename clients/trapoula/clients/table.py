@@ -264,7 +264,8 @@ def my_move(view: Mapping[str, Any]) -> bool:
 
 def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
     """The wire form of a command dict (``kind`` ``play``/``draw``/``pass``/``choose_suit``/``mau``/``leave``/
-    ``next_hand``; ``vida``'s ``bid``/``vida``/``give``/``declare``, and ``play`` with ``belote``).
+    ``next_hand``; ``vida``'s ``bid``/``vida``/``give``/``declare``, and ``play`` with ``belote``;
+    ``giminaiciai``'s ``draw`` with its ``source``, ``discard`` and ``lay_down``).
 
     Raises:
         InvalidArgument: not a mapping, unknown ``kind``, or a field of the wrong type (``announce``
@@ -294,7 +295,28 @@ def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
     if kind == "declare":
         return table_pb2.Command(declare=table_pb2.Declare())
     if kind == "draw":
-        return table_pb2.Command(draw=table_pb2.DrawCard())
+        source = command.get("source")
+        if not isinstance(source, str | None):
+            raise InvalidArgument(f"draw: source {source!r} must be 'stock' or 'discard'")
+        return table_pb2.Command(draw=table_pb2.DrawCard(source=source or ""))
+    if kind == "discard":
+        card = command.get("card")
+        if not isinstance(card, str):
+            raise InvalidArgument(f"discard: card {card!r} must be a card code")
+        return table_pb2.Command(discard=table_pb2.DiscardCard(card=card))
+    if kind == "lay_down":
+        groups = command.get("groups")
+        if isinstance(groups, str | bytes) or not isinstance(groups, Sequence):
+            raise InvalidArgument(f"lay_down: groups {groups!r} must be a list of card lists")
+        discard = command.get("discard")
+        if not isinstance(discard, str | None):
+            raise InvalidArgument(f"lay_down: discard {discard!r} must be a card code")
+        lay = table_pb2.LayDown(
+            groups=[table_pb2.CardList(cards=_cards(g, "lay_down: group")) for g in groups],
+            discard=discard or "",
+            extra=_whole(command.get("extra", 0), "lay_down: extra", 0),
+        )
+        return table_pb2.Command(lay_down=lay)
     if kind == "pass":
         message = table_pb2.Command()
         getattr(message, "pass").SetInParent()  # `pass` is a Python keyword

@@ -132,8 +132,8 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
     """A ``Command`` as the plain command ``Tables.act`` takes (no seat).
 
     Raises:
-        InvalidInput: no command kind is set, or a ``give`` of more than :data:`MAX_CARD_CODES` cards
-            (``bad_command``).
+        InvalidInput: no command kind is set, or a ``give`` or ``lay_down`` of more than
+            :data:`MAX_CARD_CODES` cards (``bad_command``).
     """
     kind = command.WhichOneof("kind")
     if kind == "play":
@@ -155,7 +155,19 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
     if kind == "declare":
         return {"kind": "declare"}
     if kind == "draw":
-        return {"kind": "draw"}
+        return {"kind": "draw", "source": command.draw.source} if command.draw.source else {"kind": "draw"}
+    if kind == "discard":
+        return {"kind": "discard", "card": command.discard.card}
+    if kind == "lay_down":
+        groups = command.lay_down.groups
+        _check_count(len(groups), "groups in the lay-down", "bad_command")
+        _check_count(sum(len(g.cards) for g in groups), "card codes in the lay-down", "bad_command")
+        lay: dict[str, Any] = {"kind": "lay_down", "groups": [cards(g) for g in groups]}
+        if command.lay_down.discard:
+            lay["discard"] = command.lay_down.discard
+        if command.lay_down.extra:
+            lay["extra"] = command.lay_down.extra
+        return lay
     if kind == "pass":
         return {"kind": "pass"}
     if kind == "choose_suit":
@@ -168,7 +180,8 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
         deal = deal_to_dict(command.next_hand.deal) if command.next_hand.HasField("deal") else None
         return {"kind": "next_hand", "deal": deal}
     raise InvalidInput(
-        "the command sets none of play, draw, pass, choose_suit, next_hand, mau, leave, bid, vida, give, declare",
+        "the command sets none of play, draw, pass, choose_suit, next_hand, mau, leave, bid, vida, give, declare, "
+        "discard, lay_down",
         reason="bad_command",
     )
 
