@@ -1,0 +1,245 @@
+"""Laying down (rules/giminaiciai.md R5, R6, R7.2): checking a lay-down and listing the legal ones.
+
+Pure functions on cards; the decider (``rules``) adds the turn and the seat.  Groups are judged by the
+shared :mod:`trapoula.domain.games.relatives` (R6.6 with the rank cycle of R2.5).
+
+Listing (``legal_commands``): :func:`lay_downs` gives every legal lay-down of a hand of 8 cards: each
+way to split the cards, or the cards but one discard (R5.2), into one or two legal groups (R5.1), and
+for each such split every way to add the extra cards from the top of the discard pile one by one, each
+to a group it fits at that moment (R5.3), for every number of extra cards 0, 1, ... as far as they
+fit.  Each lay-down is listed once, in canonical form (:func:`~trapoula.domain.games.giminaiciai.commands.canonical`
+order: cards of a group in canonical order, groups by their lowest card); ``decide`` accepts any
+ordering of the same groups.  Measured on random deals and in play (the package docstring gives the
+sizes), the listing stays small: most hands admit no lay-down at all, and a hand that does rarely
+admits more than a few dozen; only a long pile of cards that each fit either group multiplies it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from trapoula.domain.cards import Card
+from trapoula.domain.games.relatives import RankOrder, explain_group, legal_group, related
+
+__all__ = [
+    "FIRST_FINISH_BONUS",
+    "HAND_SIZE",
+    "LayDownOption",
+    "Refusal",
+    "can_lay_down",
+    "check_lay_down",
+    "extra_card_bonus",
+    "lay_downs",
+]
+
+ORDER = RankOrder.CYCLE
+"""Giminaičiai's rank cycle (R2.5)."""
+HAND_SIZE = 7
+"""Cards held between turns (R1, R3.3, R4.4)."""
+FIRST_FINISH_BONUS = 10
+"""R7.1."""
+MAX_GROUPS = 2
+"""One or two groups (R5.1)."""
+
+Group = tuple[Card, ...]
+
+
+def extra_card_bonus(cards_laid: int) -> int:
+    """The extra-card bonus for laying ``cards_laid`` cards (R7.2): 2^(N-7) - 1, 0 up to 7 cards.
+
+    >>> [extra_card_bonus(n) for n in (7, 8, 9, 10, 11, 13)]
+    [0, 1, 3, 7, 15, 63]
+    """
+    return 2 ** (cards_laid - HAND_SIZE) - 1 if cards_laid > HAND_SIZE else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a lay-down is refused (R5.6): a reason code of R11.3, the rule, and a sentence naming the card."""
+
+    reason: str
+    rule: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class LayDownOption:
+    """One legal lay-down in canonical form (see the module docstring)."""
+
+    groups: tuple[Group, ...]
+    discard: Card | None
+    extra: int
+
+
+def _codes(cards: Sequence[Card]) -> str:
+    return " ".join(c.code for c in cards)
+
+
+def check_lay_down(
+    hand: Sequence[Card],
+    taken: Card | None,
+    pile: Sequence[Card],
+    groups: Sequence[Sequence[Card]],
+    discard: Card | None,
+    extra: int,
+) -> Refusal | None:
+    """Check a lay-down's cards and groups (R5.1-R5.3, R5.6, R6); None when it is legal.
+
+    ``hand``: the 8 cards held after the draw; ``taken``: the card taken from the discard pile this
+    turn (R4.5) or None; ``pile``: the discard pile, bottom first; ``groups``, ``discard``, ``extra``:
+    the command (R11.3).  The turn itself (who acts, the draw) is the caller's.
+
+    The refusals, in the order of R11.3: ``card_not_in_hand`` (the discard is not a hand card, or a
+    listed card is neither a hand card nor one of the top ``extra`` pile cards, R5.6),
+    ``cannot_discard_taken_card`` (R4.5), ``not_enough_discards`` (``extra`` exceeds the pile, R5.3),
+    ``bad_group_count`` (0 or more than 2 groups, R5.1), ``cards_mismatch`` (a card listed twice, a
+    hand card neither laid nor discarded, an extra card not laid; R5.1, R5.3, R5.6), ``illegal_group``
+    (a group is illegal on its hand cards; the rule and the card are :func:`explain_group`'s, R6),
+    ``extra_card_does_not_fit`` (an extra card makes its group illegal when taken, or starts a group
+    of its own, R5.3).
+    """
+    held = set(hand)
+    tops = tuple(reversed(pile))[:extra]
+    available = set(tops)
+    listed = [c for g in groups for c in g]
+    if discard is not None and discard not in held:
+        return Refusal("card_not_in_hand", "R5.2", f"the discard {discard.code!r} is not in his hand")
+    for card in listed:
+        if card not in held and card not in available:
+            return Refusal(
+                "card_not_in_hand",
+                "R5.6",
+                f"{card.code!r} is neither in his hand nor among the top {extra} card(s) of the discard pile",
+            )
+    if discard is not None and discard == taken:
+        return Refusal(
+            "cannot_discard_taken_card", "R4.5", f"{discard.code!r} was taken from the discard pile this turn"
+        )
+    if extra > len(pile):
+        return Refusal("not_enough_discards", "R5.3", f"extra {extra} exceeds the discard pile of {len(pile)} card(s)")
+    if not 1 <= len(groups) <= MAX_GROUPS:
+        return Refusal("bad_group_count", "R5.1", f"{len(groups)} groups listed; a lay-down has one or two")
+    seen: set[Card] = set()
+    for card in [*listed, *([discard] if discard is not None else [])]:
+        if card in seen:
+            return Refusal("cards_mismatch", "R5.6", f"{card.code!r} is listed twice")
+        seen.add(card)
+    for card in hand:
+        if card not in seen:
+            return Refusal(
+                "cards_mismatch", "R5.1", f"{card.code!r} of his hand is neither laid nor named as the discard"
+            )
+    for card in tops:
+        if card not in seen:
+            return Refusal(
+                "cards_mismatch", "R5.3", f"the extra card {card.code!r} taken from the discard pile is not laid"
+            )
+    parts: list[list[Card]] = []
+    for i, group in enumerate(groups, start=1):
+        own = [c for c in group if c in held]
+        parts.append(own)
+        if own or not group:
+            problem = explain_group(own, ORDER)
+            if problem is not None:
+                return Refusal(
+                    "illegal_group", problem.rule, f"group {i} ({_codes(own) or 'empty'}) is illegal: {problem.message}"
+                )
+    home = {card: i for i, group in enumerate(groups) for card in group}
+    for j, card in enumerate(tops, start=1):
+        part = parts[home[card]]
+        part.append(card)
+        if not legal_group(part, ORDER):
+            if any(c in held for c in part):
+                why = f"does not fit group {home[card] + 1} ({_codes(part[:-1])})"
+            else:
+                why = "would start a group of its own"
+            return Refusal("extra_card_does_not_fit", "R5.3", f"extra card {j}, {card.code!r}, {why} when taken")
+    return None
+
+
+class _Legal:
+    """``legal_group`` with a memo for one listing (the same subsets recur across discards)."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self) -> None:
+        self.memo: dict[frozenset[Card], bool] = {}
+
+    def __call__(self, cards: Group) -> bool:
+        key = frozenset(cards)
+        known = self.memo.get(key)
+        if known is None:
+            known = self.memo[key] = legal_group(cards, ORDER)
+        return known
+
+
+def _splits(cards: Group, legal: _Legal) -> Iterator[tuple[Group, ...]]:
+    """Every split of ``cards`` into one or two legal groups, each split once (R5.1)."""
+    if legal(cards):
+        yield (cards,)
+    first, rest = cards[0], cards[1:]
+    k = len(rest)
+    for mask in range((1 << k) - 1):  # the group of ``first`` never takes every card
+        a = (first, *(rest[i] for i in range(k) if mask >> i & 1))
+        b = tuple(rest[i] for i in range(k) if not mask >> i & 1)
+        if len(a) >= 3 and len(b) >= 3 and legal(a) and legal(b):
+            yield (a, b)
+
+
+def _with_extras(
+    groups: tuple[Group, ...], tops: Group, j: int, legal: _Legal
+) -> Iterator[tuple[tuple[Group, ...], int]]:
+    """``groups`` with extra cards ``tops[:j]`` placed, then every way to place the next ones (R5.3)."""
+    yield groups, j
+    if j < len(tops):
+        card = tops[j]
+        for i, group in enumerate(groups):
+            grown = (*group, card)
+            if legal(grown):
+                yield from _with_extras((*groups[:i], grown, *groups[i + 1 :]), tops, j + 1, legal)
+
+
+def _canonical(groups: tuple[Group, ...]) -> tuple[Group, ...]:
+    ordered = (tuple(sorted(g, key=lambda c: c.sort_key)) for g in groups)
+    return tuple(sorted(ordered, key=lambda g: tuple(c.sort_key for c in g)))
+
+
+def _iter_lay_downs(hand: Sequence[Card], taken: Card | None, pile: Sequence[Card]) -> Iterator[LayDownOption]:
+    cards = tuple(sorted(hand, key=lambda c: c.sort_key))
+    loners = [c for c in cards if not any(related(c, o, ORDER) for o in cards)]
+    if len(loners) > 1:  # a card related to no other hand card can only be discarded (R5.3, decision 7)
+        return
+    discards: list[Card | None] = [None, *cards] if not loners else list(loners)
+    tops = tuple(reversed(pile))
+    legal = _Legal()
+    for discard in discards:
+        if discard is not None and discard == taken:  # R4.5
+            continue
+        rest = tuple(c for c in cards if c != discard)
+        for split in _splits(rest, legal):
+            for groups, extra in _with_extras(split, tops, 0, legal):
+                yield LayDownOption(_canonical(groups), discard, extra)
+
+
+def lay_downs(hand: Sequence[Card], taken: Card | None, pile: Sequence[Card] = ()) -> tuple[LayDownOption, ...]:
+    """Every legal lay-down of ``hand`` (the cards held after the draw), in canonical form, each once.
+
+    ``taken`` is the card taken from the discard pile this turn (never the discard, R4.5); ``pile`` the
+    discard pile, bottom first, for the extra cards (R5.3).  Order: no discard first, then each
+    discard in canonical card order; within a discard, the splits into groups, each followed by its
+    extra-card continuations in increasing ``extra``.  See the module docstring.
+    """
+    seen: set[tuple[tuple[Group, ...], Card | None, int]] = set()
+    out: list[LayDownOption] = []
+    for option in _iter_lay_downs(hand, taken, pile):
+        key = (option.groups, option.discard, option.extra)
+        if key not in seen:
+            seen.add(key)
+            out.append(option)
+    return tuple(out)
+
+
+def can_lay_down(hand: Sequence[Card], taken: Card | None) -> bool:
+    """Whether ``hand`` (the cards held after the draw) can be laid down at all (R5.1, R5.2, R4.5)."""
+    return next(_iter_lay_downs(hand, taken, ()), None) is not None

@@ -1,0 +1,75 @@
+"""Giminaičiai's options (rules/giminaiciai.md section 7).
+
+The spec names two: ``target_score`` (R10.1), a table option kept here, and ``initial_totals``
+(R10.2), the totals before the first hand of a match started in the middle of another.  The platform
+carries the latter in :attr:`trapoula.domain.game.MatchConfig.initial_totals` (recorded in
+``MatchStarted.initial_totals``), as for every other game, so it is not an option key here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from trapoula.domain.errors import InvalidInput
+
+__all__ = ["DEFAULT_TARGET_SCORE", "MAX_TARGET_SCORE", "GiminaiciaiOptions", "option_defaults", "parse_options"]
+
+DEFAULT_TARGET_SCORE = 200
+"""R10.1: the seed's 200 points."""
+MAX_TARGET_SCORE = 1_000_000
+"""The highest ``target_score`` accepted (far above it a match only becomes endless)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GiminaiciaiOptions:
+    """The table options of Giminaičiai (section 7); the defaults are the seed's game."""
+
+    target_score: int = DEFAULT_TARGET_SCORE
+    """R9.1, R10.1: a match ends after a hand in which a total reaches this (ties play on, R9.2)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """All options as plain data (a fresh dict each call)."""
+        return dataclasses.asdict(self)
+
+
+def parse_options(raw: Mapping[str, Any]) -> GiminaiciaiOptions:
+    """Validate option keys and values (section 7) and fill in the defaults.
+
+    ``raw`` maps option keys to plain values, e.g. ``{"target_score": 100}``; ``target_score`` is an
+    integer from 1 to 1000000 (an integral float such as ``100.0`` from JSON is accepted).
+
+    >>> parse_options({}).target_score, parse_options({"target_score": 50.0}).target_score
+    (200, 50)
+
+    Raises:
+        InvalidInput: not a mapping, an unknown key, or a value of the wrong type or out of range
+            (``bad_option``); the message names the key, the value and the rule.
+    """
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(f"giminaiciai options {str(raw)[:32]!r} are not a mapping (section 7)", reason="bad_option")
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key != "target_score":
+            raise InvalidInput(
+                f"unknown giminaiciai option {str(key)[:32]!r}; known: target_score (section 7; initial totals "
+                "are the match's initial_totals, R10.2)",
+                reason="bad_option",
+            )
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TARGET_SCORE:
+            raise InvalidInput(
+                f"giminaiciai option target_score={str(value)[:32]!r}: expected an integer from 1 to "
+                f"{MAX_TARGET_SCORE} (R10.1)",
+                reason="bad_option",
+            )
+        values[key] = value
+    return GiminaiciaiOptions(**values)
+
+
+def option_defaults() -> dict[str, Any]:
+    """Every option with its default, as plain data (section 7)."""
+    return GiminaiciaiOptions().to_dict()

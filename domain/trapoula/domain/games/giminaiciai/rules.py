@@ -1,0 +1,659 @@
+"""Giminaičiai as a decider (rules/giminaiciai.md R1-R9, sections 7-10).
+
+``decide`` validates a command and returns the events it causes; ``evolve`` applies one event without
+checking it; ``legal_commands`` lists what ``decide`` accepts (a lay-down in canonical form; ``decide``
+accepts every ordering of its groups and cards, see :mod:`~trapoula.domain.games.giminaiciai.laying`).
+Refusals raise :class:`~trapoula.domain.errors.CommandRejected` with the reason codes of section 8,
+in the order of its lists: ``hand_over``, ``not_your_turn``, then each command's own codes.
+
+Event order (section 9; ``ShuffleCommitted`` is folded into ``HandStarted``, see ``events``):
+
+* deal: [``MatchStarted`` before the first hand], ``HandStarted``, ``CardsDealt`` for the player after
+  the dealer round to the dealer, ``StarterTurned``;
+* draw: [``DiscardPileTurnedOver``], ``CardDrawn``, then one ``PointsScored`` (``card_taken``, 1) per
+  finished player in the order they finished (R7.3);
+* discard: ``CardDiscarded``;
+* lay-down: ``HandLaidDown``, [``PointsScored`` ``card_taken`` per finished player for the extra
+  cards], [``PointsScored`` ``finishing_bonus``], [``PointsScored`` ``extra_card_bonus``],
+  ``PlayerFinished``; when everybody has finished (R8.1) or the next turn would start with both piles
+  empty (R4.7, R8.2): ``HandEnded``, ``ShuffleRevealed``, [``MatchEnded``] (R8.3, R9).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, assert_never
+
+from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
+from trapoula.domain.deal import Deal
+from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.events import Event
+from trapoula.domain.game import MatchConfig
+from trapoula.domain.games.giminaiciai.commands import Command, Discard, Draw, LayDown, NextHand
+from trapoula.domain.games.giminaiciai.events import (
+    CardDiscarded,
+    CardDrawn,
+    CardsDealt,
+    DiscardPileTurnedOver,
+    HandEnded,
+    HandLaidDown,
+    HandStarted,
+    MatchEnded,
+    MatchStarted,
+    PlayerFinished,
+    PointsScored,
+    ShuffleRevealed,
+    StarterTurned,
+)
+from trapoula.domain.games.giminaiciai.laying import (
+    FIRST_FINISH_BONUS,
+    HAND_SIZE,
+    check_lay_down,
+    extra_card_bonus,
+    lay_downs,
+)
+from trapoula.domain.games.giminaiciai.options import GiminaiciaiOptions, parse_options
+from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "acting",
+    "command_for",
+    "commitment",
+    "deal_hands",
+    "decide",
+    "deck",
+    "evolve",
+    "explicit_deal",
+    "hand_in_progress",
+    "initial_state",
+    "is_terminal",
+    "legal_commands",
+    "needs_deal",
+    "next_to_act",
+    "option_defaults",
+    "upcoming_dealer",
+]
+
+MIN_PLAYERS = 2
+"""R2.3."""
+MAX_PLAYERS = 6
+"""R2.3."""
+DECK: tuple[Card, ...] = deck_52()
+"""The 52 cards (R2.1), canonical order."""
+_DECK_SET = frozenset(DECK)
+MAX_INITIAL_TOTAL = 10**9
+"""Initial totals (R10.2) beyond this size are refused as malformed."""
+
+
+# --------------------------------------------------------------------------- the deal
+
+
+def deal_hands(
+    order: Sequence[Card], dealer: int, n: int
+) -> tuple[tuple[tuple[Card, ...], ...], Card, tuple[Card, ...]]:
+    """Each seat's 7 cards (by seat, in the order dealt), the starter and the stock, top first (R3.3-R3.6).
+
+    Card ``order[i]``, i < 7n, goes to seat (dealer + 1 + i) mod n; ``order[7n]`` is the starter;
+    ``order[7n+1:]`` the stock.
+
+    >>> hands, starter, stock = deal_hands(DECK, 1, 2)
+    >>> codes(hands[0][:2]), codes(hands[1][:2]), starter.code, len(stock)
+    (('2C', '4C'), ('3C', '5C'), '3D', 37)
+    """
+    hands: list[tuple[Card, ...]] = [()] * n
+    for p in range(n):
+        seat = (dealer + 1 + p) % n
+        hands[seat] = tuple(order[p + n * k] for k in range(HAND_SIZE))
+    dealt = HAND_SIZE * n
+    return tuple(hands), order[dealt], tuple(order[dealt + 1 :])
+
+
+def commitment(seed: str | None, order: Sequence[Card]) -> str:
+    """The hand's commitment (R3.2, section 9): lowercase hex SHA-256 of the deck order's codes joined
+    by ``,``, then ``:``, then the salt -- the seed for a seeded deal, ``""`` for an explicit one.
+
+    >>> commitment(None, parse_cards("7C 8C")) == hashlib.sha256(b"7C,8C:").hexdigest()
+    True
+    """
+    salt = seed or ""
+    return hashlib.sha256(f"{','.join(codes(order))}:{salt}".encode("ascii")).hexdigest()
+
+
+def upcoming_dealer(state: GiminaiciaiState) -> int:
+    """The dealer of the next hand: the first dealer (R3.1), then the next seat each hand (R3.7)."""
+    if state.phase is Phase.NEW:
+        return state.first_dealer
+    return (state.dealer + 1) % state.n
+
+
+def next_to_act(state: GiminaiciaiState, seat: int) -> int | None:
+    """The next unfinished seat after ``seat`` in the order of play, ``seat`` itself when he alone
+    has not finished, None when everybody has (R4.1)."""
+    for k in range(1, state.n + 1):
+        s = (seat + k) % state.n
+        if s not in state.finished:
+            return s
+    return None
+
+
+# --------------------------------------------------------------------------- initial state
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def initial_state(config: MatchConfig) -> GiminaiciaiState:
+    """The state before the first deal (R2.3, R3.1, section 7).
+
+    ``config.first_dealer`` defaults to seat n-1 (R3.1, decision 23); ``config.initial_totals`` are
+    the totals before this match's first hand (R10.2, default all 0).
+
+    Raises:
+        InvalidInput: not 2 to 6 seats (``bad_seats``, R2.3); a bad option (``bad_option``); a first
+            dealer that is not a seat, or initial totals that are not n integers (``bad_config``).
+    """
+    n = len(config.seats)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise InvalidInput(f"giminaiciai needs 2 to 6 players, got {n} (R2.3)", reason="bad_seats")
+    options = parse_options(config.options)
+    fd = config.first_dealer
+    if fd is None:
+        fd = n - 1
+    if not _is_int(fd) or not 0 <= fd < n:
+        raise InvalidInput(f"first_dealer {fd!r} is not a seat 0..{n - 1} (R3.1)", reason="bad_config")
+    raw = config.initial_totals
+    totals: tuple[Any, ...] = (0,) * n if raw is None else tuple(raw)
+    if len(totals) != n or any(not _is_int(t) or abs(t) > MAX_INITIAL_TOTAL for t in totals):
+        raise InvalidInput(
+            f"initial totals {str(raw)[:80]}: expected {n} integers, one per seat (R10.2)", reason="bad_config"
+        )
+    return GiminaiciaiState(config=config, options=options, n=n, first_dealer=fd, totals=tuple(totals))
+
+
+# --------------------------------------------------------------------------- evolve
+
+
+def _set(state: GiminaiciaiState, **changes: Any) -> GiminaiciaiState:
+    """``dataclasses.replace`` without re-running ``__init__`` (frozen, slots)."""
+    new = object.__new__(GiminaiciaiState)
+    for name in GiminaiciaiState.__dataclass_fields__:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
+
+
+def _put(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*items[:i], value, *items[i + 1 :])
+
+
+def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
+
+
+def evolve(state: GiminaiciaiState, event: Event) -> GiminaiciaiState:
+    """Apply one event to the state (trusted: no validation, STYLE habit 1).
+
+    Derived facts follow the rules: ``HandStarted`` puts the whole deck in the stock, ``CardsDealt``
+    and ``StarterTurned`` take their cards from it (R3.6); after a discard or a finish the turn passes
+    to the next unfinished seat (R4.1); a turn-over makes the discard pile the stock, bottom card on
+    top (R4.6).
+    """
+    match event:
+        case CardDrawn(seat=seat, source=source, card=pile_card, stock_card=stock_card):
+            if source == "discard":
+                got = parse_card(pile_card or "")
+                pile, stock, taken = state.pile[:-1], state.stock, got
+            else:
+                got = parse_card(stock_card or "")
+                pile, stock, taken = state.pile, state.stock[1:], None
+            hands = _put(state.hands, seat, (*state.hands[seat], got))
+            return _set(state, hands=hands, pile=pile, stock=stock, drawn=True, taken=taken)
+        case CardDiscarded(seat=seat, card=code):
+            gone_card = parse_card(code)
+            hands = _put(state.hands, seat, _without(state.hands[seat], gone_card))
+            s = _set(state, hands=hands, pile=(*state.pile, gone_card))
+            return _set(s, to_act=next_to_act(s, seat), drawn=False, taken=None)
+        case DiscardPileTurnedOver():
+            return _set(state, stock=state.pile, pile=())
+        case HandLaidDown(seat=seat, groups=groups, extra_cards=extra, discard=discard):
+            pile = state.pile[: len(state.pile) - len(extra)]
+            if discard is not None:
+                pile = (*pile, parse_card(discard))
+            laid = tuple(parse_cards(g) for g in groups)
+            return _set(state, hands=_put(state.hands, seat, ()), pile=pile, laid=_put(state.laid, seat, laid))
+        case PointsScored(seat=seat, points=points):
+            return _set(state, hand_points=_put(state.hand_points, seat, state.hand_points[seat] + points))
+        case PlayerFinished(seat=seat):
+            s = _set(state, finished=(*state.finished, seat), drawn=False, taken=None)
+            return _set(s, to_act=next_to_act(s, seat))
+        case CardsDealt(seat=seat, cards=cards):
+            dealt = parse_cards(cards)
+            gone = set(dealt)
+            return _set(
+                state, hands=_put(state.hands, seat, dealt), stock=tuple(c for c in state.stock if c not in gone)
+            )
+        case StarterTurned(card=code):
+            starter = parse_card(code)
+            return _set(state, stock=tuple(c for c in state.stock if c != starter), pile=(starter,))
+        case HandStarted(hand_no=hand_no, dealer=dealer, first_to_act=first):
+            order = parse_cards(event.deck)
+            n = state.n
+            return _set(
+                state,
+                phase=Phase.PLAY,
+                hand_no=hand_no,
+                dealer=dealer,
+                seed=event.seed,
+                deck=order,
+                commitment=event.commitment,
+                explicit_deal=event.explicit_deal,
+                hands=((),) * n,
+                stock=order,
+                pile=(),
+                to_act=first,
+                drawn=False,
+                taken=None,
+                finished=(),
+                laid=((),) * n,
+                hand_points=(0,) * n,
+            )
+        case HandEnded(totals=totals):
+            return _set(state, phase=Phase.HAND_OVER, totals=tuple(totals), last=event, to_act=None, drawn=False)
+        case ShuffleRevealed():
+            return state
+        case MatchEnded(winner=winner):
+            return _set(state, phase=Phase.MATCH_OVER, winner=winner, to_act=None)
+        case MatchStarted():
+            return _set(state, match_started=True)
+    return state
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+def _where(state: GiminaiciaiState) -> str:
+    return f"(giminaiciai, hand {state.hand_no}, phase {state.phase.value}, to act {state.to_act})"
+
+
+def _reject(state: GiminaiciaiState, reason: str, rule: str, message: str) -> CommandRejected:
+    """A refusal naming its reason code, rule and the input (STYLE habit 5)."""
+    return CommandRejected(reason, rule, f"{message} {_where(state)}")
+
+
+def _common(state: GiminaiciaiState, seat: int, what: str) -> None:
+    """``hand_over`` (no hand in progress, R8.1), ``not_your_turn`` (R4.1, R4.8).
+
+    Raises:
+        CommandRejected: the first that applies.
+    """
+    if state.phase is not Phase.PLAY:
+        raise _reject(state, "hand_over", "R8.1", f"{what} by seat {seat}: no hand is in progress")
+    if seat != state.to_act:
+        raise _reject(state, "not_your_turn", "R4.8", f"{what} by seat {seat}: seat {state.to_act} is to act")
+
+
+def _check_draw(state: GiminaiciaiState, cmd: Draw) -> None:
+    """R4.2, R4.6-R4.8: ``already_drawn``, ``empty_pile``."""
+    what = f"draw from the {cmd.source}"
+    _common(state, cmd.seat, what)
+    if state.drawn:
+        raise _reject(state, "already_drawn", "R4.8", f"{what} by seat {cmd.seat}: he has drawn this turn")
+    if cmd.source == "discard" and not state.pile:
+        raise _reject(state, "empty_pile", "R4.2", f"{what} by seat {cmd.seat}: the discard pile is empty")
+    if cmd.source == "stock" and not state.stock and not state.pile:
+        raise _reject(
+            state, "empty_pile", "R4.7", f"{what} by seat {cmd.seat}: the stock and the discard pile are empty"
+        )
+
+
+def _check_discard(state: GiminaiciaiState, cmd: Discard) -> None:
+    """R4.4, R4.5, R4.8: ``must_draw_first``, ``card_not_in_hand``, ``cannot_discard_taken_card``."""
+    seat, card = cmd.seat, cmd.card
+    what = f"discard {card.code!r}"
+    _common(state, seat, what)
+    if not state.drawn:
+        raise _reject(state, "must_draw_first", "R4.8", f"{what} by seat {seat}: he must draw first")
+    if card not in state.hands[seat]:
+        raise _reject(state, "card_not_in_hand", "R4.4", f"{what} by seat {seat}: {card.code!r} is not in his hand")
+    if card == state.taken:
+        raise _reject(
+            state,
+            "cannot_discard_taken_card",
+            "R4.5",
+            f"{what} by seat {seat}: {card.code!r} was taken from the discard pile this turn",
+        )
+
+
+def _describe_lay_down(cmd: LayDown) -> str:
+    groups = " | ".join(" ".join(c.code for c in g) for g in cmd.groups)
+    out = f"lay_down [{groups}]"
+    if cmd.discard is not None:
+        out += f" discard {cmd.discard.code!r}"
+    return out + f" extra {cmd.extra}"
+
+
+def _check_lay_down(state: GiminaiciaiState, cmd: LayDown) -> None:
+    """R5.1-R5.6, R6: the codes of R11.3 (see :func:`~trapoula.domain.games.giminaiciai.laying.check_lay_down`)."""
+    seat = cmd.seat
+    what = _describe_lay_down(cmd)
+    _common(state, seat, what)
+    if not state.drawn:
+        raise _reject(state, "must_draw_first", "R4.8", f"{what} by seat {seat}: he must draw first")
+    refusal = check_lay_down(state.hands[seat], state.taken, state.pile, cmd.groups, cmd.discard, cmd.extra)
+    if refusal is not None:
+        raise _reject(state, refusal.reason, refusal.rule, f"{what} by seat {seat}: {refusal.message}")
+
+
+# --------------------------------------------------------------------------- decide
+
+
+class _Acc:
+    """Events decided so far, with the state they lead to."""
+
+    __slots__ = ("events", "state")
+
+    def __init__(self, state: GiminaiciaiState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+
+def _taken_points(acc: _Acc, cards: int) -> None:
+    """R7.3: one point per card taken for every player who finished before this turn began."""
+    for seat in acc.state.finished:
+        acc.emit(PointsScored(seat=seat, points=cards, reason="card_taken"))
+
+
+def _end_of_turn(acc: _Acc) -> None:
+    """R8.1, R4.7/R8.2, R8.3, R9: end the hand when everybody has finished or the next turn would start
+    with both piles empty; then reveal the deck and end the match when one player alone leads with at
+    least the target."""
+    st = acc.state
+    if len(st.finished) == st.n:
+        reason = "all_finished"
+    elif not st.stock and not st.pile:
+        reason = "piles_exhausted"
+    else:
+        return
+    totals = tuple(t + p for t, p in zip(st.totals, st.hand_points, strict=True))
+    acc.emit(
+        HandEnded(
+            hand_no=st.hand_no,
+            reason=reason,
+            winner=st.finished[0] if st.finished else None,
+            hand_points=st.hand_points,
+            totals=totals,
+            remaining=tuple(codes(sorted_cards(h)) for h in st.hands),
+        )
+    )
+    acc.emit(ShuffleRevealed(hand_no=st.hand_no, deck=codes(st.deck), salt=st.seed or ""))
+    top = max(totals)
+    if top >= st.options.target_score and totals.count(top) == 1:  # R9.1, R9.2
+        acc.emit(MatchEnded(winner=totals.index(top), totals=totals))
+
+
+def _decide_draw(state: GiminaiciaiState, cmd: Draw) -> tuple[Event, ...]:
+    _check_draw(state, cmd)
+    acc = _Acc(state)
+    if cmd.source == "discard":
+        acc.emit(CardDrawn(seat=cmd.seat, source="discard", card=state.pile[-1].code, stock_card=None))
+    else:
+        if not state.stock:  # R4.6
+            size = len(state.pile)
+            acc.emit(DiscardPileTurnedOver(seat=cmd.seat, count=size, stock_size=size))
+        acc.emit(CardDrawn(seat=cmd.seat, source="stock", card=None, stock_card=acc.state.stock[0].code))
+    _taken_points(acc, 1)
+    return tuple(acc.events)
+
+
+def _decide_discard(state: GiminaiciaiState, cmd: Discard) -> tuple[Event, ...]:
+    _check_discard(state, cmd)
+    return (CardDiscarded(seat=cmd.seat, card=cmd.card.code),)
+
+
+def _decide_lay_down(state: GiminaiciaiState, cmd: LayDown) -> tuple[Event, ...]:
+    _check_lay_down(state, cmd)
+    seat = cmd.seat
+    acc = _Acc(state)
+    extra_cards = tuple(reversed(state.pile))[: cmd.extra]
+    laid = sum(len(g) for g in cmd.groups)
+    acc.emit(
+        HandLaidDown(
+            seat=seat,
+            groups=tuple(codes(g) for g in cmd.groups),
+            extra_cards=codes(extra_cards),
+            discard=cmd.discard.code if cmd.discard is not None else None,
+            cards_laid=laid,
+        )
+    )
+    if cmd.extra:
+        _taken_points(acc, cmd.extra)  # R7.3
+    if not state.finished:  # R7.1
+        acc.emit(PointsScored(seat=seat, points=FIRST_FINISH_BONUS, reason="finishing_bonus"))
+    bonus = extra_card_bonus(laid)  # R7.2
+    if bonus:
+        acc.emit(PointsScored(seat=seat, points=bonus, reason="extra_card_bonus"))
+    acc.emit(PlayerFinished(seat=seat, place=len(state.finished) + 1))
+    _end_of_turn(acc)
+    return tuple(acc.events)
+
+
+def _decide_next_hand(state: GiminaiciaiState, cmd: NextHand) -> tuple[Event, ...]:
+    """R3.1-R3.6, R11.4: the commitment, the deal, the starter."""
+    if state.phase is Phase.MATCH_OVER:
+        raise _reject(state, "match_over", "R9.1", "next_hand: the match is over")
+    if state.phase is Phase.PLAY:
+        raise _reject(state, "hand_in_progress", "R8.3", f"next_hand: hand {state.hand_no} is still in progress")
+    order = tuple(cmd.deal.order)
+    if len(order) != len(DECK) or frozenset(order) != _DECK_SET:
+        raise _reject(state, "bad_deal", "R3.8", "next_hand: the deal is not exactly the 52-card deck (R2.1)")
+    acc = _Acc(state)
+    dealer = upcoming_dealer(state)
+    n = state.n
+    if not state.match_started:
+        cfg = state.config
+        acc.emit(
+            MatchStarted(
+                game="giminaiciai",
+                names=tuple(s.name for s in cfg.seats),
+                bots=tuple(s.bot for s in cfg.seats),
+                options=state.options.to_dict(),
+                first_dealer=dealer,
+                initial_totals=state.totals,
+            )
+        )
+    acc.emit(
+        HandStarted(
+            hand_no=state.hand_no + 1,
+            dealer=dealer,
+            first_to_act=(dealer + 1) % n,
+            explicit_deal=cmd.deal.explicit,
+            commitment=commitment(cmd.deal.seed, order),
+            seed=cmd.deal.seed,
+            deck=codes(order),
+        )
+    )
+    hands, starter, _ = deal_hands(order, dealer, n)
+    for p in range(n):  # R3.3: from the player after the dealer round to the dealer
+        seat = (dealer + 1 + p) % n
+        acc.emit(CardsDealt(seat=seat, cards=codes(hands[seat]), count=HAND_SIZE))
+    acc.emit(StarterTurned(card=starter.code))
+    return tuple(acc.events)
+
+
+def decide(state: GiminaiciaiState, command: Command) -> tuple[Event, ...]:
+    """Validate ``command`` against ``state`` and return the events it causes (section 8).
+
+    Raises:
+        CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why (section 8).
+    """
+    match command:
+        case Draw():
+            return _decide_draw(state, command)
+        case Discard():
+            return _decide_discard(state, command)
+        case LayDown():
+            return _decide_lay_down(state, command)
+        case NextHand():
+            return _decide_next_hand(state, command)
+        case _:
+            assert_never(command)
+
+
+# --------------------------------------------------------------------------- legal commands
+
+
+def legal_commands(state: GiminaiciaiState, seat: int) -> tuple[Command, ...]:
+    """Every command ``seat`` may issue now (section 8), agreeing with ``decide``.
+
+    Before the draw: ``draw`` from the stock (also when it is empty and the pile can be turned over,
+    R4.6) and from the discard pile when it is not empty (R4.2).  After the draw: ``discard`` of each
+    card but the one taken from the pile this turn (R4.4, R4.5), in canonical card order, then every
+    legal lay-down in canonical form (:func:`~trapoula.domain.games.giminaiciai.laying.lay_downs`);
+    ``decide`` also accepts the same lay-down with its groups or cards in another order.
+    """
+    if state.phase is not Phase.PLAY or seat != state.to_act:
+        return ()
+    if not state.drawn:
+        out: list[Command] = []
+        if state.stock or state.pile:
+            out.append(Draw(seat, "stock"))
+        if state.pile:
+            out.append(Draw(seat, "discard"))
+        return tuple(out)
+    hand = state.hands[seat]
+    discards: list[Command] = [Discard(seat, c) for c in sorted_cards(hand) if c != state.taken]
+    downs = [LayDown(seat, o.groups, o.discard, o.extra) for o in lay_downs(hand, state.taken, state.pile)]
+    return (*discards, *downs)
+
+
+def acting(state: GiminaiciaiState) -> tuple[int, ...]:
+    """The one seat the match waits for during a hand (R4.1); nobody between hands."""
+    if state.phase is Phase.PLAY and state.to_act is not None:
+        return (state.to_act,)
+    return ()
+
+
+def is_terminal(state: GiminaiciaiState) -> bool:
+    """True when the match is over (R9)."""
+    return state.phase is Phase.MATCH_OVER
+
+
+def needs_deal(state: GiminaiciaiState) -> bool:
+    """True when the table must issue ``next_hand``: before the first hand and between hands (R8.3)."""
+    return state.phase in (Phase.NEW, Phase.HAND_OVER)
+
+
+def hand_in_progress(state: GiminaiciaiState) -> bool:
+    """True from ``HandStarted`` until ``HandEnded`` (R8)."""
+    return state.phase is Phase.PLAY
+
+
+# --------------------------------------------------------------------------- deals and audit
+
+
+def deck(state: GiminaiciaiState) -> tuple[Card, ...]:
+    """Giminaičiai's deck: the 52 cards (R2.1), canonical order."""
+    return DECK
+
+
+def _bad_deal(message: str) -> InvalidInput:
+    return InvalidInput(f"giminaiciai explicit deal: {message} (R3.8)", reason="bad_deal")
+
+
+def _code_list(raw: Any, what: str, size: int) -> tuple[Card, ...]:
+    if not isinstance(raw, list | tuple) or any(not isinstance(c, str) for c in raw):
+        raise _bad_deal(f"{what} {str(raw)[:60]!r} is not a list of card codes")
+    if len(raw) != size:
+        raise _bad_deal(f"{what} holds {len(raw)} cards, not {size}")
+    try:
+        return parse_cards(raw)
+    except InvalidInput as exc:
+        raise _bad_deal(f"{what}: {exc.message}") from None
+
+
+def explicit_deal(state: GiminaiciaiState, raw: Mapping[str, Any]) -> Deal:
+    """Build the next hand's deal from ``{"deck": [52 codes, top first]}`` or from ``{"hands": [[7
+    codes] per seat], "starter": code, "stock": [codes, top first]}`` (R3.8), with an optional
+    ``"dealer"`` that must be the next hand's dealer (:func:`upcoming_dealer`, R3.1, R3.7).
+
+    With hands, the deck order is that of R3.6 (section 9): hands interleaved one card at a time as
+    listed, from the player after the dealer; then the starter; then the stock.
+
+    Raises:
+        InvalidInput: unknown fields, lists of the wrong size, codes that do not parse, a dealer that is
+            not the next hand's, or cards that are not exactly the 52-card deck (``bad_deal``).
+    """
+    if not isinstance(raw, Mapping):
+        raise _bad_deal(f"{str(raw)[:60]!r} is not a mapping")
+    keys = set(raw) - {"dealer"}
+    n = state.n
+    dealer = upcoming_dealer(state)
+    if "dealer" in raw and (not _is_int(raw["dealer"]) or raw["dealer"] != dealer):
+        raise _bad_deal(f"dealer {str(raw['dealer'])[:16]!r} is not the next hand's dealer, seat {dealer}")
+    if keys == {"deck"}:
+        order = _code_list(raw["deck"], "deck", len(DECK))
+    elif keys == {"hands", "starter", "stock"}:
+        hands_raw = raw["hands"]
+        if not isinstance(hands_raw, list | tuple) or len(hands_raw) != n:
+            raise _bad_deal(f"'hands' must list {n} hands, one per seat")
+        hands = [_code_list(h, f"hand of seat {i}", HAND_SIZE) for i, h in enumerate(hands_raw)]
+        starter = _code_list([raw["starter"]], "starter", 1)
+        stock = _code_list(raw["stock"], "stock", len(DECK) - HAND_SIZE * n - 1)
+        dealt = [hands[(dealer + 1 + i % n) % n][i // n] for i in range(HAND_SIZE * n)]
+        order = (*dealt, *starter, *stock)
+    else:
+        raise _bad_deal(f"expected 'deck', or 'hands', 'starter' and 'stock', not {sorted(map(str, raw))}")
+    if frozenset(order) != _DECK_SET:
+        counts = Counter(order)
+        doubled = sorted(c.code for c, k in counts.items() if k > 1)
+        missing = sorted(c.code for c in DECK if c not in counts)
+        raise _bad_deal(f"the cards are not exactly the 52-card deck: missing {missing}, repeated {doubled}")
+    return Deal(order=tuple(order), seed=None)
+
+
+def command_for(state: GiminaiciaiState, events: Sequence[Event], i: int) -> Command | None:
+    """For an audit: the command whose events start at ``events[i]``, or None (section 8).
+
+    ``MatchStarted`` and ``HandStarted`` open the table's ``next_hand``; ``DiscardPileTurnedOver``, and
+    a ``CardDrawn`` that does not follow one, a ``draw``; ``CardDiscarded`` a ``discard``;
+    ``HandLaidDown`` a ``lay_down`` (its groups as recorded, ``extra`` the number of extra cards).
+    """
+    event = events[i]
+    nxt = events[i + 1] if i + 1 < len(events) else None
+    match event:
+        case MatchStarted():
+            if isinstance(nxt, HandStarted):
+                return NextHand(Deal(order=parse_cards(nxt.deck), seed=nxt.seed))
+            return None
+        case HandStarted():
+            return NextHand(Deal(order=parse_cards(event.deck), seed=event.seed))
+        case DiscardPileTurnedOver(seat=seat):
+            return Draw(seat, "stock")
+        case CardDrawn(seat=seat, source=source):
+            if i > 0 and isinstance(events[i - 1], DiscardPileTurnedOver):
+                return None
+            return Draw(seat, source)
+        case CardDiscarded(seat=seat, card=code):
+            return Discard(seat, parse_card(code))
+        case HandLaidDown(seat=seat, groups=groups, extra_cards=extra, discard=discard):
+            return LayDown(
+                seat,
+                tuple(parse_cards(g) for g in groups),
+                parse_card(discard) if discard is not None else None,
+                len(extra),
+            )
+    return None
+
+
+def option_defaults() -> dict[str, Any]:
+    """Every option with its default (section 7)."""
+    return GiminaiciaiOptions().to_dict()
