@@ -98,8 +98,22 @@ def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
         if command.get("belote"):  # vida R5.9
             text += " and announce belote"
         return text
+    if kind == "draw" and command.get("source") == "stock":
+        return "draw from the stock"
+    if kind == "draw" and command.get("source") == "discard":
+        return "take the top card of the discard pile"
     if kind == "draw":
         return f"take the {pending_draw} cards" if pending_draw > 0 else "draw a card"
+    if kind == "discard":
+        return f"discard {pretty(command.get('card'))}"
+    if kind == "lay_down":
+        groups = " | ".join(pretty_cards(g) for g in command.get("groups") or [])
+        text = f"lay down {groups}"
+        if command.get("extra"):
+            text += f" with {command.get('extra')} from the pile"
+        if command.get("discard"):
+            text += f", discard {pretty(command.get('discard'))}"
+        return text
     if kind == "pass":
         return "pass"
     if kind == "choose_suit":
@@ -204,6 +218,29 @@ def describe_event(
             return f"{_cap(who)} choose{verb_s} {suit_symbol(p.get('suit'))}"
         case "AnnouncementMissed":
             return f"{_cap(who)} did not announce {p.get('cards_left')} card(s) left: {p.get('penalty')}"
+        case "CardDrawn":
+            if p.get("source") == "discard":
+                return f"{_cap(who)} take{verb_s} {pretty(p.get('card'))} from the discard pile"
+            shown = f" ({pretty(p.get('stock_card'))})" if p.get("stock_card") else ""
+            return f"{_cap(who)} draw{verb_s} from the stock{shown}"
+        case "CardDiscarded":
+            return f"{_cap(who)} discard{verb_s} {pretty(p.get('card'))}"
+        case "DiscardPileTurnedOver":
+            return f"The discard pile ({p.get('count')} cards) is turned over to make the stock"
+        case "HandLaidDown":
+            groups = " | ".join(pretty_cards(g) for g in p.get("groups") or [])
+            extra = f", {len(p.get('extra_cards') or [])} from the pile" if p.get("extra_cards") else ""
+            discard = f", discarding {pretty(p.get('discard'))}" if p.get("discard") else ""
+            return f"{_cap(who)} lay{verb_s} down {groups} ({p.get('cards_laid')} cards{extra}{discard})"
+        case "PointsScored":
+            return f"{_cap(who)} score{verb_s} {p.get('points')} ({str(p.get('reason')).replace('_', ' ')})"
+        case "PlayerFinished":
+            return f"{_cap(who)} finish{'' if who == 'you' else 'es'} in place {p.get('place')}" if verbose else None
+        case "HandEnded" if "remaining" in p:
+            points = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(p.get("hand_points") or []))
+            totals = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(p.get("totals") or []))
+            why = str(p.get("reason")).replace("_", " ")
+            return f"Hand over ({why}). Points: {points}. Totals: {totals}"
         case "HandEnded":
             winner = p.get("winner")
             reason = p.get("reason")
