@@ -176,6 +176,8 @@ class _Legal:
 
 def _splits(cards: Group, legal: _Legal) -> Iterator[tuple[Group, ...]]:
     """Every split of ``cards`` into one or two legal groups, each split once (R5.1)."""
+    if len(cards) < 3:  # no group of fewer than 3 cards is legal (R6.3): an emptied hand lays nothing
+        return
     if legal(cards):
         yield (cards,)
     first, rest = cards[0], cards[1:]
