@@ -71,7 +71,8 @@ def seat_view(state: GiminaiciaiState, viewer: Viewer) -> Payload:
                 "winner": last.winner,
                 "hand_points": list(last.hand_points),
                 "totals": list(last.totals),
-                "remaining": [list(r) for r in last.remaining],
+                # the cards left in hands are shown until the next hand starts (section 9)
+                "remaining": [list(r) for r in last.remaining] if not in_hand else None,
             }
             if last is not None
             else None
