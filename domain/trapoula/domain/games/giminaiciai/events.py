@@ -16,6 +16,12 @@ Departures from the table of section 9, all of form, none of substance:
 * ``HandEnded`` also names the hand's ``winner``, the first player to lay down (R7.1), None when
   nobody did; ``remaining`` holds the cards still held by unfinished players (public from then on).
 
+One departure of substance, a decision beyond the spec (decision T1, docs/decisions/giminaiciai.md,
+for the rules owners to confirm): ``HandEnded`` has a third ``reason``, ``stalled``, for a hand that
+ends because the discard pile was turned over twice (R4.6) with no lay-down in between; it is scored
+as R8.2.  It is read from the events alone: count the ``DiscardPileTurnedOver`` events since the last
+``HandLaidDown`` (or ``HandStarted``).
+
 Visibility: ``HandStarted.seed`` and ``HandStarted.deck`` are hidden until the hand ends;
 ``CardsDealt.cards`` and ``CardDrawn.stock_card`` go to their seat only.  Every other field is public.
 """
@@ -90,7 +96,11 @@ class StarterTurned(Event):
 @dataclass(frozen=True, slots=True)
 class DiscardPileTurnedOver(Event):
     """The stock was empty when ``seat`` chose to draw from it: the whole discard pile, ``count``
-    cards, is turned over without shuffling and becomes the stock, its oldest card on top (R4.6)."""
+    cards, is turned over without shuffling and becomes the stock, its oldest card on top (R4.6).
+
+    The second one with no ``HandLaidDown`` since the deal or the last ``HandLaidDown`` stalls the
+    hand: unless ``seat`` lays down in this turn, ``HandEnded`` (``stalled``) follows his discard
+    (decision T1)."""
 
     seat: int
     count: int
@@ -161,10 +171,13 @@ class PlayerFinished(Event):
 
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
-    """The hand is over (R8.1, R8.2) and its points are added to the totals (R8.3).
+    """The hand is over (R8.1, R8.2, decision T1) and its points are added to the totals (R8.3).
 
-    ``reason``: ``all_finished`` or ``piles_exhausted``.  ``remaining`` holds each seat's cards still
-    in hand (empty for finished players), public from now on.
+    ``reason``: ``all_finished`` (R8.1), ``piles_exhausted`` (R4.7, R8.2) or ``stalled`` (decision T1,
+    beyond the spec: a turn would start after two turn-overs of the discard pile, R4.6, with no
+    lay-down in between; it follows that turn's ``CardDiscarded``; unfinished players score nothing
+    more, as R8.2).  ``remaining`` holds each seat's cards still in hand (empty for finished players),
+    public from now on.
     """
 
     hand_no: int

@@ -12,11 +12,26 @@ Event order (section 9; ``ShuffleCommitted`` is folded into ``HandStarted``, see
   the dealer round to the dealer, ``StarterTurned``;
 * draw: [``DiscardPileTurnedOver``], ``CardDrawn``, then one ``PointsScored`` (``card_taken``, 1) per
   finished player in the order they finished (R7.3);
-* discard: ``CardDiscarded``;
+* discard: ``CardDiscarded``; when the hand is stalled (decision T1, below): ``HandEnded``,
+  ``ShuffleRevealed``, [``MatchEnded``];
 * lay-down: ``HandLaidDown``, [``PointsScored`` ``card_taken`` per finished player for the extra
   cards], [``PointsScored`` ``finishing_bonus``], [``PointsScored`` ``extra_card_bonus``],
   ``PlayerFinished``; when everybody has finished (R8.1) or the next turn would start with both piles
   empty (R4.7, R8.2): ``HandEnded``, ``ShuffleRevealed``, [``MatchEnded``] (R8.3, R9).
+
+Decision T1, beyond the spec (docs/decisions/giminaiciai.md; for the rules owners to confirm).  The
+spec lets a hand go on for ever: the last unfinished player may hold cards that can never be laid
+down (R4.1, decision 19: no card limit), or players may keep cycling the turned-over pile (R4.6),
+finished players scoring 1 per draw all the while (R7.3).  Trapoula ends the hand, reason
+``stalled``, when a turn would start after the discard pile has been turned over
+:data:`STALL_TURN_OVERS` (2) times with no lay-down in between: counted from the deal, and again from
+each lay-down (``GiminaiciaiState.turn_overs``, folded from ``DiscardPileTurnedOver`` and
+``HandLaidDown``).  The player whose draw turned the pile over the second time finishes his turn: if
+he lays down, the count starts again and the hand goes on; if he discards, the hand ends after his
+discard.  It is scored as R8.2: unfinished players score nothing more (R7.4).  A lay-down never ends
+a hand as stalled (it resets the count), and a discard never leaves both piles empty, so ``stalled``
+never competes with the spec's two reasons.  A hand in which, from some turn on, nobody draws from
+the stock turns nothing over and is not ended by T1 (an open point of the decision).
 """
 
 from __future__ import annotations
@@ -60,6 +75,7 @@ from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
 __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "STALL_TURN_OVERS",
     "acting",
     "command_for",
     "commitment",
@@ -86,6 +102,9 @@ DECK: tuple[Card, ...] = deck_52()
 """The 52 cards (R2.1), canonical order."""
 _DECK_SET = frozenset(DECK)
 MAX_INITIAL_TOTAL = 10**9
+STALL_TURN_OVERS = 2
+"""Decision T1: after this many turn-overs of the discard pile (R4.6) with no lay-down in between, the
+hand ends when the next turn would start (``HandEnded`` reason ``stalled``, scored as R8.2)."""
 """Initial totals (R10.2) beyond this size are refused as malformed."""
 
 
@@ -201,7 +220,8 @@ def evolve(state: GiminaiciaiState, event: Event) -> GiminaiciaiState:
     Derived facts follow the rules: ``HandStarted`` puts the whole deck in the stock, ``CardsDealt``
     and ``StarterTurned`` take their cards from it (R3.6); after a discard or a finish the turn passes
     to the next unfinished seat (R4.1); a turn-over makes the discard pile the stock, bottom card on
-    top (R4.6).
+    top (R4.6).  ``turn_overs`` counts the turn-overs since the deal (``HandStarted`` sets 0) or the
+    last lay-down (``HandLaidDown`` sets 0), so a replay of the events rebuilds it (decision T1).
     """
     match event:
         case CardDrawn(seat=seat, source=source, card=pile_card, stock_card=stock_card):
@@ -219,13 +239,15 @@ def evolve(state: GiminaiciaiState, event: Event) -> GiminaiciaiState:
             s = _set(state, hands=hands, pile=(*state.pile, gone_card))
             return _set(s, to_act=next_to_act(s, seat), drawn=False, taken=None)
         case DiscardPileTurnedOver():
-            return _set(state, stock=state.pile, pile=())
+            return _set(state, stock=state.pile, pile=(), turn_overs=state.turn_overs + 1)
         case HandLaidDown(seat=seat, groups=groups, extra_cards=extra, discard=discard):
             pile = state.pile[: len(state.pile) - len(extra)]
             if discard is not None:
                 pile = (*pile, parse_card(discard))
             laid = tuple(parse_cards(g) for g in groups)
-            return _set(state, hands=_put(state.hands, seat, ()), pile=pile, laid=_put(state.laid, seat, laid))
+            return _set(
+                state, hands=_put(state.hands, seat, ()), pile=pile, laid=_put(state.laid, seat, laid), turn_overs=0
+            )
         case PointsScored(seat=seat, points=points):
             return _set(state, hand_points=_put(state.hand_points, seat, state.hand_points[seat] + points))
         case PlayerFinished(seat=seat):
@@ -255,6 +277,7 @@ def evolve(state: GiminaiciaiState, event: Event) -> GiminaiciaiState:
                 hands=((),) * n,
                 stock=order,
                 pile=(),
+                turn_overs=0,
                 to_act=first,
                 drawn=False,
                 taken=None,
@@ -373,14 +396,17 @@ def _taken_points(acc: _Acc, cards: int) -> None:
 
 
 def _end_of_turn(acc: _Acc) -> None:
-    """R8.1, R4.7/R8.2, R8.3, R9: end the hand when everybody has finished or the next turn would start
-    with both piles empty; then reveal the deck and end the match when one player alone leads with at
-    least the target."""
+    """R8.1, R4.7/R8.2, decision T1, R8.3, R9: end the hand when everybody has finished, when the next
+    turn would start with both piles empty, or when it would start after :data:`STALL_TURN_OVERS`
+    turn-overs of the pile with no lay-down in between (``stalled``, scored as R8.2); then reveal the
+    deck and end the match when one player alone leads with at least the target."""
     st = acc.state
     if len(st.finished) == st.n:
         reason = "all_finished"
     elif not st.stock and not st.pile:
         reason = "piles_exhausted"
+    elif st.turn_overs >= STALL_TURN_OVERS:
+        reason = "stalled"
     else:
         return
     totals = tuple(t + p for t, p in zip(st.totals, st.hand_points, strict=True))
@@ -415,8 +441,12 @@ def _decide_draw(state: GiminaiciaiState, cmd: Draw) -> tuple[Event, ...]:
 
 
 def _decide_discard(state: GiminaiciaiState, cmd: Discard) -> tuple[Event, ...]:
+    """R4.4; the end of a stalled hand (decision T1)."""
     _check_discard(state, cmd)
-    return (CardDiscarded(seat=cmd.seat, card=cmd.card.code),)
+    acc = _Acc(state)
+    acc.emit(CardDiscarded(seat=cmd.seat, card=cmd.card.code))
+    _end_of_turn(acc)
+    return tuple(acc.events)
 
 
 def _decide_lay_down(state: GiminaiciaiState, cmd: LayDown) -> tuple[Event, ...]:
@@ -624,8 +654,9 @@ def command_for(state: GiminaiciaiState, events: Sequence[Event], i: int) -> Com
     """For an audit: the command whose events start at ``events[i]``, or None (section 8).
 
     ``MatchStarted`` and ``HandStarted`` open the table's ``next_hand``; ``DiscardPileTurnedOver``, and
-    a ``CardDrawn`` that does not follow one, a ``draw``; ``CardDiscarded`` a ``discard``;
-    ``HandLaidDown`` a ``lay_down`` (its groups as recorded, ``extra`` the number of extra cards).
+    a ``CardDrawn`` that does not follow one, a ``draw``; ``CardDiscarded`` a ``discard`` (whose events
+    end with ``HandEnded`` ``stalled`` when it ends a stalled hand, decision T1); ``HandLaidDown`` a
+    ``lay_down`` (its groups as recorded, ``extra`` the number of extra cards).
     """
     event = events[i]
     nxt = events[i + 1] if i + 1 < len(events) else None

@@ -59,6 +59,9 @@ class GiminaiciaiState:
     """Top first.  While the deal is under way it still holds the undealt cards."""
     pile: tuple[Card, ...] = ()
     """The discard pile, bottom first (R3.4, R4.4)."""
+    turn_overs: int = 0
+    """Turn-overs of the discard pile (R4.6) since the last lay-down of the hand in progress, or since
+    its deal; at 2 the hand ends when the next turn would start (decision T1, ``rules.STALL_TURN_OVERS``)."""
     to_act: int | None = None
     drawn: bool = False
     """The seat to act has drawn this turn (R4.2, R4.3)."""
