@@ -16,6 +16,7 @@ admits more than a few dozen; only a long pile of cards that each fit either gro
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -207,8 +208,22 @@ def _canonical(groups: tuple[Group, ...]) -> tuple[Group, ...]:
     return tuple(sorted(ordered, key=lambda g: tuple(c.sort_key for c in g)))
 
 
+def _holds_meld(cards: Sequence[Card]) -> bool:
+    """Whether some three of ``cards`` form a set or a sequence on the rank cycle (R6.2, R2.5): a
+    group without one is never legal (R6.3), so a hand without one has no lay-down at all."""
+    ranks: dict[object, int] = {}
+    for c in cards:
+        ranks[c.rank] = ranks.get(c.rank, 0) + 1
+    if any(count >= 3 for count in ranks.values()):
+        return True
+    present = {(c.suit, c.rank.order) for c in cards}
+    return any((s, (r + 1) % 13) in present and (s, (r + 2) % 13) in present for s, r in present)
+
+
 def _iter_lay_downs(hand: Sequence[Card], taken: Card | None, pile: Sequence[Card]) -> Iterator[LayDownOption]:
     cards = tuple(sorted(hand, key=lambda c: c.sort_key))
+    if not _holds_meld(cards):
+        return
     loners = [c for c in cards if not any(related(c, o, ORDER) for o in cards)]
     if len(loners) > 1:  # a card related to no other hand card can only be discarded (R5.3, decision 7)
         return
@@ -219,6 +234,8 @@ def _iter_lay_downs(hand: Sequence[Card], taken: Card | None, pile: Sequence[Car
         if discard is not None and discard == taken:  # R4.5
             continue
         rest = tuple(c for c in cards if c != discard)
+        if discard is not None and not _holds_meld(rest):
+            continue
         for split in _splits(rest, legal):
             for groups, extra in _with_extras(split, tops, 0, legal):
                 yield LayDownOption(_canonical(groups), discard, extra)
@@ -232,6 +249,12 @@ def lay_downs(hand: Sequence[Card], taken: Card | None, pile: Sequence[Card] = (
     discard in canonical card order; within a discard, the splits into groups, each followed by its
     extra-card continuations in increasing ``extra``.  See the module docstring.
     """
+    return _lay_downs(tuple(hand), taken, tuple(pile))
+
+
+@functools.lru_cache(maxsize=256)
+def _lay_downs(hand: tuple[Card, ...], taken: Card | None, pile: tuple[Card, ...]) -> tuple[LayDownOption, ...]:
+    """:func:`lay_downs`, remembered: every view and legality check of a turn asks it again."""
     seen: set[tuple[tuple[Group, ...], Card | None, int]] = set()
     out: list[LayDownOption] = []
     for option in _iter_lay_downs(hand, taken, pile):
