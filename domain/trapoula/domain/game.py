@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 
 from trapoula.domain.cards import Card
 from trapoula.domain.deal import Deal, commitment, deck_hash
+from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Payload, Seat, Viewer
 
 S = TypeVar("S")
@@ -154,6 +155,41 @@ class GameSpec(Generic[S, C]):
     preset_bots: Callable[[Any], Mapping[int, str]] = field(default=lambda options: {})
     """Computer seats an option fixes at creation (``mau_mau`` R7.2 ``computer_seats``):
     parsed options -> {seat: level}."""
+
+
+CommandFields = Mapping[str, tuple[frozenset[str], frozenset[str]]]
+"""A game's seat commands: kind -> (required fields, optional fields) of its plain-data form."""
+
+
+def command_shape(game: str, raw: Any, fields: CommandFields) -> tuple[str, Seat]:
+    """Check the shape every seat command shares and return its ``(kind, seat)``: ``raw`` is a
+    mapping whose ``kind`` is one of ``fields``, with each required field of that kind, no field
+    outside its required and optional ones, and an integer ``seat`` (each game's section 8).
+
+    Raises:
+        InvalidInput: not a mapping, an unknown kind, a missing or extra field (``bad_command``), a
+            seat that is not an integer (``bad_seat``); the message reads ``"<game>: ... (section 8)"``.
+    """
+
+    def bad(message: str, reason: str = "bad_command") -> InvalidInput:
+        return InvalidInput(f"{game}: {message} (section 8)", reason=reason)
+
+    if not isinstance(raw, Mapping):
+        raise bad(f"command {str(raw)[:40]!r} is not a mapping")
+    kind = raw.get("kind")
+    if not isinstance(kind, str) or kind not in fields:
+        raise bad(f"unknown command {str(kind)[:32]!r}; expected one of {', '.join(fields)}")
+    required, optional = fields[kind]
+    missing = sorted(required - set(raw))
+    if missing:
+        raise bad(f"command {kind!r} lacks field(s) {missing}")
+    extra = sorted(str(k) for k in set(raw) - required - optional)
+    if extra:
+        raise bad(f"command {kind!r} takes no field(s) {extra}")
+    seat = raw["seat"]
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise bad(f"command {kind!r}: seat {str(seat)[:32]!r} is not an integer", "bad_seat")
+    return kind, seat
 
 
 def acting_seats(game: GameSpec[S, C], state: S, seats: Sequence[Seat]) -> tuple[Seat, ...]:

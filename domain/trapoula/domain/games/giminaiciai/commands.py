@@ -23,6 +23,7 @@ from trapoula.domain.cards import Card, parse_card
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
+from trapoula.domain.game import CommandFields, command_shape
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -89,7 +90,7 @@ Command: TypeAlias = Draw | Discard | LayDown | NextHand
 SEAT_COMMANDS = ("draw", "discard", "lay_down")
 """The kinds of the seat commands (section 8)."""
 
-_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+_FIELDS: CommandFields = {
     "draw": (frozenset({"kind", "seat", "source"}), frozenset()),
     "discard": (frozenset({"kind", "seat", "card"}), frozenset()),
     "lay_down": (frozenset({"kind", "seat", "groups"}), frozenset({"discard", "extra"})),
@@ -139,21 +140,7 @@ def parse_command(raw: Mapping[str, Any]) -> Command:
             that are not lists of codes or list more than 52 groups or cards, an ``extra`` that is not
             an integer from 0 (``bad_command``); a card code that does not parse (``bad_card``).
     """
-    if not isinstance(raw, Mapping):
-        raise _bad(f"command {str(raw)[:40]!r} is not a mapping")
-    kind = raw.get("kind")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise _bad(f"unknown command {str(kind)[:32]!r}; expected one of {', '.join(_FIELDS)}")
-    required, optional = _FIELDS[kind]
-    missing = sorted(required - set(raw))
-    if missing:
-        raise _bad(f"command {kind!r} lacks field(s) {missing}")
-    extra_fields = sorted(str(k) for k in set(raw) - required - optional)
-    if extra_fields:
-        raise _bad(f"command {kind!r} takes no field(s) {extra_fields}")
-    seat = raw["seat"]
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise _bad(f"command {kind!r}: seat {str(seat)[:32]!r} is not an integer", "bad_seat")
+    kind, seat = command_shape("giminaiciai", raw, _FIELDS)
     if kind == "draw":
         source = raw["source"]
         if not isinstance(source, str) or source not in SOURCES:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from trapoula.domain.events import Event
+from trapoula.domain.game import MatchConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,21 @@ class MatchStarted(Event):
     first_dealer: int
     initial_totals: tuple[int, ...]
     """Each seat's score before the first hand (all 0 for a fresh match)."""
+
+    @classmethod
+    def of(
+        cls, config: MatchConfig, options: dict[str, Any], first_dealer: int, initial_totals: tuple[int, ...]
+    ) -> MatchStarted:
+        """The event for a match configured by ``config``: its game, names and bot levels, with the
+        options as plain data (defaults filled in), the first dealer and the totals it starts from."""
+        return cls(
+            game=config.game,
+            names=tuple(s.name for s in config.seats),
+            bots=tuple(s.bot for s in config.seats),
+            options=options,
+            first_dealer=first_dealer,
+            initial_totals=initial_totals,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from trapoula.domain.cards import Card, parse_card
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
+from trapoula.domain.game import CommandFields, command_shape
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -100,7 +101,7 @@ Command: TypeAlias = Bid | Pass | Vida | Give | Declare | Play | NextHand
 SEAT_COMMANDS = ("bid", "pass", "vida", "give", "declare", "play")
 """The kinds of the seat commands (section 8)."""
 
-_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+_FIELDS: CommandFields = {
     "bid": (frozenset({"kind", "seat", "points", "suit"}), frozenset()),
     "pass": (frozenset({"kind", "seat"}), frozenset()),
     "vida": (frozenset({"kind", "seat"}), frozenset()),
@@ -137,21 +138,7 @@ def parse_command(raw: Mapping[str, Any]) -> Command:
             seat or points that are not integers, a suit or belote of the wrong type
             (``bad_command``, ``bad_seat``), a card code that does not parse (``bad_card``).
     """
-    if not isinstance(raw, Mapping):
-        raise _bad(f"command {str(raw)[:40]!r} is not a mapping")
-    kind = raw.get("kind")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise _bad(f"unknown command {str(kind)[:32]!r}; expected one of {', '.join(_FIELDS)}")
-    required, optional = _FIELDS[kind]
-    missing = sorted(required - set(raw))
-    if missing:
-        raise _bad(f"command {kind!r} lacks field(s) {missing}")
-    extra = sorted(str(k) for k in set(raw) - required - optional)
-    if extra:
-        raise _bad(f"command {kind!r} takes no field(s) {extra}")
-    seat = raw["seat"]
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise _bad(f"command {kind!r}: seat {str(seat)[:32]!r} is not an integer", "bad_seat")
+    kind, seat = command_shape("vida", raw, _FIELDS)
     if kind == "bid":
         points, suit = raw["points"], raw["suit"]
         if isinstance(points, bool) or not isinstance(points, int):

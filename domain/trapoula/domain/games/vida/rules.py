@@ -756,17 +756,7 @@ def _decide_next_hand(state: VidaState, cmd: NextHand) -> tuple[Event, ...]:
     acc = _Acc(state)
     dealer = upcoming_dealer(state, deal.seed)
     if not state.match_started:
-        cfg = state.config
-        acc.emit(
-            MatchStarted(
-                game="vida",
-                names=tuple(s.name for s in cfg.seats),
-                bots=tuple(s.bot for s in cfg.seats),
-                options=state.options.to_dict(),
-                first_dealer=dealer,
-                initial_totals=state.totals,
-            )
-        )
+        acc.emit(MatchStarted.of(state.config, state.options.to_dict(), dealer, state.totals))
     acc.emit(
         HandStarted(
             hand_no=state.hand_no + 1,
