@@ -6,6 +6,8 @@ Every event class declares what each viewer may see of it (STYLE habit 6):
   they stay in the stored event and in the record, and are revealed by later events.
 * ``private``: fields only the seat named by the event's ``seat`` field may see (dealt or drawn
   cards); everybody else gets ``None`` in their place.
+* ``withheld``: the whole event reaches only that seat; the others never learn it happened
+  (:func:`visible`).
 
 :func:`redact` gives the payload one viewer may see; :func:`to_payload`/:func:`from_payload` turn
 events into JSON-ready dictionaries and back (tuples become lists and back).
@@ -40,6 +42,11 @@ class Event:
     private_to: ClassVar[tuple[str, ...]] = ("seat",)
     """The fields naming the seats that see the ``private`` fields: the event's own ``seat`` by
     default; ``vida``'s ``CardGiven`` names both ``from_seat`` and ``to_seat`` (R5.1, D30)."""
+    withheld: ClassVar[bool] = False
+    """True for an event only the seats named by ``private_to`` may receive at all: every other
+    viewer gets no copy of it, not even a redacted one, and the positions it is shown in skip it
+    (:func:`visible`).  ``romis``'s ``AuxiliaryUsed`` is one: its mere type would tell the others
+    that the seat had no legal reveal (rules/romis.md R5.4, section 9)."""
 
     @classmethod
     def event_name(cls) -> str:
@@ -84,6 +91,15 @@ def from_payload(cls: type[E], payload: Mapping[str, Any]) -> E:
             reason="bad_event",
         )
     return cls(**{k: _frozen(v) for k, v in payload.items()})
+
+
+def visible(event: Event, viewer: Viewer) -> bool:
+    """True when ``viewer`` may receive ``event`` at all: always, unless the event is
+    ``withheld`` and ``viewer`` is not one of the seats its ``private_to`` fields name (romis R5.4)."""
+    if not event.withheld:
+        return True
+    payload = to_payload(event)
+    return viewer is not None and any(payload.get(f) == viewer for f in event.private_to)
 
 
 def redact(event: Event, viewer: Viewer) -> Payload:

@@ -50,7 +50,7 @@ from trapoula.domain import bots
 from trapoula.domain.chain import GENESIS, event_hash, record_header
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
-from trapoula.domain.events import Event, Payload, Viewer, redact, to_payload
+from trapoula.domain.events import Event, Payload, Viewer, redact, to_payload, visible
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.registry import GAMES, find_game
 from trapoula.service.errors import (
@@ -164,6 +164,8 @@ class SeenEvent:
     """One stored event as one viewer may see it."""
 
     version: int
+    """The event's position for this viewer (``TableState.position``): its version in the log,
+    except at a ``romis`` table, where another seat's withheld events are not counted (R5.4)."""
     name: str
     payload: Payload
     """Redacted for the viewer (hidden fields and other seats' cards are None)."""
@@ -174,7 +176,8 @@ class ActResult:
     """What a command returns to its caller."""
 
     version: int
-    """The table's version after the command and the automatic play saved with it."""
+    """The caller's position (``TableState.position``) after the command and the automatic play
+    saved with it."""
     events: tuple[SeenEvent, ...]
     """The caller's view of the command's events and of the automatic play saved with them (at
     most :data:`CHUNK_EVENTS` events in all; later automatic play is saved in the background)."""
@@ -196,7 +199,10 @@ class WatchBatch:
 
     items: tuple[WatchItem, ...]
     head: int
-    """The table's version when read."""
+    """The table's version when read (what the fan-out counts)."""
+    position: int
+    """The viewer's position at ``head`` (``TableState.position``): the batch reached the head
+    when its last item, if any, is at this position."""
     over: bool
     """True when the match is over (no event will follow ``head``)."""
 
@@ -339,9 +345,14 @@ def parse_table_id(table_id: str) -> uuid.UUID:
     )
 
 
-def _seen(entry: Entry, viewer: Viewer) -> SeenEvent:
+def _seen(entry: Entry, viewer: Viewer, position: int) -> SeenEvent:
     payload = redact(entry.event, viewer) if entry.event is not None else dict(entry.payload)
-    return SeenEvent(entry.seq, entry.name, payload)
+    return SeenEvent(position, entry.name, payload)
+
+
+def _shown(entry: Entry, viewer: Viewer) -> bool:
+    """True when ``viewer`` receives ``entry`` at all (``events.visible``: romis R5.4)."""
+    return entry.event is None or visible(entry.event, viewer)
 
 
 def table_view(state: TableState, principal: Principal) -> Payload:
@@ -360,7 +371,7 @@ def table_view(state: TableState, principal: Principal) -> Payload:
     needs_deal = state.started and not state.over and bool(spec.needs_deal(game_state))
     view["table"] = {
         "table_id": state.table_id,
-        "version": state.version,
+        "version": state.position(principal.viewer),
         "status": state.status,
         "seats": [
             {"seat": i, "name": s.name, "bot": s.bot} if s is not None else {"seat": i, "free": True}
@@ -588,10 +599,10 @@ class Tables(Application):  # type: ignore[type-arg]
                 try:
                     drafts = decide(table)
                 except Exception as exc:
-                    annotate(exc, ErrorContext(table_id, principal.seat, state.version))
+                    annotate(exc, ErrorContext(table_id, principal.seat, state.position(principal.viewer)))
                     raise
                 if not drafts:
-                    return ActResult(state.version, (), table_view(state, principal))
+                    return ActResult(state.position(principal.viewer), (), table_view(state, principal))
                 events = self._chain(table, drafts, command_id)
                 try:
                     self.save(*events)
@@ -606,15 +617,20 @@ class Tables(Application):  # type: ignore[type-arg]
                 return self._result(table, (state.version + 1, last), principal)
         raise Conflict(
             f"table {table_id}: concurrent commands kept winning the race; retry",
-            context=ErrorContext(table_id, principal.seat, table.state.version),
+            context=ErrorContext(table_id, principal.seat, table.state.position(principal.viewer)),
         )
 
     def _result(self, table: Table, span: tuple[int, int], principal: Principal) -> ActResult:
         first, last = span
         state = self._state_at(table, last)
         viewer = principal.viewer
-        events = tuple(_seen(e, viewer) for e in table.entries[first - 1 : last])
-        return ActResult(last, events, table_view(state, principal))
+        position = state.position(viewer, first - 1)
+        events = []
+        for entry in table.entries[first - 1 : last]:
+            if _shown(entry, viewer):
+                position += 1
+                events.append(_seen(entry, viewer, position))
+        return ActResult(position, tuple(events), table_view(state, principal))
 
     # ----------------------------------------------------------------------- seeds and bots
 
@@ -1221,45 +1237,55 @@ class Tables(Application):  # type: ignore[type-arg]
         """
         state = self._load(table_id).state
         self._resume_if_due(state)
-        return state.version, table_view(state, principal)
+        return state.position(principal.viewer), table_view(state, principal)
 
     def events_after(self, table_id: str, principal: Principal, after: int, limit: int = 1000) -> WatchBatch:
-        """The events with a version greater than ``after`` (at most ``limit``), redacted for
-        ``principal``, each with ``principal``'s view after it.
+        """The events after position ``after`` that ``principal`` may receive (at most ``limit``),
+        redacted for it, each with ``principal``'s view after it.
+
+        Positions are the viewer's own count of the events it receives (``TableState.position``):
+        the log's versions, except at a ``romis`` table, where another seat's withheld events are
+        neither sent nor counted (rules/romis.md R5.4).
 
         Raises:
             TableNotFound: no such table.
             InvalidInput: ``after`` is negative (``bad_version``), a bad table id.
-            VersionAhead: ``after`` is beyond the table's version (``version_ahead``): that version
-                does not exist yet, and may never (it is not waited for).
+            VersionAhead: ``after`` is beyond the viewer's position at the head (``version_ahead``):
+                that position does not exist yet, and may never (it is not waited for).
         """
         if isinstance(after, bool) or not isinstance(after, int) or after < 0:
             raise InvalidInput(f"from_version {clip(after)!r}: expected an integer >= 0", reason="bad_version")
         table = self._load(table_id)
         head_state = table.state
         head = head_state.version
-        if after > head:
+        viewer = principal.viewer
+        top = head_state.position(viewer)
+        if after > top:
             raise VersionAhead(
-                f"from_version {after} is beyond version {head} of table {table_id}",
-                context=ErrorContext(table_id, principal.seat, head),
+                f"from_version {after} is beyond version {top} of table {table_id}",
+                context=ErrorContext(table_id, principal.seat, top),
             )
         self._resume_if_due(head_state)
         entries = table.entries[:head]
-        stop = min(head, after + limit)
         items: list[WatchItem] = []
-        if after < stop:
-            viewer = principal.viewer
-            if after == 0:
+        position = after
+        begin = head_state.version_at(viewer, after)
+        if begin < head:
+            if begin == 0:
                 state = state_at(table, 1)
-                items.append(WatchItem(_seen(entries[0], viewer), table_view(state, principal)))
+                position += 1
+                items.append(WatchItem(_seen(entries[0], viewer, position), table_view(state, principal)))
                 begin = 1
             else:
-                state = state_at(table, after)
-                begin = after
-            for entry in entries[begin:stop]:
+                state = state_at(table, begin)
+            for entry in entries[begin:head]:
+                if len(items) >= limit:
+                    break
                 state = apply_entry(state, entry)
-                items.append(WatchItem(_seen(entry, viewer), table_view(state, principal)))
-        return WatchBatch(tuple(items), head, head_state.over)
+                if _shown(entry, viewer):
+                    position += 1
+                    items.append(WatchItem(_seen(entry, viewer, position), table_view(state, principal)))
+        return WatchBatch(tuple(items), head, top, head_state.over)
 
     def record(self, table_id: str) -> tuple[str, int]:
         """The table's record: ``(jsonl, finished hands)``.
@@ -1331,7 +1357,7 @@ class Tables(Application):  # type: ignore[type-arg]
             except TableNotFound:
                 continue
             summaries.append(
-                TableSummary(tid, state.game, len(state.seats), state.free_seats, state.status, state.version)
+                TableSummary(tid, state.game, len(state.seats), state.free_seats, state.status, state.position(None))
             )
         next_token = str(page[-1][0]) if len(rows) > size else ""
         return summaries, next_token

@@ -41,7 +41,7 @@ from eventsourcing.domain import Aggregate
 
 from trapoula.domain.chain import GENESIS, HAND_REVEALED, event_hash
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.events import Event, Payload, from_payload
+from trapoula.domain.events import Event, Payload, Viewer, from_payload
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.registry import find_game
 from trapoula.service.errors import CorruptLog
@@ -141,6 +141,29 @@ class TableState:
     """Newcomers queued until the hand in progress ends: ``(version of JoinQueued, who)``."""
     former: tuple[tuple[str, int, int, int], ...] = ()
     """``(token hash, seat, version it was freed at, SeatRecord.since)`` of the seats people left or lost."""
+    withheld: tuple[tuple[int, frozenset[int]], ...] = ()
+    """``(version, seats that may receive it)`` of every withheld event (``Event.withheld``: ``romis``'s
+    ``AuxiliaryUsed``, R5.4), in version order."""
+
+    def position(self, viewer: Viewer, version: int | None = None) -> int:
+        """The position ``viewer`` sees for the table's ``version`` (default: the head): the number
+        of events up to it that ``viewer`` may receive.  Every viewer receives every event of every
+        game but ``romis``, where another seat's withheld events are skipped, so that neither the
+        stream nor a version number tells that they happened (rules/romis.md R5.4, section 9)."""
+        upto = self.version if version is None else version
+        return upto - sum(1 for seq, seats in self.withheld if seq <= upto and viewer not in seats)
+
+    def version_at(self, viewer: Viewer, position: int) -> int:
+        """The last version whose :meth:`position` for ``viewer`` is ``position`` (0 <= position <=
+        ``position(viewer)``): a watch from ``position`` resumes after it."""
+        version = position
+        for seq, seats in self.withheld:
+            if viewer in seats:
+                continue
+            if seq > version + 1:
+                break
+            version += 1
+        return version
 
     @property
     def spec(self) -> GameSpec[Any, Any]:
@@ -279,6 +302,11 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
     game_state = spec.evolve(game_state, entry.event)
     hands_started = state.hands_started + (entry.name == HAND_STARTED)
     hands_finished = state.hands_finished + (entry.name in SEED_REVEALED)
+    withheld = state.withheld
+    if entry.event.withheld:
+        named = entry.event.private_to
+        receivers = frozenset(int(entry.payload[f]) for f in named if isinstance(entry.payload.get(f), int))
+        withheld = (*withheld, (entry.seq, receivers))
     cut, record_hands = state.record_cut, state.record_hands
     if entry.name in SEED_REVEALED or (entry.name in BETWEEN_HANDS and _extends_record(state, entry)):
         cut, record_hands = entry.seq, hands_finished
@@ -291,6 +319,7 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
         hands_finished=hands_finished,
         record_cut=cut,
         record_hands=record_hands,
+        withheld=withheld,
     )
 
 

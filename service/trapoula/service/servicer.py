@@ -167,11 +167,11 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
                 for item in batch.items:
                     yield convert.watch_response(item)
                     after = item.event.version
-                if after < batch.head:
+                if after < batch.position:
                     continue
                 if batch.over:
                     return
-                await self.fanout.wait(table_id, after, timeout=self.poll_seconds)
+                await self.fanout.wait(table_id, batch.head, timeout=self.poll_seconds)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
