@@ -10,6 +10,8 @@ it:
 3. each hand's commitment: a seeded hand's revealed seed hashes to the commitment published in
    ``HandStarted``, equals the hand's hidden seed and shuffles the game's deck into exactly the
    recorded deck order (S5.1); an explicit hand's deck order hashes to its commitment (S5.3);
+   then the game's own checks of its record (``GameSpec.record_checks``: ``romis``'s sealed
+   submissions, each opened one hashing to the commitment sealed before the round resolved);
 4. the rules: every game event is replayed.  At each position the game names the command that
    must have caused it (``command_for``); the rules decide that command again from the state so
    far, and the recorded events must be exactly the events the rules produce.  A command the
@@ -93,7 +95,7 @@ def _hand_winner(payload: Mapping[str, Any]) -> Any:
     return payload.get("winner")
 
 
-_KIND_ORDER = {"header": 0, "commitment": 1, "rules": 2, "chain": 3, "format": 4}
+_KIND_ORDER = {"header": 0, "commitment": 1, "seal": 1, "rules": 2, "chain": 3, "format": 4}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +105,7 @@ class Problem:
     ``seq`` is the event's position in the table log (0 for the header); ``name`` the event name
     (``"header"`` for the header); ``rule`` the rule broken (``S5.1``, ``R4.1`` ..., or a record
     format rule ``REC1``-``REC7`` of docs/record.md); ``kind`` one of ``header``, ``format``,
-    ``chain``, ``commitment``, ``rules``.
+    ``chain``, ``commitment``, ``seal`` (``GameSpec.record_checks``), ``rules``.
     """
 
     seq: int
@@ -464,6 +466,15 @@ def _check_commitments(audit: _Audit, spec: GameSpec[Any, Any], config: MatchCon
             started = None
 
 
+def _check_record(audit: _Audit, spec: GameSpec[Any, Any], game: Sequence[_Line]) -> None:
+    """The game's own checks of its recorded events (``GameSpec.record_checks``), kind ``seal``."""
+    if spec.record_checks is None:
+        return
+    names = {line.seq: line.name for line in game}
+    for seq, rule, message in spec.record_checks([(line.seq, line.name, line.payload) for line in game]):
+        audit.add(seq, names.get(seq, "?"), rule, message, "seal")
+
+
 def _is_seed(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and len(value) == 64 and set(value) <= _HEX
 
@@ -788,6 +799,7 @@ def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
     if config is not None:
         names = tuple(s.name for s in config.seats)
         _check_commitments(audit, spec, config, game)
+        _check_record(audit, spec, game)
         replay = _Replay(audit, spec, config, game)
         replay.run()
         if spec.hand_in_progress(replay.state):

@@ -36,6 +36,13 @@ def seed_commitment(seed: str | None, order: Sequence[Card]) -> str:
     return commitment(seed) if seed is not None else deck_hash(order)
 
 
+RecordedEvent = tuple[int, str, Mapping[str, Any]]
+"""One recorded game event as ``GameSpec.record_checks`` reads it: ``(seq, name, full payload)``."""
+
+RecordFinding = tuple[int, str, str]
+"""One defect ``GameSpec.record_checks`` found: ``(seq of the event, rule broken, message)``."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     """Who sits in a seat (S12 ``MatchStarted.seats``)."""
@@ -152,6 +159,10 @@ class GameSpec(Generic[S, C]):
     """The field of the hand-ending event (:data:`trapoula.domain.chain.HAND_REVEALED`) that
     reveals the hand's seed: ``seed`` in ``SeedRevealed``, ``salt`` in ``vida``'s ``ShuffleRevealed``
     (R3.2; empty for an explicit deal)."""
+    record_checks: Callable[[Sequence[RecordedEvent]], Sequence[RecordFinding]] | None = None
+    """Checks the audit runs over the recorded game events besides replaying them through the
+    rules, for what the rules alone do not prove (``romis``: every opened submission hashes to the
+    commitment sealed before the round resolved, R5.2-R5.3); None when a game has none."""
     preset_bots: Callable[[Any], Mapping[int, str]] = field(default=lambda options: {})
     """Computer seats an option fixes at creation (``mau_mau`` R7.2 ``computer_seats``):
     parsed options -> {seat: level}."""
