@@ -1,8 +1,9 @@
 """A person against bots in the terminal (``trapoula play``).
 
 The legal commands of the person's view are offered as a numbered menu; the person types a
-number (or ``q``).  Input is read line by line, so a piped stdin works too; when it ends the
-game stops.
+number (or ``q``).  Some commands may be typed as well: ``vida``'s bids and gives (``90H``,
+``7C 8D TS``) and ``romis``'s sealed commands (``reveal 5H 7D``, ``reveal 9S with 8S 9D``, ``aux``,
+``cannot``).  Input is read line by line, so a piped stdin works too; when it ends the game stops.
 
 Two sessions share the loop:
 
@@ -26,9 +27,10 @@ from trapoula.clients.errors import TrapoulaError
 from trapoula.clients.table import TableClient, my_move
 from trapoula.clients.text import describe_command, describe_event, describe_vida_call, render_view, suit_letter
 from trapoula.domain.bots import choose
+from trapoula.domain.cards import parse_card
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
-from trapoula.domain.events import redact
+from trapoula.domain.events import redact, visible
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.registry import find_game
 
@@ -126,9 +128,12 @@ class LocalSession:
         return hashlib.sha256(f"{self.seed}/{self.hand_no}".encode()).hexdigest()
 
     def _apply(self, command: Any, seen: Seen) -> None:
+        """Decide and apply ``command``; the person sees each event redacted for his seat, and not at
+        all an event withheld from him (``romis``'s ``AuxiliaryUsed`` of another seat, R5.4)."""
         for event in self.spec.decide(self.state, command):
             self.state = self.spec.evolve(self.state, event)
-            seen.append((event.event_name(), redact(event, self.me)))
+            if visible(event, self.me):
+                seen.append((event.event_name(), redact(event, self.me)))
 
     def _advance(self, seen: Seen) -> Seen:
         for _ in range(MAX_AUTO):
@@ -307,11 +312,88 @@ def _typed_give(text: str, gives: Sequence[Mapping[str, Any]]) -> Mapping[str, A
     return next((g for g in gives if list(g.get("cards") or ()) == cards), None)
 
 
-def _prompt_hint(bids: Sequence[Mapping[str, Any]], gives: Sequence[Mapping[str, Any]]) -> str:
+ROMIS_KINDS = frozenset({"reveal", "use_auxiliary", "cannot"})
+"""``romis``'s sealed commands (rules/romis.md R13.1-R13.3), which the person may also type."""
+_AUXILIARY_WORDS = frozenset({"aux", "auxiliary", "use_auxiliary"})
+"""What a person types to turn up the next auxiliary card (romis R13.2)."""
+ROMIS_HELP = (
+    "  or type: reveal 5H 7D (two cards in rounds 1-2, one from round 3); "
+    "reveal 9S with 8S 9D (a new combination: 9S face up, 8S 9D face down as its companions); "
+    "aux (turn up your next auxiliary card); cannot (you cannot reveal)"
+)
+"""How to type ``romis``'s commands (R13.1-R13.3), shown under the menu."""
+
+
+def _typed_romis(text: str) -> dict[str, Any] | None:
+    """The ``romis`` command ``text`` names (rules/romis.md R13.1-R13.3), or None.
+
+    ``reveal 5H 7D`` -> ``{"kind": "reveal", "cards": ["5H", "7D"]}`` (R4.2, R4.4, R4.6);
+    ``reveal 9S with 8S 9D`` adds ``"companions": ["8S", "9D"]`` (a new combination, R8.2);
+    ``aux``, ``auxiliary`` or ``use_auxiliary`` -> ``{"kind": "use_auxiliary"}``; ``cannot`` ->
+    ``{"kind": "cannot"}``.  Words in any case, commas as spaces; cards as :func:`_typed_card` reads
+    them, each one of the 52 (R2.2).  None for anything else, for a word that is not a card, and for
+    ``with`` with no card before or after it.  Whether the command is legal is the rules' call.
+    """
+    words = text.replace(",", " ").split()
+    head = words[0].lower() if words else ""
+    if len(words) == 1 and head in _AUXILIARY_WORDS:
+        return {"kind": "use_auxiliary"}
+    if len(words) == 1 and head == "cannot":
+        return {"kind": "cannot"}
+    if head != "reveal":
+        return None
+    rest = [w.lower() for w in words[1:]]
+    split = rest.index("with") if "with" in rest else len(rest)
+    shown, hidden = words[1 : 1 + split], words[2 + split :]
+    if not shown or (split < len(rest) and not hidden):
+        return None
+    cards = [_card_code(w) for w in shown]
+    companions = [_card_code(w) for w in hidden]
+    if any(c is None for c in cards + companions):
+        return None
+    command: dict[str, Any] = {"kind": "reveal", "cards": cards}
+    if companions:
+        command["companions"] = companions
+    return command
+
+
+def _card_code(word: str) -> str | None:
+    """A typed card (:func:`_typed_card`) when it names one of the 52 cards (R2.2), else None."""
+    code = _typed_card(word)
+    if code is None:
+        return None
+    try:
+        parse_card(code)
+    except InvalidInput:
+        return None
+    return code
+
+
+def _same_romis(typed: Mapping[str, Any], legal: Mapping[str, Any]) -> bool:
+    """True when ``legal`` is the command ``typed`` names: same kind, and for a reveal the same
+    cards and companions in any order (neither order matters, R4.4, R8.2)."""
+    if typed.get("kind") != legal.get("kind"):
+        return False
+    return all(sorted(typed.get(k) or ()) == sorted(legal.get(k) or ()) for k in ("cards", "companions"))
+
+
+def _romis_choice(text: str, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The typed ``romis`` command (:func:`_typed_romis`): the matching entry of ``legal`` when
+    there is one, else as typed, so that the rules answer an illegal one with their reason (R5.5);
+    None when ``text`` names no command."""
+    typed = _typed_romis(text)
+    if typed is None:
+        return None
+    return next((c for c in legal if _same_romis(typed, c)), typed)
+
+
+def _prompt_hint(bids: Sequence[Mapping[str, Any]], gives: Sequence[Mapping[str, Any]], sealed: bool = False) -> str:
     if gives:
         return "three cards to give, like 7C 8D TS"
     if bids:
         return f"a bid like {min(int(b['points']) for b in bids)}H"
+    if sealed:
+        return "reveal and your cards, aux or cannot"
     return ""
 
 
@@ -321,13 +403,16 @@ def _read_choice(
     menu: Sequence[Mapping[str, Any]],
     bids: Sequence[Mapping[str, Any]] = (),
     gives: Sequence[Mapping[str, Any]] = (),
+    sealed: bool = False,
 ) -> Mapping[str, Any] | None:
     """The chosen command: a number from the menu, a typed bid (``90H``) when ``bids`` holds the
     legal bids, or three typed cards (``7C 8D TS``) when ``gives`` holds the legal gives (vida R4.3,
-    R5.1); None to quit (``q`` or the end of the input)."""
+    R5.1), or with ``sealed`` a typed ``romis`` command (``reveal 5H 7D``, ``reveal 9S with 8S 9D``,
+    ``aux``, ``cannot``; romis R13.1-R13.3, :func:`_romis_choice`); None to quit (``q`` or the end
+    of the input)."""
     count = len(menu)
     numbers = f"1-{count}" if count > 1 else "1" if count else ""
-    typed = _prompt_hint(bids, gives)
+    typed = _prompt_hint(bids, gives, sealed)
     hint = ", or ".join(part for part in (numbers, typed) if part)
     while True:
         print(f"Your move [{hint}, q to quit]: ", end="", file=out, flush=True)
@@ -346,12 +431,17 @@ def _read_choice(
         give = _typed_give(line.strip(), gives) if gives else None
         if give is not None:
             return give
+        sealed_choice = _romis_choice(line.strip(), menu) if sealed else None
+        if sealed_choice is not None:
+            return sealed_choice
         choices = [f"a number from 1 to {count}"] if count else []
         if bids:
             low, high = min(int(b["points"]) for b in bids), max(int(b["points"]) for b in bids)
             choices.append(f"a bid from {low} to {high} in tens with a suit (C D H S, e.g. {low}H)")
         if gives:
             choices.append("three different cards of your hand (e.g. 7C 8D TS)")
+        if sealed:
+            choices.append("reveal and the cards (e.g. reveal 5H 7D, or reveal 9S with 8S 9D), aux or cannot")
         print(f"Please type {', '.join(choices)}, or q.", file=out)
 
 
@@ -399,7 +489,10 @@ def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
             print(f"  or bid: type points and suit (C D H S), e.g. {low}H (from {low}, in tens)", file=out)
         if gives:
             print(_give_help(view, session.names), file=out)
-        choice = _read_choice(inp, out, menu, bids, gives)
+        sealed = view.get("game") == "romis" or any(c.get("kind") in ROMIS_KINDS for c in legal)
+        if sealed:
+            print(ROMIS_HELP, file=out)
+        choice = _read_choice(inp, out, menu, bids, gives, sealed)
         if choice is None:
             print("You leave the table.", file=out)
             return 0

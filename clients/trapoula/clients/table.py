@@ -265,11 +265,15 @@ def my_move(view: Mapping[str, Any]) -> bool:
 def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
     """The wire form of a command dict (``kind`` ``play``/``draw``/``pass``/``choose_suit``/``mau``/``leave``/
     ``next_hand``; ``vida``'s ``bid``/``vida``/``give``/``declare``, and ``play`` with ``belote``;
-    ``giminaiciai``'s ``draw`` with its ``source``, ``discard`` and ``lay_down``).
+    ``giminaiciai``'s ``draw`` with its ``source``, ``discard`` and ``lay_down``; ``romis``'s sealed
+    ``reveal`` with its ``cards`` and optional ``companions``, ``use_auxiliary`` and ``cannot``,
+    rules/romis.md R13.1-R13.3).  Card lists may be lists of codes or one string of codes
+    (``"9S"``, ``"8S 9D"``).
 
     Raises:
         InvalidArgument: not a mapping, unknown ``kind``, or a field of the wrong type (``announce``
-            and ``belote`` must be true or false; a ``next_hand`` deal, when given, a mapping).
+            and ``belote`` must be true or false; a ``next_hand`` deal, when given, a mapping; a
+            ``reveal``'s ``cards``, and ``companions`` when given, card codes).
     """
     if not isinstance(command, Mapping):
         raise InvalidArgument(f"command {command!r} is not a mapping such as {{'kind': 'draw'}}")
@@ -317,6 +321,17 @@ def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
             extra=_whole(command.get("extra", 0), "lay_down: extra", 0),
         )
         return table_pb2.Command(lay_down=lay)
+    if kind == "reveal":
+        companions = command.get("companions")
+        reveal = table_pb2.Reveal(
+            cards=_cards(command.get("cards"), "reveal: cards"),
+            companions=[] if companions is None else _cards(companions, "reveal: companions"),
+        )
+        return table_pb2.Command(reveal=reveal)
+    if kind == "use_auxiliary":
+        return table_pb2.Command(use_auxiliary=table_pb2.UseAuxiliary())
+    if kind == "cannot":
+        return table_pb2.Command(cannot=table_pb2.Cannot())
     if kind == "pass":
         message = table_pb2.Command()
         getattr(message, "pass").SetInParent()  # `pass` is a Python keyword
@@ -336,7 +351,7 @@ def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
         return table_pb2.Command(next_hand=next_hand)
     raise InvalidArgument(
         f"unknown command kind {kind!r}; expected play, draw, pass, choose_suit, mau, leave, next_hand, "
-        "bid, vida, give or declare"
+        "bid, vida, give, declare, discard, lay_down, reveal, use_auxiliary or cannot"
     )
 
 

@@ -12,6 +12,7 @@ replay.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -132,6 +133,15 @@ def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
         return f"give {pretty_cards(command.get('cards'))}"
     if kind == "declare":
         return "declare your combinations"
+    if kind == "reveal":  # romis R13.1, R8.2
+        text = f"reveal {pretty_cards(command.get('cards'))}"
+        if command.get("companions"):
+            text += f" with {pretty_cards(command.get('companions'))} face down (new combination)"
+        return text
+    if kind == "use_auxiliary":  # romis R13.2
+        return "turn up your next auxiliary card"
+    if kind == "cannot":  # romis R13.3
+        return "cannot reveal"
     return str(dict(command))
 
 
@@ -144,6 +154,8 @@ def describe_event(
     seed revealed) unless ``verbose``.
     """
     p = payload
+    if _is_romis(name, p):
+        return _describe_romis(name, p, names, me, verbose=verbose)
     who = _name(names, p.get("seat"), me)
     verb_s = "" if who == "you" else "s"
     match name:
@@ -159,7 +171,7 @@ def describe_event(
                 limit = ", a single hand"
             elif "target_per_player" in options:
                 limit = f", to {options['target_per_player']} points per player"
-            elif "target_score" in options:  # vida R6.9, R6.10
+            elif "target_score" in options and "wins_needed" in options:  # vida R6.9, R6.10
                 wins = options.get("wins_needed")
                 games = f"{wins} game{'' if wins == 1 else 's'}"
                 limit = f", games won above {options['target_score']} points, {games} to win"
@@ -167,8 +179,13 @@ def describe_event(
                     limit += ", open vida"
                 if options.get("declaration_timing") == "before_first_card":
                     limit += ", declarations before the first card"
+            elif "target_score" in options:  # giminaiciai R10.1, romis R12.1
+                limit = f", to {options['target_score']} points"
             else:
                 limit = ""
+            factor = options.get("carried_bonus_factor")
+            if isinstance(factor, int) and factor > 1:  # romis R12.3
+                limit += f", bonus factor {factor} carried over"
             return f"Match of {p.get('game')}: {players}{limit}"
         case "HandStarted":
             how = "explicit deal" if p.get("explicit_deal") else f"commitment {str(p.get('commitment'))[:16]}…"
@@ -280,6 +297,197 @@ def describe_event(
         case "TableCreated" | "SeatTaken" | "JoinQueued":
             return None
     return _describe_vida(name, p, names, me, verbose=verbose)
+
+
+_ROMIS_EVENTS = frozenset(
+    {
+        "ShuffleCommitted",
+        "AuxiliaryDealt",
+        "RoundOpened",
+        "AuxiliaryUsed",
+        "SubmissionSealed",
+        "RoundResolved",
+        "NobodyCouldReveal",
+        "EliminatedPileRestocked",
+        "HandCardsRedealt",
+        "HandWon",
+    }
+)
+"""The events only ``romis`` has (rules/romis.md section 9)."""
+_ROMIS_MARKS = {
+    "HandStarted": "bonus_factor",
+    "CardsDealt": "stage",
+    "PlayerEliminated": "round",
+    "HandEnded": "bonus_factor",
+    "ShuffleRevealed": "purpose",
+}
+"""Events ``romis`` shares by name with other games, each with a field only ``romis``'s has
+(section 9; ``HandEnded.bonus_factor`` is the next hand's)."""
+_SHUFFLES = {
+    "deal": "The deck is shuffled for the deal",
+    "eliminated_pile": "The eliminated pile is shuffled and cut to make the stock",
+    "redeal": "The cards in hand are shuffled to be dealt again",
+}
+"""romis R3.2, R9.1, R9.3: what a shuffle (``purpose``) is for."""
+_STAGES = {
+    "first_deal": " (first obligatory deal)",
+    "second_deal": " (second obligatory deal)",
+    "redeal": " (dealt again)",
+}
+"""romis R4.3, R4.5, R9.3: the stage of a deal after the 5-card hands, in words."""
+_ENDINGS = {"winner": "won", "all_revealed": "all 52 cards revealed", "stalemate": "stalemate"}
+"""romis R10.1, R10.5, R9.4: why a hand ended."""
+
+
+def _is_romis(name: str, p: Mapping[str, Any]) -> bool:
+    """True for a ``romis`` event (section 9): a name only it has, or a shared name with its field."""
+    mark = _ROMIS_MARKS.get(name)
+    return name in _ROMIS_EVENTS or (mark is not None and mark in p)
+
+
+def _plural(count: Any, noun: str) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _slots(slots: Any) -> str:
+    """``auxiliary card 1`` / ``auxiliary cards 1 and 2`` (romis R6.2: slot 1 first)."""
+    used = [str(s) for s in slots] if isinstance(slots, Sequence) and not isinstance(slots, str) else []
+    if not used:
+        return ""
+    return f"auxiliary card{'' if len(used) == 1 else 's'} {' and '.join(used)}"
+
+
+def _sealed_payload(raw: Any) -> Mapping[str, Any] | None:
+    """The sealed command of a ``SubmissionSealed`` (romis R5.2): a mapping, or its canonical JSON text."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return None
+    return raw if isinstance(raw, Mapping) else None
+
+
+def _at(values: Any, seat: int) -> Any:
+    """``values[seat]`` of a per-seat list, None when the list is shorter or not a list."""
+    if isinstance(values, Sequence) and not isinstance(values, str) and seat < len(values):
+        return values[seat]
+    return None
+
+
+def _resolved_seat(p: Mapping[str, Any], seat: int, names: Sequence[str], me: int | None) -> str:
+    """One live seat's part of a ``RoundResolved`` (romis R5.3), read from its per-seat lists
+    (``kinds``, ``cards``, ``new_combination``, ``companions`` as a count, ``auxiliary_slots``): its
+    reveal or ``cannot``, a new combination's face-down companions (R8.2, R8.3), and the auxiliary
+    cards it turned up in the round (R6.4)."""
+    who = _name(names, seat, me)
+    if _at(p.get("kinds"), seat) == "cannot":
+        text = f"{who} cannot reveal"
+    else:
+        verb_s = "" if who == "you" else "s"
+        text = f"{who} reveal{verb_s} {pretty_cards(_at(p.get('cards'), seat))}"
+        if _at(p.get("new_combination"), seat):
+            companions = _plural(_at(p.get("companions"), seat), "companion")
+            text += f" and start{verb_s} a new combination with {companions} face down"
+    used = _slots(_at(p.get("auxiliary_slots"), seat))
+    if used:
+        text += f" (after turning up {used})"
+    return text
+
+
+def _describe_romis(
+    name: str, p: Mapping[str, Any], names: Sequence[str], me: int | None, *, verbose: bool
+) -> str | None:
+    """``romis``'s events (rules/romis.md section 9) as ``me`` saw them."""
+    who = _name(names, p.get("seat"), me)
+    verb_s = "" if who == "you" else "s"
+    be = "are" if who == "you" else "is"
+    match name:
+        case "ShuffleCommitted":  # R3.2, R9.1, R9.3
+            shuffled = _SHUFFLES.get(str(p.get("purpose")), f"Shuffled ({p.get('purpose')})")
+            return f"{shuffled}; commitment {str(p.get('commitment'))[:16]}…"
+        case "HandStarted":  # R3.1, R10.6
+            dealer = _name(names, p.get("dealer"), me)
+            return (
+                f"--- hand {p.get('hand_no')}: {dealer} deal{'' if dealer == 'you' else 's'} "
+                f"(bonus factor {p.get('bonus_factor')})"
+            )
+        case "CardsDealt":  # R3.3, R4.3, R4.5, R7.4, R9.3
+            stage = p.get("stage")
+            cards = p.get("cards")
+            if stage == "extra":
+                shown = f": {pretty_cards(cards)}" if cards else ""
+                count = p.get("count")
+                extra = "an extra card" if count == 1 else _plural(count, "extra card")
+                return f"{_cap(who)} {be} dealt {extra}{shown}"
+            words = _STAGES.get(str(stage), "")
+            if cards:
+                return f"{_cap(who)} {be} dealt {pretty_cards(_sorted_codes(cards))}{words}"
+            if stage == "redeal" or verbose:
+                return f"{_cap(who)} {be} dealt {_plural(p.get('count'), 'card')}{words}"
+            return None
+        case "AuxiliaryDealt":  # R3.4: nobody sees them, the owner neither, until used
+            cards = p.get("cards")
+            dealt = f"{_cap(who)} {be} dealt {_plural(p.get('count'), 'auxiliary card')} face down"
+            if cards:
+                return f"{dealt}: {pretty_cards(cards)}"
+            return dealt if who == "you" or verbose else None
+        case "RoundOpened":  # R4.2, R4.4, R4.6, R7.4
+            attempt = p.get("attempt")
+            again = f" (attempt {attempt})" if isinstance(attempt, int) and attempt > 1 else ""
+            live = ", ".join(_name(names, s, me) for s in p.get("live") or [])
+            return f"Round {p.get('round')}{again}: reveal {_plural(p.get('required'), 'card')}; in play: {live}"
+        case "AuxiliaryUsed":  # R6.1, R6.4
+            card = f": {pretty(p.get('card'))}" if p.get("card") else ""
+            slot = f"auxiliary card {p.get('slot')}" if p.get("slot") is not None else "an auxiliary card"
+            return f"{_cap(who)} turned up {slot}{card}"
+        case "SubmissionSealed":  # R5.1, R5.2
+            sealed = _sealed_payload(p.get("payload"))
+            what = f": {describe_command(sealed)}" if sealed is not None else ""
+            return f"{_cap(who)} {'have' if who == 'you' else 'has'} submitted (sealed){what}"
+        case "RoundResolved":  # R5.3
+            attempt = p.get("attempt")
+            again = f" (attempt {attempt})" if isinstance(attempt, int) and attempt > 1 else ""
+            kinds = p.get("kinds") or []
+            seats = [s for s, kind in enumerate(kinds) if kind is not None]  # None: not live
+            parts = "; ".join(_resolved_seat(p, s, names, me) for s in seats)
+            return f"Round {p.get('round')}{again} resolved: {parts or '-'}"
+        case "PlayerEliminated":  # R7.1-R7.3
+            held = f"; held {pretty_cards(p.get('hand'))}" if p.get("hand") else ""
+            return (
+                f"{_cap(who)} {be} eliminated in round {p.get('round')} with {_plural(p.get('points'), 'point')}{held}"
+            )
+        case "NobodyCouldReveal":  # R7.4
+            return (
+                f"Nobody could reveal in round {p.get('round')}: "
+                "everyone gets an extra card and the round is played again"
+            )
+        case "EliminatedPileRestocked":  # R9.1
+            return f"The eliminated pile ({_plural(p.get('count'), 'card')}) becomes the stock"
+        case "HandCardsRedealt":  # R9.3
+            counts = p.get("counts") or []  # 0 for a seat not live
+            each = ", ".join(f"{_name(names, s, me)} {c}" for s, c in enumerate(counts) if c)
+            return f"No card left to deal: the cards in hand are gathered and dealt again ({each})"
+        case "HandWon":  # R10.1-R10.4
+            laid = p.get("laid_down")
+            lays = f", lay{verb_s} down {pretty_cards(laid)}" if laid else ""
+            return (
+                f"{_cap(who)} win{verb_s} the hand{lays}: {_plural(p.get('revealed_count'), 'revealed card')} "
+                f"x {p.get('multiplier')} + bonus {p.get('bonus')} = {_plural(p.get('points'), 'point')}"
+            )
+        case "HandEnded":  # R10.5-R10.9
+            why = _ENDINGS.get(str(p.get("reason")), str(p.get("reason")))
+            if p.get("reason") == "winner" and p.get("winner") is not None:
+                why = f"won by {_name(names, p.get('winner'), me)}"
+            points = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(p.get("hand_points") or []))
+            totals = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(p.get("totals") or []))
+            factor = p.get("bonus_factor")
+            bonus = f". Next bonus factor {factor}" if isinstance(factor, int) and factor != 1 else ""
+            return f"Hand over ({why}). Points: {points}. Totals: {totals}{bonus}"
+        case "ShuffleRevealed":  # R3.2, R10.9
+            purpose = str(p.get("purpose")).replace("_", " ")
+            return f"Shuffle revealed ({purpose}); salt {p.get('salt') or 'none (explicit deal)'}" if verbose else None
+    return f"{name} {dict(p)}"
 
 
 _VIDA_LEVELS: dict[Any, str] = {1: "vida", 2: "contra vida", 3: "third vida", 4: "fourth vida"}
@@ -530,11 +738,71 @@ def _combination_fate(view: Mapping[str, Any], seat: int) -> str:
     return " - beaten by the other team's" if resolution.get("winner_team") is not None else ""
 
 
+def _seat_line(view: Mapping[str, Any], seat: int, names: Sequence[str | None], me: Any) -> str:
+    """One seat of a ``romis`` view during a hand (R5.4: as of the last resolved round): eliminated,
+    or its revealed cards, auxiliary cards left face down and companions face down."""
+    who = _name(names, seat, me)
+    if seat in (view.get("eliminated") or []):
+        return f"  {who}: eliminated"
+    facts = [f"revealed {pretty_cards(_at(view.get('revealed'), seat))}"]
+    aux = _at(view.get("auxiliary_counts"), seat)
+    if isinstance(aux, int):
+        facts.append(_plural(aux, "auxiliary card"))
+    companions = _at(view.get("companion_counts"), seat)
+    if companions:
+        facts.append(f"{_plural(companions, 'companion')} face down")
+    return f"  {who}: {'; '.join(facts)}"
+
+
+def _render_romis(view: Mapping[str, Any], names: Sequence[str | None]) -> list[str]:
+    """The lines of a ``romis`` view (rules/romis.md section 9): the hand and round with the cards
+    to reveal (R4), each seat's revealed cards, auxiliary and companion counts as of the last resolved
+    round (R5.4), who has submitted and who is awaited (R5.2), the viewer's own companions, auxiliary
+    cards left and sealed submission, the last resolved round, the last hand's ending (R10)."""
+    me = view.get("seat") if isinstance(view.get("seat"), int) else None
+    shown = [n or "" for n in names]
+    lines = []
+    head = f"Hand {view.get('hand_no')}"
+    if view.get("dealer") is not None:
+        head += f", dealer {_name(names, view.get('dealer'), me)}"
+    lines.append(f"{head}; bonus factor {view.get('bonus_factor')}; match to {view.get('target_score')} points")
+    if view.get("phase") == "play":
+        attempt = view.get("attempt")
+        again = f" (attempt {attempt})" if isinstance(attempt, int) and attempt > 1 else ""
+        lines.append(f"Round {view.get('round')}{again}: reveal {_plural(view.get('required'), 'card')}")
+        seats = range(len(names)) if names else range(len(view.get("revealed") or []))
+        lines.extend(_seat_line(view, s, names, me) for s in seats)
+        submitted = ", ".join(_name(names, s, me) for s in view.get("submitted") or [])
+        waiting = ", ".join(_name(names, s, me) for s in view.get("waiting") or [])
+        lines.append(f"Submitted (sealed): {submitted or 'nobody yet'}; waiting for: {waiting or 'nobody'}")
+        if view.get("eliminated_pile_count"):
+            lines.append(f"Eliminated pile: {_plural(view.get('eliminated_pile_count'), 'card')}")
+        if view.get("companions"):
+            lines.append(f"Your companions (face down): {pretty_cards(view.get('companions'))}")
+        if isinstance(view.get("auxiliary_left"), int):
+            lines.append(f"Your auxiliary cards left (unseen): {view.get('auxiliary_left')}")
+        pending = view.get("pending")
+        if isinstance(pending, Mapping):
+            lines.append(f"You have submitted (sealed): {describe_command(pending)}")
+        last_round = view.get("last_round")
+        if isinstance(last_round, Mapping):
+            lines.append(str(_describe_romis("RoundResolved", last_round, shown, me, verbose=True)))
+    last_hand = view.get("last_hand")
+    if isinstance(last_hand, Mapping) and view.get("hand_over"):
+        lines.append(str(_describe_romis("HandEnded", last_hand, shown, me, verbose=True)))
+    return lines
+
+
 def render_view(view: Mapping[str, Any]) -> str:
     """A few lines describing a view (a seat's, a spectator's, or a replay's omniscient one)."""
     names: list[str | None] = [None if n is None else str(n) for n in view.get("names") or []]
     seat = view.get("seat")
-    lines = _render_vida(view, names) if view.get("game") == "vida" else []
+    if view.get("game") == "vida":
+        lines = _render_vida(view, names)
+    elif view.get("game") == "romis":
+        lines = _render_romis(view, names)
+    else:
+        lines = []
     top = view.get("top_card")
     if top is not None:
         line = f"Up-card {pretty(top)}, suit {suit_symbol(view.get('active_suit'))}"

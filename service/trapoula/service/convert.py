@@ -102,8 +102,10 @@ def _check_count(count: int, what: str, reason: str) -> None:
 
 @reads_request("bad_deal")
 def deal_to_dict(deal: pb.ExplicitDeal) -> dict[str, Any]:
-    """An explicit deal (S5.3; ``vida`` R3.2) as the game's ``explicit_deal`` takes it: the fields
-    that are set, by name (``hands``, ``starter``, ``stock``, ``reshuffles``, ``deck``, ``widow``).
+    """An explicit deal (S5.3; ``vida`` R3.2; ``romis`` R3.7) as the game's ``explicit_deal`` takes it:
+    the fields that are set, by name (``hands``, ``starter``, ``stock``, ``reshuffles``, ``deck``,
+    ``widow``).  A deal with a starter always has a ``stock`` (perhaps empty); one without a starter has
+    no ``starter`` key (``romis``'s ``{"hands", "stock"}`` takes none).
 
     Raises:
         InvalidInput: more than :data:`MAX_CARD_CODES` card codes, or card lists, in all (``bad_deal``).
@@ -115,8 +117,9 @@ def deal_to_dict(deal: pb.ExplicitDeal) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if deal.hands:
         out["hands"] = [cards(h) for h in deal.hands]
-    if deal.starter or deal.stock:
+    if deal.starter:
         out["starter"] = deal.starter
+    if deal.starter or deal.stock:
         out["stock"] = list(deal.stock)
     if deal.reshuffles:
         out["reshuffles"] = [cards(r) for r in deal.reshuffles]
@@ -131,9 +134,13 @@ def deal_to_dict(deal: pb.ExplicitDeal) -> dict[str, Any]:
 def command_to_dict(command: pb.Command) -> dict[str, Any]:
     """A ``Command`` as the plain command ``Tables.act`` takes (no seat).
 
+    ``romis``'s sealed commands (rules/romis.md R13.1-R13.3): ``{"kind": "reveal", "cards": [...]}``,
+    with ``"companions": [...]`` only when the request names some (a new combination, R8.2);
+    ``{"kind": "use_auxiliary"}``; ``{"kind": "cannot"}``.
+
     Raises:
-        InvalidInput: no command kind is set, or a ``give`` or ``lay_down`` of more than
-            :data:`MAX_CARD_CODES` cards (``bad_command``).
+        InvalidInput: no command kind is set, or a ``give``, ``lay_down`` or ``reveal`` of more
+            than :data:`MAX_CARD_CODES` cards (``bad_command``).
     """
     kind = command.WhichOneof("kind")
     if kind == "play":
@@ -168,6 +175,16 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
         if command.lay_down.extra:
             lay["extra"] = command.lay_down.extra
         return lay
+    if kind == "reveal":
+        _check_count(len(command.reveal.cards) + len(command.reveal.companions), "card codes in reveal", "bad_command")
+        reveal: dict[str, Any] = {"kind": "reveal", "cards": list(command.reveal.cards)}
+        if command.reveal.companions:
+            reveal["companions"] = list(command.reveal.companions)
+        return reveal
+    if kind == "use_auxiliary":
+        return {"kind": "use_auxiliary"}
+    if kind == "cannot":
+        return {"kind": "cannot"}
     if kind == "pass":
         return {"kind": "pass"}
     if kind == "choose_suit":
@@ -181,7 +198,7 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
         return {"kind": "next_hand", "deal": deal}
     raise InvalidInput(
         "the command sets none of play, draw, pass, choose_suit, next_hand, mau, leave, bid, vida, give, declare, "
-        "discard, lay_down",
+        "discard, lay_down, reveal, use_auxiliary, cannot",
         reason="bad_command",
     )
 
