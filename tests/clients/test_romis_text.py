@@ -223,11 +223,14 @@ def test_r10_5_r10_7_a_hand_without_a_winner(reason: str, factor: int, tail: str
 
 
 def test_r3_2_the_shuffle_revealed_is_shown_only_when_verbose() -> None:
-    """R3.2, R10.9: order and salt are published after the hand; a line only in verbose mode."""
-    revealed = {"hand_no": 1, "purpose": "eliminated_pile", "order": ["2C"], "salt": "5a"}
+    """R3.2, R9.1, R9.3, R10.9: every shuffle's order and salt are published after the hand, in one
+    event; a line only in verbose mode."""
+    revealed = {"hand_no": 1, "purpose": "deal", "order": ["2C"], "salt": "5a", "later": []}
     assert describe_event("ShuffleRevealed", revealed, NAMES) is None
+    assert describe_event("ShuffleRevealed", revealed, NAMES, verbose=True) == "Shuffles revealed: deal, salt 5a"
+    revealed = {**revealed, "salt": "", "later": [["eliminated_pile", ["2C"], "6b"], ["redeal", ["3C"], "7c"]]}
     assert describe_event("ShuffleRevealed", revealed, NAMES, verbose=True) == (
-        "Shuffle revealed (eliminated pile); salt 5a"
+        "Shuffles revealed: deal, salt none (explicit deal); eliminated pile, salt 6b; redeal, salt 7c"
     )
 
 

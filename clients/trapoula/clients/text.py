@@ -484,9 +484,14 @@ def _describe_romis(
             factor = p.get("bonus_factor")
             bonus = f". Next bonus factor {factor}" if isinstance(factor, int) and factor != 1 else ""
             return f"Hand over ({why}). Points: {points}. Totals: {totals}{bonus}"
-        case "ShuffleRevealed":  # R3.2, R10.9
-            purpose = str(p.get("purpose")).replace("_", " ")
-            return f"Shuffle revealed ({purpose}); salt {p.get('salt') or 'none (explicit deal)'}" if verbose else None
+        case "ShuffleRevealed":  # R3.2, R9.1, R9.3, R10.9
+            if not verbose:
+                return None
+            shuffles = [f"deal, salt {p.get('salt') or 'none (explicit deal)'}"]
+            for later in p.get("later") or []:
+                if isinstance(later, Sequence) and len(later) == 3:
+                    shuffles.append(f"{str(later[0]).replace('_', ' ')}, salt {later[2]}")
+            return "Shuffles revealed: " + "; ".join(shuffles)
     return f"{name} {dict(p)}"
 
 

@@ -1,0 +1,122 @@
+"""Romis su iškritimu ("Rummy with elimination"): rules/romis.md -- an elimination game for 2 to 4 players.
+
+One 52-card deck; each player gets 5 cards and 2 face-down auxiliary cards (R3).  In sealed rounds
+every live player reveals at the same moment (R5): 2 related cards, then after 3 more cards 2 more,
+then after 1 more card 1 card per round, each related to his own revealed cards (R4; relatedness with
+the ace high only, R2.5, judged by the shared :mod:`trapoula.domain.games.relatives`).  A player with
+no legal reveal turns up his auxiliary cards (R6) and, if still stuck, drops out scoring his revealed
+cards (R7); if nobody can reveal, everybody gets an extra card (R7.4); a stuck player with two related
+cards may start a new combination from round 3 (R8); empty stocks are refilled from the eliminated
+pile, or by one redeal of the hands (R9).  The last player left lays down what fits and scores 1, 2
+or 4 per revealed card plus the bonus (R10); the match is played to ``target_score`` (100), ties
+playing on (R11).
+
+Submissions are sealed with hash commitments and opened together when the round resolves
+(:mod:`~trapoula.domain.games.romis.sealing`); until then the others see only that a seat has
+submitted -- not even that it turned up an auxiliary card (``AuxiliaryUsed`` is withheld, R5.4); the
+audit checks every opening against its seal (:mod:`~trapoula.domain.games.romis.record`).
+Options (section 7): ``target_score``, ``carried_bonus_factor`` and trapoula's ``resubmit``
+(decision T1, docs/decisions/romis.md); the initial totals of R12.2 are the match's
+``initial_totals``.
+"""
+
+from __future__ import annotations
+
+from trapoula.domain.events import Event
+from trapoula.domain.game import GameSpec
+from trapoula.domain.games.romis import events as _events
+from trapoula.domain.games.romis.bot import heuristic, random_policy
+from trapoula.domain.games.romis.commands import (
+    Command,
+    command_payload,
+    command_seat,
+    deal_command,
+    parse_command,
+)
+from trapoula.domain.games.romis.options import RomisOptions, parse_options
+from trapoula.domain.games.romis.record import check_record
+from trapoula.domain.games.romis.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    acting,
+    command_for,
+    commitment,
+    decide,
+    deck,
+    evolve,
+    explicit_deal,
+    hand_in_progress,
+    initial_state,
+    is_terminal,
+    legal_commands,
+    needs_deal,
+    option_defaults,
+)
+from trapoula.domain.games.romis.state import Phase, RomisState
+from trapoula.domain.games.romis.views import seat_view
+
+
+def _event_types() -> dict[str, type[Event]]:
+    """Event name -> class of every event Romis emits (section 9), the platform's ``MatchStarted`` included."""
+    return {cls.event_name(): cls for cls in (getattr(_events, name) for name in _events.__all__)}
+
+
+EVENT_RULES = {
+    "MatchStarted": "R3.1",
+    "ShuffleCommitted": "R3.2",
+    "HandStarted": "R3.1",
+    "CardsDealt": "R3.6",
+    "AuxiliaryDealt": "R3.4",
+    "RoundOpened": "R4.1",
+    "AuxiliaryUsed": "R6.1",
+    "SubmissionSealed": "R5.2",
+    "RoundResolved": "R5.3",
+    "PlayerEliminated": "R7.1",
+    "NobodyCouldReveal": "R7.4",
+    "EliminatedPileRestocked": "R9.1",
+    "HandCardsRedealt": "R9.3",
+    "HandWon": "R10.1",
+    "HandEnded": "R10.9",
+    "ShuffleRevealed": "R3.2",
+    "MatchEnded": "R11.1",
+}
+"""The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
+
+SPEC: GameSpec[RomisState, Command] = GameSpec(
+    key="romis",
+    title="Romis su iškritimu",
+    summary="Romis su iškritimu (Rummy with elimination): Lithuanian, 2-4; reveal related cards in sealed rounds.",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    is_terminal=is_terminal,
+    legal_commands=legal_commands,
+    seat_view=seat_view,
+    parse_command=parse_command,
+    command_payload=command_payload,
+    command_seat=command_seat,
+    event_types=_event_types(),
+    needs_deal=needs_deal,
+    deal_command=deal_command,
+    deck=deck,
+    explicit_deal=explicit_deal,
+    command_for=command_for,
+    parse_options=parse_options,
+    option_defaults=option_defaults,
+    hand_in_progress=hand_in_progress,
+    acting=acting,
+    bot_levels={"random": random_policy, "heuristic": heuristic},
+    higher_totals_win=True,
+    target_option="target_score",
+    seat_changes=False,
+    teams=(),
+    event_rules=EVENT_RULES,
+    commitment=commitment,
+    reveal_seed_field="salt",
+    record_checks=check_record,
+)
+"""Romis su iškritimu's game definition."""
+
+__all__ = ["SPEC", "Command", "Phase", "RomisOptions", "RomisState"]
