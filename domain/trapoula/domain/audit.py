@@ -388,7 +388,7 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
                 bad(line, "token_hash is not a SHA-256 hex digest (only a server bot may have none)")
         else:
             game_started = True
-            if line.name in ("PlayerLeft", "PlayerEliminated"):
+            if line.name in ("PlayerLeft", "PlayerEliminated") and spec.seat_changes:
                 taken.discard(line.payload.get("seat"))
     if lines and lines[0].name != "TableCreated":
         bad(lines[0], "the record does not start with TableCreated")

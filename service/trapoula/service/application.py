@@ -670,7 +670,7 @@ class Tables(Application):  # type: ignore[type-arg]
                 waiting = [w for w in waiting if w[0] != d.payload.get("queued")]
                 if d.payload.get("bot") is not None:
                     bot_seats = tuple(sorted((*bot_seats, (int(d.payload["seat"]), str(d.payload["bot"])))))
-            elif d.name in SEAT_FREEING:
+            elif d.name in SEAT_FREEING and spec.seat_changes:
                 bot_seats = tuple(b for b in bot_seats if b[0] != d.payload.get("seat"))
         while len(drafts) < self._chunk:
             if waiting and spec.needs_deal(game_state) and not spec.is_terminal(game_state):
@@ -704,7 +704,7 @@ class Tables(Application):  # type: ignore[type-arg]
                 name = event.event_name()
                 drafts.append(_Draft(name, to_payload(event), actor))
                 hands += name == HAND_STARTED
-                if name in SEAT_FREEING:  # an eliminated bot plays no more (R6.6)
+                if name in SEAT_FREEING and spec.seat_changes:  # an eliminated bot plays no more (R6.6)
                     gone = getattr(event, "seat", None)
                     bot_seats = tuple(b for b in bot_seats if b[0] != gone)
             version += len(events)

@@ -59,7 +59,9 @@ SEED_REVEALED = HAND_REVEALED
 """The events that end a hand (``SeedRevealed``; ``vida``'s ``ShuffleRevealed``)."""
 MATCH_ENDED = "MatchEnded"
 SEAT_FREEING = frozenset({"PlayerLeft", "PlayerEliminated"})
-"""Game events after which their ``seat`` is vacant: its token no longer acts (``mau_mau`` R6.6, R6.10)."""
+"""Game events after which their ``seat`` is vacant, its token no longer acting, in a game whose
+players join and leave during the match (``GameSpec.seat_changes``, ``mau_mau`` R6.6, R6.10);
+``romis``'s ``PlayerEliminated`` (R7.1) only takes a player out of one hand."""
 BETWEEN_HANDS = frozenset({"PlayerEliminated", "PlayerJoined", "PlayerLeft", "GameWon", "MatchEnded"})
 """Game events that follow a finished hand (or each other) outside any hand: the record takes them
 as they come, so it never ends in the middle of a command (``mau_mau`` R6.6-R6.10; ``vida``'s
@@ -286,7 +288,7 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
         return rep(state, version=entry.seq, last_hash=entry.hash, waiting=(*state.waiting, (entry.seq, who)))
     if entry.event is None:
         return rep(state, version=entry.seq, last_hash=entry.hash)
-    if entry.name in SEAT_FREEING:
+    if entry.name in SEAT_FREEING and state.spec.seat_changes:
         seat = int(entry.payload["seat"])
         if 0 <= seat < len(state.seats) and state.seats[seat] is not None:
             gone = state.seats[seat]
