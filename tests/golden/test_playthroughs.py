@@ -159,6 +159,48 @@ SCENARIOS = (
         script=((11, {"kind": "vida", "seat": 3}), (12, {"kind": "vida", "seat": 0})),
         abridge=12,
     ),
+    Scenario(
+        game="giminaiciai",
+        name="two-players-to-200",
+        n=2,
+        # The default target 200 (R10.1) from totals 186 and 190 (R10.2).  Dealer 1 (R3.1): ann plays first
+        # and lays down 8 cards at her eighth draw, 5C 3D 4D 5D 5S and 8D 8H 8S: 10 + 1 (R7.1, R7.2); bob's
+        # three draws then score her 1 each (R7.3); bob lays down 7 cards and discards TC: 0.  Hand points
+        # 14 and 0: ann ends on exactly 200 and wins (R9.1, at least the target).
+        initial_totals=(186, 190),
+        first_seed="c199c4dfdb010496d1dabbc6b9f891ac1c9fe5ce6ad4efe5df5b39d0e233cd8d",
+        level="heuristic",
+        abridge=12,
+    ),
+    Scenario(
+        game="giminaiciai",
+        name="three-players-extra-cards",
+        n=3,
+        # One hand (target 1).  cy lays down first, 7 cards and the discard 2D: 10 (R7.1).  bob draws QD and
+        # lays down 19 cards: KD QD AD and 6C 7C 8C 9C 9H from his hand, then 11 of the 12 pile cards from
+        # the top, each fitting when taken (R5.3): 7D (on 7C), JD, TD, 2D (the diamonds run T-J-Q-K-A-2,
+        # round the corner, R2.5), TH, JH, 8H, TC, 2C, QH, KS; the starter 4C at the bottom fits neither
+        # group.  2^12 - 1 = 4095 (R7.2); cy scores 1 per extra card (R7.3).  Hand points: ann 1 (8
+        # cards), bob 4095 + 1, cy 10 + 4 + 11 + 1 = 26.
+        options={"target_score": 1},
+        first_seed="d7a6153300af64d2955c34b7fbee31560d384956bd1d31929e379ac080125e8c",
+        level="heuristic",
+        abridge=12,
+    ),
+    Scenario(
+        game="giminaiciai",
+        name="five-players-pile-turned-over",
+        n=5,
+        # One hand (target 1), a stock of 16 cards (R3.5).  When it runs out dee draws from the stock: the
+        # 14 pile cards are turned over, the starter 4D (the oldest) on top, and he draws it; cy then draws
+        # 7C and dee 7D, the next oldest (R4.6).  Left alone, dee takes every turn and lays down his own
+        # last discard AS as an extra card (R4.1, R5.3).  Hand points (R7): eve 10 + 3 + 12 taken cards
+        # = 25, bob 0 + 10, ann 1 + 7, cy 3 + 3, dee 3.
+        options={"target_score": 1},
+        first_seed="b5e2ff578f9b9a060e7dc71a111e3ae356b9fb5a9eaf2299b2cd4baca08f63e6",
+        level="heuristic",
+        abridge=12,
+    ),
 )
 """Every golden playthrough: default options with four players; two players with announcements
 and the skip-turn penalty; three players with the dealer choosing the suit on an ace up-card,
@@ -166,7 +208,9 @@ aces and eights allowed as last cards and sevens forbidden as last cards.  Crazy
 standard game with two players and two eights buried at the deal; a points game of three; every
 option on with four players.  Mau Mau: a two-player hand; five players down to one by elimination;
 a leave during a hand and a join before the next.  Vida: a one-game match with a contested auction;
-open vida with the Pilotta declarations; a hand doubled and redoubled with a belote."""
+open vida with the Pilotta declarations; a hand doubled and redoubled with a belote.  Giminaičiai: two
+players ending on exactly the target; three players with a lay-down of 11 extra pile cards; five
+players with the discard pile turned over."""
 
 
 def _path(scenario: Scenario) -> Path:

@@ -91,6 +91,10 @@ class Adapter:
     """The game's own checks of each event and the state it led to, ``(event, state)``, raising
     AssertionError (``vida``: trick points total 162 before rounding and 160 after, R2.7, R6.4)."""
 
+    state_check: Callable[[Any], None] | None = None
+    """The game's own checks of a sampled state (where the universe check runs), raising
+    AssertionError (``romis``: no sealed choice shows to another viewer, R5.4)."""
+
     def __post_init__(self) -> None:
         spec = GAMES.get(self.key)
         if spec is not None and not spec.seat_changes:
@@ -219,3 +223,7 @@ ADAPTERS[MAU_MAU.key] = MAU_MAU
 from .adapter_vida import VIDA  # noqa: E402  (it imports Adapter from here)
 
 ADAPTERS[VIDA.key] = VIDA
+
+from .adapter_giminaiciai import GIMINAICIAI  # noqa: E402  (it imports Adapter from here)
+
+ADAPTERS[GIMINAICIAI.key] = GIMINAICIAI

@@ -49,7 +49,7 @@ from typing import Any
 
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
-from trapoula.domain.events import Event, Payload, Viewer, from_payload, redact, to_payload
+from trapoula.domain.events import Event, Payload, Viewer, from_payload, redact, to_payload, visible
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.registry import GAMES
 
@@ -296,6 +296,10 @@ class _Check:
             for seed in self.seeds:
                 assert seed not in text, f"after {name}: the view of {_who(viewer)} shows a seed (S13.3)"
             self.views[viewer] = view
+            if event.withheld and viewer is not None and any(payload.get(f) == viewer for f in event.private_to):
+                assert visible(event, viewer), f"{name} withheld from its own seat {viewer}"
+            elif event.withheld:
+                assert not visible(event, viewer), f"{name} of seat {payload.get('seat')} reaches {_who(viewer)} (R5.4)"
             seen = redact(event, viewer)
             for hidden in event.hidden:
                 assert seen[hidden] is None, f"{name}.{hidden} shown to {_who(viewer)} (S12)"
@@ -459,6 +463,8 @@ def _play(case: Case) -> Stats:
                 chance = max(SAMPLE_RATE_HAND_EDGE, case.sample_rate)
             if sampler.random() < chance:
                 check.universe(state)
+                if adapter.state_check is not None:
+                    adapter.state_check(state)
             first_of_hand = False
             seats = range(check.seat_count(state))
             legal = {seat: spec.legal_commands(state, seat) for seat in seats}

@@ -190,7 +190,7 @@ def _leaky_view(spec: GameSpec[Any, Any]) -> dict[str, Any]:
 
 
 def _evolve_drawing_twice(spec: GameSpec[Any, Any]) -> dict[str, Any]:
-    twice = next(n for n in ("CardsDrawn", "CardDrawn", "TrickTaken") if n in spec.event_types)  # vida draws none
+    twice = next(n for n in ("CardsDrawn", "CardDrawn", "TrickTaken", "CardsDealt") if n in spec.event_types)
 
     def evolve(state: Any, event: Event) -> Any:
         state = spec.evolve(state, event)

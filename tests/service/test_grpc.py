@@ -127,12 +127,15 @@ def test_a_whole_match_with_a_person_and_bots(stub: table_pb2_grpc.TableServiceS
     assert [(t.table_id, t.status, t.version) for t in listed.tables] == [(table_id, "over", reply.version)]
     games = stub.ListGames(pb.ListGamesRequest())
     by_key = {g.key: g for g in games.games}
-    assert sorted(by_key) == ["agonia", "crazy_eights", "mau_mau", "vida"]
+    assert sorted(by_key) == ["agonia", "crazy_eights", "giminaiciai", "mau_mau", "vida"]
     assert json.loads(by_key["agonia"].options_json)["target_points"] == 100
     assert list(by_key["agonia"].bot_levels) == ["random", "heuristic"] and not by_key["agonia"].seat_changes
     assert list(by_key["mau_mau"].bot_levels)[:2] == ["random", "heuristic"] and by_key["mau_mau"].seat_changes
     assert (by_key["mau_mau"].min_players, by_key["mau_mau"].max_players) == (2, 5)  # mau_mau R2.2
     assert (by_key["crazy_eights"].min_players, by_key["crazy_eights"].max_players) == (2, 7)  # crazy_eights R2.2
+    assert (by_key["giminaiciai"].min_players, by_key["giminaiciai"].max_players) == (2, 6)  # giminaiciai R2.3
+    assert json.loads(by_key["giminaiciai"].options_json) == {"target_score": 200}  # giminaiciai R10.1
+    assert list(by_key["giminaiciai"].bot_levels) == ["random", "heuristic"] and not by_key["giminaiciai"].seat_changes
 
 
 def test_bad_input_gets_its_status_changes_nothing_and_the_server_goes_on(

@@ -8,12 +8,14 @@ from trapoula.domain.errors import InvalidInput
 from trapoula.domain.game import GameSpec
 from trapoula.domain.games.agonia import SPEC as AGONIA
 from trapoula.domain.games.crazy_eights import SPEC as CRAZY_EIGHTS
+from trapoula.domain.games.giminaiciai import SPEC as GIMINAICIAI
 from trapoula.domain.games.mau_mau import SPEC as MAU_MAU
 from trapoula.domain.games.vida import SPEC as VIDA
 
 GAMES: dict[str, GameSpec[Any, Any]] = {
     AGONIA.key: AGONIA,
     CRAZY_EIGHTS.key: CRAZY_EIGHTS,
+    GIMINAICIAI.key: GIMINAICIAI,
     MAU_MAU.key: MAU_MAU,
     VIDA.key: VIDA,
 }
