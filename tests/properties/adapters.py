@@ -227,3 +227,7 @@ ADAPTERS[VIDA.key] = VIDA
 from .adapter_giminaiciai import GIMINAICIAI  # noqa: E402  (it imports Adapter from here)
 
 ADAPTERS[GIMINAICIAI.key] = GIMINAICIAI
+
+from .adapter_romis import ROMIS  # noqa: E402  (it imports Adapter from here)
+
+ADAPTERS[ROMIS.key] = ROMIS

@@ -127,7 +127,7 @@ def test_a_whole_match_with_a_person_and_bots(stub: table_pb2_grpc.TableServiceS
     assert [(t.table_id, t.status, t.version) for t in listed.tables] == [(table_id, "over", reply.version)]
     games = stub.ListGames(pb.ListGamesRequest())
     by_key = {g.key: g for g in games.games}
-    assert sorted(by_key) == ["agonia", "crazy_eights", "giminaiciai", "mau_mau", "vida"]
+    assert sorted(by_key) == ["agonia", "crazy_eights", "giminaiciai", "mau_mau", "romis", "vida"]
     assert json.loads(by_key["agonia"].options_json)["target_points"] == 100
     assert list(by_key["agonia"].bot_levels) == ["random", "heuristic"] and not by_key["agonia"].seat_changes
     assert list(by_key["mau_mau"].bot_levels)[:2] == ["random", "heuristic"] and by_key["mau_mau"].seat_changes
@@ -136,6 +136,13 @@ def test_a_whole_match_with_a_person_and_bots(stub: table_pb2_grpc.TableServiceS
     assert (by_key["giminaiciai"].min_players, by_key["giminaiciai"].max_players) == (2, 6)  # giminaiciai R2.3
     assert json.loads(by_key["giminaiciai"].options_json) == {"target_score": 200}  # giminaiciai R10.1
     assert list(by_key["giminaiciai"].bot_levels) == ["random", "heuristic"] and not by_key["giminaiciai"].seat_changes
+    assert (by_key["romis"].min_players, by_key["romis"].max_players) == (2, 4)  # romis R2.3
+    assert json.loads(by_key["romis"].options_json) == {  # romis R12.1, R12.3, decision T1
+        "target_score": 100,
+        "carried_bonus_factor": 1,
+        "resubmit": False,
+    }
+    assert list(by_key["romis"].bot_levels) == ["random", "heuristic"] and not by_key["romis"].seat_changes
 
 
 def test_bad_input_gets_its_status_changes_nothing_and_the_server_goes_on(

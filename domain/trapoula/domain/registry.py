@@ -10,6 +10,7 @@ from trapoula.domain.games.agonia import SPEC as AGONIA
 from trapoula.domain.games.crazy_eights import SPEC as CRAZY_EIGHTS
 from trapoula.domain.games.giminaiciai import SPEC as GIMINAICIAI
 from trapoula.domain.games.mau_mau import SPEC as MAU_MAU
+from trapoula.domain.games.romis import SPEC as ROMIS
 from trapoula.domain.games.vida import SPEC as VIDA
 
 GAMES: dict[str, GameSpec[Any, Any]] = {
@@ -17,6 +18,7 @@ GAMES: dict[str, GameSpec[Any, Any]] = {
     CRAZY_EIGHTS.key: CRAZY_EIGHTS,
     GIMINAICIAI.key: GIMINAICIAI,
     MAU_MAU.key: MAU_MAU,
+    ROMIS.key: ROMIS,
     VIDA.key: VIDA,
 }
 """Every game by key."""
