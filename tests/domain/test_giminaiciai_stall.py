@@ -22,7 +22,7 @@ from trapoula.domain.games.giminaiciai.events import (
     PointsScored,
     ShuffleRevealed,
 )
-from trapoula.domain.games.giminaiciai.rules import STALL_TURN_OVERS
+from trapoula.domain.games.giminaiciai.rules import STALL_PILE_DRAWS_PER_PLAYER, STALL_TURN_OVERS
 
 ILL72 = "4H 5H 6H 7H 5D 7S 7D"
 """Seed illustration 72 (R6.7): one legal group of 7 cards, so its holder may lay down in any turn,
@@ -200,4 +200,58 @@ def test_decision_t1_replay_equals_live_state_and_the_count_starts_at_zero_each_
     _turns(t, [1, 2, 3, 4, 5, 0, 1, 2, 3])
     t.turn(4)
     assert t.state.turn_overs == 1 and len(_ended(t)) == 1
+    _fold(t)
+
+
+def _take_and_give_back(t: Table, seat: int, times: int, other: str) -> str:
+    """``seat`` draws the top of the discard pile and discards ``other`` (R4.5: never the card just
+    taken), then takes ``other`` back and discards the card taken before, ``times`` draws in all;
+    returns the card it will discard next."""
+    for _ in range(times):
+        events = t.draw(seat, "discard")
+        taken = next(e for e in events if isinstance(e, CardDrawn)).card
+        t.discard(seat, other)
+        assert taken is not None
+        other = taken
+    return other
+
+
+LONE = "2C 5S 9D JH KS 3D QC"
+"""Seven cards with no meld (R6.3): seat 1 can never lay down with them and the pile's 9C."""
+
+
+def test_decision_t1_r4_5_the_last_player_taking_back_his_own_discards_stalls_after_3n_draws() -> None:
+    """Decision T1, R4.2, R4.5, R7.3: two players; seat 0 lays :data:`ILL72` down with 9C (10 points).
+    Seat 1, alone, takes 9C from the pile and discards 2C, takes 2C back and discards 9C, and so on:
+    nothing is turned over, so only the count of draws in a row from the pile ends the hand -- after
+    3 x 2 = 6 of them, when his sixth discard is made.  Seat 0 scores 10 + 6; seat 1 nothing."""
+    assert STALL_PILE_DRAWS_PER_PLAYER == 3
+    t = Table(2)
+    t.deal([ILL72, LONE], "8D", "9C")
+    t.draw(0)
+    t.lay_down(0, ILL72, discard="9C")
+    other = _take_and_give_back(t, 1, 5, "2C")
+    assert t.state.pile_draws == 5 and not _ended(t)
+    _take_and_give_back(t, 1, 1, other)
+    (ended,) = _ended(t)
+    assert (ended.reason, ended.winner, ended.hand_points) == ("stalled", 0, (16, 0))
+    _fold(t)
+
+
+def test_decision_t1_a_draw_from_the_stock_starts_the_pile_draw_count_again() -> None:
+    """Decision T1: as above, but after five draws from the pile seat 1 draws from the stock once (and
+    discards what he drew): the count starts again, and the hand ends only after six more draws from
+    the pile (10 + 5 + 1 + 6 points)."""
+    t = Table(2)
+    t.deal([ILL72, LONE], "8D", "9C")
+    t.draw(0)
+    t.lay_down(0, ILL72, discard="9C")
+    other = _take_and_give_back(t, 1, 5, "2C")
+    t.turn(1)
+    assert t.state.pile_draws == 0 and not _ended(t)
+    other = _take_and_give_back(t, 1, 5, other)
+    assert t.state.pile_draws == 5 and not _ended(t)
+    _take_and_give_back(t, 1, 1, other)
+    (ended,) = _ended(t)
+    assert (ended.reason, ended.hand_points) == ("stalled", (22, 0))
     _fold(t)

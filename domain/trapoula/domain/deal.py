@@ -31,16 +31,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from trapoula.domain.cards import Card, codes
+from trapoula.domain.cards import Card, codes, parse_cards
 from trapoula.domain.errors import InvalidInput
 
 __all__ = [
     "Deal",
     "commitment",
+    "deal_cards",
     "deck_hash",
     "random_stream",
     "shuffle",
@@ -191,3 +192,22 @@ class Deal:
                 )
             return tuple(given)
         return shuffle(cards, self.reshuffle_seed, reshuffle_label(k))
+
+
+def deal_cards(raw: Any, what: str, size: int, bad_deal: Callable[[str], InvalidInput]) -> tuple[Card, ...]:
+    """One part of an explicit deal given as plain data (a hand, a stock, a deck): exactly ``size``
+    card codes, parsed.  ``what`` names the part in messages; ``bad_deal(message)`` makes the game's
+    error (each game's explicit-deal rule, reason ``bad_deal``).
+
+    Raises:
+        InvalidInput: ``raw`` is not a list of strings, holds another number of codes, or a code does
+            not parse -- whatever ``bad_deal`` makes of the message.
+    """
+    if not isinstance(raw, list | tuple) or any(not isinstance(c, str) for c in raw):
+        raise bad_deal(f"{what} {str(raw)[:60]!r} is not a list of card codes")
+    if len(raw) != size:
+        raise bad_deal(f"{what} holds {len(raw)} cards, not {size}")
+    try:
+        return parse_cards(raw)
+    except InvalidInput as exc:
+        raise bad_deal(f"{what}: {exc.message}") from None

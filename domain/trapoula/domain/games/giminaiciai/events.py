@@ -19,8 +19,10 @@ Departures from the table of section 9, all of form, none of substance:
 One departure of substance, a decision beyond the spec (decision T1, docs/decisions/giminaiciai.md,
 for the rules owners to confirm): ``HandEnded`` has a third ``reason``, ``stalled``, for a hand that
 ends because the discard pile was turned over twice (R4.6) with no lay-down in between; it is scored
-as R8.2.  It is read from the events alone: count the ``DiscardPileTurnedOver`` events since the last
-``HandLaidDown`` (or ``HandStarted``).
+as R8.2; the same reason ends a hand after 3 x n draws in a row from the discard pile.  Both are read
+from the events alone: count the ``DiscardPileTurnedOver`` events since the last ``HandLaidDown`` (or
+``HandStarted``), and the ``CardDrawn`` events of source ``discard`` since the last of source
+``stock``, the last ``HandLaidDown`` or ``HandStarted``.
 
 Visibility: ``HandStarted.seed`` and ``HandStarted.deck`` are hidden until the hand ends;
 ``CardsDealt.cards`` and ``CardDrawn.stock_card`` go to their seat only.  Every other field is public.

@@ -31,7 +31,9 @@ he lays down, the count starts again and the hand goes on; if he discards, the h
 discard.  It is scored as R8.2: unfinished players score nothing more (R7.4).  A lay-down never ends
 a hand as stalled (it resets the count), and a discard never leaves both piles empty, so ``stalled``
 never competes with the spec's two reasons.  A hand in which, from some turn on, nobody draws from
-the stock turns nothing over and is not ended by T1 (an open point of the decision).
+the stock turns nothing over: it ends the same way after :data:`STALL_PILE_DRAWS_PER_PLAYER` x n
+draws in a row from the discard pile with no lay-down in between (``GiminaiciaiState.pile_draws``,
+folded from ``CardDrawn`` and ``HandLaidDown``).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal
+from trapoula.domain.deal import Deal, deal_cards
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
@@ -102,10 +104,13 @@ DECK: tuple[Card, ...] = deck_52()
 """The 52 cards (R2.1), canonical order."""
 _DECK_SET = frozenset(DECK)
 MAX_INITIAL_TOTAL = 10**9
+"""Initial totals (R10.2) beyond this size are refused as malformed."""
 STALL_TURN_OVERS = 2
 """Decision T1: after this many turn-overs of the discard pile (R4.6) with no lay-down in between, the
 hand ends when the next turn would start (``HandEnded`` reason ``stalled``, scored as R8.2)."""
-"""Initial totals (R10.2) beyond this size are refused as malformed."""
+STALL_PILE_DRAWS_PER_PLAYER = 3
+"""Decision T1: after 3 x n draws in a row from the discard pile (n players), none from the stock and
+no lay-down in between, the hand ends as stalled too when the next turn would start."""
 
 
 # --------------------------------------------------------------------------- the deal
@@ -221,18 +226,19 @@ def evolve(state: GiminaiciaiState, event: Event) -> GiminaiciaiState:
     and ``StarterTurned`` take their cards from it (R3.6); after a discard or a finish the turn passes
     to the next unfinished seat (R4.1); a turn-over makes the discard pile the stock, bottom card on
     top (R4.6).  ``turn_overs`` counts the turn-overs since the deal (``HandStarted`` sets 0) or the
-    last lay-down (``HandLaidDown`` sets 0), so a replay of the events rebuilds it (decision T1).
+    last lay-down (``HandLaidDown`` sets 0), ``pile_draws`` the draws in a row from the discard pile
+    (a draw from the stock or a lay-down sets 0), so a replay of the events rebuilds them (decision T1).
     """
     match event:
         case CardDrawn(seat=seat, source=source, card=pile_card, stock_card=stock_card):
             if source == "discard":
                 got = parse_card(pile_card or "")
-                pile, stock, taken = state.pile[:-1], state.stock, got
+                pile, stock, taken, pile_draws = state.pile[:-1], state.stock, got, state.pile_draws + 1
             else:
                 got = parse_card(stock_card or "")
-                pile, stock, taken = state.pile, state.stock[1:], None
+                pile, stock, taken, pile_draws = state.pile, state.stock[1:], None, 0
             hands = _put(state.hands, seat, (*state.hands[seat], got))
-            return _set(state, hands=hands, pile=pile, stock=stock, drawn=True, taken=taken)
+            return _set(state, hands=hands, pile=pile, stock=stock, drawn=True, taken=taken, pile_draws=pile_draws)
         case CardDiscarded(seat=seat, card=code):
             gone_card = parse_card(code)
             hands = _put(state.hands, seat, _without(state.hands[seat], gone_card))
@@ -246,7 +252,12 @@ def evolve(state: GiminaiciaiState, event: Event) -> GiminaiciaiState:
                 pile = (*pile, parse_card(discard))
             laid = tuple(parse_cards(g) for g in groups)
             return _set(
-                state, hands=_put(state.hands, seat, ()), pile=pile, laid=_put(state.laid, seat, laid), turn_overs=0
+                state,
+                hands=_put(state.hands, seat, ()),
+                pile=pile,
+                laid=_put(state.laid, seat, laid),
+                turn_overs=0,
+                pile_draws=0,
             )
         case PointsScored(seat=seat, points=points):
             return _set(state, hand_points=_put(state.hand_points, seat, state.hand_points[seat] + points))
@@ -278,6 +289,7 @@ def evolve(state: GiminaiciaiState, event: Event) -> GiminaiciaiState:
                 stock=order,
                 pile=(),
                 turn_overs=0,
+                pile_draws=0,
                 to_act=first,
                 drawn=False,
                 taken=None,
@@ -398,14 +410,15 @@ def _taken_points(acc: _Acc, cards: int) -> None:
 def _end_of_turn(acc: _Acc) -> None:
     """R8.1, R4.7/R8.2, decision T1, R8.3, R9: end the hand when everybody has finished, when the next
     turn would start with both piles empty, or when it would start after :data:`STALL_TURN_OVERS`
-    turn-overs of the pile with no lay-down in between (``stalled``, scored as R8.2); then reveal the
+    turn-overs of the pile, or after :data:`STALL_PILE_DRAWS_PER_PLAYER` x n draws in a row from the
+    pile, with no lay-down in between (``stalled``, scored as R8.2); then reveal the
     deck and end the match when one player alone leads with at least the target."""
     st = acc.state
     if len(st.finished) == st.n:
         reason = "all_finished"
     elif not st.stock and not st.pile:
         reason = "piles_exhausted"
-    elif st.turn_overs >= STALL_TURN_OVERS:
+    elif st.turn_overs >= STALL_TURN_OVERS or st.pile_draws >= STALL_PILE_DRAWS_PER_PLAYER * st.n:
         reason = "stalled"
     else:
         return
@@ -590,14 +603,7 @@ def _bad_deal(message: str) -> InvalidInput:
 
 
 def _code_list(raw: Any, what: str, size: int) -> tuple[Card, ...]:
-    if not isinstance(raw, list | tuple) or any(not isinstance(c, str) for c in raw):
-        raise _bad_deal(f"{what} {str(raw)[:60]!r} is not a list of card codes")
-    if len(raw) != size:
-        raise _bad_deal(f"{what} holds {len(raw)} cards, not {size}")
-    try:
-        return parse_cards(raw)
-    except InvalidInput as exc:
-        raise _bad_deal(f"{what}: {exc.message}") from None
+    return deal_cards(raw, what, size, _bad_deal)
 
 
 def explicit_deal(state: GiminaiciaiState, raw: Mapping[str, Any]) -> Deal:

@@ -62,6 +62,10 @@ class GiminaiciaiState:
     turn_overs: int = 0
     """Turn-overs of the discard pile (R4.6) since the last lay-down of the hand in progress, or since
     its deal; at 2 the hand ends when the next turn would start (decision T1, ``rules.STALL_TURN_OVERS``)."""
+    pile_draws: int = 0
+    """Draws in a row from the discard pile (R4.2) since the last draw from the stock, the last
+    lay-down or the deal; at 3 x n the hand ends when the next turn would start (decision T1,
+    ``rules.STALL_PILE_DRAWS_PER_PLAYER``)."""
     to_act: int | None = None
     drawn: bool = False
     """The seat to act has drawn this turn (R4.2, R4.3)."""

@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal, deck_hash, shuffle
+from trapoula.domain.deal import Deal, deal_cards, deck_hash, shuffle
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
@@ -860,14 +860,7 @@ def _bad_deal(message: str) -> InvalidInput:
 
 
 def _code_list(raw: Any, what: str, size: int) -> tuple[Card, ...]:
-    if not isinstance(raw, list | tuple) or any(not isinstance(c, str) for c in raw):
-        raise _bad_deal(f"{what} {str(raw)[:60]!r} is not a list of card codes")
-    if len(raw) != size:
-        raise _bad_deal(f"{what} holds {len(raw)} cards, not {size}")
-    try:
-        return parse_cards(raw)
-    except InvalidInput as exc:
-        raise _bad_deal(f"{what}: {exc.message}") from None
+    return deal_cards(raw, what, size, _bad_deal)
 
 
 def explicit_deal(state: RomisState, raw: Mapping[str, Any]) -> Deal:
