@@ -140,7 +140,7 @@ def _cmd_serve(argv: Sequence[str]) -> int:
 
 TARGET_HELP = (
     "the game's target: agonia target_points, mau_mau elimination_limit, crazy_eights target_per_player, "
-    "vida target_score"
+    "vida target_score, giminaiciai target_score, romis target_score"
 )
 """The help of ``--target``."""
 
@@ -433,7 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play against bots in the terminal", epilog=EXIT_CODES)
     p.add_argument("--game", default="agonia", choices=games)
-    p.add_argument("--seats", type=_count_arg, default=4)
+    p.add_argument("--seats", type=_count_arg, default=4, help="number of players: you and the bots (default 4)")
     p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
     p.add_argument(
         "--target",

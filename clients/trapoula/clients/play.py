@@ -2,8 +2,11 @@
 
 The legal commands of the person's view are offered as a numbered menu; the person types a
 number (or ``q``).  Some commands may be typed as well: ``vida``'s bids and gives (``90H``,
-``7C 8D TS``) and ``romis``'s sealed commands (``reveal 5H 7D``, ``reveal 9S with 8S 9D``, ``aux``,
-``cannot``).  Input is read line by line, so a piped stdin works too; when it ends the game stops.
+``7C 8D TS``), ``romis``'s sealed commands (``reveal 5H 7D``, ``reveal 9S with 8S 9D``, ``aux``,
+``cannot``) and ``giminaiciai``'s draws, discards and lay-downs (``draw``, ``take``, ``discard 7H``,
+``lay 4H 5H 6H 7H | KC KD KS extra 1 discard 2C``).  A long list of lay-downs is cut to
+:data:`LAY_DOWNS_SHOWN` entries, the rest listed on ``more``.  Input is read line by line, so a piped
+stdin works too; when it ends the game stops.
 
 Two sessions share the loop:
 
@@ -25,16 +28,25 @@ from typing import Any, Protocol, TextIO
 
 from trapoula.clients.errors import TrapoulaError
 from trapoula.clients.table import TableClient, my_move
-from trapoula.clients.text import describe_command, describe_event, describe_vida_call, render_view, suit_letter
+from trapoula.clients.text import (
+    describe_command,
+    describe_event,
+    describe_vida_call,
+    pretty,
+    pretty_cards,
+    render_view,
+    suit_letter,
+)
 from trapoula.domain.bots import choose
 from trapoula.domain.cards import parse_card
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import redact, visible
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
+from trapoula.domain.games.giminaiciai.laying import HAND_SIZE, extra_card_bonus
 from trapoula.domain.registry import find_game
 
-__all__ = ["LocalSession", "RemoteSession", "Session", "play_loop"]
+__all__ = ["GIMINAICIAI_DRAW_HELP", "GIMINAICIAI_TURN_HELP", "LocalSession", "RemoteSession", "Session", "play_loop"]
 
 Seen = list[tuple[str, dict[str, Any]]]
 """Events as the person saw them: (name, redacted payload)."""
@@ -387,6 +399,136 @@ def _romis_choice(text: str, legal: Sequence[Mapping[str, Any]]) -> Mapping[str,
     return next((c for c in legal if _same_romis(typed, c)), typed)
 
 
+GIMINAICIAI_DRAW_HELP = "  or type: draw (from the stock) or take (the top card of the discard pile)"
+"""How to type ``giminaiciai``'s draws (R4.2, R11.1), shown under the menu before the draw."""
+GIMINAICIAI_TURN_HELP = (
+    "  or type: discard 7H; or lay down your whole hand in one or two groups split by |, "
+    "adding extra N to take the top N cards of the discard pile into them and discard 2C to put one card "
+    "on the pile: lay 4H 5H 6H 7H | KC KD KS extra 1 discard 2C"
+)
+"""How to type ``giminaiciai``'s discard and lay-down (R4.4, R5.1-R5.3, R11.2, R11.3), shown under the
+menu after the draw."""
+LAY_DOWNS_SHOWN = 12
+"""At most this many lay-downs are listed in the menu; the others keep their numbers and are listed
+when the person types ``more`` (a hand with many cards that fit either group has dozens, R5.3)."""
+_MORE_WORDS = frozenset({"more", "all"})
+"""What a person types to list the lay-downs the menu leaves out."""
+_STOCK_WORDS = frozenset({"draw", "stock", "draw stock"})
+"""``giminaiciai``: typed words for the draw from the stock (R4.2, R11.1)."""
+_PILE_WORDS = frozenset({"take", "pile", "take pile", "draw pile", "draw discard"})
+"""``giminaiciai``: typed words for taking the top card of the discard pile (R4.2, R11.1)."""
+_EXTRA = re.compile(r"^[0-9]{1,2}$")
+"""The ``N`` of a typed ``extra N`` (ASCII digits; more than 99 exceeds any discard pile, R5.3)."""
+
+
+def _typed_giminaiciai(text: str) -> dict[str, Any] | None:
+    """The ``giminaiciai`` command ``text`` names (rules/giminaiciai.md R11.1-R11.3), or None.
+
+    ``draw``, ``stock`` -> ``{"kind": "draw", "source": "stock"}``; ``take``, ``pile`` -> ``{"kind":
+    "draw", "source": "discard"}`` (R4.2); ``discard 7H`` -> ``{"kind": "discard", "card": "7H"}``
+    (R4.4); ``lay 4H 5H 6H 7H | KC KD KS extra 1 discard 2C`` (``lay down`` too) -> ``{"kind":
+    "lay_down", "groups": [["4H", "5H", "6H", "7H"], ["KC", "KD", "KS"]], "extra": 1, "discard": "2C"}``
+    (R5.1-R5.3): groups split by ``|``, ``extra N`` and ``discard C`` anywhere after ``lay``, each at
+    most once; ``extra`` is left out when not typed.  Words in any case, commas as spaces; cards as
+    :func:`_typed_card` reads them, each one of the 52 (R2.2).  None for anything else: a word that is
+    not a card, an empty group, ``extra`` without a number, ``discard`` without a card.  Whether the
+    command is legal is the rules' call (R5.6).
+    """
+    words = text.replace(",", " ").replace("|", " | ").split()
+    joined = " ".join(words).lower()
+    if joined in _STOCK_WORDS:
+        return {"kind": "draw", "source": "stock"}
+    if joined in _PILE_WORDS:
+        return {"kind": "draw", "source": "discard"}
+    head = words[0].lower() if words else ""
+    if head == "discard" and len(words) == 2:
+        card = _card_code(words[1])
+        return None if card is None else {"kind": "discard", "card": card}
+    if head != "lay":
+        return None
+    rest = words[2:] if words[1:2] and words[1].lower() == "down" else words[1:]
+    return _typed_lay_down(rest)
+
+
+def _typed_lay_down(words: Sequence[str]) -> dict[str, Any] | None:
+    """The lay-down of the words after ``lay`` (:func:`_typed_giminaiciai`), or None."""
+    groups: list[list[str]] = [[]]
+    command: dict[str, Any] = {"kind": "lay_down"}
+    position = 0
+    while position < len(words):
+        word = words[position].lower()
+        following = words[position + 1] if position + 1 < len(words) else ""
+        if word == "|":
+            groups.append([])
+        elif word == "extra":
+            if "extra" in command or not _EXTRA.match(following):
+                return None
+            command["extra"] = int(following)
+            position += 1
+        elif word == "discard":
+            card = _card_code(following)
+            if "discard" in command or card is None:
+                return None
+            command["discard"] = card
+            position += 1
+        else:
+            card = _card_code(words[position])
+            if card is None:
+                return None
+            groups[-1].append(card)
+        position += 1
+    if any(not group for group in groups):
+        return None
+    command["groups"] = groups
+    return command
+
+
+def _same_giminaiciai(typed: Mapping[str, Any], legal: Mapping[str, Any]) -> bool:
+    """True when ``legal`` is the command ``typed`` names (R11.1-R11.3).
+
+    A lay-down's groups and the cards of each group are compared in any order (the reading is not
+    declared, R6.3; decision 13), with the same discard (R5.2); ``extra`` is compared only when typed:
+    the cards listed already say which pile cards are taken (R5.3), so a lay-down typed without it
+    matches the legal one that takes them.
+    """
+    if typed.get("kind") != legal.get("kind"):
+        return False
+    if typed.get("kind") != "lay_down":
+        return all(typed.get(k) == legal.get(k) for k in ("source", "card"))
+    if "extra" in typed and typed.get("extra") != legal.get("extra"):
+        return False
+    return typed.get("discard") == legal.get("discard") and _group_sets(typed) == _group_sets(legal)
+
+
+def _group_sets(command: Mapping[str, Any]) -> list[list[str]]:
+    """A lay-down's groups with order removed: each group's codes sorted, then the groups sorted (a card
+    listed twice stays twice, so it never matches a legal lay-down, R5.6)."""
+    return sorted(sorted(str(c) for c in group) for group in command.get("groups") or [])
+
+
+def _giminaiciai_choice(text: str, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The typed ``giminaiciai`` command (:func:`_typed_giminaiciai`): the matching entry of ``legal``
+    (:func:`_same_giminaiciai`) when there is one, sent as the view lists it; else as typed, so that
+    the rules answer with their reason (R5.6, section 8); None when ``text`` names no command."""
+    typed = _typed_giminaiciai(text)
+    if typed is None:
+        return None
+    return next((c for c in legal if _same_giminaiciai(typed, c)), typed)
+
+
+def _cards_laid(command: Mapping[str, Any]) -> int:
+    """How many cards a lay-down lays: hand cards and extra pile cards (R7.2)."""
+    return sum(len(group) for group in command.get("groups") or [])
+
+
+def _order_lay_downs(menu: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``giminaiciai``'s menu: the draws and discards as listed, then the lay-downs laying the most
+    cards first (they score the most, R7.2), otherwise as listed."""
+    others = [c for c in menu if c.get("kind") != "lay_down"]
+    downs = sorted((c for c in menu if c.get("kind") == "lay_down"), key=lambda c: -_cards_laid(c))
+    return others + downs
+
+
 def _prompt_hint(bids: Sequence[Mapping[str, Any]], gives: Sequence[Mapping[str, Any]], sealed: bool = False) -> str:
     if gives:
         return "three cards to give, like 7C 8D TS"
@@ -404,12 +546,17 @@ def _read_choice(
     bids: Sequence[Mapping[str, Any]] = (),
     gives: Sequence[Mapping[str, Any]] = (),
     sealed: bool = False,
+    *,
+    relatives: bool = False,
+    unlisted: Sequence[str] = (),
 ) -> Mapping[str, Any] | None:
     """The chosen command: a number from the menu, a typed bid (``90H``) when ``bids`` holds the
     legal bids, or three typed cards (``7C 8D TS``) when ``gives`` holds the legal gives (vida R4.3,
     R5.1), or with ``sealed`` a typed ``romis`` command (``reveal 5H 7D``, ``reveal 9S with 8S 9D``,
-    ``aux``, ``cannot``; romis R13.1-R13.3, :func:`_romis_choice`); None to quit (``q`` or the end
-    of the input)."""
+    ``aux``, ``cannot``; romis R13.1-R13.3, :func:`_romis_choice`), or with ``relatives`` a typed
+    ``giminaiciai`` command (``draw``, ``take``, ``discard 7H``, ``lay 4H 5H 6H | KC KD KS``;
+    R11.1-R11.3, :func:`_giminaiciai_choice`); None to quit (``q`` or the end of the input).
+    ``unlisted`` holds the menu lines left out of the printed menu, printed when ``more`` is typed."""
     count = len(menu)
     numbers = f"1-{count}" if count > 1 else "1" if count else ""
     typed = _prompt_hint(bids, gives, sealed)
@@ -434,6 +581,13 @@ def _read_choice(
         sealed_choice = _romis_choice(line.strip(), menu) if sealed else None
         if sealed_choice is not None:
             return sealed_choice
+        typed_choice = _giminaiciai_choice(line.strip(), menu) if relatives else None
+        if typed_choice is not None:
+            return typed_choice
+        if unlisted and text in _MORE_WORDS:
+            for entry in unlisted:
+                print(entry, file=out)
+            continue
         choices = [f"a number from 1 to {count}"] if count else []
         if bids:
             low, high = min(int(b["points"]) for b in bids), max(int(b["points"]) for b in bids)
@@ -442,14 +596,81 @@ def _read_choice(
             choices.append("three different cards of your hand (e.g. 7C 8D TS)")
         if sealed:
             choices.append("reveal and the cards (e.g. reveal 5H 7D, or reveal 9S with 8S 9D), aux or cannot")
+        if relatives:
+            choices.append(
+                "draw, take, discard and a card (e.g. discard 7H) or lay and the groups "
+                "(e.g. lay 4H 5H 6H | KC KD KS extra 1 discard 2C)"
+            )
+        if unlisted:
+            choices.append("more (to list every lay-down)")
         print(f"Please type {', '.join(choices)}, or q.", file=out)
 
 
 def _menu_line(command: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-    """A menu line: :func:`describe_command`, with vida's doubling level named (R4.5)."""
+    """A menu line: :func:`describe_command`, with vida's doubling level named (R4.5); a
+    ``giminaiciai`` lay-down also names the cards it takes from the top of the discard pile (R5.3)
+    and, when it lays more than 7 cards, how many and their bonus (R7.2)."""
     if command.get("kind") == "vida" and view.get("game") == "vida":
         return describe_vida_call(view.get("level"))
-    return describe_command(command, int(view.get("pending_draw") or 0))
+    if command.get("kind") != "lay_down" or view.get("game") != "giminaiciai":
+        return describe_command(command, int(view.get("pending_draw") or 0))
+    extra = command.get("extra")
+    pile = list(view.get("discard_pile") or [])
+    text = describe_command({k: v for k, v in command.items() if k not in ("extra", "discard")})
+    if isinstance(extra, int) and 0 < extra <= len(pile):
+        text += f" taking {pretty_cards(pile[::-1][:extra])} from the pile"
+    elif extra:
+        text += f" with {extra} from the pile"
+    if command.get("discard"):
+        text += f", discard {pretty(command.get('discard'))}"
+    laid = _cards_laid(command)
+    return f"{text} ({laid} cards: bonus {extra_card_bonus(laid)})" if laid > HAND_SIZE else text
+
+
+def _print_menu(menu: Sequence[Mapping[str, Any]], view: Mapping[str, Any], out: TextIO) -> list[str]:
+    """Print the menu, numbered from 1, and return the lines left out: past :data:`LAY_DOWNS_SHOWN`
+    lay-downs the rest is summed up in one line (numbers and how to see them), for ``more``."""
+    lines = [f"  {i}) {_menu_line(command, view)}" for i, command in enumerate(menu, start=1)]
+    downs = [i for i, command in enumerate(menu) if command.get("kind") == "lay_down"]
+    if len(downs) <= LAY_DOWNS_SHOWN:
+        for line in lines:
+            print(line, file=out)
+        return []
+    cut = downs[LAY_DOWNS_SHOWN]
+    for line in lines[:cut]:
+        print(line, file=out)
+    hidden = len(lines) - cut
+    numbers = f"{cut + 1}-{len(lines)}" if hidden > 1 else f"{cut + 1}"
+    more = f"{hidden} more lay-down{'s' if hidden > 1 else ''}"
+    print(f"  {numbers}) {more}: type more to list {'them' if hidden > 1 else 'it'}, or type one", file=out)
+    return lines[cut:]
+
+
+def _romis_no_reveal(legal: Sequence[Mapping[str, Any]]) -> str | None:
+    """What to do when ``romis``'s menu offers no reveal (R4.7): turn up the next auxiliary card
+    (R6.1, R6.2), or, with none left, ``cannot`` (R6.3) and what follows from it (R7.1, R7.4); None
+    when a reveal is offered."""
+    kinds = {c.get("kind") for c in legal}
+    if "reveal" in kinds or not kinds <= ROMIS_KINDS:
+        return None
+    if "use_auxiliary" in kinds:
+        return "No reveal is possible with your cards: turn up your next auxiliary card (aux), then reveal if you can."
+    if "cannot" in kinds:
+        return (
+            "No reveal is possible and no auxiliary card is left: submit cannot. You drop out of the hand "
+            "if another player reveals; if nobody can, everyone gets an extra card and the round is replayed."
+        )
+    return None
+
+
+def _typed_help(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]) -> str | None:
+    """The help line for a game whose commands may be typed, else None: ``romis``'s (R13), or
+    ``giminaiciai``'s before the draw or after it (R11.1-R11.3)."""
+    if view.get("game") == "romis" or any(c.get("kind") in ROMIS_KINDS for c in legal):
+        return ROMIS_HELP
+    if view.get("game") == "giminaiciai":
+        return GIMINAICIAI_TURN_HELP if view.get("drawn") else GIMINAICIAI_DRAW_HELP
+    return None
 
 
 def _give_help(view: Mapping[str, Any], names: Sequence[str]) -> str:
@@ -470,6 +691,7 @@ def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
     for _ in range(MAX_AUTO):
         view = session.view()
         if session.over:
+            print("", file=out)
             print(render_view(view), file=out)
             print("Thanks for playing.", file=out)
             return 0
@@ -479,20 +701,26 @@ def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
             continue
         print("", file=out)
         print(render_view(view), file=out)
+        no_reveal = _romis_no_reveal(legal)
+        if no_reveal is not None:
+            print(no_reveal, file=out)
         bids = [c for c in legal if c.get("kind") == "bid"]
         gives = [c for c in legal if c.get("kind") == "give"]
         menu = [c for c in legal if c.get("kind") not in ("bid", "give")]
-        for i, command in enumerate(menu, start=1):
-            print(f"  {i}) {_menu_line(command, view)}", file=out)
+        relatives = view.get("game") == "giminaiciai"
+        if relatives:
+            menu = _order_lay_downs(menu)
+        unlisted = _print_menu(menu, view, out)
         if bids:
             low = min(int(b["points"]) for b in bids)
             print(f"  or bid: type points and suit (C D H S), e.g. {low}H (from {low}, in tens)", file=out)
         if gives:
             print(_give_help(view, session.names), file=out)
         sealed = view.get("game") == "romis" or any(c.get("kind") in ROMIS_KINDS for c in legal)
-        if sealed:
-            print(ROMIS_HELP, file=out)
-        choice = _read_choice(inp, out, menu, bids, gives, sealed)
+        help_line = _typed_help(view, legal)
+        if help_line is not None:
+            print(help_line, file=out)
+        choice = _read_choice(inp, out, menu, bids, gives, sealed, relatives=relatives, unlisted=unlisted)
         if choice is None:
             print("You leave the table.", file=out)
             return 0

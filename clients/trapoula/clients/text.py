@@ -198,6 +198,8 @@ def describe_event(
             if not cards:
                 return f"{_cap(who)} {be} dealt {p.get('count')} cards" if verbose else None
             return f"{_cap(who)} {be} dealt {pretty_cards(_sorted_codes(cards))}"
+        case "StarterTurned" if "active_suit" not in p:  # giminaiciai R3.4
+            return f"Up-card {pretty(p.get('card'))} starts the discard pile"
         case "StarterTurned":
             text = f"Up-card {pretty(p.get('card'))}"
             if p.get("pending_draw"):
@@ -745,12 +747,15 @@ def _combination_fate(view: Mapping[str, Any], seat: int) -> str:
 
 def _seat_line(view: Mapping[str, Any], seat: int, names: Sequence[str | None], me: Any) -> str:
     """One seat of a ``romis`` view during a hand (R5.4: as of the last resolved round): eliminated,
-    or its revealed cards, auxiliary cards left face down and companions face down."""
+    or its revealed cards, auxiliary cards left face down and companions face down; the viewer's own
+    auxiliary cards are counted as he knows them, after those he turned up this round (R6.4)."""
     who = _name(names, seat, me)
     if seat in (view.get("eliminated") or []):
         return f"  {who}: eliminated"
     facts = [f"revealed {pretty_cards(_at(view.get('revealed'), seat))}"]
     aux = _at(view.get("auxiliary_counts"), seat)
+    if seat == me and isinstance(view.get("auxiliary_left"), int):  # R6.4: his own count he knows at once
+        aux = view.get("auxiliary_left")
     if isinstance(aux, int):
         facts.append(_plural(aux, "auxiliary card"))
     companions = _at(view.get("companion_counts"), seat)
@@ -798,14 +803,112 @@ def _render_romis(view: Mapping[str, Any], names: Sequence[str | None]) -> list[
     return lines
 
 
+PILE_SHOWN = 10
+"""At most this many cards of a giminaiciai discard pile are named in a view, from the top (the extra
+cards of a lay-down are taken from the top, R5.3); the rest are counted."""
+_GIMINAICIAI_ENDINGS = {
+    "all_finished": "everybody laid down",
+    "piles_exhausted": "stock and discard pile empty",
+    "stalled": "stalled: nobody laid down while the cards went round",
+}
+"""giminaiciai R8.1, R8.2 and the stalled hand (docs/decisions/giminaiciai.md T1): why a hand ended."""
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ... (places in which players laid down, R5.5)."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _seats_line(values: Any, names: Sequence[str | None]) -> str:
+    """``ann 0, bob 11, cy 0``: one number per seat, by display name (as every game's totals)."""
+    listed = values if isinstance(values, Sequence) and not isinstance(values, str) else []
+    return ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(listed))
+
+
+def _pile_line(pile: Any) -> str:
+    """The giminaiciai discard pile (R3.4, public), given bottom first: how many cards, then the cards
+    from the top, at most :data:`PILE_SHOWN` of them.
+
+    >>> _pile_line(["5C", "9S", "6D"])
+    'Discard pile: 3 cards, top first 6♦ 9♠ 5♣'
+    >>> _pile_line([])
+    'Discard pile: empty'
+    """
+    cards = list(pile) if isinstance(pile, Sequence) and not isinstance(pile, str) else []
+    if not cards:
+        return "Discard pile: empty"
+    top_first = cards[::-1]
+    shown = pretty_cards(top_first[:PILE_SHOWN])
+    more = f" … and {len(cards) - PILE_SHOWN} more" if len(cards) > PILE_SHOWN else ""
+    return f"Discard pile: {_plural(len(cards), 'card')}, top first {shown}{more}"
+
+
+def _render_giminaiciai(view: Mapping[str, Any], names: Sequence[str | None]) -> tuple[list[str], list[str]]:
+    """The lines of a ``giminaiciai`` view (rules/giminaiciai.md section 9), as (lines before, lines
+    after) the hand sizes, the seat to act and the hands.
+
+    Before: the hand, its dealer and the target (R3.1, R9.1); each seat that laid down, in the order
+    it finished, with its groups as laid (R5.5); during a hand the discard pile (top first, R3.4) --
+    so that its top is seen before ``take the top card of the discard pile`` is offered (R4.2).
+    After: the card the seat to act took from the pile this turn, which it may not discard (R4.5);
+    this hand's points so far (R7) when any; the totals before this hand while it lasts, else the
+    last hand's ending, the cards unfinished players still held (R8.2), the totals after it and the
+    winner (R9).
+    """
+    me = view.get("seat") if isinstance(view.get("seat"), int) else None
+    before: list[str] = []
+    after: list[str] = []
+    in_hand = view.get("phase") == "play"
+    head = f"Hand {view.get('hand_no')}"
+    if view.get("dealer") is not None:
+        head += f", dealer {_name(names, view.get('dealer'), me)}"
+    before.append(f"{head}; match to {view.get('target_score')} points")
+    laid = view.get("laid") or []
+    for place, seat in enumerate(view.get("finished") or [], start=1):
+        who = _name(names, seat, me)
+        groups = " | ".join(pretty_cards(g) for g in _at(laid, seat) or [])
+        before.append(f"{_cap(who)} laid down {_ordinal(place)}: {groups or '-'}")
+    if in_hand:
+        before.append(_pile_line(view.get("discard_pile")))
+        taken = view.get("taken")
+        if taken is not None:
+            who = _name(names, view.get("to_act"), me)
+            if who == "you":
+                after.append(f"You took {pretty(taken)} from the discard pile this turn: you may not discard it")
+            else:
+                after.append(f"{who} took {pretty(taken)} from the discard pile this turn")
+        points = view.get("hand_points") or []
+        if any(points):
+            after.append(f"Points this hand: {_seats_line(points, names)}")
+        after.append(f"Totals before this hand: {_seats_line(view.get('totals'), names)}")
+        return before, after
+    last = view.get("last_hand")
+    if isinstance(last, Mapping) and view.get("hand_over"):
+        why = _GIMINAICIAI_ENDINGS.get(str(last.get("reason")), str(last.get("reason")))
+        after.append(f"Hand {last.get('hand_no')} over ({why}); points: {_seats_line(last.get('hand_points'), names)}")
+        for seat, cards in enumerate(last.get("remaining") or []):
+            if cards:
+                who = _name(names, seat, me)
+                after.append(f"{_cap(who)} {'were' if who == 'you' else 'was'} left holding {pretty_cards(cards)}")
+    if view.get("totals"):
+        after.append(f"Totals: {_seats_line(view.get('totals'), names)}")
+    if view.get("match_over") and view.get("winner") is not None:
+        after.append(f"Winner: {_name(names, view.get('winner'), me)}")
+    return before, after
+
+
 def render_view(view: Mapping[str, Any]) -> str:
     """A few lines describing a view (a seat's, a spectator's, or a replay's omniscient one)."""
     names: list[str | None] = [None if n is None else str(n) for n in view.get("names") or []]
     seat = view.get("seat")
+    after: list[str] = []
     if view.get("game") == "vida":
         lines = _render_vida(view, names)
     elif view.get("game") == "romis":
         lines = _render_romis(view, names)
+    elif view.get("game") == "giminaiciai":
+        lines, after = _render_giminaiciai(view, names)
     else:
         lines = []
     top = view.get("top_card")
@@ -814,7 +917,8 @@ def render_view(view: Mapping[str, Any]) -> str:
         if view.get("pending_draw"):
             line += f", {view.get('pending_draw')} cards to take"
         lines.append(line)
-    sizes = view.get("hand_sizes") or []
+    between = view.get("game") == "giminaiciai" and view.get("phase") != "play"  # no cards held between hands
+    sizes = [] if between else view.get("hand_sizes") or []
     if sizes:
         counts = ", ".join(f"{_name(names, s)} {k}" for s, k in enumerate(sizes))
         if view.get("stock_count") is None:  # vida has no stock (R3.3)
@@ -824,7 +928,9 @@ def render_view(view: Mapping[str, Any]) -> str:
     if view.get("to_act") is not None:
         lines.append(f"To act: {_name(names, view.get('to_act'))}")
     hands = view.get("hands")
-    if isinstance(hands, list):
+    if between:
+        pass
+    elif isinstance(hands, list):
         for s, hand in enumerate(hands):
             lines.append(f"  {_name(names, s)}: {pretty_cards(hand)}")
     elif "hand" in view and isinstance(seat, int):
@@ -837,7 +943,9 @@ def render_view(view: Mapping[str, Any]) -> str:
             )
             lines.append(f"Your combinations: {listed}{_combination_fate(view, seat)}")
     totals = view.get("totals") or []
-    if totals and view.get("game") == "vida":
+    if view.get("game") == "giminaiciai":
+        lines.extend(after)
+    elif totals and view.get("game") == "vida":
         raw_options = view.get("options")
         options: Mapping[str, Any] = raw_options if isinstance(raw_options, Mapping) else {}
         target = f" (a game is won above {options['target_score']})" if "target_score" in options else ""
