@@ -917,7 +917,8 @@ def render_view(view: Mapping[str, Any]) -> str:
         if view.get("pending_draw"):
             line += f", {view.get('pending_draw')} cards to take"
         lines.append(line)
-    between = view.get("game") == "giminaiciai" and view.get("phase") != "play"  # no cards held between hands
+    # no cards are held between hands (giminaiciai R8.3, romis R10.9)
+    between = view.get("game") in ("giminaiciai", "romis") and view.get("phase") != "play"
     sizes = [] if between else view.get("hand_sizes") or []
     if sizes:
         counts = ", ".join(f"{_name(names, s)} {k}" for s, k in enumerate(sizes))
