@@ -201,6 +201,51 @@ SCENARIOS = (
         level="heuristic",
         abridge=12,
     ),
+    Scenario(
+        game="romis",
+        name="two-players-to-100",
+        n=2,
+        # A hand in the middle of a match (R12.2, R12.3): totals 80 and 85, bonus factor 2 carried over.
+        # Dealer 1 (R3.1).  Round 1: ann 4C 4H; bob, with no pair, turns up TD (slot 1) and reveals TC TD
+        # (R6.1).  Round 2: ann 6D 7D, bob 5S 6S.  Round 3: nothing of ann's fits, she turns up TS, then 5H
+        # and reveals it (R6.2); bob 4S.  Round 4: ann cannot (R6.3) and drops out with her 5 revealed
+        # cards (R7.1, R7.2: k + 1 in round 4).  Bob, alone, lays down JD (next to TD), then JH, QH, KH in a
+        # chain (R10.2): 10 revealed cards; KS unused (x2, R10.4); bonus 2 players x 2 = 4 (R10.6):
+        # 2 x 10 + 4 = 24.  Totals 85 and 109: bob reaches 100 and wins (R11.1); the factor returns to 1.
+        options={"carried_bonus_factor": 2},
+        initial_totals=(80, 85),
+        first_seed="36e2a0ffbac022c6f789cd0ae61d30a0696ea8116db891141def43bf54a167d2",
+        level="heuristic",
+    ),
+    Scenario(
+        game="romis",
+        name="three-players-new-combination",
+        n=3,
+        # One hand (target 1), dealer 2.  Every seat starts a new combination (R8.1, R8.2) and reveals its
+        # companion the next round (R8.3): ann 5S with 5H (round 3); bob 4S with 4C (round 4); cy, after
+        # turning up JC, QC with JC (round 4); ann, after turning up 8H, 8H with 8D and 9H (round 5).  In
+        # round 6 ann reveals 9H; bob (both auxiliary cards used in round 2) and cy (after 3D) cannot: both
+        # drop out with 7 points (R7.1, R7.2).  Ann lays down her companion 8D (R10.2): 3C 3S TD TS 5S 5H 8H
+        # 9H 8D, 9 cards; JH unused (x2); bonus 3: 2 x 9 + 3 = 21.
+        options={"target_score": 1},
+        first_seed="609d38c83b42fd73a15523932be8a1235f587761fb0e79beb5db16970a3d0c6d",
+        level="heuristic",
+    ),
+    Scenario(
+        game="romis",
+        name="four-players-extra-cards",
+        n=4,
+        # One hand (target 1), dealer 3, stock 24 (R3.5).  Bob drops out in round 3 (4 points), cy in
+        # round 7 (8 points).  From round 9 ann and dee, both auxiliary cards used, often cannot reveal:
+        # nobody is eliminated, each gets an extra card and the round is replayed (R7.4), in rounds 9, 10,
+        # 12, 13, 14 and twice in 15.  The stock is empty in round 14: the 22 cards of bob and cy are
+        # shuffled into a new stock under a new commitment (R9.1), its top cards 3D and AS dealt at once.
+        # In round 15, third attempt, dee reveals TS and ann cannot: she drops out with 16 points (k + 1).
+        # Dee has revealed 17 cards, lays down nothing (QH fits none); multiplier 1; bonus 4: 21.
+        options={"target_score": 1},
+        first_seed="0f6cb0e9dfe524528c3a1a6713312ed6b1ceed63b155384209dfb2076539b64c",
+        level="heuristic",
+    ),
 )
 """Every golden playthrough: default options with four players; two players with announcements
 and the skip-turn penalty; three players with the dealer choosing the suit on an ace up-card,
@@ -210,7 +255,9 @@ option on with four players.  Mau Mau: a two-player hand; five players down to o
 a leave during a hand and a join before the next.  Vida: a one-game match with a contested auction;
 open vida with the Pilotta declarations; a hand doubled and redoubled with a belote.  Giminaičiai: two
 players ending on exactly the target; three players with a lay-down of 11 extra pile cards; five
-players with the discard pile turned over."""
+players with the discard pile turned over.  Romis su iškritimu: two players in the middle of a match,
+the winner's multiplier and a chain laid down; three players each starting a new combination; four
+players with rounds replayed after extra cards and the eliminated pile made the stock."""
 
 
 def _path(scenario: Scenario) -> Path:
