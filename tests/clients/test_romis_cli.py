@@ -240,6 +240,34 @@ def test_replay_of_a_romis_record_describes_every_event(demo: tuple[Path, str]) 
     assert "  you: revealed -; 2 auxiliary cards" in shown and "Your auxiliary cards left (unseen): 2" in shown
 
 
+def test_a_seats_replay_leaves_out_the_others_auxiliary_cards_r5_4(demo: tuple[Path, str]) -> None:
+    """R5.4, R6.4, section 9: replayed as one seat saw it, the listing holds that seat's own auxiliary
+    cards turned up and none of the others' (it never received them); asked for such a position, it
+    says only that nothing reached the seat there."""
+    path, _ = demo
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+    used = [line["payload"]["seat"] for line in lines if line["name"] == "AuxiliaryUsed"]
+    assert used, "the demo match used no auxiliary card"
+    seat = used[0]
+    out = io.StringIO()
+    assert main(["replay", str(path), "--seat", str(seat)], out=out, inp=io.StringIO()) == 0
+    text = out.getvalue()
+    assert len(re.findall(r"^\[\d+/\d+\] seq \d+: You turned up auxiliary card [12]", text, re.MULTILINE)) == (
+        used.count(seat)
+    )
+    assert len(re.findall(r" turned up auxiliary card [12]", text)) == used.count(seat)
+    other = next(s for s in range(3) if s != seat)
+    out = io.StringIO()
+    assert main(["replay", str(path), "--seat", str(other)], out=out, inp=io.StringIO()) == 0
+    assert len(re.findall(r" turned up auxiliary card [12]", out.getvalue())) == used.count(other)
+    game = [line for line in lines if line["name"] not in ("TableCreated", "SeatTaken")]
+    position = 1 + next(i for i, line in enumerate(game) if line["name"] == "AuxiliaryUsed")
+    out = io.StringIO()
+    assert main(["replay", str(path), "--at", str(position), "--seat", str(other)], out=out, inp=io.StringIO()) == 0
+    first_line = out.getvalue().splitlines()[0]
+    assert first_line.endswith("(not shown to this seat: another seat's private move)"), first_line
+
+
 @pytest.mark.parametrize("where", ["local", "server"])
 def test_games_lists_romis_with_its_options_and_bot_levels(address: str, where: str) -> None:
     """R2.3 (2-4 players), section 7 (``target_score`` 100, R12.1; ``carried_bonus_factor`` 1, R12.3),

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trapoula.domain.deal import Deal
-from trapoula.domain.events import Payload, Viewer, redact, to_payload
+from trapoula.domain.events import Payload, Viewer, redact, to_payload, visible
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.registry import GAMES
 
@@ -253,6 +253,9 @@ def render(scenario: Scenario) -> str:
             out.append(f"event {event.event_name()}: {_json(full)}")
             seen: dict[str, list[str]] = {}
             for viewer in (*range(_seat_count(spec, state, scenario.n)), None):
+                if not visible(event, viewer):  # romis R5.4: not sent at all
+                    seen.setdefault("nothing (withheld)", []).append(_who(viewer))
+                    continue
                 shown = redact(event, viewer)
                 if shown != full:
                     seen.setdefault(_json(shown), []).append(_who(viewer))

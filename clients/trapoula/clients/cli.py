@@ -277,6 +277,8 @@ def _step_line(replay: Replay, position: int, viewer: int | str | None) -> str:
     if position == 0:
         return f"[0/{replay.length}] start of the match"
     step = replay.step(position)
+    if not replay.reaches(position, viewer):  # romis R5.4: another seat's private move
+        return f"[{position}/{replay.length}] seq {step.seq}: (not shown to this seat: another seat's private move)"
     payload = replay.event_payload(position, viewer)
     me = viewer if isinstance(viewer, int) else None
     text = describe_event(step.name, payload, replay.names, me, verbose=True) or step.name
@@ -301,8 +303,12 @@ def _interactive(replay: Replay, position: int, viewer: int | str | None, inp: T
             return
         if cmd == "n":
             position = min(position + 1, replay.length)
+            while position < replay.length and not replay.reaches(position, viewer):
+                position += 1
         elif cmd == "p":
             position = max(position - 1, 0)
+            while position > 0 and not replay.reaches(position, viewer):
+                position -= 1
         elif cmd == "g" and len(words) == 2 and words[1].isascii() and words[1].isdigit():  # not int("²")
             position = min(int(words[1]), replay.length) if len(words[1]) <= 9 else replay.length
         else:
@@ -342,7 +348,8 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         _show(replay, start, viewer, out)
     else:
         for position in range(replay.length + 1):
-            print(_step_line(replay, position, viewer), file=out)
+            if replay.reaches(position, viewer):  # a seat's listing holds what it received (romis R5.4)
+                print(_step_line(replay, position, viewer), file=out)
         print(render_view(replay.view(replay.length, viewer)), file=out)
     return EXIT_OK if stopped is None else EXIT_FAILED
 

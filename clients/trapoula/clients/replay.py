@@ -28,7 +28,7 @@ from trapoula.clients.audit import parse_record
 from trapoula.domain.audit import TABLE_EVENTS, audit_record
 from trapoula.domain.chain import RECORD_FORMAT
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.events import Event, Viewer, from_payload, redact, to_payload
+from trapoula.domain.events import Event, Viewer, from_payload, redact, to_payload, visible
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.registry import find_game
 
@@ -250,6 +250,14 @@ class Replay:
         if self._check(position) == 0:
             raise InvalidInput("position 0 is before the first event", "bad_position")
         return self._steps[position - 1]
+
+    def reaches(self, position: int, viewer: Viewer | str = OMNISCIENT) -> bool:
+        """True when the event leading to ``position`` reached ``viewer`` when it happened: always, but
+        for an event withheld from every other seat (``romis``'s ``AuxiliaryUsed``, R5.4), which only
+        its own seat (and the omniscient view) receives."""
+        if position == 0 or viewer == OMNISCIENT or isinstance(viewer, str):
+            return True
+        return visible(self.step(position).event, viewer)
 
     def event_payload(self, position: int, viewer: Viewer | str = OMNISCIENT) -> dict[str, Any]:
         """The payload of the event leading to ``position`` as ``viewer`` saw it when it happened
