@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from romis_helpers import Table, cards, of
 
+from trapoula.domain.cards import deck_52
 from trapoula.domain.games.romis.commands import Cannot, UseAuxiliary
 from trapoula.domain.games.romis.events import RoundResolved, SubmissionSealed
+from trapoula.domain.games.romis.sealing import submission_commitment
 
 # Seat 0 reveals 2C 3C, then 4C 5C; in round 3 he holds 9D 9S JH KD QH, none related to 2C-5C.
 HANDS = ["2C 3C 9D 9S JH", "2H 3H 4H 5H 6H"]
@@ -92,6 +96,29 @@ def test_r8_2_r8_3_the_new_card_is_revealed_its_companions_lie_face_down() -> No
         {"kind": "reveal", "seat": 0, "cards": ["9D"], "companions": ["9S"]},
         {"kind": "reveal", "seat": 0, "cards": ["9S"], "companions": ["9D"]},
     ]
+
+
+def test_r8_3_r5_3_the_opened_round_does_not_give_the_companions_away() -> None:
+    """R8.3, R5.3, section 9: the resolved round publishes the nonce and the companions digest, with
+    which anyone checks the sealed commitment at once; but the digest is salted with a salt derived
+    from the hand's secret (kept until the hand ends), so trying the companions the seat could have
+    laid -- each card of the deck, any pair -- finds nothing: with the unsalted formula none of them
+    gives the published commitment or digest."""
+    t = round_3()
+    sealed = of(t.reveal(0, "JH", "QH"), SubmissionSealed)[0]
+    resolved = of(t.reveal(1, "6H"), RoundResolved)[0]
+    digest, nonce_hex = resolved.companion_digests[0], resolved.nonces[0]
+    assert digest is not None and nonce_hex == sealed.nonce
+    opened = {"kind": "reveal", "cards": ["JH"], "companions": digest}
+    assert submission_commitment(0, 3, 1, opened, nonce_hex) == sealed.commitment
+    assert sealed.companions_salt is not None
+    assert digest == hashlib.sha256(f"QH:{sealed.companions_salt}".encode()).hexdigest()
+    deck = [c.code for c in deck_52()]
+    guesses = [[c] for c in deck] + [sorted([a, b]) for a in deck for b in deck if a < b]
+    for guess in guesses:
+        plain = {"kind": "reveal", "cards": ["JH"], "companions": guess}
+        assert submission_commitment(0, 3, 1, plain, nonce_hex) != sealed.commitment
+        assert hashlib.sha256(f"{','.join(guess)}:".encode()).hexdigest() != digest
 
 
 def test_r8_2_several_companions_in_any_order_are_sealed_in_canonical_order() -> None:

@@ -103,22 +103,30 @@ def test_r5_2_the_seats_own_view_shows_its_pending_submission() -> None:
 
 
 def test_r5_2_the_commitment_is_sha256_of_the_canonical_submission() -> None:
-    """R5.2, section 9: the nonce is HMAC-SHA256(secret, "nonce/<hand>/<seat>/<round>/<attempt>/<serial>")
-    with the explicit deal's deck hash as the secret; the commitment is SHA-256 of the canonical JSON of
-    seat, round, attempt, payload and nonce -- for a reveal (cards in canonical order, companions []) and
-    for ``cannot`` ({"kind": "cannot"}); RoundResolved publishes the nonces."""
-    for variant, payload in (
-        ("reveal", {"kind": "reveal", "cards": ["9C", "9D"], "companions": []}),
-        ("cannot", {"kind": "cannot"}),
-    ):
+    """R5.2, R8.3, section 9: the nonce is HMAC-SHA256(secret, "nonce/<hand>/<seat>/<round>/<attempt>/
+    <serial>") with the explicit deal's deck hash as the secret (no server secret here); the commitment
+    is SHA-256 of the canonical JSON of seat, round, attempt, payload and nonce -- for a reveal the
+    cards in canonical order and, for the companions, SHA-256 of their codes (none here) + ":" + the
+    companions salt HMAC-SHA256(secret, "companions/..."); for ``cannot`` {"kind": "cannot"} and no
+    salt.  RoundResolved publishes the nonces and the companions digests."""
+    for variant in ("reveal", "cannot"):
         t = play(variant)
         secret = deck_hash(parse_cards(of(t.log, HandStarted)[0].deck))
         sealed = of(t.log, SubmissionSealed)[-1]
         n1 = nonce(secret, "nonce/1/1/1/1/0")
         assert (sealed.seat, sealed.round, sealed.attempt, sealed.nonce) == (1, 1, 1, n1)
+        digest = None
+        if variant == "cannot":
+            payload: dict[str, Any] = {"kind": "cannot"}
+            assert sealed.companions_salt is None
+        else:
+            salt = nonce(secret, "companions/1/1/1/1/0")
+            assert sealed.companions_salt == salt
+            digest = hashlib.sha256(f":{salt}".encode()).hexdigest()
+            payload = {"kind": "reveal", "cards": ["9C", "9D"], "companions": digest}
         assert sealed.commitment == sealed_commitment(1, 1, 1, payload, n1)
         resolved = of(t.reveal(2, "QD QS"), RoundResolved)[0]
-        assert resolved.nonces[1] == n1
+        assert resolved.nonces[1] == n1 and resolved.companion_digests[1] == digest
         assert resolved.nonces[0] == nonce(secret, "nonce/1/0/1/1/0")
 
 
@@ -157,8 +165,11 @@ def test_decision_t1_resubmit_replaces_the_submission_until_the_round_resolves()
     assert [c["cards"] for c in t.legal(0)] == [["7D", "7H"], ["5H", "6H"], ["6H", "7H"]]
     again = of(t.reveal(0, "6H 5H"), SubmissionSealed)[0]
     assert again.nonce == nonce(secret, "nonce/1/0/1/1/1")
+    salt = nonce(secret, "companions/1/0/1/1/1")
+    assert again.companions_salt == salt
+    digest = hashlib.sha256(f":{salt}".encode()).hexdigest()
     assert again.commitment == sealed_commitment(
-        0, 1, 1, {"kind": "reveal", "cards": ["5H", "6H"], "companions": []}, again.nonce
+        0, 1, 1, {"kind": "reveal", "cards": ["5H", "6H"], "companions": digest}, again.nonce
     )
     t.rejects("not_related", "R4.2", t.reveal_command(0, "5H 7H"))
     t.rejects("already_submitted", "R5.2", UseAuxiliary(0))
@@ -186,7 +197,7 @@ def test_section_9_event_visibility_declarations() -> None:
     assert withheld == {"AuxiliaryUsed"}
     hidden = {name: set(cls.hidden) for name, cls in SPEC.event_types.items() if cls.hidden}
     assert hidden == {
-        "HandStarted": {"seed", "deck"},
+        "HandStarted": {"seed", "deck", "secret"},
         "AuxiliaryDealt": {"cards"},
         "PlayerEliminated": {"hand"},
         "EliminatedPileRestocked": {"order"},
@@ -196,7 +207,7 @@ def test_section_9_event_visibility_declarations() -> None:
     assert private == {
         "CardsDealt": {"cards"},
         "AuxiliaryUsed": {"slot", "card"},
-        "SubmissionSealed": {"payload", "nonce"},
+        "SubmissionSealed": {"payload", "nonce", "companions_salt"},
     }
 
 

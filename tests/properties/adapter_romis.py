@@ -164,7 +164,7 @@ def _spec() -> GameSpec[Any, Any]:
     return GAMES["romis"]
 
 
-_SEALED_FIELDS = frozenset({"seat", "round", "attempt", "commitment", "payload", "nonce"})
+_SEALED_FIELDS = frozenset({"seat", "round", "attempt", "commitment", "payload", "nonce", "companions_salt"})
 _SUBMISSION_KEYS = frozenset({"submitted", "waiting", "commitments"})
 """The view's keys that say who has submitted (R5.2: the others learn *that* a seat submitted)."""
 
@@ -219,7 +219,9 @@ def sealed_choices_do_not_leak(state: RomisState) -> None:
                 )
                 sealed = seen[0]
                 assert (sealed["seat"], sealed["round"], sealed["attempt"]) == (seat, state.round, state.attempt)
-                assert sealed["payload"] is None and sealed["nonce"] is None, f"a sealed payload reaches {viewer}"
+                assert sealed["payload"] is None and sealed["nonce"] is None and sealed["companions_salt"] is None, (
+                    f"a sealed payload reaches {viewer}"
+                )
                 view = _spec().seat_view(after, viewer)
                 assert _without_submissions(view) == before[viewer], (
                     f"seat {seat}'s turn {names} changes the view of {viewer} beyond who has submitted (R5.4)"

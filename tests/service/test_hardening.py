@@ -36,7 +36,7 @@ from trapoula.service import server as server_module
 from trapoula.service.__main__ import main
 from trapoula.service.application import OWNER, SPECTATOR, Tables, seat_principal
 from trapoula.service.errors import ErrorContext, TableNotFound, annotate, clip
-from trapoula.service.server import MAX_MESSAGE_BYTES, create_server, serve
+from trapoula.service.server import MAX_MESSAGE_BYTES, MAX_REQUEST_BYTES, create_server, serve
 from trapoula.service.settings import Settings, display_url
 
 Meta = Callable[[str], tuple[tuple[str, str], ...]]
@@ -524,7 +524,8 @@ def test_watching_from_a_version_the_table_has_not_reached_is_out_of_range(
 
 
 def test_a_record_over_4_mib_can_be_fetched(server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The server sends (and takes) messages of up to 64 MiB; gRPC's default is 4 MiB."""
+    """The server sends messages of up to 64 MiB (gRPC's default is 4 MiB) and takes requests of up to
+    8 MiB: a 5 MB one is judged, a larger one than 8 MiB refused before it is read."""
     big = '{"format":"trapoula-record"}\n' + ("z" * 999 + "\n") * 5_000  # 5 MB
     monkeypatch.setattr(server.tables, "record", lambda table_id: (big, 7))
     options = [("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)]
@@ -537,6 +538,11 @@ def test_a_record_over_4_mib_can_be_fetched(server: Any, monkeypatch: pytest.Mon
         request = pb.CreateTableRequest(game="agonia", seats=2, options=huge)
         code, reason, _ = refused(lambda: stub.CreateTable(request, timeout=30))
         assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "bad_option")  # ... and is judged, not dropped
+        huge.update({"target_points": "q" * (MAX_REQUEST_BYTES + 1)})  # above 8 MiB: refused unread
+        request = pb.CreateTableRequest(game="agonia", seats=2, options=huge)
+        with pytest.raises(grpc.RpcError) as refusal:
+            stub.CreateTable(request, timeout=30)
+        assert refusal.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
 # --------------------------------------------------------------------------- 11. page tokens

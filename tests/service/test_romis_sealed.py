@@ -16,6 +16,8 @@ deal and the payload, aside).  When the round resolves, everybody learns which s
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import re
 import uuid
@@ -24,7 +26,8 @@ from typing import Any
 import pytest
 
 from trapoula.domain.audit import audit_record
-from trapoula.domain.cards import codes, deck_52
+from trapoula.domain.cards import codes, deck_52, parse_cards
+from trapoula.domain.deal import deck_hash
 from trapoula.domain.events import Payload
 from trapoula.service.application import OWNER, SPECTATOR, Principal, Tables, seat_principal
 
@@ -203,3 +206,21 @@ def test_r5_2_a_rewritten_seal_is_caught_by_the_audit(tables: Tables) -> None:
     report = audit_record(lines)
     assert not report.ok
     assert any(p.rule == "R5.2" and p.kind == "seal" and p.seq == sealed["seq"] for p in report.problems)
+
+
+def test_r5_2_the_owner_of_an_explicit_deal_cannot_compute_the_nonces(tables: Tables) -> None:
+    """R5.2, R5.4: the owner who entered the deal knows every card, so the hand's secret may not come
+    from the deal: the server adds its own (HMAC of its secret, table and hand), hidden in HandStarted
+    and revealed in ShuffleRevealed when the hand ends.  Bob's nonce is keyed by it, not by the hash of
+    the deck order the owner could compute."""
+    table_id, _ = start(tables, HANDS, AUXILIARY)
+    act(tables, table_id, BOB, "use_auxiliary")
+    act(tables, table_id, BOB, "use_auxiliary")
+    act(tables, table_id, BOB, "reveal", cards=["KD", "KS"])
+    stored = {e.name: e.payload for e in tables.stored_events(table_id)}
+    server_secret = tables.hand_seed(table_id, 1)
+    started, sealed = stored["HandStarted"], stored["SubmissionSealed"]
+    assert started["secret"] == server_secret and started["explicit_deal"] is True
+    message = b"nonce/1/1/1/1/0"
+    by_deck = hmac.new(bytes.fromhex(deck_hash(parse_cards(started["deck"]))), message, hashlib.sha256).hexdigest()
+    assert sealed["nonce"] == hmac.new(bytes.fromhex(server_secret), message, hashlib.sha256).hexdigest() != by_deck

@@ -150,6 +150,10 @@ class Deal:
     """The 64-hex-digit seed the order was shuffled from; None for an explicit deal."""
     reshuffles: tuple[tuple[Card, ...], ...] = ()
     """Explicit deals only: the given orders of reshuffles 1, 2, ... (top first; S8.5)."""
+    secret: str | None = None
+    """Explicit deals only: 64 hex digits the server adds, for what a game must keep unpredictable
+    inside the hand even to whoever entered the deal (``romis``'s sealing nonces, R5.2); revealed
+    when the hand ends.  None for a seeded deal (its seed serves) and for a deal made outside a server."""
 
     @property
     def explicit(self) -> bool:

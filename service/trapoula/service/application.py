@@ -27,6 +27,7 @@ enters the log, the seed does (hidden in ``HandStarted`` until ``SeedRevealed``)
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -648,6 +649,8 @@ class Tables(Application):  # type: ignore[type-arg]
             if not isinstance(deal, Mapping):
                 raise InvalidInput(f"explicit deal {clip(deal)!r} is not a mapping (S5.3)", reason="bad_deal")
             made = spec.explicit_deal(game_state, deal)
+            # a secret the one who entered the deal cannot know (romis R5.2), revealed with the hand
+            made = dataclasses.replace(made, secret=self.hand_seed(state.table_id, hand_no))
         else:
             made = Deal.from_seed(spec.deck(game_state), self.hand_seed(state.table_id, hand_no))
         return spec.deal_command(game_state, made)

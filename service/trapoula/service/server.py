@@ -7,8 +7,8 @@ await stop_server(server)                            # NOT_SERVING, drain, close
 
 The server does not share its port: ``grpc.so_reuseport`` is off, so a second server on a port
 in use fails to start (:func:`create_server` raises ``RuntimeError``) instead of silently
-taking half the calls.  Messages of up to :data:`MAX_MESSAGE_BYTES` are sent and received (a
-long record in ``GetRecord``).
+taking half the calls.  Messages of up to :data:`MAX_MESSAGE_BYTES` are sent (a long record in
+``GetRecord``) and of up to :data:`MAX_REQUEST_BYTES` received.
 """
 
 from __future__ import annotations
@@ -43,13 +43,17 @@ SERVICE_NAME = table_pb2.DESCRIPTOR.services_by_name["TableService"].full_name
 GRACE_SECONDS = 5.0
 """How long a stopping server lets calls in flight finish."""
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-"""Largest message sent or received (gRPC's default, 4 MiB, is too small for a long record)."""
+"""Largest message sent (gRPC's default, 4 MiB, is too small for a long record)."""
+MAX_REQUEST_BYTES = 8 * 1024 * 1024
+"""Largest message received: far above any legal request (about 100 KB at most), low enough that a
+flood of giant requests, which gRPC reads whole before any token is checked, cannot exhaust memory
+or stall the other calls; a larger one is refused with ``RESOURCE_EXHAUSTED``."""
 SERVER_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.so_reuseport", 0),
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
 )
-"""Channel arguments of the server: no port sharing, 64 MiB messages."""
+"""Channel arguments of the server: no port sharing, replies up to 64 MiB, requests up to 8 MiB."""
 
 
 class StartupError(RuntimeError):

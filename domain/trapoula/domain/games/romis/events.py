@@ -73,7 +73,7 @@ class HandStarted(Event):
     """A hand begins (R3.1, R3.2, R10.6): its dealer and bonus factor; the deal's commitment is public
     before any card is dealt."""
 
-    hidden: ClassVar[frozenset[str]] = frozenset({"seed", "deck"})
+    hidden: ClassVar[frozenset[str]] = frozenset({"seed", "deck", "secret"})
     hand_no: int
     """1, 2, ... over the match."""
     dealer: int
@@ -87,6 +87,9 @@ class HandStarted(Event):
     """Hidden: the seed (None for an explicit deal); the deal's ``ShuffleRevealed.salt`` reveals it."""
     deck: tuple[str, ...]
     """Hidden: the 52 codes in the order of R3.6, top first."""
+    secret: str | None
+    """Hidden: for an explicit deal entered at a server, the secret the server adds to it (``Deal.secret``:
+    the hand's secret, sealing); None otherwise.  ``ShuffleRevealed.secret`` reveals it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,17 +160,19 @@ class SubmissionSealed(Event):
     """``seat``'s sealed submission for ``round`` and ``attempt`` (R5.1, R5.2).
 
     ``commitment`` is public; ``payload`` (``{"kind": "reveal", "cards": [...], "companions": [...]}``
-    or ``{"kind": "cannot"}``) and ``nonce`` go to ``seat`` only until ``RoundResolved`` opens them
-    (:mod:`~trapoula.domain.games.romis.sealing`).
+    or ``{"kind": "cannot"}``), ``nonce`` and ``companions_salt`` (None for ``cannot``) go to ``seat``
+    only: ``RoundResolved`` opens the kind, the cards, the nonce and the companions digest, the
+    companions themselves stay hidden until the hand ends (:mod:`~trapoula.domain.games.romis.sealing`).
     """
 
-    private: ClassVar[frozenset[str]] = frozenset({"payload", "nonce"})
+    private: ClassVar[frozenset[str]] = frozenset({"payload", "nonce", "companions_salt"})
     seat: int
     round: int
     attempt: int
     commitment: str
     payload: dict[str, Any]
     nonce: str
+    companions_salt: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +180,8 @@ class RoundResolved(Event):
     """Every live seat has submitted: the submissions are opened (R5.3).  Per seat (None/()/False/0
     for a seat not live): ``kinds`` ``reveal`` or ``cannot``; ``cards`` revealed (canonical order);
     ``new_combination`` (R8); ``companions`` laid now (count, R8.3); ``auxiliary_slots`` turned up in
-    this attempt (R6.4); ``nonces`` of the opened submissions (anyone can now check the commitments)."""
+    this attempt (R6.4); ``nonces`` and ``companion_digests`` of the opened submissions: with them
+    anyone can now check the commitments, while the companions stay hidden (R8.3, sealing)."""
 
     round: int
     attempt: int
@@ -185,6 +191,7 @@ class RoundResolved(Event):
     companions: tuple[int, ...]
     auxiliary_slots: tuple[tuple[int, ...], ...]
     nonces: tuple[str | None, ...]
+    companion_digests: tuple[str | None, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +283,10 @@ class ShuffleRevealed(Event):
     order: tuple[str, ...]
     salt: str
     later: tuple[tuple[str, tuple[str, ...], str], ...]
+    secret: str | None
+    """For an explicit deal, the hand's secret (the server's, ``HandStarted.secret``, or without one the
+    deck's hash), with which anyone can now recompute the hand's nonces, companion salts and later
+    shuffles (sealing); None for a seeded deal, whose ``salt`` is its secret."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
 from trapoula.domain.game import RecordedEvent, RecordFinding
-from trapoula.domain.games.romis.sealing import canonical_payload, submission_commitment
+from trapoula.domain.games.romis.sealing import canonical_payload, companions_digest, submission_commitment
 
 __all__ = ["check_record"]
 
@@ -29,17 +29,24 @@ def _codes(value: Any) -> list[str] | None:
     return None
 
 
-def _payload(raw: Any) -> dict[str, Any] | None:
-    """The canonical payload of a recorded ``SubmissionSealed.payload``, None when it is malformed."""
+def _payload(raw: Any, salt: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """A recorded ``SubmissionSealed.payload`` with its companions salt: ``(the payload as sealed,
+    what it commits to)`` -- the companions replaced by their digest (sealing) -- or None when it is
+    malformed."""
     if not isinstance(raw, Mapping):
         return None
     kind = raw.get("kind")
-    if kind == "cannot" and set(raw) == {"kind"}:
-        return canonical_payload("cannot")
+    if kind == "cannot" and set(raw) == {"kind"} and salt is None:
+        return {"kind": "cannot"}, canonical_payload("cannot")
     cards, companions = _codes(raw.get("cards")), _codes(raw.get("companions"))
     if kind != "reveal" or cards is None or companions is None or set(raw) != {"kind", "cards", "companions"}:
         return None
-    return canonical_payload("reveal", cards, companions)
+    if not isinstance(salt, str):
+        return None
+    digest = companions_digest(companions, salt)
+    return {"kind": kind, "cards": cards, "companions": companions, "digest": digest}, canonical_payload(
+        "reveal", cards, digest
+    )
 
 
 def _at(values: Any, seat: int) -> Any:
@@ -55,11 +62,12 @@ def _is_int(value: Any) -> TypeGuard[int]:
 def _sealed(seq: int, p: Mapping[str, Any], findings: list[RecordFinding]) -> tuple[Any, dict[str, Any]] | None:
     """Check one ``SubmissionSealed`` against its own commitment (R5.2); its key and payload if usable."""
     seat, round_no, attempt, nonce, digest = (p.get(k) for k in ("seat", "round", "attempt", "nonce", "commitment"))
-    payload = _payload(p.get("payload"))
-    if not (_is_int(seat) and _is_int(round_no) and _is_int(attempt)) or payload is None or not isinstance(nonce, str):
+    both = _payload(p.get("payload"), p.get("companions_salt"))
+    if not (_is_int(seat) and _is_int(round_no) and _is_int(attempt)) or both is None or not isinstance(nonce, str):
         findings.append((seq, "R5.2", "the sealed submission's seat, round, attempt, payload or nonce is malformed"))
         return None
-    if submission_commitment(seat, round_no, attempt, payload, nonce) != digest:
+    payload, committed = both
+    if submission_commitment(seat, round_no, attempt, committed, nonce) != digest:
         findings.append(
             (seq, "R5.2", f"seat {seat}'s sealed payload and nonce do not hash to its commitment {str(digest)[:16]}...")
         )
@@ -93,7 +101,11 @@ def _opened(
         if _at(p.get("companions"), seat) != len(companions):
             findings.append((seq, "R5.3", f"seat {seat}'s opened companions are not the number it sealed"))
             continue
-        payload = canonical_payload(opened_kind, cards or [], companions)
+        opened_digest = _at(p.get("companion_digests"), seat)
+        if opened_digest != last.get("digest"):
+            findings.append((seq, "R5.3", f"seat {seat}'s opened companions digest is not the one it sealed"))
+            continue
+        payload = canonical_payload(opened_kind, cards or [], opened_digest if isinstance(opened_digest, str) else "")
         if (
             not isinstance(nonce, str)
             or submission_commitment(seat, round_no, attempt, payload, nonce) != last["commitment"]

@@ -78,6 +78,8 @@ from trapoula.domain.games.romis.reveals import (
 from trapoula.domain.games.romis.sealing import (
     REDEAL_LABEL,
     canonical_payload,
+    companions_digest,
+    companions_salt,
     eliminated_pile_label,
     nonce,
     salt,
@@ -250,9 +252,12 @@ def _minus(cards: tuple[Card, ...], gone: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(c for c in cards if c not in out)
 
 
-def _secret(seed: str | None, deck: Sequence[Card]) -> str:
-    """The hand's secret (sealing): the seed, or the explicit deck's hash (``Deal.reshuffle_seed``)."""
-    return seed if seed is not None else deck_hash(deck)
+def _secret(seed: str | None, secret: str | None, deck: Sequence[Card]) -> str:
+    """The hand's secret (sealing): the seed; for an explicit deal the server's secret, or without
+    one the explicit deck's hash (``Deal.reshuffle_seed``)."""
+    if seed is not None:
+        return seed
+    return secret if secret is not None else deck_hash(deck)
 
 
 def _evolve_hand_started(state: RomisState, event: HandStarted) -> RomisState:
@@ -266,7 +271,7 @@ def _evolve_hand_started(state: RomisState, event: HandStarted) -> RomisState:
         dealer=event.dealer,
         bonus_factor=event.bonus_factor,
         seed=event.seed,
-        secret=_secret(event.seed, order),
+        secret=_secret(event.seed, event.secret, order),
         deck=order,
         commitment=event.commitment,
         explicit_deal=event.explicit_deal,
@@ -339,14 +344,16 @@ def evolve(state: RomisState, event: Event) -> RomisState:
     ``ShuffleRevealed``.
     """
     match event:
-        case SubmissionSealed(seat=seat, payload=payload, nonce=nonce_hex, commitment=digest):
+        case SubmissionSealed(seat=seat, payload=payload, nonce=nonce_hex, commitment=digest, companions_salt=salt_hex):
             kind = str(payload.get("kind"))
+            companions = parse_cards(payload.get("companions", ()))
             sub = Submission(
                 kind=kind,
                 cards=parse_cards(payload.get("cards", ())),
-                companions=parse_cards(payload.get("companions", ())),
+                companions=companions,
                 nonce=nonce_hex,
                 commitment=digest,
+                companions_digest=None if salt_hex is None else companions_digest(codes(companions), salt_hex),
             )
             return _set(
                 state,
@@ -517,6 +524,7 @@ def _decide_next_hand(state: RomisState, cmd: NextHand) -> tuple[Event, ...]:
             commitment=digest,
             seed=cmd.deal.seed,
             deck=codes(order),
+            secret=cmd.deal.secret if cmd.deal.explicit else None,
         )
     )
     acc.emit(ShuffleCommitted(hand_no=hand_no, purpose="deal", commitment=digest))
@@ -569,14 +577,27 @@ def _decide_submission(state: RomisState, cmd: Reveal | Cannot) -> tuple[Event, 
     cards, companions = _check_submission(state, cmd)
     seat = cmd.seat
     kind = "cannot" if isinstance(cmd, Cannot) else "reveal"
-    payload = canonical_payload(kind, codes(cards), codes(companions))
-    nonce_hex = nonce(state.secret, state.hand_no, seat, state.round, state.attempt, state.serials[seat])
-    digest = submission_commitment(seat, state.round, state.attempt, payload, nonce_hex)
-    stored = {k: tuple(v) if isinstance(v, list) else v for k, v in payload.items()}
+    serial = state.serials[seat]
+    nonce_hex = nonce(state.secret, state.hand_no, seat, state.round, state.attempt, serial)
+    if kind == "cannot":
+        salt_hex: str | None = None
+        sealed = canonical_payload(kind)
+        stored: dict[str, Any] = {"kind": kind}
+    else:
+        salt_hex = companions_salt(state.secret, state.hand_no, seat, state.round, state.attempt, serial)
+        sealed = canonical_payload(kind, codes(cards), companions_digest(codes(companions), salt_hex))
+        stored = {"kind": kind, "cards": codes(cards), "companions": codes(companions)}
+    digest = submission_commitment(seat, state.round, state.attempt, sealed, nonce_hex)
     acc = _Acc(state)
     acc.emit(
         SubmissionSealed(
-            seat=seat, round=state.round, attempt=state.attempt, commitment=digest, payload=stored, nonce=nonce_hex
+            seat=seat,
+            round=state.round,
+            attempt=state.attempt,
+            commitment=digest,
+            payload=stored,
+            nonce=nonce_hex,
+            companions_salt=salt_hex,
         )
     )
     st = acc.state
@@ -594,11 +615,13 @@ def _resolve(acc: _Acc) -> None:
     fresh = [False] * n
     laid = [0] * n
     nonces: list[str | None] = [None] * n
+    digests: list[str | None] = [None] * n
     for seat in range(n):
         sub = st.submissions[seat]
         if not st.live[seat] or sub is None:
             continue
         kinds[seat], shown[seat], nonces[seat] = sub.kind, codes(sub.cards), sub.nonce
+        digests[seat] = sub.companions_digest
         fresh[seat], laid[seat] = bool(sub.companions), len(sub.companions)
     acc.emit(
         RoundResolved(
@@ -610,6 +633,7 @@ def _resolve(acc: _Acc) -> None:
             companions=tuple(laid),
             auxiliary_slots=st.aux_pending,
             nonces=tuple(nonces),
+            companion_digests=tuple(digests),
         )
     )
     anyone = any(k == "reveal" for k in kinds)
@@ -775,6 +799,7 @@ def _end(acc: _Acc, reason: str, winner: int | None = None) -> None:
             order=codes(deal.order),
             salt=st.seed or "",
             later=tuple((sh.purpose, codes(sh.order), salt(st.secret, sh.label)) for sh in later),
+            secret=None if st.seed is not None else st.secret,
         )
     )
     top = max(totals)
@@ -929,12 +954,12 @@ def command_for(state: RomisState, events: Sequence[Event], i: int) -> Command |
         case MatchStarted():
             nxt = events[i + 1] if i + 1 < len(events) else None
             if isinstance(nxt, HandStarted):
-                return NextHand(Deal(order=parse_cards(nxt.deck), seed=nxt.seed))
+                return NextHand(Deal(order=parse_cards(nxt.deck), seed=nxt.seed, secret=nxt.secret))
             return None
         case HandStarted():
             if i > 0 and isinstance(events[i - 1], MatchStarted):
                 return None
-            return NextHand(Deal(order=parse_cards(event.deck), seed=event.seed))
+            return NextHand(Deal(order=parse_cards(event.deck), seed=event.seed, secret=event.secret))
         case AuxiliaryUsed(seat=seat):
             return UseAuxiliary(seat)
         case SubmissionSealed():

@@ -22,8 +22,16 @@ reproduce it exactly:
 * The submission's commitment is ``SHA-256`` (lowercase hex) of the canonical JSON
   ``json.dumps({"seat": s, "round": r, "attempt": a, "payload": p, "nonce": n}, sort_keys=True,
   separators=(",", ":"))`` where the payload ``p`` is ``{"kind": "reveal", "cards": [...],
-  "companions": [...]}`` (the codes in canonical card order, ``companions`` empty unless the
-  reveal starts a new combination, R8.2) or ``{"kind": "cannot"}``.
+  "companions": d}`` (the codes in canonical card order) or ``{"kind": "cannot"}``.  ``d`` is the
+  *companions digest* ``SHA-256(",".join(companions) + ":" + companions_salt)`` (lowercase hex; the
+  companions in canonical card order, none unless the reveal starts a new combination, R8.2), with
+  ``companions_salt = hmac_hex(secret, "companions/<hand_no>/<seat>/<round>/<attempt>/<serial>")``:
+  the round publishes the nonce and the digest, so anyone can check the commitment then, while the
+  face-down companions (R8.3) stay hidden -- they cannot be found by trying the few possible sets --
+  until the hand ends and its secret is revealed.
+* The hand's secret is the seed of a seeded deal; for an explicit deal, the 64 hex digits the server
+  adds to it (``Deal.secret``), so that whoever entered the deal cannot compute a nonce; for an
+  explicit deal made outside a server, the hash of its deck order.
 
 >>> secret = "00" * 32
 >>> len(nonce(secret, 1, 0, 1, 1, 0)), salt(secret, "redeal") == hmac_hex(secret, "redeal")
@@ -43,6 +51,8 @@ from typing import Any
 __all__ = [
     "REDEAL_LABEL",
     "canonical_payload",
+    "companions_digest",
+    "companions_salt",
     "eliminated_pile_label",
     "hmac_hex",
     "nonce",
@@ -91,13 +101,26 @@ def nonce(secret: str, hand_no: int, seat: int, round_no: int, attempt: int, ser
     return hmac_hex(secret, f"nonce/{hand_no}/{seat}/{round_no}/{attempt}/{serial}")
 
 
-def canonical_payload(kind: str, cards: Sequence[str] = (), companions: Sequence[str] = ()) -> dict[str, Any]:
+def companions_salt(secret: str, hand_no: int, seat: int, round_no: int, attempt: int, serial: int) -> str:
+    """The salt of a reveal's companions digest (R8.2, R8.3): ``hmac_hex(secret, "companions/<hand>/
+    <seat>/<round>/<attempt>/<serial>")``; known to the seat, derivable by all once the hand's secret
+    is revealed."""
+    return hmac_hex(secret, f"companions/{hand_no}/{seat}/{round_no}/{attempt}/{serial}")
+
+
+def companions_digest(companions: Sequence[str], salt_text: str) -> str:
+    """The digest a reveal commits to for its face-down companions (R8.2, R8.3): lowercase hex
+    SHA-256 of the codes joined by ``,``, then ``:``, then the salt (no companions: the empty list)."""
+    return hashlib.sha256(f"{','.join(companions)}:{salt_text}".encode()).hexdigest()
+
+
+def canonical_payload(kind: str, cards: Sequence[str] = (), digest: str = "") -> dict[str, Any]:
     """The payload a submission commits to (R5.1): ``{"kind": "cannot"}``, or ``{"kind": "reveal",
-    "cards": [...], "companions": [...]}`` with the codes as given (the rules give them in
-    canonical card order)."""
+    "cards": [...], "companions": digest}`` with the codes as given (the rules give them in canonical
+    card order) and the companions digest (:func:`companions_digest`)."""
     if kind == "cannot":
         return {"kind": "cannot"}
-    return {"kind": "reveal", "cards": list(cards), "companions": list(companions)}
+    return {"kind": "reveal", "cards": list(cards), "companions": digest}
 
 
 def submission_commitment(seat: int, round_no: int, attempt: int, payload: Mapping[str, Any], nonce_hex: str) -> str:

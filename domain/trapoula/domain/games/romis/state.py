@@ -44,6 +44,8 @@ class Submission:
     """The companions of a new combination (R8.2), canonical order; empty otherwise."""
     nonce: str
     commitment: str
+    companions_digest: str | None = None
+    """The digest of the companions a reveal commits to (sealing), None for ``cannot``."""
 
 
 @dataclass(frozen=True, slots=True)
