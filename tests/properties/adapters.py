@@ -19,14 +19,22 @@ from functools import cache
 from typing import Any
 
 from trapoula.domain.cards import codes, deck_52
-from trapoula.domain.events import Payload, Viewer
+from trapoula.domain.events import Event, Payload, Viewer
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
+from trapoula.domain.games.shedding import events as shedding_events
 from trapoula.domain.registry import GAMES
 
 Zones = tuple[Sequence[Sequence[str]], Sequence[str], Sequence[str]]
 """(hands per seat, stock top first, discard pile bottom first), as card codes."""
 
 SEAT_CHANGE_EVENTS = frozenset({"PlayerJoined", "PlayerLeft", "PlayerEliminated"})
+SEAT_CHANGES: dict[str, type[Event]] = {
+    "PlayerJoined": shedding_events.PlayerJoined,
+    "PlayerLeft": shedding_events.PlayerLeft,
+    "PlayerEliminated": shedding_events.PlayerEliminated,
+}
+"""The classes of the seat-change events: a game that uses another class of one of these names
+(``romis``'s ``PlayerEliminated``, R7.1) emits it."""
 """The shedding engine's seat-change events: only games with ``GameSpec.seat_changes`` emit them."""
 
 
@@ -98,7 +106,8 @@ class Adapter:
     def __post_init__(self) -> None:
         spec = GAMES.get(self.key)
         if spec is not None and not spec.seat_changes:
-            unused = SEAT_CHANGE_EVENTS & set(spec.event_types)
+            # the shedding engine's own seat-change classes; romis's PlayerEliminated (R7.1) is another
+            unused = {n for n in SEAT_CHANGE_EVENTS & set(spec.event_types) if spec.event_types[n] is SEAT_CHANGES[n]}
             object.__setattr__(self, "never_emitted", self.never_emitted | unused)
 
 

@@ -159,8 +159,16 @@ def check_lay_down(
     return None
 
 
+@functools.lru_cache(maxsize=1 << 17)
+def _legal_set(cards: frozenset[Card]) -> bool:
+    """Whether a set of cards is a legal group (R6.3-R6.6): it depends on the cards alone, so the
+    answers are kept across listings, hands and matches (small groups recur all the time)."""
+    return legal_group(cards, ORDER)
+
+
 class _Legal:
-    """``legal_group`` with a memo for one listing (the same subsets recur across discards)."""
+    """``legal_group`` with a memo for one listing (the same subsets recur across discards), backed by
+    the answers kept across listings (:func:`_legal_set`)."""
 
     __slots__ = ("memo",)
 
@@ -171,7 +179,7 @@ class _Legal:
         key = frozenset(cards)
         known = self.memo.get(key)
         if known is None:
-            known = self.memo[key] = legal_group(cards, ORDER)
+            known = self.memo[key] = _legal_set(key)
         return known
 
 
