@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -26,6 +28,10 @@ from trapoula.api.v1 import table_pb2_grpc
 from trapoula.domain.cards import codes, deck_52
 from trapoula.service.application import Tables
 from trapoula.service.server import create_server, start_server, stop_server
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:  # ``--import-mode=importlib``: the tests import ``processes`` from here
+    sys.path.insert(0, _HERE)
 
 SECRET = bytes.fromhex("5e" * 32)
 """The server secret of every test (seeds are reproducible)."""

@@ -11,6 +11,9 @@
     trapoula verify  RECORD
     trapoula tables  [--game agonia] [--address HOST:PORT]
     trapoula games   [--address HOST:PORT | --local]
+    trapoula load    [--address HOST:PORT] [--tables 200] [--duration 60] [--game G] [--seats 4] [--bots LEVEL]
+                     [--target N] [--option K=V ...] [--every 5] [--watchers 1] [--channels 8] [--timeout 30]
+                     [--seed N] [--matches N]
 
 ``serve`` hands every argument to ``python -m trapoula.service`` (its settings module parses
 them, so the two accept the same flags and environment); ``serve`` and ``demo`` (without
@@ -38,6 +41,7 @@ from typing import Any, TextIO
 from trapoula.clients.audit import parse_record
 from trapoula.clients.demo import ServerNotStarted
 from trapoula.clients.errors import TrapoulaError
+from trapoula.clients.load import LoadPlan, non_negative_arg, run_load, seconds_arg
 from trapoula.clients.replay import OMNISCIENT, Replay
 from trapoula.clients.table import TableClient
 from trapoula.clients.text import describe_event, render_view
@@ -406,6 +410,42 @@ def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------------- load
+
+
+def _cmd_load(args: argparse.Namespace, out: TextIO) -> int:
+    """Exit 0 when the run met no error, 1 when it met some (the summary lists them) or the server
+    cannot be reached, 2 for bad usage, 130 when interrupted (after the summary)."""
+    spec = find_game(args.game)
+    if not spec.min_players <= args.seats <= spec.max_players:
+        raise _Unusable(f"--seats {args.seats}: {args.game} seats {spec.min_players} to {spec.max_players} players")
+    options = _options(args, {})
+    spec.parse_options(options)  # bad options: exit 2 before any table is created
+    plan = LoadPlan(
+        address=args.address or _env_address(),
+        tables=args.tables,
+        duration=args.duration,
+        game=args.game,
+        seats=args.seats,
+        level=_level(args),
+        options=options,
+        every=args.every,
+        watchers=args.watchers,
+        channels=args.channels,
+        timeout=args.timeout,
+        seed=args.seed,
+        matches=args.matches,
+    )
+    result = run_load(plan, out)
+    if result.interrupted:
+        _say_error("load", "interrupted")
+        return EXIT_INTERRUPTED
+    if not result.ok:
+        _say_error("load", f"{result.final.error_count} error(s) during the run; the summary lists them by kind")
+        return EXIT_FAILED
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- parser
 
 
@@ -473,6 +513,39 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("games", help="list the games", epilog=EXIT_CODES)
     p.add_argument("--address")
     p.add_argument("--local", action="store_true", help="this client's games, without a server")
+
+    p = sub.add_parser(
+        "load",
+        help="play many bot tables at once against a server; prints throughput, latency and errors",
+        epilog=f"exit status: {EXIT_OK} no error; {EXIT_FAILED} errors during the run (listed in the summary) or no "
+        f"server; {EXIT_USAGE} bad usage; {EXIT_INTERRUPTED} interrupted (Ctrl-C; the summary is printed).",
+    )
+    p.add_argument("--address", help="the server (env TRAPOULA_ADDRESS, default 127.0.0.1:50051)")
+    p.add_argument("--tables", type=_count_arg, default=200, help="tables kept playing at once (default 200)")
+    p.add_argument("--duration", type=seconds_arg, default=60.0, help="seconds to play (default 60)")
+    p.add_argument("--game", default="agonia", choices=games)
+    p.add_argument("--seats", type=_count_arg, default=4, help="client-side bots per table (default 4)")
+    p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
+    p.add_argument("--target", type=int, default=None, help=TARGET_HELP)
+    p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE", help="a table option (repeat)")
+    p.add_argument("--every", type=seconds_arg, default=5.0, help="seconds between printed lines (default 5)")
+    p.add_argument(
+        "--watchers", type=non_negative_arg, default=1, help="spectator streams per table (default 1; 0 for none)"
+    )
+    p.add_argument("--channels", type=_count_arg, default=8, help="connections to the server (default 8)")
+    p.add_argument(
+        "--timeout",
+        type=seconds_arg,
+        default=30.0,
+        help="seconds a call may take, and a table may go without an event, before it is an error (default 30)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="makes the bots' choices reproducible")
+    p.add_argument(
+        "--matches",
+        type=non_negative_arg,
+        default=0,
+        help="end the run once this many matches have ended (default 0: play for the whole duration)",
+    )
     return parser
 
 
@@ -490,6 +563,8 @@ def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             return _cmd_tables(args, out)
         case "games":
             return _cmd_games(args, out)
+        case "load":
+            return _cmd_load(args, out)
     raise _Unusable(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses it first
 
 

@@ -1,10 +1,16 @@
 """A thin synchronous client for ``trapoula.api.v1.TableService`` (DESIGN, clients).
 
-:class:`TableClient` owns one channel; use it as a context manager.  Every call sends the
-client's seat (or owner) token as ``authorization: Bearer <token>`` metadata when it has one, and
-turns a failed call into a typed :mod:`trapoula.clients.errors` exception.
+:class:`TableClient` owns a channel to each of its servers (one, or several replicas); use it as
+a context manager.  Every call sends the client's seat (or owner) token as ``authorization:
+Bearer <token>`` metadata when it has one, and turns a failed call into a typed
+:mod:`trapoula.clients.errors` exception.
 
->>> with TableClient("127.0.0.1:50051") as client:          # doctest: +SKIP
+It reconnects by itself: a call the server could not answer is retried with backoff on the next
+server, within a budget (``retry_for``), when retrying is safe (reads; ``Act`` and
+``StartMatch``, whose command id is chosen once); a :class:`Watch` that breaks resumes from the
+last version it yielded, so each event arrives once, in order.  See :class:`TableClient`.
+
+>>> with TableClient("127.0.0.1:50051,127.0.0.1:50052") as client:  # doctest: +SKIP
 ...     table = client.create_table("agonia", seats=2, options={"target_points": 0})
 ...     me = client.join(table.table_id, "ann")
 ...     client.add_bot(table.table_id, "heuristic")
@@ -19,7 +25,10 @@ Commands are plain dicts, the payloads of a view's ``legal`` list (``{"kind": "p
 from __future__ import annotations
 
 import json
+import logging
+import random
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,31 +39,61 @@ import grpc
 from google.protobuf import struct_pb2
 
 from trapoula.api.v1 import table_pb2, table_pb2_grpc
-from trapoula.clients.errors import InvalidArgument, Unavailable, from_rpc_error
+from trapoula.clients.errors import InvalidArgument, TrapoulaError, Unavailable, from_rpc_error
 
 __all__ = [
+    "DEFAULT_RETRY_FOR",
     "MAX_MESSAGE_BYTES",
     "ActResult",
     "CreatedTable",
     "GameInfo",
     "Joined",
+    "Reconnected",
     "TableClient",
     "TableSummary",
     "Update",
     "Watch",
     "command_message",
+    "never_sent",
 ]
+
+log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds a unary call may take."""
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 """The largest message the client sends or receives (64 MiB, as the server): a long match's
 record is one message (gRPC's default limit is 4 MB)."""
+DEFAULT_RETRY_FOR = 30.0
+"""Seconds a client keeps retrying after a failure, by default (``TableClient(retry_for=...)``):
+long enough for a replica to be replaced or a server restarted."""
+BACKOFF_INITIAL = 0.1
+"""Seconds before the first retry."""
+BACKOFF_MULTIPLIER = 1.6
+"""Growth of the wait after each failed attempt (gRPC's connection backoff uses 1.6 too)."""
+BACKOFF_MAX = 2.0
+"""The longest wait between two attempts, seconds (also the channels' reconnect backoff cap)."""
+BACKOFF_JITTER = 0.2
+"""Each wait is scaled by a random factor in 1 ± this, so clients do not retry in step."""
+STABLE_SECONDS = 5.0
+"""A re-opened watch that broke after this many seconds (without delivering anything) counts as a
+new outage with a fresh budget, not as one more failed attempt."""
+RETRY_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED})
+"""The failures after which a safe unary call is retried (``CANCELLED``: a stopping server's gRPC
+cancels a call that arrives after it stopped serving, without running it)."""
+UNSAFE_METHODS = frozenset({"CreateTable", "JoinTable", "AddBot"})
+"""Calls that carry no command id: retried only when they never reached a server (:func:`never_sent`)."""
+NEVER_SENT_MESSAGES = ("failed to connect to all addresses", "errors resolving", "DNS resolution failed")
+"""How gRPC's own ``UNAVAILABLE`` messages begin when the channel had no connection for a call."""
 CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.initial_reconnect_backoff_ms", int(BACKOFF_INITIAL * 1000)),
+    ("grpc.max_reconnect_backoff_ms", int(BACKOFF_MAX * 1000)),
 )
-"""The options of a channel the client opens."""
+"""The options of a channel the client opens: messages up to :data:`MAX_MESSAGE_BYTES`, and the
+channel's own reconnect backoff from :data:`BACKOFF_INITIAL` to :data:`BACKOFF_MAX` (gRPC's
+defaults, 1 s to 120 s, would leave a restarted server unused for up to two minutes)."""
 
 _INT32_MAX = 2**31 - 1
 _UINT64_MAX = 2**64 - 1
@@ -371,16 +410,211 @@ def _update(event: table_pb2.Event, view: table_pb2.View | None) -> Update:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Reconnected:
+    """A call or a watch that went through again after its server(s) failed to answer.
+
+    Given to the client's ``on_reconnect`` callback and logged at INFO by the
+    ``trapoula.clients.table`` logger; ``str()`` reads ``reconnected to 127.0.0.1:50052 after
+    1.3s, resuming from version 17``.
+    """
+
+    target: str
+    """The server that answered."""
+    seconds: float
+    """Seconds from the first failure to the answer."""
+    attempts: int
+    """Failed attempts before the answer."""
+    failed: tuple[str, ...]
+    """The servers that failed, in the order they were first tried."""
+    call: str
+    """The gRPC method (``WatchTable``, ``Act`` ...)."""
+    from_version: int | None = None
+    """A watch's resume position (the last version it yielded); None for a unary call."""
+
+    def __str__(self) -> str:
+        resume = f", resuming from version {self.from_version}" if self.from_version is not None else ""
+        plural = "s" if self.attempts != 1 else ""
+        return (
+            f"reconnected to {self.target} after {self.seconds:.1f}s{resume} "
+            f"({self.call}; {self.attempts} failed attempt{plural} at {', '.join(self.failed)})"
+        )
+
+
+class _Outage:
+    """The failed attempts of one call (or one watch) since its last success: the retry budget,
+    the backoff (:data:`BACKOFF_INITIAL` ...) and the servers tried."""
+
+    def __init__(self, client: TableClient, call: str) -> None:
+        self.client = client
+        self.call = call
+        self.started = time.monotonic()
+        self.attempts = 0
+        self.failed: list[str] = []
+        self.last: TrapoulaError | None = None
+
+    def fail(self, target: str, failure: TrapoulaError, *, retry: bool = True) -> None:
+        """Count a failed attempt at ``target``; ``retry`` False: the call may not be retried.
+
+        Raises:
+            Unavailable: the budget (``retry_for`` seconds from the first failure) is spent, or
+                ``retry`` is False; the message names the servers tried, the attempts and the
+                last error.
+        """
+        self.attempts += 1
+        if target not in self.failed:
+            self.failed.append(target)
+        self.last = failure
+        budget = self.client.retry_for
+        elapsed = time.monotonic() - self.started
+        if not retry:
+            spent = self.exhausted(elapsed)
+            spent.message += f" ({self.call} is not retried: it may have reached the server)"
+            raise spent
+        if elapsed >= budget:
+            raise self.exhausted(elapsed)
+        if self.attempts == 1:
+            log.warning(
+                "%s at %s failed (%s); retrying for up to %gs on %s",
+                self.call,
+                target,
+                failure,
+                budget,
+                ", ".join(self.client.targets),
+            )
+        else:
+            log.debug("%s at %s failed again (attempt %d): %s", self.call, target, self.attempts, failure)
+
+    def exhausted(self, elapsed: float) -> Unavailable:
+        """The error that ends the retries (also the plain one-server error when ``retry_for`` is 0)."""
+        last = self.last if self.last is not None else Unavailable("call failed")
+        where = (
+            f"the trapoula server at {self.failed[0]}"
+            if len(self.failed) == 1
+            else f"the trapoula servers at {', '.join(self.failed)}"
+        )
+        tries = f" after {self.attempts} attempts in {elapsed:.1f}s" if self.attempts > 1 else ""
+        return Unavailable(
+            f"no answer from {where}{tries}: {last.message}",
+            code=last.code,
+            reason=last.reason,
+            metadata=last.metadata,
+        )
+
+    def delay(self) -> float:
+        """Seconds to wait before the next attempt: exponential, jittered, capped, and never past
+        the end of the budget (so a last attempt is made when the budget ends)."""
+        base = min(BACKOFF_MAX, BACKOFF_INITIAL * BACKOFF_MULTIPLIER ** (self.attempts - 1))
+        jittered = base * random.uniform(1 - BACKOFF_JITTER, 1 + BACKOFF_JITTER)
+        remaining = self.client.retry_for - (time.monotonic() - self.started)
+        return max(0.0, min(jittered, remaining))
+
+    def done(self, target: str, from_version: int | None = None) -> None:
+        """The attempt at ``target`` went through: log it at INFO and tell ``on_reconnect``."""
+        event = Reconnected(
+            target=target,
+            seconds=time.monotonic() - self.started,
+            attempts=self.attempts,
+            failed=tuple(self.failed),
+            call=self.call,
+            from_version=from_version,
+        )
+        log.info("%s", event)
+        if self.client.on_reconnect is not None:
+            self.client.on_reconnect(event)
+
+
+def _code(error: grpc.RpcError) -> grpc.StatusCode | None:
+    code_fn = getattr(error, "code", None)
+    code = code_fn() if callable(code_fn) else None
+    return code if isinstance(code, grpc.StatusCode) else None
+
+
+def never_sent(error: grpc.RpcError) -> bool:
+    """True when the failed call certainly never reached a server.
+
+    gRPC sends a call only over a connected transport; when the channel has none (every address
+    refused the connection, or the name did not resolve), the call fails at once with
+    ``UNAVAILABLE`` and a message from the channel itself: ``failed to connect to all addresses``
+    (the ``pick_first`` policy), ``errors resolving`` / ``DNS resolution failed`` (the resolver).
+    A call that reached a server and then lost it fails otherwise (``Socket closed``,
+    ``Connection reset``, a server's own ``UNAVAILABLE``, ``DEADLINE_EXCEEDED``).  (A call
+    refused unprocessed by a stopping server, HTTP/2 ``GOAWAY`` or ``REFUSED_STREAM``, gRPC
+    retries itself, transparently.)
+    """
+    if _code(error) != grpc.StatusCode.UNAVAILABLE:
+        return False
+    details_fn = getattr(error, "details", None)
+    details = str(details_fn() or "") if callable(details_fn) else ""
+    return details.startswith(NEVER_SENT_MESSAGES)
+
+
+def _targets(target: str | Sequence[str]) -> tuple[str, ...]:
+    """The servers of ``target``: one ``host:port``, several separated by commas, or a sequence.
+
+    Raises:
+        InvalidArgument: no address, an empty one, or something that is not text.
+    """
+    if isinstance(target, str):
+        parts = target.split(",")
+    elif isinstance(target, Sequence) and not isinstance(target, bytes) and target:
+        if not all(isinstance(t, str) for t in target):
+            raise InvalidArgument(f"target {target!r} is not a host:port address (or a list of them)")
+        parts = list(target)
+    else:
+        raise InvalidArgument(f"target {target!r} is not a host:port address (or a list of them)")
+    out: list[str] = []
+    for part in (p.strip() for p in parts):
+        if not part:
+            raise InvalidArgument(f"target {target!r} is not a host:port address (or a list of them)")
+        if part not in out:
+            out.append(part)
+    return tuple(out)
+
+
 class Watch:
     """A live stream of :class:`Update` for one caller; cancel it (or leave its ``with``) to stop.
 
-    Iterating yields updates until the server ends the stream or :meth:`cancel` is called (from
-    any thread); then iteration just stops.  Other failures raise typed errors.
+    Iterating yields updates until the server ends the stream (the match is over) or
+    :meth:`cancel` is called (from any thread); then iteration just stops.  When the stream
+    breaks with ``UNAVAILABLE`` (the server stopping, killed, or the network), a watch made by
+    :meth:`TableClient.watch` re-opens ``WatchTable`` from the last version it yielded, on the
+    client's next server, with the client's backoff and within its ``retry_for`` budget; each
+    event is yielded once, in order (anything at or below the last version is skipped).  The
+    reconnection is logged and reported to ``on_reconnect`` when the re-opened stream delivers
+    its first update (or ends).  A break within :data:`STABLE_SECONDS` of a re-opening that
+    delivered nothing continues the same outage (same budget); a later break starts a new one.
+
+    Args:
+        call: the open ``WatchTable`` call.
+        client: the client to re-open through (None: a break is raised, nothing is re-opened).
+        table_id, from_version, target, token: what the call was opened with: the table, the
+            version it streams after, the server, the token (``""``: none); a re-opened call
+            keeps the table and the token.
+
+    Raises (while iterating):
+        Unavailable: the budget is spent (its message names the servers tried).
+        TrapoulaError: any other failure, typed (:mod:`trapoula.clients.errors`).
     """
 
-    def __init__(self, call: Any) -> None:
+    def __init__(
+        self,
+        call: Any,
+        *,
+        client: TableClient | None = None,
+        table_id: str = "",
+        from_version: int = 0,
+        target: str = "",
+        token: str = "",
+    ) -> None:
         self._call = call
         self._cancelled = threading.Event()
+        self._lock = threading.Lock()
+        self._client = client
+        self._table_id = table_id
+        self._version = from_version
+        self._target = target
+        self._token = token
 
     def __enter__(self) -> Watch:
         return self
@@ -391,62 +625,173 @@ class Watch:
         self.cancel()
 
     def cancel(self) -> None:
-        """Cancel the call; the server's handler stops (DESIGN: clients cancel explicitly)."""
-        self._cancelled.set()
-        self._call.cancel()
+        """Cancel the call; the server's handler stops (DESIGN: clients cancel explicitly).  A
+        watch waiting to reconnect stops waiting."""
+        with self._lock:
+            self._cancelled.set()
+            call = self._call
+        call.cancel()
 
     @property
     def cancelled(self) -> bool:
         """True once :meth:`cancel` was called."""
         return self._cancelled.is_set()
 
+    @property
+    def version(self) -> int:
+        """The version of the last update yielded (the ``from_version`` it started from before any)."""
+        return self._version
+
+    @property
+    def target(self) -> str:
+        """The server the stream is (or was last) open on."""
+        return self._target
+
     def __iter__(self) -> Iterator[Update]:
-        try:
-            for message in self._call:
-                yield _update(message.event, message.view if message.HasField("view") else None)
-        except grpc.RpcError as error:
-            if self._cancelled.is_set() or getattr(error, "code", lambda: None)() == grpc.StatusCode.CANCELLED:
+        outage: _Outage | None = None
+        opened = time.monotonic()
+        delivered = False
+        while True:
+            call = self._call
+            try:
+                for message in call:
+                    update = _update(message.event, message.view if message.HasField("view") else None)
+                    if update.version <= self._version:
+                        continue  # already yielded before the stream was re-opened
+                    if outage is not None:
+                        outage.done(self._target, self._version)
+                        outage = None
+                    delivered = True
+                    self._version = update.version
+                    yield update
+                if outage is not None:
+                    outage.done(self._target, self._version)
                 return
-            raise from_rpc_error(error) from None
+            except grpc.RpcError as error:
+                code = _code(error)
+                if self._cancelled.is_set():
+                    return
+                failure = from_rpc_error(error)
+                client = self._client
+                if client is None and code == grpc.StatusCode.CANCELLED:
+                    return
+                if client is None or code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
+                    raise failure from None
+                if outage is None or delivered or time.monotonic() - opened >= STABLE_SECONDS:
+                    outage = _Outage(client, "WatchTable")
+                delivered = False
+                try:
+                    outage.fail(self._target, failure)
+                except Unavailable as spent:
+                    raise spent from None
+                client._advance(self._target)
+                if self._cancelled.wait(outage.delay()):
+                    return
+                with self._lock:
+                    if self._cancelled.is_set():
+                        return
+                    self._call, self._target = client._open_watch(self._table_id, self._version, self._token)
+                opened = time.monotonic()
 
 
 class TableClient:
-    """A client of one trapoula server; owns its channel (use ``with``).
+    """A client of one trapoula server, or of several replicas; owns its channels (use ``with``).
 
-    The channel it opens sends and receives messages up to :data:`MAX_MESSAGE_BYTES`.  Every
+    The channels it opens send and receive messages up to :data:`MAX_MESSAGE_BYTES`.  Every
     method checks its arguments' types and wire ranges before calling and raises
     :class:`~trapoula.clients.errors.InvalidArgument` (``code`` None) for a bad one.
 
+    Reconnecting by itself: calls go to the current server (the first, at the start).  A call
+    that fails with ``UNAVAILABLE`` or ``DEADLINE_EXCEEDED`` is tried again on the next server
+    (round robin), after a backoff (:data:`BACKOFF_INITIAL` seconds, times
+    :data:`BACKOFF_MULTIPLIER` after each failure, capped at :data:`BACKOFF_MAX`, jittered by
+    ±:data:`BACKOFF_JITTER`), until ``retry_for`` seconds have passed since the first failure;
+    then it raises :class:`~trapoula.clients.errors.Unavailable` naming the servers tried.  The
+    client stays on the server that answered.  Which calls are retried:
+
+    - ``GetView``, ``ListTables``, ``ListGames``, ``GetRecord``: they change nothing.
+    - ``Act``, ``StartMatch``: their command id is chosen once, before the first attempt, and
+      the server answers a repeated id from the same caller with the first result and saves
+      nothing, so a retry never plays a move twice.
+    - ``WatchTable``: see :class:`Watch` (resumes from the last version it yielded).
+    - ``CreateTable``, ``JoinTable``, ``AddBot`` carry no such id: retrying one that reached a
+      server could make a second table or take a second seat.  They are retried only when the
+      call certainly never reached a server (:func:`never_sent`: gRPC could not connect to it);
+      otherwise the ``Unavailable`` is raised at once.
+
+    Other failures (``PERMISSION_DENIED``, ``FAILED_PRECONDITION`` ...) are raised at once.
+    What gRPC does by itself is kept: transparent retries of a call refused unprocessed, and
+    the channel's own reconnection, its backoff capped at :data:`BACKOFF_MAX` (channel options
+    ``grpc.initial_reconnect_backoff_ms`` / ``grpc.max_reconnect_backoff_ms``; gRPC's default
+    cap is 120 s, which would leave a restarted server unused for minutes).  gRPC's
+    ``retryPolicy`` (service config) is not used: it retries on one channel only, counts attempts
+    rather than time, and never retries a stream that delivered messages; nor is one channel
+    with several addresses (``ipv4:a,b``, ``pick_first``): it takes IP literals only and hides
+    which server failed.
+
     Args:
-        target: ``host:port`` of the server.
+        target: ``host:port`` of the server; or several, as a sequence or separated by commas
+            (``"h1:50051,h2:50051"``), tried in that order.
         token: the seat or owner token sent with every call (None: none; a spectator).
-        timeout: seconds each unary call may take.
-        channel: an existing channel to use instead of opening one (it is then not closed).
+        timeout: seconds each unary call (each attempt) may take.
+        channel: an existing channel to use instead of opening one (it is then not closed; the
+            client then has that one server, ``target`` names it).
+        retry_for: seconds to keep retrying after a failure (:data:`DEFAULT_RETRY_FOR`); 0 turns
+            retrying off (the first failure is raised).  A call may take up to ``retry_for`` +
+            ``timeout`` seconds.
+        on_reconnect: called with a :class:`Reconnected` after a call or a watch went through
+            again (in the calling or iterating thread); also logged at INFO.
 
     Raises:
-        InvalidArgument: an empty ``target``, or a ``timeout`` that is not a positive number.
+        InvalidArgument: an empty ``target``, a ``timeout`` that is not a positive number, or a
+            ``retry_for`` that is not a number >= 0.
     """
 
     def __init__(
         self,
-        target: str,
+        target: str | Sequence[str],
         token: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         channel: grpc.Channel | None = None,
+        *,
+        retry_for: float = DEFAULT_RETRY_FOR,
+        on_reconnect: Callable[[Reconnected], None] | None = None,
     ) -> None:
-        if not isinstance(target, str) or not target.strip():
-            raise InvalidArgument(f"target {target!r} is not a host:port address")
+        targets = _targets(target)
         if token is not None:
             _text(token, "token")
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
             raise InvalidArgument(f"timeout {timeout!r} is not a positive number of seconds")
-        self.target = target
+        if isinstance(retry_for, bool) or not isinstance(retry_for, int | float) or not retry_for >= 0:
+            raise InvalidArgument(f"retry_for {retry_for!r} is not a number of seconds >= 0")
+        if channel is not None and len(targets) != 1:
+            raise InvalidArgument(f"target {target!r}: a given channel goes with one address")
+        self.targets = targets
+        """The servers, in the order they are tried."""
         self.token = token
         """The token sent with each call; :meth:`join` sets it when it is None."""
         self.timeout = float(timeout)
+        self.retry_for = float(retry_for)
+        """Seconds to keep retrying after a failure (0: never)."""
+        self.on_reconnect = on_reconnect
         self._owns_channel = channel is None
-        self._channel = channel if channel is not None else grpc.insecure_channel(target, options=CHANNEL_OPTIONS)
-        self._stub = table_pb2_grpc.TableServiceStub(self._channel)
+        self._channels: tuple[grpc.Channel, ...] = (
+            (channel,)
+            if channel is not None
+            else tuple(grpc.insecure_channel(t, options=CHANNEL_OPTIONS) for t in targets)
+        )
+        self._stubs = tuple(table_pb2_grpc.TableServiceStub(c) for c in self._channels)
+        self._current = 0
+        self._lock = threading.Lock()
+
+    @property
+    def target(self) -> str:
+        """The current server (the one the next call goes to)."""
+        return self.targets[self._current]
+
+    @property
+    def _stub(self) -> table_pb2_grpc.TableServiceStub:
+        return self._stubs[self._current]
 
     def __enter__(self) -> TableClient:
         return self
@@ -457,22 +802,36 @@ class TableClient:
         self.close()
 
     def close(self) -> None:
-        """Close the channel (when the client opened it)."""
+        """Close the channels (when the client opened them)."""
         if self._owns_channel:
-            self._channel.close()
+            for channel in self._channels:
+                channel.close()
 
     def wait_ready(self, timeout: float = 10.0) -> None:
-        """Block until the channel is connected.
+        """Block until a server's channel is connected (the current server's first, else any);
+        the client then uses that server.
 
         Raises:
-            Unavailable: the server did not answer within ``timeout`` seconds.
+            Unavailable: no server answered within ``timeout`` seconds.
         """
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
             raise InvalidArgument(f"timeout {timeout!r} is not a positive number of seconds")
+        ready = threading.Event()
+        futures = [grpc.channel_ready_future(c) for c in self._channels]
+        for future in futures:
+            future.add_done_callback(lambda _: ready.set())
         try:
-            grpc.channel_ready_future(self._channel).result(timeout=timeout)
-        except grpc.FutureTimeoutError:
-            raise Unavailable(f"no trapoula server at {self.target} after {timeout}s") from None
+            ready.wait(timeout)
+            order = [self._current, *(i for i in range(len(futures)) if i != self._current)]
+            for index in order:
+                if futures[index].done() and not futures[index].cancelled():
+                    self._current = index
+                    return
+        finally:
+            for future in futures:
+                future.cancel()
+        where = self.targets[0] if len(self.targets) == 1 else f"any of {', '.join(self.targets)}"
+        raise Unavailable(f"no trapoula server at {where} after {timeout}s")
 
     # ------------------------------------------------------------------ plumbing
 
@@ -480,14 +839,52 @@ class TableClient:
         token = token if token is not None else self.token
         return (("authorization", f"Bearer {token}"),) if token else ()
 
-    def _call(self, method: Callable[..., R], request: Any, token: str | None = None) -> R:
-        try:
-            return method(request, timeout=self.timeout, metadata=self._metadata(token))
-        except grpc.RpcError as error:
-            failure = from_rpc_error(error)
-            if isinstance(failure, Unavailable):  # say which server did not answer
-                failure.message = f"no answer from the trapoula server at {self.target}: {failure.message}"
-            raise failure from None
+    def _advance(self, failed: str) -> None:
+        """Move to the server after ``failed`` (unless another thread has moved already)."""
+        with self._lock:
+            if self.targets[self._current] == failed:
+                self._current = (self._current + 1) % len(self.targets)
+
+    def _call(
+        self,
+        method: Callable[[table_pb2_grpc.TableServiceStub], Callable[..., R]],
+        request: Any,
+        token: str | None = None,
+    ) -> R:
+        """Call ``method`` (picked from a stub) with ``request``; retry as the class says.
+
+        ``request``'s type names the method (``ActRequest``: ``Act``), which says whether a
+        failure that may have reached the server is retried (:data:`UNSAFE_METHODS`).
+        """
+        name = type(request).__name__.removesuffix("Request")
+        outage: _Outage | None = None
+        while True:
+            index = self._current
+            target = self.targets[index]
+            try:
+                response = method(self._stubs[index])(request, timeout=self.timeout, metadata=self._metadata(token))
+            except grpc.RpcError as error:
+                failure = from_rpc_error(error)
+                retryable = never_sent(error) if name in UNSAFE_METHODS else _code(error) in RETRY_CODES
+                if not isinstance(failure, Unavailable):
+                    raise failure from None
+                outage = outage if outage is not None else _Outage(self, name)
+                try:
+                    outage.fail(target, failure, retry=retryable)
+                except Unavailable as spent:
+                    raise spent from None
+                self._advance(target)
+                time.sleep(outage.delay())
+                continue
+            if outage is not None:
+                outage.done(target)
+            return response
+
+    def _open_watch(self, table_id: str, from_version: int, token: str) -> tuple[Any, str]:
+        """A ``WatchTable`` call on the current server with ``token`` (``""``: none), and that server."""
+        index = self._current
+        request = table_pb2.WatchTableRequest(table_id=table_id, from_version=from_version)
+        return self._stubs[index].WatchTable(request, metadata=self._metadata(token)), self.targets[index]
 
     @staticmethod
     def _act_result(response: table_pb2.ActResponse) -> ActResult:
@@ -509,10 +906,12 @@ class TableClient:
         initial_totals: Sequence[int] = (),
         manual_deal: bool = False,
     ) -> CreatedTable:
-        """Create a table.
+        """Create a table.  Retried only when it never reached a server (:func:`never_sent`).
 
         Raises:
             InvalidArgument: unknown game, option or seat count.
+            Unavailable: no server answered; or the call may have reached one (not retried: a
+                second table could be made).
         """
         if isinstance(initial_totals, str | bytes) or not isinstance(initial_totals, Sequence):
             raise InvalidArgument(f"initial_totals {initial_totals!r} is not a list of whole numbers")
@@ -525,20 +924,24 @@ class TableClient:
         )
         if first_dealer is not None:
             request.first_dealer = _whole(first_dealer, "first_dealer")
-        response = self._call(self._stub.CreateTable, request)
+        response = self._call(lambda stub: stub.CreateTable, request)
         return CreatedTable(response.table_id, response.owner_token)
 
     def join(self, table_id: str, name: str, seat: int | None = None) -> Joined:
         """Take a seat (``seat``, or the first free one); the client adopts its token if it has none.
 
+        Retried only when it never reached a server (:func:`never_sent`): a retry could take a
+        second seat.
+
         Raises:
             NotFound: unknown table.
             AlreadyExists: the seat is taken or the match has started.
+            Unavailable: no server answered, or the call may have reached one.
         """
         request = table_pb2.JoinTableRequest(table_id=_text(table_id, "table_id"), name=_text(name, "name"))
         if seat is not None:
             request.seat = _whole(seat, "seat")
-        response = self._call(self._stub.JoinTable, request)
+        response = self._call(lambda stub: stub.JoinTable, request)
         if self.token is None:
             self.token = response.seat_token
         return Joined(int(response.seat), response.seat_token, bool(response.queued))
@@ -547,21 +950,26 @@ class TableClient:
         """Seat a bot the server plays (a level of :attr:`GameInfo.bot_levels`); returns its seat (-1
         while queued for the next hand, ``mau_mau`` R6.9).
 
+        Retried only when it never reached a server (:func:`never_sent`): a retry could seat a
+        second bot.
+
         Raises:
             NotFound, AlreadyExists, InvalidArgument (unknown level).
+            Unavailable: no server answered, or the call may have reached one.
         """
         request = table_pb2.AddBotRequest(
             table_id=_text(table_id, "table_id"), level=_text(level, "level"), name=_text(name, "name")
         )
         if seat is not None:
             request.seat = _whole(seat, "seat")
-        return int(self._call(self._stub.AddBot, request).seat)
+        return int(self._call(lambda stub: stub.AddBot, request).seat)
 
     def start_match(
         self, table_id: str, command_id: str | None = None, deal: Mapping[str, Any] | None = None
     ) -> ActResult:
         """Start the match (every seat taken): deals the first hand from a seed, or from ``deal``
-        (``{"hands": [[...]], "starter": "7H", "stock": [...]}``, S5.3).
+        (``{"hands": [[...]], "starter": "7H", "stock": [...]}``, S5.3).  ``command_id`` (a new
+        UUID when None) is chosen once: every retry sends the same one, so the match starts once.
 
         Raises:
             PermissionDenied: neither the owner token nor a seat token of the table.
@@ -573,10 +981,13 @@ class TableClient:
         )
         if deal is not None:
             request.deal.CopyFrom(_explicit_deal(deal))
-        return self._act_result(self._call(self._stub.StartMatch, request))
+        return self._act_result(self._call(lambda stub: stub.StartMatch, request))
 
     def act(self, table_id: str, command: Mapping[str, Any], command_id: str | None = None) -> ActResult:
         """Issue ``command`` for the caller's seat; a repeated ``command_id`` returns the first result.
+
+        ``command_id`` (a new UUID when None) is chosen once, before the first attempt: every retry
+        sends the same one, so the move is played once.
 
         Raises:
             CommandRejected: the rules refuse it (``reason``, ``rule``).
@@ -590,7 +1001,7 @@ class TableClient:
             command_id=_text(command_id or str(uuid.uuid4()), "command_id"),
             command=command_message(command),
         )
-        return self._act_result(self._call(self._stub.Act, request))
+        return self._act_result(self._call(lambda stub: stub.Act, request))
 
     def view(self, table_id: str) -> Update:
         """The caller's current view (a spectator's without a token), as an :class:`Update` with no event.
@@ -598,23 +1009,25 @@ class TableClient:
         Raises:
             NotFound: unknown table.
         """
-        response = self._call(self._stub.GetView, table_pb2.GetViewRequest(table_id=_text(table_id, "table_id")))
+        response = self._call(lambda stub: stub.GetView, table_pb2.GetViewRequest(table_id=_text(table_id, "table_id")))
         return Update(int(response.view.version), "", {}, _json(response.view.view_json))
 
     def watch(self, table_id: str, from_version: int = 0) -> Watch:
         """Stream the caller's events after ``from_version``, then live; use as a context manager
         (leaving it cancels the call).
 
-        The stream has no deadline (it is live); cancel it, or leave its ``with``, to stop.
+        The stream has no deadline (it is live); cancel it, or leave its ``with``, to stop.  When
+        it breaks (``UNAVAILABLE``), it resumes from the last version it yielded on the next
+        server, within ``retry_for`` (:class:`Watch`).
 
         Raises:
             InvalidArgument: ``from_version`` is not a whole number >= 0.
         """
-        request = table_pb2.WatchTableRequest(
-            table_id=_text(table_id, "table_id"), from_version=_whole(from_version, "from_version", 0, _UINT64_MAX)
-        )
-        call = self._stub.WatchTable(request, metadata=self._metadata())
-        return Watch(call)
+        table_id = _text(table_id, "table_id")
+        from_version = _whole(from_version, "from_version", 0, _UINT64_MAX)
+        token = self.token or ""  # a re-opened stream keeps this viewer, whatever the client's token becomes
+        call, target = self._open_watch(table_id, from_version, token)
+        return Watch(call, client=self, table_id=table_id, from_version=from_version, target=target, token=token)
 
     def record(self, table_id: str) -> str:
         """The record of the table's finished hands, JSON Lines (docs/record.md), one message of
@@ -624,7 +1037,7 @@ class TableClient:
             NotFound: unknown table.
         """
         request = table_pb2.GetRecordRequest(table_id=_text(table_id, "table_id"))
-        return self._call(self._stub.GetRecord, request).jsonl
+        return self._call(lambda stub: stub.GetRecord, request).jsonl
 
     def list_tables(self, game: str = "", page_size: int = 0) -> list[TableSummary]:
         """Tables, newest first (of one game when ``game`` is given); follows every page."""
@@ -634,7 +1047,8 @@ class TableClient:
         token = ""
         while True:
             response = self._call(
-                self._stub.ListTables, table_pb2.ListTablesRequest(game=game, page_size=page_size, page_token=token)
+                lambda stub: stub.ListTables,
+                table_pb2.ListTablesRequest(game=game, page_size=page_size, page_token=token),
             )
             out.extend(
                 TableSummary(t.table_id, t.game, t.seats, tuple(t.free_seats), t.status, int(t.version))
@@ -646,7 +1060,7 @@ class TableClient:
 
     def list_games(self) -> list[GameInfo]:
         """The games the server plays, with their option defaults."""
-        response = self._call(self._stub.ListGames, table_pb2.ListGamesRequest())
+        response = self._call(lambda stub: stub.ListGames, table_pb2.ListGamesRequest())
         return [
             GameInfo(
                 g.key,

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import sqlalchemy.engine
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import Environment, get_topic
@@ -79,6 +80,14 @@ from trapoula.service.recording import (
     created_payload,
     state_at,
 )
+from trapoula.service.snapshots import (
+    SNAPSHOT_EVERY,
+    ColdLoad,
+    SnapshotRepository,
+    TableSnapshot,
+    delete_snapshot,
+    project,
+)
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +98,12 @@ CHUNK_EVENTS = 200
 batch of automatic play (a bound of the service, not a rule)."""
 AUTO_WORKERS = 2
 """Threads playing the bots' moves and automatic deals in the background (all tables share them)."""
+CONNECT_TIMEOUT_SECONDS = 5
+"""Seconds a new PostgreSQL connection may take (``connect_timeout``, unless the URL sets one)."""
+FOLLOW_RETRY_SECONDS = 0.5
+"""First wait before subscribing again to a store whose notifications stopped (doubles each time)."""
+FOLLOW_RETRY_MAX_SECONDS = 5.0
+"""Longest wait between two tries to subscribe again."""
 MAX_NAME = 64
 """Longest display name (after stripping spaces)."""
 MAX_COMMAND_ID = 128
@@ -248,6 +263,35 @@ class _Draft:
 # --------------------------------------------------------------------------- helpers
 
 
+def store_url(database_url: str) -> str:
+    """``database_url`` with PostgreSQL's ``connect_timeout`` set to :data:`CONNECT_TIMEOUT_SECONDS`
+    unless the URL sets one, so that an unreachable database fails a call within seconds instead
+    of hanging it; other URLs are returned unchanged.
+
+    >>> store_url("postgresql+psycopg://ann@db:5432/trapoula")
+    'postgresql+psycopg://ann@db:5432/trapoula?connect_timeout=5'
+    >>> store_url("postgresql+psycopg://ann@db/trapoula?connect_timeout=30")
+    'postgresql+psycopg://ann@db/trapoula?connect_timeout=30'
+    >>> store_url("sqlite:///trapoula.sqlite3")
+    'sqlite:///trapoula.sqlite3'
+    """
+    try:
+        url = sqlalchemy.engine.make_url(database_url)
+    except Exception:  # not a URL: the store reports it when it opens
+        return database_url
+    if not url.drivername.startswith("postgresql") or "connect_timeout" in url.query:
+        return database_url
+    return url.update_query_dict({"connect_timeout": str(CONNECT_TIMEOUT_SECONDS)}).render_as_string(
+        hide_password=False
+    )
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of an error's message (at most 200 characters), or its class name."""
+    lines = str(exc).strip().splitlines()
+    return lines[0][:200] if lines else type(exc).__name__
+
+
 def token_hash(token: str) -> str:
     """SHA-256 (hex) of a token: what the log keeps instead of the token."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -399,6 +443,9 @@ class Tables(Application):  # type: ignore[type-arg]
         cache_size: tables kept in memory (each fast-forwarded from the store when read).
         chunk_events: most events saved at once (see the module docstring).
         auto_workers: background threads for automatic play.
+        snapshot_every: take a table's snapshot each time its version passes a multiple of this
+            (:data:`~trapoula.service.snapshots.SNAPSHOT_EVERY`; docs/storage.md); 0 turns
+            snapshots off: they are then neither taken nor read, and every cold load replays the log.
 
     Raises:
         Exception: whatever the store raises when it cannot be opened (a bad URL, an unwritable
@@ -416,16 +463,21 @@ class Tables(Application):  # type: ignore[type-arg]
         cache_size: int = 1000,
         chunk_events: int = CHUNK_EVENTS,
         auto_workers: int = AUTO_WORKERS,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         env = {
             "PERSISTENCE_MODULE": "eventsourcing_sqlalchemy",
-            "SQLALCHEMY_URL": database_url,
+            "SQLALCHEMY_URL": store_url(database_url),
             "AGGREGATE_CACHE_MAXSIZE": str(cache_size),
             "AGGREGATE_CACHE_FASTFORWARD": "y",
             "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
         }
         if schema:
             env["SQLALCHEMY_SCHEMA"] = schema
+        self._snapshot_every = max(0, snapshot_every)
+        if self._snapshot_every:
+            env["IS_SNAPSHOTTING_ENABLED"] = "y"
+        self._load_listeners: list[Callable[[ColdLoad], None]] = []
         self._secret = secret if secret is not None else secrets.token_bytes(32)
         self._locks: dict[str, threading.Lock] = {}
         self._locks_lock = threading.Lock()
@@ -441,6 +493,10 @@ class Tables(Application):  # type: ignore[type-arg]
         self._index_lock = threading.Lock()
         self._follow_stop = threading.Event()
         self._follower: threading.Thread | None = None
+        self._follow_subscription: Any = None
+        self._follow_last = 0
+        self._heads: dict[str, int] = {}
+        self._heads_lock = threading.Lock()
         super().__init__(env=env)
 
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
@@ -459,6 +515,9 @@ class Tables(Application):  # type: ignore[type-arg]
             self._listeners.remove(listener)
 
     def _published(self, table_id: str, version: int) -> None:
+        with self._heads_lock:
+            if version > self._heads.get(table_id, 0):
+                self._heads[table_id] = version
         for listener in list(self._listeners):
             try:
                 listener(table_id, version)
@@ -470,36 +529,65 @@ class Tables(Application):  # type: ignore[type-arg]
 
         Starts a background thread on stores that can be subscribed to; returns False (and does
         nothing) on the others, such as SQLite, where only this process's saves are announced.
+        When the subscription breaks (the database restarts or the network drops), the thread
+        subscribes again after :data:`FOLLOW_RETRY_SECONDS` (doubling up to
+        :data:`FOLLOW_RETRY_MAX_SECONDS`) from the last notification it had, so saves made
+        meanwhile are announced late, never lost; watchers also re-read the store on their own
+        every few seconds.
+
+        Raises:
+            Exception: what the store raises when it cannot be read at all at the start.
         """
         if self._follower is not None:
             return True
         try:
             start = self.recorder.max_notification_id()
-            subscription = self.recorder.subscribe(gt=start)
+            first = self.recorder.subscribe(gt=start)
         except NotImplementedError:
             return False
-
-        def follow() -> None:
-            with subscription:
-                for notification in subscription:
-                    if self._follow_stop.is_set():
-                        break
-                    self._published(str(notification.originator_id), notification.originator_version)
-
-        def stopper() -> None:
-            self._follow_stop.wait()
-            subscription.stop()
-
-        self._follower = threading.Thread(target=follow, name="trapoula-follow", daemon=True)
+        self._follow_last = start or 0
+        self._follower = threading.Thread(target=self._follow, args=(first,), name="trapoula-follow", daemon=True)
         self._follower.start()
-        threading.Thread(target=stopper, name="trapoula-follow-stop", daemon=True).start()
         return True
+
+    def _follow(self, subscription: Any) -> None:
+        """The follower thread: announce every notification; subscribe again after a failure."""
+        delay = FOLLOW_RETRY_SECONDS
+        while not self._follow_stop.is_set():
+            if subscription is None:
+                try:
+                    subscription = self.recorder.subscribe(gt=self._follow_last)
+                except Exception as exc:
+                    log.warning("cannot follow the store (%s); trying again in %.1fs", _first_line(exc), delay)
+                    self._follow_stop.wait(delay)
+                    delay = min(delay * 2, FOLLOW_RETRY_MAX_SECONDS)
+                    continue
+                log.info("following the store again from notification %d", self._follow_last)
+            self._follow_subscription = subscription
+            if self._follow_stop.is_set():
+                subscription.stop()
+            try:
+                with subscription:
+                    for notification in subscription:
+                        delay = FOLLOW_RETRY_SECONDS
+                        self._follow_last = max(self._follow_last, notification.id)
+                        self._published(str(notification.originator_id), notification.originator_version)
+                        if self._follow_stop.is_set():
+                            break
+            except Exception as exc:
+                log.warning("lost the store's notifications (%s); resubscribing in %.1fs", _first_line(exc), delay)
+                self._follow_stop.wait(delay)
+                delay = min(delay * 2, FOLLOW_RETRY_MAX_SECONDS)
+            subscription = None
 
     def close(self) -> None:
         """Stop automatic play (:meth:`stop_automatic`), stop following the store and close the
         database connections."""
         self.stop_automatic()
         self._follow_stop.set()
+        following = self._follow_subscription
+        if following is not None:
+            following.stop()
         if self._follower is not None:
             self._follower.join(timeout=5)
         super().close()
@@ -527,14 +615,138 @@ class Tables(Application):  # type: ignore[type-arg]
     def _load(self, table_id: str) -> Table:
         tid = parse_table_id(table_id)
         try:
-            table: object = self.repository.get(tid)
+            table: object = self.repository.get(tid, projector_func=project)
         except AggregateNotFoundError:
             raise TableNotFound(f"no table {table_id}", context=ErrorContext(table_id=table_id)) from None
         assert isinstance(table, Table)
         return table
 
+    def _current(self, table_id: str) -> Table:
+        """The table, from the in-process cache without asking the store when the cached copy is
+        at the newest version this process knows of (its own saves, and other replicas' saves
+        announced by :meth:`follow_store`); else as :meth:`_load`.
+
+        A watch woken by an announced save reads the table this way (the save that woke it is
+        in the cache, so the many streams of a table do not each query the store); commands, views
+        and token checks always read the store, so that they never act on a copy a moment behind
+        another replica.  A watch whose wait for a wake-up timed out reads the store too, so a
+        lost wake-up is caught up.
+
+        Raises:
+            InvalidInput, TableNotFound: as :meth:`_load`.
+        """
+        cache = self.repository.cache
+        with self._heads_lock:
+            known = self._heads.get(table_id, 0)
+        if known and cache is not None:
+            try:
+                cached = cache.get(parse_table_id(table_id))
+            except KeyError:
+                cached = None
+            if isinstance(cached, Table) and cached.state.version >= known:
+                return cached
+        return self._load(table_id)
+
     def _state_at(self, table: Table, version: int) -> TableState:
         return state_at(table, version)
+
+    # ----------------------------------------------------------------------- snapshots
+
+    def construct_repository(self) -> SnapshotRepository:
+        """The library's repository (the same cache settings), whose cold loads start from a table's
+        latest snapshot (:class:`~trapoula.service.snapshots.SnapshotRepository`)."""
+        size = self.env.get(self.AGGREGATE_CACHE_MAXSIZE)
+        return SnapshotRepository(
+            event_store=self.events,
+            snapshot_store=self.snapshots,
+            cache_maxsize=int(size) if size else None,
+            fastforward=self.env.get(self.AGGREGATE_CACHE_FASTFORWARD, "y") == "y",
+            deepcopy_from_cache=self.env.get(self.DEEPCOPY_FROM_AGGREGATE_CACHE, "y") == "y",
+            on_cold_load=self._cold_loaded,
+            on_long_replay=self._snapshot_replayed,
+            replay_limit=self._snapshot_every or 2**62,
+        )
+
+    def add_load_listener(self, listener: Callable[[ColdLoad], None]) -> None:
+        """Call ``listener(report)`` after every cold load of a table (one not served from the
+        in-process cache): from which snapshot, how many stored events were read, how long it took."""
+        self._load_listeners.append(listener)
+
+    def remove_load_listener(self, listener: Callable[[ColdLoad], None]) -> None:
+        """Stop calling ``listener``."""
+        if listener in self._load_listeners:
+            self._load_listeners.remove(listener)
+
+    def _cold_loaded(self, report: ColdLoad) -> None:
+        for listener in list(self._load_listeners):
+            try:
+                listener(report)
+            except Exception:  # a listener must never fail a load
+                log.exception("load listener %r failed for table %s", listener, report.table_id)
+
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """The library's save; then a snapshot (:meth:`save_snapshot`) of each table whose version
+        passed a multiple of ``snapshot_every`` in this save.  A snapshot that cannot be taken or
+        stored is logged and skipped: the events are saved and the command answered all the same."""
+        recordings = super().save(*objs, **kwargs)
+        every = self._snapshot_every
+        if every:
+            spans: dict[str, tuple[int, int]] = {}
+            for obj in objs:
+                version = getattr(obj, "originator_version", None)
+                if isinstance(version, int):
+                    key = str(getattr(obj, "originator_id", ""))
+                    low, high = spans.get(key, (version, version))
+                    spans[key] = (min(low, version), max(high, version))
+            for table_id, (low, high) in spans.items():
+                if high // every > (low - 1) // every:
+                    try:
+                        self.save_snapshot(table_id)
+                    except Exception:
+                        log.warning("table %s: snapshot at v%d not taken", table_id, high, exc_info=True)
+        return recordings
+
+    def save_snapshot(self, table_id: str) -> int:
+        """Store a snapshot of a table at its current version; returns that version.
+
+        A snapshot already stored at that version (another replica took it) is kept as it is.
+
+        Raises:
+            InvalidInput, TableNotFound: as :meth:`view`.
+            SnapshotUnusable: the table's state holds a value the snapshot codec cannot write.
+            RuntimeError: snapshots are turned off (``snapshot_every=0``).
+            Exception: whatever the store raises when it cannot write.
+        """
+        table = self._load(table_id)
+        return self._put_snapshot(table)
+
+    def _put_snapshot(self, table: Table, replace: int = 0) -> int:
+        """Store a snapshot of ``table``; one already stored at its version is kept, unless that
+        version is ``replace`` (an unusable snapshot), which is then deleted and replaced."""
+        if self.snapshots is None:
+            raise RuntimeError("snapshots are turned off (snapshot_every=0)")
+        snapshot = TableSnapshot.of(table)
+        version = snapshot.originator_version
+        try:
+            self.snapshots.put([snapshot])
+        except IntegrityError:
+            if version != replace:
+                log.debug("table %s: snapshot v%d already stored", table.id, version)
+                return version
+            delete_snapshot(self.snapshots, table.id, version)
+            try:
+                self.snapshots.put([snapshot])
+            except IntegrityError:  # another replica stored its own meanwhile
+                log.debug("table %s: snapshot v%d already stored", table.id, version)
+        return version
+
+    def _snapshot_replayed(self, table: Table, ignored: int) -> None:
+        """After a cold load that replayed many events (no usable snapshot, ``ignored`` the version of
+        an unusable one): store a snapshot so the next cold load is short.  Failures are logged."""
+        try:
+            self._put_snapshot(table, ignored)
+        except Exception:
+            log.warning("table %s: snapshot after a long replay not taken", table.id, exc_info=True)
 
     # ----------------------------------------------------------------------- saving
 
@@ -1242,9 +1454,15 @@ class Tables(Application):  # type: ignore[type-arg]
         self._resume_if_due(state)
         return state.position(principal.viewer), table_view(state, principal)
 
-    def events_after(self, table_id: str, principal: Principal, after: int, limit: int = 1000) -> WatchBatch:
+    def events_after(
+        self, table_id: str, principal: Principal, after: int, limit: int = 1000, *, fresh: bool = True
+    ) -> WatchBatch:
         """The events after position ``after`` that ``principal`` may receive (at most ``limit``),
         redacted for it, each with ``principal``'s view after it.
+
+        ``fresh`` False: read the table as this process knows it, without asking the store when
+        its cached copy is at the newest version announced (:meth:`_current`; for a watch woken by
+        an announcement); True: bring it up to date from the store first.
 
         Positions are the viewer's own count of the events it receives (``TableState.position``):
         the log's versions, except at a ``romis`` table, where another seat's withheld events are
@@ -1258,7 +1476,7 @@ class Tables(Application):  # type: ignore[type-arg]
         """
         if isinstance(after, bool) or not isinstance(after, int) or after < 0:
             raise InvalidInput(f"from_version {clip(after)!r}: expected an integer >= 0", reason="bad_version")
-        table = self._load(table_id)
+        table = self._load(table_id) if fresh else self._current(table_id)
         head_state = table.state
         head = head_state.version
         viewer = principal.viewer

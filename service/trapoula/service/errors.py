@@ -8,7 +8,7 @@
 | :class:`SeatTaken`, :class:`AlreadyStarted` | ``ALREADY_EXISTS`` |
 | :class:`Conflict` | ``ABORTED`` |
 | :class:`VersionAhead` | ``OUT_OF_RANGE`` |
-| :class:`Unavailable` | ``UNAVAILABLE`` |
+| :class:`Unavailable`, :class:`StoreUnavailable` | ``UNAVAILABLE`` |
 
 Any error may carry an :class:`ErrorContext` (table, seat, version) for the ``ErrorInfo``
 metadata; :func:`annotate` attaches one to a domain error too.
@@ -120,6 +120,16 @@ class Unavailable(ServiceError):
     """The server is stopping; call again (another replica, or after the restart) (``UNAVAILABLE``)."""
 
     default_reason = "server_stopping"
+
+
+class StoreUnavailable(Unavailable):
+    """The event store cannot be reached (``UNAVAILABLE``, reason ``store_unavailable``).
+
+    Nothing half-written stays behind (every save is one transaction), but a save whose commit
+    was cut off may or may not have landed: retry the command with the same command id, which
+    the server answers with the first result if it did."""
+
+    default_reason = "store_unavailable"
 
 
 class CorruptLog(ServiceError):

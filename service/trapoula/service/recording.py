@@ -27,15 +27,20 @@ seat's earlier commands).  Domain event classes are never stored by import path:
 plain data and the game's ``event_types`` decode it, so moving a domain module breaks no log.
 
 :class:`TableState` is the immutable fold of a table's stored events; :func:`apply_entry` is
-the one fold step, used both by the aggregate and to rebuild past states for watchers.
+the one fold step, used both by the aggregate and to rebuild past states for watchers.  A table
+restored from a snapshot (:mod:`trapoula.service.snapshots`) starts at the snapshot's version; its
+earlier events are read from the store when first needed (:class:`EntryLog`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, overload
+from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
@@ -98,6 +103,128 @@ class Entry:
             "prev_hash": self.prev_hash,
             "hash": self.hash,
         }
+
+
+class EntryLog(Sequence[Entry]):
+    """A table's stored events in version order (``log[i]`` is version ``i + 1``): append-only.
+
+    A table restored from a snapshot at version ``base`` holds only the events after it; the first
+    access to an earlier one calls ``load_prefix`` (which returns versions 1..``base``, checked)
+    once, under a lock, and keeps its result.  A slice that reaches into an unloaded prefix is a
+    lazy view, so ``log[:head]`` costs nothing until an early event is read.
+
+    Raises (on access to the prefix):
+        CorruptLog: ``load_prefix`` found the stored events broken.
+    """
+
+    def __init__(
+        self, entries: Iterable[Entry] = (), base: int = 0, load_prefix: Callable[[], list[Entry]] | None = None
+    ) -> None:
+        """``entries``: versions ``base + 1`` on; ``load_prefix``: versions 1..``base`` (needed when
+        ``base`` > 0)."""
+        self._tail: list[Entry] = list(entries)
+        self._base = base
+        self._prefix: list[Entry] | None = [] if base == 0 else None
+        self._load_prefix = load_prefix
+        self._lock = threading.Lock()
+
+    @property
+    def base(self) -> int:
+        """The version the log was restored at (0: it holds every event from the first)."""
+        return self._base
+
+    @property
+    def prefix_loaded(self) -> bool:
+        """True when the events up to :attr:`base` are in memory."""
+        return self._prefix is not None
+
+    def prefix(self) -> list[Entry]:
+        """Versions 1..:attr:`base`, loaded on first use.
+
+        Raises:
+            CorruptLog: the stored events are broken (the error of ``load_prefix``).
+        """
+        prefix = self._prefix
+        if prefix is None:
+            with self._lock:
+                prefix = self._prefix
+                if prefix is None:
+                    assert self._load_prefix is not None
+                    prefix = self._load_prefix()
+                    if len(prefix) != self._base:
+                        raise CorruptLog(f"{len(prefix)} stored events before version {self._base}, not {self._base}")
+                    self._prefix = prefix
+                    self._load_prefix = None
+        return prefix
+
+    def append(self, entry: Entry) -> None:
+        """Add the next event."""
+        self._tail.append(entry)
+
+    def __len__(self) -> int:
+        return self._base + len(self._tail)
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return list(self)[index]
+            stop = max(start, stop)
+            if start >= self._base:
+                return self._tail[start - self._base : stop - self._base]
+            if self._prefix is not None:
+                return self._prefix[start : min(stop, self._base)] + self._tail[: max(0, stop - self._base)]
+            return _LogView(self, start, stop)
+        if index < 0:
+            index += len(self)
+        if index >= self._base:
+            return self._tail[index - self._base]
+        if index < 0:
+            raise IndexError("EntryLog index out of range")
+        return self.prefix()[index]
+
+    def __iter__(self) -> Iterator[Entry]:
+        if self._base:
+            yield from self.prefix()
+        yield from self._tail[:]
+
+
+class _LogView(Sequence[Entry]):
+    """``log[start:stop]`` of an :class:`EntryLog` whose prefix is not loaded yet (read lazily)."""
+
+    def __init__(self, log: EntryLog, start: int, stop: int) -> None:
+        self._log, self._start, self._stop = log, start, stop
+
+    def __len__(self) -> int:
+        return self._stop - self._start
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return list(self)[index]
+            return self._log[self._start + start : self._start + max(start, stop)]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("EntryLog index out of range")
+        return self._log[self._start + index]
+
+    def __iter__(self) -> Iterator[Entry]:
+        self._log.prefix()
+        return iter(self._log[self._start : self._stop])
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,7 +507,7 @@ class Table(Aggregate):
         """Build the table from its ``TableCreated`` event (called by the library)."""
         _check_link(1, name, payload, GENESIS, prev_hash, hash)
         entry = Entry(1, name, payload, prev_hash, hash, command_id, actor, None)
-        self.entries: list[Entry] = [entry]
+        self.entries: EntryLog = EntryLog([entry])
         """Every stored event, in order (append-only)."""
         self.commands: dict[tuple[str, str], tuple[int, int]] = {}
         """``(caller, command_id)`` -> (first version, last version) of the events it caused
@@ -394,6 +521,41 @@ class Table(Aggregate):
         """The folded state at the table's current version."""
         self.checkpoints: dict[int, TableState] = {1: self.state}
         """Folded states at versions 1 and every multiple of :data:`CHECKPOINT_EVERY`."""
+
+    @classmethod
+    def restore(
+        cls,
+        table_id: UUID,
+        state: TableState,
+        commands: dict[tuple[str, str], tuple[int, int]],
+        last_command: tuple[str, str] | None,
+        created_on: datetime,
+        load_prefix: Callable[[], list[Entry]],
+    ) -> Table:
+        """The table at ``state.version`` as a snapshot holds it (:mod:`trapoula.service.snapshots`):
+        its events up to that version are read by ``load_prefix`` when first needed (:class:`EntryLog`);
+        later events are applied as usual.  The modification time is that of the snapshot's last
+        event (:meth:`set_modified_on`)."""
+        table = object.__new__(cls)
+        vars(table).update(
+            {
+                "_id": table_id,
+                "_version": state.version,
+                "_created_on": created_on,
+                "_modified_on": created_on,
+                "_pending_events": [],
+                "entries": EntryLog((), state.version, load_prefix),
+                "commands": commands,
+                "last_command": last_command,
+                "state": state,
+                "checkpoints": {state.version: state},
+            }
+        )
+        return table
+
+    def set_modified_on(self, when: datetime) -> None:
+        """Set the time of the last event applied (for a table restored from a snapshot)."""
+        self._modified_on = when
 
     def append_fact(
         self,
@@ -449,7 +611,7 @@ def _check_link(seq: int, name: str, payload: Mapping[str, Any], expected_prev: 
         raise CorruptLog(f"stored event {seq} ({name}) breaks the hash chain")
 
 
-def fold(entries: list[Entry], table_id: str, owner_token_hash: str, upto: int) -> TableState:
+def fold(entries: Sequence[Entry], table_id: str, owner_token_hash: str, upto: int) -> TableState:
     """The table's state at version ``upto`` (1 <= upto <= len(entries)), folded afresh."""
     state = start_state(table_id, entries[0], owner_token_hash)
     for entry in entries[1:upto]:
@@ -457,15 +619,53 @@ def fold(entries: list[Entry], table_id: str, owner_token_hash: str, upto: int) 
     return state
 
 
+def entries_of(events: Iterable[Any]) -> list[Entry]:
+    """The entries of a table's stored events from its first (``Table.Created``, ``Table.Recorded``
+    as the event store returns them), decoded and checked as the aggregate does, without folding.
+
+    Raises:
+        CorruptLog: the events do not start at version 1, break the hash chain or do not decode.
+    """
+    entries: list[Entry] = []
+    game = ""
+    prev = GENESIS
+    for event in events:
+        seq = event.originator_version
+        if seq != len(entries) + 1:
+            raise CorruptLog(f"stored event {seq} follows version {len(entries)}")
+        _check_link(seq, event.name, event.payload, prev, event.prev_hash, event.hash)
+        if seq == 1:
+            game = event.payload["game"]
+        decoded = None if seq == 1 else decode(game, event.name, event.payload)
+        entries.append(
+            Entry(seq, event.name, event.payload, event.prev_hash, event.hash, event.command_id, event.actor, decoded)
+        )
+        prev = event.hash
+    return entries
+
+
 def state_at(table: Table, version: int) -> TableState:
-    """The table's state at ``version`` (1 <= version), folded from the nearest checkpoint."""
+    """The table's state at ``version`` (1 <= version), folded from the nearest earlier checkpoint
+    (kept: the versions every :data:`CHECKPOINT_EVERY` it passes are recorded for later calls).
+
+    Raises:
+        CorruptLog: the table was restored from a snapshot and its earlier stored events are broken.
+    """
     current = table.state
     if version >= current.version:
         return current
-    base = max(1, version - version % CHECKPOINT_EVERY)
-    state = table.checkpoints.get(base)
-    if state is None:  # pragma: no cover - every multiple is recorded as it is applied
-        return fold(table.entries, current.table_id, current.owner_token_hash, version)
+    checkpoints = table.checkpoints
+    base = version - version % CHECKPOINT_EVERY
+    while base > 1 and base not in checkpoints:  # a table restored from a snapshot lacks the early ones
+        base -= CHECKPOINT_EVERY
+    restored = table.entries.base  # the snapshot's version, a checkpoint of its own
+    base = restored if base < restored <= version else max(base, 1)
+    state = checkpoints.get(base)
+    if state is None:
+        state = start_state(current.table_id, table.entries[0], current.owner_token_hash)
+        checkpoints[1] = state
     for entry in table.entries[base:version]:
         state = apply_entry(state, entry)
+        if entry.seq % CHECKPOINT_EVERY == 0:
+            checkpoints.setdefault(entry.seq, state)
     return state

@@ -67,6 +67,7 @@ class _Parts:
     executor: ThreadPoolExecutor
     health: Any
     listener: Callable[[str, int], None]
+    servicer: TableServicer
 
 
 _PARTS: weakref.WeakKeyDictionary[grpc.aio.Server, _Parts] = weakref.WeakKeyDictionary()
@@ -114,7 +115,7 @@ def create_server(
             "(set --address or TRAPOULA_ADDRESS)"
         ) from cause
     tables.add_listener(fanout.publish)
-    _PARTS[server] = _Parts(tables, fanout, executor, health_servicer, fanout.publish)
+    _PARTS[server] = _Parts(tables, fanout, executor, health_servicer, fanout.publish, servicer)
     return server, port
 
 
@@ -158,17 +159,22 @@ async def start_server(server: grpc.aio.Server) -> None:
 
 
 async def stop_server(server: grpc.aio.Server, grace: float = GRACE_SECONDS) -> None:
-    """Stop gracefully: health ``NOT_SERVING``, end open watch streams (``UNAVAILABLE``), refuse
-    new calls, let calls in flight finish for ``grace`` seconds, cancel the rest, then release
-    the thread pool.  (Background automatic play is stopped by ``Tables.stop_automatic`` or
-    ``Tables.close``.)
+    """Stop gracefully: health ``NOT_SERVING``, end open watch streams and answer new calls
+    ``UNAVAILABLE`` (``server_stopping``), let the calls in flight finish (up to ``grace``
+    seconds in all), then stop gRPC (cancelling what is left) and release the thread pool.
+    (Background automatic play is stopped by ``Tables.stop_automatic`` or ``Tables.close``.)
+
+    A call that reaches the process after gRPC itself has stopped is cancelled by gRPC
+    (``CANCELLED``) without reaching the service: it changed nothing and may be sent again.
     """
     parts = _PARTS.pop(server, None)
+    deadline = asyncio.get_running_loop().time() + grace
     if parts is not None:
         await parts.health.enter_graceful_shutdown()
         parts.tables.remove_listener(parts.listener)
         parts.fanout.close()  # open watch streams end now (UNAVAILABLE), not after the grace
-    await server.stop(grace)
+        await parts.servicer.drain(grace)
+    await server.stop(max(0.0, deadline - asyncio.get_running_loop().time()))
     if parts is not None:
         parts.executor.shutdown(wait=False, cancel_futures=True)
 
@@ -234,7 +240,7 @@ async def serve(
     try:
         if tables.follow_store():
             log.info("following the store for other replicas' moves")
-        server, port = create_server(settings.address, tables)
+        server, port = create_server(settings.address, tables, poll_seconds=settings.watch_poll_seconds)
         await start_server(server)
         bound = display_address(settings.address, port)
         log.info("trapoula serving %s on %s, store %s", SERVICE_NAME, bound, display_url(settings.database_url))

@@ -58,18 +58,43 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         self.fanout = fanout
         self.executor = executor
         self.poll_seconds = poll_seconds
+        self._in_flight = 0
+        self._idle: asyncio.Event | None = None
+
+    async def drain(self, timeout: float) -> bool:
+        """Wait until no unary call is in flight (at most ``timeout`` seconds); False on timeout.
+
+        Call it once the fan-out is closed: from then on new calls are answered ``UNAVAILABLE``
+        (``server_stopping``) at once, so the count only falls.  A stopping server drains before
+        it stops gRPC, so that a call is either answered or refused, never cut off in the middle.
+        """
+        if self._in_flight == 0:
+            return True
+        self._idle = self._idle or asyncio.Event()
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+            return True
+        except TimeoutError:
+            return False
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, functools.partial(fn, *args))
 
     async def _guard(self, context: Context, work: Callable[[], Awaitable[T]]) -> T:
+        if self.fanout.closed:
+            await _abort(context, Unavailable("the server is stopping; call again (another server, or later)"))
+        self._in_flight += 1
         try:
             return await work()
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             await _abort(context, exc)
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0 and self._idle is not None:
+                self._idle.set()
 
     def _authed(self, table_id: str, token: str | None, fn: Callable[..., T], *args: Any) -> Callable[[], T]:
         def call() -> T:
@@ -160,10 +185,12 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         try:
             principal = await self._run(self.tables.authenticate, table_id, _token(context))
             after = int(request.from_version)
+            fresh = True
             while True:
                 if self.fanout.closed:
                     raise Unavailable(f"the server is stopping; watch again from version {after}")
-                batch = await self._run(self.tables.events_after, table_id, principal, after)
+                read = functools.partial(self.tables.events_after, fresh=fresh)
+                batch = await self._run(read, table_id, principal, after)
                 for item in batch.items:
                     yield convert.watch_response(item)
                     after = item.event.version
@@ -171,7 +198,8 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
                     continue
                 if batch.over:
                     return
-                await self.fanout.wait(table_id, batch.head, timeout=self.poll_seconds)
+                # woken by an announced save: the cached table has it; a timed-out wait reads the store
+                fresh = not await self.fanout.wait(table_id, batch.head, timeout=self.poll_seconds)
         except asyncio.CancelledError:
             raise
         except Exception as exc:

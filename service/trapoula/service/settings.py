@@ -5,7 +5,12 @@
 | ``--address`` | ``TRAPOULA_ADDRESS`` | ``127.0.0.1:50051`` |
 | ``--database-url`` | ``TRAPOULA_DATABASE_URL`` | ``sqlite:///trapoula.sqlite3`` (in the current folder) |
 | ``--database-schema`` | ``TRAPOULA_DATABASE_SCHEMA`` | none (the database's default schema) |
+| ``--watch-poll-seconds`` | ``TRAPOULA_WATCH_POLL_SECONDS`` | ``5`` |
 | | ``TRAPOULA_SECRET`` | 32 random bytes per process |
+
+A watcher is woken as soon as its table changes (by this server, or through PostgreSQL's
+LISTEN/NOTIFY by another replica); it also re-reads the store every ``watch poll seconds`` in
+case a wake-up was lost (a dropped database connection).
 
 The secret (hex) is the key every hand's seed derives from; it never enters the event log.  A
 random per-process secret is safe: each hand's seed is stored (hidden) in its ``HandStarted``
@@ -25,6 +30,10 @@ DEFAULT_ADDRESS = "127.0.0.1:50051"
 """Where the gRPC server listens by default."""
 DEFAULT_DATABASE_URL = "sqlite:///trapoula.sqlite3"
 """The default event store: a SQLite file in the current folder."""
+DEFAULT_WATCH_POLL_SECONDS = 5.0
+"""How often an idle watch stream re-reads the store by default (seconds)."""
+MAX_WATCH_POLL_SECONDS = 3600.0
+"""The longest poll interval accepted (seconds)."""
 
 
 def _random_secret() -> bytes:
@@ -43,21 +52,26 @@ class Settings:
     """A PostgreSQL schema for the event tables (None: the default schema)."""
     secret: bytes = field(default_factory=_random_secret, repr=False)
     """The server secret seeds derive from (never stored, never logged)."""
+    watch_poll_seconds: float = DEFAULT_WATCH_POLL_SECONDS
+    """Seconds between two reads of the store by an idle watch stream (wake-ups come sooner)."""
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Settings:
         """Read the ``TRAPOULA_*`` variables of ``env`` (default: ``os.environ``).
 
         Raises:
-            ValueError: ``TRAPOULA_SECRET`` is not hex, or shorter than 16 bytes.
+            ValueError: ``TRAPOULA_SECRET`` is not hex, or shorter than 16 bytes; a bad
+                ``TRAPOULA_ADDRESS`` or ``TRAPOULA_WATCH_POLL_SECONDS``.
         """
         env = os.environ if env is None else env
+        poll = env.get("TRAPOULA_WATCH_POLL_SECONDS", "").strip()
         raw_secret = env.get("TRAPOULA_SECRET", "").strip()
         return Settings(
             address=check_address(env.get("TRAPOULA_ADDRESS") or DEFAULT_ADDRESS),
             database_url=env.get("TRAPOULA_DATABASE_URL") or DEFAULT_DATABASE_URL,
             database_schema=env.get("TRAPOULA_DATABASE_SCHEMA") or None,
             secret=parse_secret(raw_secret) if raw_secret else _random_secret(),
+            watch_poll_seconds=parse_poll_seconds(poll) if poll else DEFAULT_WATCH_POLL_SECONDS,
         )
 
     @staticmethod
@@ -75,12 +89,19 @@ class Settings:
         )
         parser.add_argument("--database-url", default=base.database_url, help="SQLAlchemy URL of the event store")
         parser.add_argument("--database-schema", default=base.database_schema, help="PostgreSQL schema")
+        parser.add_argument(
+            "--watch-poll-seconds",
+            default=base.watch_poll_seconds,
+            type=_poll_arg,
+            help=f"how often an idle watch re-reads the store (default {base.watch_poll_seconds:g})",
+        )
         args = parser.parse_args(argv)
         return Settings(
             address=args.address,
             database_url=args.database_url,
             database_schema=args.database_schema,
             secret=base.secret,
+            watch_poll_seconds=args.watch_poll_seconds,
         )
 
 
@@ -97,6 +118,31 @@ def check_address(address: str) -> str:
     if not sep or not host or not port.isascii() or not port.isdigit() or int(port) > 65535:
         raise ValueError(f"address {address[:64]!r} is not host:port with a port from 0 to 65535")
     return address
+
+
+def parse_poll_seconds(text: str) -> float:
+    """Seconds between two reads of the store by an idle watch: a number from 0.05 to 3600.
+
+    >>> parse_poll_seconds("2.5")
+    2.5
+
+    Raises:
+        ValueError: not a number, or out of range; the message names the value.
+    """
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0.05 <= seconds <= MAX_WATCH_POLL_SECONDS:
+        raise ValueError(f"watch poll seconds {text[:32]!r} is not a number from 0.05 to {MAX_WATCH_POLL_SECONDS:g}")
+    return seconds
+
+
+def _poll_arg(text: str) -> float:
+    try:
+        return parse_poll_seconds(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _address_arg(text: str) -> str:

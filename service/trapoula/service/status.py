@@ -10,6 +10,7 @@
 | ``Conflict`` | ``ABORTED`` | ``conflict`` |
 | ``VersionAhead`` | ``OUT_OF_RANGE`` | ``version_ahead`` |
 | ``Unavailable`` | ``UNAVAILABLE`` | ``server_stopping`` |
+| the event store unreachable (:func:`store_down`) | ``UNAVAILABLE`` | ``store_unavailable`` |
 | anything else | ``INTERNAL`` | ``internal`` (logged with a reference quoted in the message) |
 
 ``ErrorInfo.domain`` is ``"trapoula"``; ``metadata`` holds ``rule`` (for a refusal), ``seat``,
@@ -27,6 +28,8 @@ import logging
 import secrets
 
 import grpc
+import sqlalchemy.exc
+from eventsourcing import persistence
 from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
@@ -38,6 +41,7 @@ from trapoula.service.errors import (
     PermissionDenied,
     SeatTaken,
     ServiceError,
+    StoreUnavailable,
     TableNotFound,
     Unavailable,
     VersionAhead,
@@ -66,8 +70,34 @@ _CODES: tuple[tuple[type[BaseException], grpc.StatusCode], ...] = (
 )
 
 
+_STORE_DOWN: tuple[type[BaseException], ...] = (
+    persistence.OperationalError,
+    persistence.InterfaceError,
+    sqlalchemy.exc.OperationalError,
+    sqlalchemy.exc.InterfaceError,
+)
+"""What the store raises when its database cannot be reached or drops the connection (refused,
+reset, timed out, shut down; SQLite's "database is locked"), as the eventsourcing recorders and
+SQLAlchemy raise it."""
+
+
+def store_down(exc: BaseException) -> bool:
+    """True when ``exc`` says the event store is unreachable for now (a retry may succeed).
+
+    >>> store_down(persistence.OperationalError("connection refused"))
+    True
+    >>> store_down(persistence.IntegrityError("duplicate key"))
+    False
+    """
+    return isinstance(exc, _STORE_DOWN) or (
+        isinstance(exc, sqlalchemy.exc.DBAPIError) and bool(exc.connection_invalidated)
+    )
+
+
 def code_for(exc: BaseException) -> grpc.StatusCode:
     """The status code of an error (``INTERNAL`` for anything unexpected)."""
+    if store_down(exc):
+        return grpc.StatusCode.UNAVAILABLE
     for cls, code in _CODES:
         if isinstance(exc, cls):
             return code
@@ -75,7 +105,15 @@ def code_for(exc: BaseException) -> grpc.StatusCode:
 
 
 def describe(exc: BaseException) -> tuple[grpc.StatusCode, str, str, dict[str, str]]:
-    """``(code, message, reason, metadata)`` of an error; an unexpected one is logged here."""
+    """``(code, message, reason, metadata)`` of an error; an unexpected one is logged here (an
+    unreachable store as a warning, without the database's own message in the reply)."""
+    if store_down(exc):
+        log.warning("event store unreachable: %s", str(exc).strip().splitlines()[0][:300] if str(exc).strip() else exc)
+        exc = StoreUnavailable(
+            "the event store cannot be reached; nothing half-written is kept: retry the call (the same "
+            "command id is answered with its first result if the command did land)",
+            context=context_of(exc),
+        )
     code = code_for(exc)
     meta: dict[str, str] = {}
     ctx = context_of(exc)

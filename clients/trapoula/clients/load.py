@@ -1,0 +1,625 @@
+"""``trapoula load``: many bot tables played at once against one server, with figures as it goes.
+
+The load generator keeps :attr:`LoadPlan.tables` tables playing for :attr:`LoadPlan.duration`
+seconds (or until :attr:`LoadPlan.matches` matches have ended).  Each table is created, its seats
+are taken by client-side bots (one seat token each) and the owner starts the match; each bot
+follows its seat's ``WatchTable`` stream and, when its view offers it a move
+(:func:`~trapoula.clients.table.my_move`), issues the command that
+:func:`trapoula.domain.bots.choose` picks with ``Act``: real commands over gRPC, the load a table
+of people would put on the server.  :attr:`LoadPlan.watchers` spectator streams per table follow
+it too.  When a match ends, a new table takes its place.
+
+Everything runs in one process on one asyncio loop (``grpc.aio``), over
+:attr:`LoadPlan.channels` connections shared round robin by the tables, so hundreds of tables
+and their players fit.  Every :attr:`LoadPlan.every` seconds one line is printed (see
+:func:`interval_line`): elapsed time, commands (successful ``Act`` calls) and commands a second,
+the latency of ``Act`` in milliseconds (p50, p90, p99 and max, of the interval and of the whole
+run so far), messages streamed a second, matches finished and errors by status code; the last,
+shorter interval gets its line too.  A summary block (:func:`summary_block`) ends the run.
+
+An error never stops the run: it is counted (by gRPC status code, ``STALLED`` for a table where
+nothing happened for :attr:`LoadPlan.timeout` seconds, ``STREAM_ENDED`` for a stream that ended
+before the match did, ``client:<type>`` for a fault of the client), its table is abandoned and a
+new one takes its place after a pause of :data:`ERROR_PAUSE` seconds.  A command the rules refuse
+(``FAILED_PRECONDITION``) means a bot acted on a wrong view, and counts as an error; so does
+``ABORTED`` (a conflict), which one player per seat should never meet.  Calls cut short when the
+run ends are not errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import random
+import signal
+import time
+import uuid
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import grpc
+from google.protobuf import struct_pb2
+
+from trapoula.api.v1 import table_pb2, table_pb2_grpc
+from trapoula.clients.errors import Unavailable
+from trapoula.clients.table import MAX_MESSAGE_BYTES, command_message, my_move
+from trapoula.domain.bots import choose
+
+__all__ = [
+    "ERROR_PAUSE",
+    "Latencies",
+    "LoadPlan",
+    "LoadResult",
+    "Snapshot",
+    "Spread",
+    "interval_line",
+    "non_negative_arg",
+    "percentile",
+    "run_load",
+    "seconds_arg",
+    "summary_block",
+]
+
+ERROR_PAUSE = 1.0
+"""Seconds a table slot waits after an error before it creates a new table (so that a server
+that refuses everything is not hammered in a tight loop)."""
+PROBE_TIMEOUT = 10.0
+"""Seconds the first call (``ListGames``, to check the server is there) may take."""
+CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.use_local_subchannel_pool", 1),  # each channel its own connection
+)
+"""The options of each channel the load generator opens."""
+BOT_NAMES = ("Anna", "Babis", "Chrysa", "Dimos", "Eleni", "Fotis", "Gogo")
+"""The bots' display names, by seat."""
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+def seconds_arg(text: str) -> float:
+    """A positive number of seconds (``--duration``, ``--every``, ``--timeout``).
+
+    Raises:
+        argparse.ArgumentTypeError: not a number, not finite, or not above 0.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def non_negative_arg(text: str) -> int:
+    """A whole number >= 0 (``--watchers``).
+
+    Raises:
+        argparse.ArgumentTypeError: not a whole number, or below 0.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is below 0")
+    return value
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def percentile(ordered: Sequence[float], p: float) -> float:
+    """The ``p``-th percentile (0 < p <= 100) of ``ordered`` (sorted ascending), nearest rank: the
+    smallest value with at least ``p`` % of the values at or below it.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 50)
+    2.0
+
+    Raises:
+        ValueError: ``ordered`` is empty or ``p`` is outside (0, 100].
+    """
+    if not ordered:
+        raise ValueError("no values")
+    if not 0 < p <= 100:
+        raise ValueError(f"percentile {p} is outside (0, 100]")
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """Latencies of a set of calls, in milliseconds: count, p50, p90, p99 and max (nearest rank)."""
+
+    count: int
+    p50: float
+    p90: float
+    p99: float
+    max: float
+
+    @classmethod
+    def of(cls, ordered: Sequence[float]) -> Spread | None:
+        """The spread of ``ordered`` (sorted ascending, ms); None when it is empty."""
+        if not ordered:
+            return None
+        return cls(len(ordered), percentile(ordered, 50), percentile(ordered, 90), percentile(ordered, 99), ordered[-1])
+
+    def text(self) -> str:
+        """``p50/p90/p99/max`` in ms, one decimal: ``12.3/30.1/80.2/120.0``."""
+        return f"{self.p50:.1f}/{self.p90:.1f}/{self.p99:.1f}/{self.max:.1f}"
+
+
+class Latencies:
+    """``Act`` latencies in ms: those of the current interval, and every one so far.
+
+    Percentiles are exact (every value is kept; the run's values stay sorted, each interval's
+    are merged in when the interval ends, in time linear in their number).
+    """
+
+    def __init__(self) -> None:
+        self._interval: list[float] = []
+        self._all: list[float] = []
+
+    def add(self, ms: float) -> None:
+        """Record one call's latency (ms)."""
+        self._interval.append(ms)
+
+    def roll(self) -> tuple[Spread | None, Spread | None]:
+        """End the interval: ``(the interval's spread, the run's spread)``, None where empty."""
+        interval = sorted(self._interval)
+        self._interval = []
+        if interval:
+            self._all = sorted(self._all + interval)  # two sorted runs: timsort merges them in linear time
+        return Spread.of(interval), Spread.of(self._all)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The figures at one moment of a run (totals since its start)."""
+
+    elapsed: float
+    """Seconds since the tables were first set going."""
+    commands: int
+    """Successful ``Act`` calls."""
+    events: int
+    """Messages received on every stream (bots' and spectators')."""
+    matches: int
+    """Matches played to their end."""
+    tables: int
+    """Tables created."""
+    errors: Mapping[str, int]
+    """Errors by kind: a gRPC status code name, ``STALLED``, ``STREAM_ENDED`` or ``client:<type>``."""
+
+    @property
+    def error_count(self) -> int:
+        """Every error of the run so far."""
+        return sum(self.errors.values())
+
+
+def _errors_text(errors: Mapping[str, int]) -> str:
+    """``0``, or ``3 (UNAVAILABLE 2, FAILED_PRECONDITION 1)``: most frequent first."""
+    total = sum(errors.values())
+    if not total:
+        return "0"
+    parts = ", ".join(f"{kind} {n}" for kind, n in sorted(errors.items(), key=lambda kv: (-kv[1], kv[0])))
+    return f"{total} ({parts})"
+
+
+def interval_line(previous: Snapshot, now: Snapshot, interval: Spread | None, overall: Spread | None) -> str:
+    """The line printed at the end of an interval (from ``previous`` to ``now``).
+
+    ``t 10.0s | commands 2468 +1234 246.8/s | act ms p50/p90/p99/max 12.3/30.1/80.2/120.0 (run
+    11.9/29.0/85.1/130.2) | streamed 3000.0/s | matches 7 +3 | errors 0`` (one line): rates are
+    per second over the interval; ``-`` where the interval had no ``Act``.
+    """
+    seconds = max(now.elapsed - previous.elapsed, 1e-9)
+    commands = now.commands - previous.commands
+    act = interval.text() if interval is not None else "-"
+    run = overall.text() if overall is not None else "-"
+    return (
+        f"t {now.elapsed:5.1f}s | commands {now.commands} +{commands} {commands / seconds:.1f}/s"
+        f" | act ms p50/p90/p99/max {act} (run {run})"
+        f" | streamed {(now.events - previous.events) / seconds:.1f}/s"
+        f" | matches {now.matches} +{now.matches - previous.matches}"
+        f" | errors {_errors_text(now.errors)}"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LoadPlan:
+    """What to play: where, how many tables at once, for how long, and how to report.
+
+    Attributes:
+        address: ``host:port`` of the server.
+        tables: tables kept playing at once (>= 1).
+        duration: seconds the tables are kept playing (> 0).
+        game: the game key.
+        seats: seats per table, each a client-side bot (the game's player range).
+        level: the bots' level (:func:`trapoula.domain.bots.levels`).
+        options: the tables' options (each game's rules, section 7).
+        every: seconds between two printed lines (> 0).
+        watchers: spectator streams per table (>= 0).
+        channels: connections to the server, shared by the tables round robin (>= 1).
+        timeout: seconds a call may take, and a table may go without any event, before it counts
+            as an error (``DEADLINE_EXCEEDED``, ``STALLED``).
+        seed: makes the bots' choices reproducible (the deals stay the server's); None: random.
+        matches: end the run as soon as this many matches were played to their end (0: play for
+            the whole duration).
+    """
+
+    address: str
+    tables: int = 200
+    duration: float = 60.0
+    game: str = "agonia"
+    seats: int = 4
+    level: str = "heuristic"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    every: float = 5.0
+    watchers: int = 1
+    channels: int = 8
+    timeout: float = 30.0
+    seed: int | None = None
+    matches: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LoadResult:
+    """How a run went: its last figures, the run's ``Act`` latencies, one message per error kind,
+    the ids of the tables whose match was played to its end, and whether it was interrupted."""
+
+    final: Snapshot
+    latency: Spread | None
+    examples: Mapping[str, str]
+    """Error kind -> the first message of that kind."""
+    finished: tuple[str, ...]
+    interrupted: bool
+
+    @property
+    def ok(self) -> bool:
+        """True when the run met no error."""
+        return self.final.error_count == 0
+
+
+def summary_block(plan: LoadPlan, result: LoadResult) -> str:
+    """The block printed when the run ends (lines without a trailing newline)."""
+    final = result.final
+    seconds = max(final.elapsed, 1e-9)
+    how = "interrupted after" if result.interrupted else "ran"
+    lines = [
+        f"summary: {plan.game}, {plan.seats} seats, {plan.level} bots, {plan.tables} tables at once, "
+        f"{plan.watchers} spectator stream(s) per table, {min(plan.channels, plan.tables)} connection(s) to "
+        f"{plan.address}; "
+        f"{how} {final.elapsed:.1f} s",
+        f"  commands  {final.commands} Act calls, {final.commands / seconds:.1f}/s",
+    ]
+    if result.latency is not None:
+        s = result.latency
+        lines.append(f"  Act ms    p50 {s.p50:.1f}  p90 {s.p90:.1f}  p99 {s.p99:.1f}  max {s.max:.1f}")
+    else:
+        lines.append("  Act ms    - (no Act call completed)")
+    lines.append(f"  streamed  {final.events} messages, {final.events / seconds:.1f}/s")
+    lines.append(f"  tables    {final.tables} created, {final.matches} matches played to the end")
+    lines.append(f"  errors    {_errors_text(final.errors) if final.error_count else 'none'}")
+    for kind, message in sorted(result.examples.items()):
+        lines.append(f"    {kind}: {message}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- the run
+
+
+class _Stalled(Exception):
+    """No event at a table for the plan's timeout."""
+
+
+class _StreamEnded(Exception):
+    """A seat's stream ended before the match did."""
+
+
+def _kind(exc: BaseException) -> str:
+    """The kind an error is counted under (see the module docstring)."""
+    if isinstance(exc, grpc.aio.AioRpcError):
+        return str(exc.code().name)
+    if isinstance(exc, _Stalled):
+        return "STALLED"
+    if isinstance(exc, _StreamEnded):
+        return "STREAM_ENDED"
+    return f"client:{type(exc).__name__}"
+
+
+def _message(exc: BaseException) -> str:
+    """One line saying what went wrong."""
+    text = exc.details() if isinstance(exc, grpc.aio.AioRpcError) else str(exc)
+    return " ".join((text or type(exc).__name__).split())
+
+
+def _bearer(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+class _Table:
+    """One table's progress clock (for the stall check)."""
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.last = time.monotonic()
+
+    def touch(self) -> None:
+        self.last = time.monotonic()
+
+
+class _Run:
+    """One run of the load generator (one asyncio loop)."""
+
+    def __init__(self, plan: LoadPlan, out: TextIO, stop: asyncio.Event) -> None:
+        self.plan = plan
+        self.out = out
+        self.stop = stop
+        self.options = struct_pb2.Struct()
+        self.options.update(dict(plan.options))
+        self.latencies = Latencies()
+        self.commands = 0
+        self.events = 0
+        self.matches = 0
+        self.tables = 0
+        self.errors: Counter[str] = Counter()
+        self.examples: dict[str, str] = {}
+        self.finished: list[str] = []
+        self.enough = asyncio.Event()
+        self.started = 0.0
+        self.previous = Snapshot(0.0, 0, 0, 0, 0, {})
+        self.running = True
+        self.rng = random.Random(plan.seed)
+
+    def say(self, line: str) -> None:
+        print(line, file=self.out, flush=True)
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            time.monotonic() - self.started,
+            self.commands,
+            self.events,
+            self.matches,
+            self.tables,
+            dict(self.errors),
+        )
+
+    def count_error(self, exc: BaseException, table_id: str | None) -> None:
+        kind = _kind(exc)
+        self.errors[kind] += 1
+        if kind not in self.examples:
+            where = f"table {table_id}: " if table_id else ""
+            self.examples[kind] = f"{where}{_message(exc)}"
+
+    # ------------------------------------------------------------------ players
+
+    async def bot(
+        self, stub: table_pb2_grpc.TableServiceAsyncStub, table: _Table, seat: int, token: str, rng: random.Random
+    ) -> None:
+        """Follow the seat's stream and act whenever its view offers a move, until the match ends.
+
+        Raises:
+            grpc.aio.AioRpcError: a call failed.  _StreamEnded: the stream ended before the match.
+        """
+        plan, metadata = self.plan, _bearer(token)
+        last = 0
+        call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table.table_id), metadata=metadata)
+        try:
+            async for message in call:
+                if not self.running:
+                    return
+                self.events += 1
+                table.touch()
+                if message.event.name == "MatchEnded":
+                    return
+                version = int(message.event.version)
+                if version <= last or not message.HasField("view"):
+                    continue  # an event this bot's own command caused, already answered
+                last = version
+                view = json.loads(message.view.view_json)
+                while my_move(view) and self.running:  # no new command once the run has ended
+                    command = command_message(choose(plan.game, view, plan.level, rng))
+                    request = table_pb2.ActRequest(
+                        table_id=table.table_id, command_id=uuid.uuid4().hex, command=command
+                    )
+                    began = time.perf_counter()
+                    response = await stub.Act(request, metadata=metadata, timeout=plan.timeout)
+                    if not self.running:
+                        return  # a reply after the end: not counted (the run's figures are final)
+                    self.latencies.add((time.perf_counter() - began) * 1000.0)
+                    self.commands += 1
+                    table.touch()
+                    last = max(last, int(response.version))
+                    if any(e.name == "MatchEnded" for e in response.events):
+                        return
+                    view = json.loads(response.view.view_json)
+        finally:
+            call.cancel()
+        raise _StreamEnded(f"seat {seat}'s stream ended before the match did (at version {last})")
+
+    async def spectator(self, stub: table_pb2_grpc.TableServiceAsyncStub, table: _Table) -> None:
+        """Follow the table as a spectator (no token) until the server ends the stream.
+
+        Raises:
+            grpc.aio.AioRpcError: the stream failed.
+        """
+        call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table.table_id))
+        try:
+            async for _ in call:
+                if not self.running:
+                    return
+                self.events += 1
+                table.touch()
+        finally:
+            call.cancel()
+
+    # ------------------------------------------------------------------ tables
+
+    async def table(self, stub: table_pb2_grpc.TableServiceAsyncStub, where: list[str]) -> None:
+        """Create a table, seat the bots, start the match and play it to its end; the table's id
+        is appended to ``where`` as soon as it exists (to name it in an error's message).
+
+        Raises:
+            grpc.aio.AioRpcError, _Stalled, _StreamEnded, or any fault of a bot.
+        """
+        plan = self.plan
+        created = await stub.CreateTable(
+            table_pb2.CreateTableRequest(game=plan.game, seats=plan.seats, options=self.options), timeout=plan.timeout
+        )
+        self.tables += 1
+        where.append(created.table_id)
+        table = _Table(created.table_id)
+        tasks: list[asyncio.Task[None]] = []
+        try:
+            for seat in range(plan.seats):
+                joined = await stub.JoinTable(
+                    table_pb2.JoinTableRequest(
+                        table_id=table.table_id, name=BOT_NAMES[seat % len(BOT_NAMES)], seat=seat
+                    ),
+                    timeout=plan.timeout,
+                )
+                rng = random.Random(self.rng.getrandbits(64))
+                tasks.append(asyncio.create_task(self.bot(stub, table, seat, joined.seat_token, rng)))
+            tasks.extend(asyncio.create_task(self.spectator(stub, table)) for _ in range(plan.watchers))
+            await stub.StartMatch(
+                table_pb2.StartMatchRequest(table_id=table.table_id, command_id=uuid.uuid4().hex),
+                metadata=_bearer(created.owner_token),
+                timeout=plan.timeout,
+            )
+            table.touch()
+            pending: set[asyncio.Task[None]] = set(tasks)
+            while pending:
+                wait = max(0.0, table.last + plan.timeout - time.monotonic())
+                done, pending = await asyncio.wait(pending, timeout=wait, return_when=asyncio.FIRST_EXCEPTION)
+                for task in done:
+                    failure = task.exception()
+                    if failure is not None:
+                        raise failure
+                if pending and time.monotonic() - table.last >= plan.timeout:
+                    raise _Stalled(f"no event for {plan.timeout:g} s")
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if self.running:
+            self.matches += 1
+            self.finished.append(table.table_id)
+            if self.plan.matches and self.matches >= self.plan.matches:
+                self.enough.set()
+
+    async def slot(self, stubs: Sequence[table_pb2_grpc.TableServiceAsyncStub], slot: int) -> None:
+        """Keep one table playing: a new one each time a match ends or a table fails."""
+        stub = stubs[slot % len(stubs)]
+        while self.running:
+            where: list[str] = []
+            try:
+                await self.table(stub, where)
+            except Exception as exc:
+                if not self.running:
+                    return  # cut short by the end of the run
+                self.count_error(exc, where[0] if where else None)
+                await asyncio.sleep(ERROR_PAUSE)
+
+    # ------------------------------------------------------------------ the whole run
+
+    async def probe(self, stub: table_pb2_grpc.TableServiceAsyncStub) -> None:
+        """Check that the server answers and plays the game.
+
+        Raises:
+            Unavailable: it does not answer, or does not play the game.
+        """
+        plan = self.plan
+        try:
+            games = await stub.ListGames(table_pb2.ListGamesRequest(), timeout=min(PROBE_TIMEOUT, plan.timeout))
+        except grpc.aio.AioRpcError as exc:
+            raise Unavailable(
+                f"no answer from the trapoula server at {plan.address}: {exc.code().name}: {_message(exc)}",
+                code=exc.code(),
+            ) from None
+        if plan.game not in {g.key for g in games.games}:
+            raise Unavailable(f"the server at {plan.address} does not play {plan.game}")
+
+    async def report(self) -> None:
+        """Print one line every ``every`` seconds (until cancelled)."""
+        tick = 1
+        while True:
+            await asyncio.sleep(max(0.0, self.started + tick * self.plan.every - time.monotonic()))
+            tick += 1
+            now = self.snapshot()
+            self.say(interval_line(self.previous, now, *self.latencies.roll()))
+            self.previous = now
+
+    async def main(self) -> LoadResult:
+        plan = self.plan
+        channels = [
+            grpc.aio.insecure_channel(plan.address, options=CHANNEL_OPTIONS)
+            for _ in range(min(plan.channels, plan.tables))
+        ]
+        stubs = [table_pb2_grpc.TableServiceStub(c) for c in channels]
+        try:
+            await self.probe(stubs[0])
+            until = f" or {plan.matches} matches" if plan.matches else ""
+            self.say(
+                f"load: {plan.tables} {plan.game} tables of {plan.seats} {plan.level} bots at {plan.address} for "
+                f"{plan.duration:g} s{until}, {plan.watchers} spectator stream(s) per table, options "
+                f"{dict(plan.options) or 'default'}; a line every {plan.every:g} s"
+            )
+            self.started = time.monotonic()
+            self.previous = self.snapshot()
+            slots = [asyncio.create_task(self.slot(stubs, i)) for i in range(plan.tables)]
+            reporter = asyncio.create_task(self.report())
+            ends = [asyncio.create_task(self.stop.wait()), asyncio.create_task(self.enough.wait())]
+            await asyncio.wait(ends, timeout=plan.duration, return_when=asyncio.FIRST_COMPLETED)
+            self.running = False
+            final = self.snapshot()
+            for task in [reporter, *ends, *slots]:
+                task.cancel()
+            await asyncio.gather(reporter, *ends, *slots, return_exceptions=True)
+            interval, overall = self.latencies.roll()
+            if final.elapsed - self.previous.elapsed >= 0.05:  # the last, shorter interval
+                self.say(interval_line(self.previous, final, interval, overall))
+            return LoadResult(final, overall, dict(self.examples), tuple(self.finished), interrupted=self.stop.is_set())
+        finally:
+            self.running = False
+            await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)
+
+
+def run_load(plan: LoadPlan, out: TextIO) -> LoadResult:
+    """Play the plan's tables against its server for its duration; print the lines and the summary.
+
+    Ctrl-C (SIGINT, when called from the main thread) ends the run early, cleanly: the summary is
+    printed and :attr:`LoadResult.interrupted` is true; a second Ctrl-C raises
+    :class:`KeyboardInterrupt` at once.
+
+    Raises:
+        Unavailable: the server does not answer, or does not play the game (nothing is played).
+    """
+
+    async def main() -> LoadResult:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        handled = False
+
+        def interrupted() -> None:
+            stop.set()
+            loop.remove_signal_handler(signal.SIGINT)  # a second Ctrl-C interrupts at once
+
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread ...
+            loop.add_signal_handler(signal.SIGINT, interrupted)
+            handled = True
+        try:
+            result = await _Run(plan, out, stop).main()
+        finally:
+            if handled:
+                loop.remove_signal_handler(signal.SIGINT)
+        print(summary_block(plan, result), file=out, flush=True)
+        return result
+
+    return asyncio.run(main())

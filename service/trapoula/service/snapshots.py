@@ -1,0 +1,492 @@
+"""Snapshots of tables: a cache that spares a cold load the replay of a long history (docs/storage.md).
+
+A snapshot holds what :class:`~trapoula.service.recording.Table` folds from its log up to one
+version: the :class:`~trapoula.service.recording.TableState` (with the game's own state), the
+command index (``Table.commands``, ``Table.last_command``) and the aggregate's creation time.  It
+does not hold the stored events themselves: a table restored from a snapshot reads the events
+before it from the event store the first time someone needs them (a record, a watcher catching up
+from an old position, the repeat of an old command), see
+:class:`~trapoula.service.recording.EntryLog`.
+
+Snapshots live in the eventsourcing library's snapshot store (the ``trapoula_snapshots`` table
+beside ``trapoula_events``), one row per ``(table, version)``.  Their state is JSON only, never
+pickle: :func:`encode_value` writes tagged JSON of plain values, tuples, lists, sets, frozensets,
+dicts, cards, enums and dataclasses, and :func:`decode_value` rebuilds only classes of
+``trapoula.domain`` (plus ``TableState`` and ``SeatRecord``), without calling any of their code,
+so whoever can write the database cannot make the server run code of his choosing.
+
+A snapshot is a cache, never the source of truth.  It carries :func:`code_fingerprint` (the
+format and a digest of the code that folds the log); a snapshot whose fingerprint differs, that
+does not decode, or whose last event's hash is not the log's, is ignored (logged) and the table is
+replayed from its log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import importlib
+import json
+import logging
+import math
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from eventsourcing.application import AggregateNotFoundError, Repository
+from eventsourcing.domain import Snapshot
+from eventsourcing.persistence import EventStore
+from eventsourcing.utils import get_topic
+
+import trapoula.domain
+from trapoula.domain.cards import Card, parse_card
+from trapoula.service.errors import CorruptLog
+from trapoula.service.recording import Entry, SeatRecord, Table, TableState, entries_of
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 512
+"""A table's snapshot is taken when a save passes a multiple of this many versions (and after a cold
+load that replayed at least this many events).  Measured on 12,000-event ``crazy_eights`` matches
+(docs/storage.md, section 4): a cold load replays about 5,000 to 7,500 events a CPU second and a
+snapshot takes a few milliseconds to encode and store, so 512 bounds the replay after the latest
+snapshot to about 0.1 s for 0.01 to 0.04 ms of snapshot work per saved event.  A multiple of
+``CHECKPOINT_EVERY``; ``Tables(snapshot_every=0)`` turns snapshots off."""
+SNAPSHOT_FORMAT = "trapoula-snapshot/1"
+"""The layout of a snapshot's state; part of :func:`code_fingerprint`."""
+
+_SERVICE_CLASSES: dict[str, type] = {"TableState": TableState, "SeatRecord": SeatRecord}
+"""Classes outside ``trapoula.domain`` that a snapshot may hold (``trapoula.service.recording``)."""
+_RECORDING = "trapoula.service.recording"
+_DOMAIN_PREFIX = "trapoula.domain."
+
+
+class SnapshotUnusable(Exception):
+    """A stored snapshot cannot be used: another format or code, or it does not decode.  The table
+    is then replayed from its log."""
+
+
+# --------------------------------------------------------------------------- fingerprint
+
+
+@cache
+def code_fingerprint() -> str:
+    """SHA-256 (hex) of :data:`SNAPSHOT_FORMAT` and of the source of every module that decides what
+    a snapshot holds: the ``trapoula.domain`` package (the games' states and ``evolve``), the
+    table fold (``trapoula.service.recording``) and this module.  Any change to that code makes
+    older snapshots unusable, so a table is never restored into a state the current code would not
+    fold.  Computed once per process."""
+    digest = hashlib.sha256(SNAPSHOT_FORMAT.encode())
+    domain_root = Path(next(iter(trapoula.domain.__path__)))
+    files = sorted(domain_root.rglob("*.py"))
+    here = Path(__file__)
+    for path in [*files, here.with_name("recording.py"), here]:
+        name = path.relative_to(domain_root).as_posix() if path.is_relative_to(domain_root) else path.name
+        digest.update(b"\0" + name.encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+# --------------------------------------------------------------------------- JSON codec
+
+
+_TOPICS: dict[type, str] = {}
+
+
+def _topic(cls: type) -> str:
+    """``module:qualname`` of a class a snapshot may hold.
+
+    Raises:
+        SnapshotUnusable: the class is neither of ``trapoula.domain`` nor one of ``_SERVICE_CLASSES``.
+    """
+    topic = _TOPICS.get(cls)
+    if topic is not None:
+        return topic
+    module, name = cls.__module__, cls.__qualname__
+    if module.startswith(_DOMAIN_PREFIX) or (module == _RECORDING and _SERVICE_CLASSES.get(name) is cls):
+        topic = _TOPICS[cls] = f"{module}:{name}"
+        return topic
+    raise SnapshotUnusable(f"a snapshot cannot hold a {module}.{name}")
+
+
+@cache
+def _resolve(topic: str) -> type:
+    """The class of a topic written by :func:`_topic`: a dataclass or an enum of ``trapoula.domain``,
+    or one of ``_SERVICE_CLASSES``.  Only modules of ``trapoula.domain`` are imported.
+
+    Raises:
+        SnapshotUnusable: any other topic.
+    """
+    module, _, name = topic.partition(":")
+    if module == _RECORDING and name in _SERVICE_CLASSES:
+        return _SERVICE_CLASSES[name]
+    if not module.startswith(_DOMAIN_PREFIX) or not name:
+        raise SnapshotUnusable(f"snapshot names class {topic[:80]!r}, outside trapoula.domain")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in name.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise SnapshotUnusable(f"snapshot names class {topic[:80]!r}, which does not exist") from exc
+    if not isinstance(obj, type) or not (dataclasses.is_dataclass(obj) or issubclass(obj, enum.Enum)):
+        raise SnapshotUnusable(f"snapshot names {topic[:80]!r}, neither a dataclass nor an enum")
+    return obj
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+def encode_value(value: Any) -> Any:
+    """JSON-ready data for ``value`` (see :func:`decode_value`).
+
+    ``None``, booleans, integers, finite floats and strings stay as they are; every other value is
+    a one-key (two for enums and dataclasses) object: ``{"t": [...]}`` a tuple, ``{"l": [...]}`` a
+    list, ``{"f": [...]}`` a frozenset, ``{"s": [...]}`` a set, ``{"d": [[key, value], ...]}`` a
+    dict (keys of any type), ``{"c": "7H"}`` a card, ``{"C": "7H8DTS"}`` a tuple of cards (2
+    characters each), ``{"F": "..."}`` a frozenset of cards, ``{"e": topic, "v": value}`` an enum
+    member, ``{"o": topic, "v": [field values in declaration order]}`` a dataclass (every field,
+    those not in ``__init__`` too).
+
+    Raises:
+        SnapshotUnusable: a value of another type (a class outside ``trapoula.domain``, a float
+            that is not finite ...).
+    """
+    t = type(value)
+    if value is None or t is bool or t is int or t is str:
+        return value
+    if t is tuple:
+        if value and all(type(v) is Card for v in value):
+            return {"C": "".join(c.code for c in value)}
+        return {"t": [encode_value(v) for v in value]}
+    if t is Card:
+        return {"c": value.code}
+    if t is frozenset:
+        if value and all(type(v) is Card for v in value):
+            return {"F": "".join(sorted(c.code for c in value))}
+        return {"f": [encode_value(v) for v in value]}
+    if t is list:
+        return {"l": [encode_value(v) for v in value]}
+    if t is dict:
+        return {"d": [[encode_value(k), encode_value(v)] for k, v in value.items()]}
+    if t is set:
+        return {"s": [encode_value(v) for v in value]}
+    if t is float:
+        if not math.isfinite(value):
+            raise SnapshotUnusable(f"a snapshot cannot hold the float {value!r}")
+        return value
+    if isinstance(value, enum.Enum):
+        return {"e": _topic(t), "v": encode_value(value.value)}
+    if dataclasses.is_dataclass(value):
+        return {"o": _topic(t), "v": [encode_value(getattr(value, n)) for n in _field_names(t)]}
+    raise SnapshotUnusable(f"a snapshot cannot hold a {t.__module__}.{t.__qualname__}")
+
+
+def _cards(text: Any) -> list[Card]:
+    if not isinstance(text, str) or len(text) % 2:
+        raise SnapshotUnusable("snapshot: a card list is not text of 2-character codes")
+    return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]
+
+
+def decode_value(data: Any) -> Any:
+    """The value :func:`encode_value` wrote.
+
+    Dataclasses are rebuilt field by field without calling their ``__init__``, enums through their
+    values; nothing else of a class runs.
+
+    Raises:
+        SnapshotUnusable: the data is not what :func:`encode_value` writes (an unknown tag, a class
+            outside ``trapoula.domain``, a wrong number of fields, a bad card ...).
+    """
+    t = type(data)
+    if data is None or t is bool or t is int or t is str or t is float:
+        return data
+    if t is not dict:
+        raise SnapshotUnusable(f"snapshot: unexpected {t.__name__} in the data")
+    try:
+        if len(data) == 1:
+            ((tag, body),) = data.items()
+            if tag == "C":
+                return tuple(_cards(body))
+            if tag == "t":
+                return tuple(decode_value(v) for v in body)
+            if tag == "c":
+                card = _cards(body)
+                if len(card) != 1:
+                    raise SnapshotUnusable("snapshot: a card is not one 2-character code")
+                return card[0]
+            if tag == "F":
+                return frozenset(_cards(body))
+            if tag == "f":
+                return frozenset(decode_value(v) for v in body)
+            if tag == "l":
+                return [decode_value(v) for v in body]
+            if tag == "d":
+                return {decode_value(k): decode_value(v) for k, v in body}
+            if tag == "s":
+                return {decode_value(v) for v in body}
+        elif len(data) == 2 and "v" in data:
+            if "o" in data:
+                cls = _resolve(data["o"])
+                names = _field_names(cls) if dataclasses.is_dataclass(cls) else ()
+                values = data["v"]
+                if not names or type(values) is not list or len(values) != len(names):
+                    raise SnapshotUnusable(f"snapshot: {data['o'][:80]!r} does not have those fields")
+                obj: Any = object.__new__(cls)
+                for name, value in zip(names, values, strict=True):
+                    object.__setattr__(obj, name, decode_value(value))
+                return obj
+            if "e" in data:
+                cls = _resolve(data["e"])
+                if not issubclass(cls, enum.Enum):
+                    raise SnapshotUnusable(f"snapshot: {data['e'][:80]!r} is not an enum")
+                return cls(decode_value(data["v"]))
+    except SnapshotUnusable:
+        raise
+    except Exception as exc:  # a malformed body: wrong shapes, bad card codes, unhashable keys ...
+        raise SnapshotUnusable(f"snapshot data does not decode: {type(exc).__name__}: {exc}") from exc
+    raise SnapshotUnusable(f"snapshot: unknown tag(s) {sorted(map(str, data))[:4]}")
+
+
+# --------------------------------------------------------------------------- the snapshot event
+
+
+@dataclass(frozen=True)
+class TableSnapshot(Snapshot):
+    """One table's snapshot as the eventsourcing snapshot store keeps it.
+
+    ``state`` is ``{"format", "fingerprint", "body"}``; ``body`` is the JSON text of
+    ``{"state", "commands", "last_command", "created_on"}`` (:func:`encode_value` of the
+    ``TableState``; ``[[caller, command_id, first, last], ...]``; ``[caller, command_id]`` or
+    None; ISO time).  ``topic`` is the aggregate's class (``Table``).
+    """
+
+    @classmethod
+    def of(cls, table: Table) -> TableSnapshot:
+        """A snapshot of ``table`` at its current version (``table.state.version``).
+
+        Safe while another thread fast-forwards the table: the state is taken once (it is
+        immutable), the command index is copied at once and cut at that version (a command's
+        events are consecutive, so its span up to the version is its span clipped there).
+
+        Raises:
+            SnapshotUnusable: the state holds a value the codec cannot write.
+        """
+        state = table.state
+        version = state.version
+        commands = table.commands.copy()  # one C-level copy: atomic with respect to other threads
+        spans = sorted(((f, min(last, version), k) for k, (f, last) in commands.items() if f <= version))
+        last_command = spans[-1][2] if spans else None
+        body = {
+            "state": encode_value(state),
+            "commands": [[k[0], k[1], f, last] for f, last, k in spans],
+            "last_command": list(last_command) if last_command is not None else None,
+            "created_on": table.created_on.isoformat(),
+        }
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return cls(
+            originator_id=table.id,
+            originator_version=version,
+            timestamp=cls.create_timestamp(),
+            topic=get_topic(Table),
+            state={"format": SNAPSHOT_FORMAT, "fingerprint": code_fingerprint(), "body": text},
+        )
+
+    def restore(self, load_prefix: Callable[[], list[Entry]]) -> Table:
+        """The table this snapshot holds, its events before the snapshot left to ``load_prefix``.
+
+        Raises:
+            SnapshotUnusable: another format or fingerprint, another table or version than the
+                snapshot's own, or data that does not decode.
+        """
+        meta = self.state
+        if not isinstance(meta, dict) or meta.get("format") != SNAPSHOT_FORMAT:
+            raise SnapshotUnusable("snapshot of another format")
+        if meta.get("fingerprint") != code_fingerprint():
+            raise SnapshotUnusable("snapshot taken by other code (its fingerprint differs)")
+        if self.topic != get_topic(Table):
+            raise SnapshotUnusable(f"snapshot of {str(self.topic)[:80]!r}, not of a table")
+        try:
+            body = json.loads(meta["body"])
+            state = decode_value(body["state"])
+            commands: dict[tuple[str, str], tuple[int, int]] = {}
+            for caller, command_id, first, last in body["commands"]:
+                if not (isinstance(caller, str) and isinstance(command_id, str)):
+                    raise SnapshotUnusable("snapshot: a command key is not text")
+                commands[(caller, command_id)] = (int(first), int(last))
+            last = body["last_command"]
+            last_command = (str(last[0]), str(last[1])) if last is not None else None
+            created_on = datetime.fromisoformat(body["created_on"])
+        except SnapshotUnusable:
+            raise
+        except Exception as exc:
+            raise SnapshotUnusable(f"snapshot does not decode: {type(exc).__name__}: {exc}") from exc
+        if not isinstance(state, TableState):
+            raise SnapshotUnusable("snapshot does not hold a table state")
+        if state.table_id != str(self.originator_id) or state.version != self.originator_version:
+            raise SnapshotUnusable("snapshot holds another table or version than its own")
+        return Table.restore(self.originator_id, state, commands, last_command, created_on, load_prefix)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@dataclass(frozen=True, slots=True)
+class ColdLoad:
+    """What one cold load of a table (not served from the in-process cache) did."""
+
+    table_id: str
+    snapshot_version: int
+    """The version of the snapshot the table was restored from; 0 when it was replayed from its
+    first event."""
+    events_read: int
+    """Stored events read and applied after the snapshot (all of them without one)."""
+    ignored: str | None
+    """Why a stored snapshot was not used (logged too); None when none was found or it was used."""
+    seconds: float
+    """Wall time of the load."""
+
+
+def project(aggregate: Table | None, events: Iterable[Any]) -> Table | None:
+    """Apply stored events to a table (None before its first event): the library's projector without
+    its per-event protocol check, which cost about a tenth of a cold load."""
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return aggregate
+
+
+class _Counted:
+    """An iterator that counts what it yields."""
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        self.items: Iterator[Any] = iter(items)
+        self.count = 0
+
+    def __iter__(self) -> Iterator[Any]:
+        for item in self.items:
+            self.count += 1
+            yield item
+
+
+class SnapshotRepository(Repository):  # type: ignore[type-arg]
+    """The library's repository with a table-aware cold load.
+
+    A cold load reads the table's latest snapshot; when it is usable (:meth:`TableSnapshot.restore`)
+    and the log's event at its version has the snapshot's hash, the table is restored from it and
+    only the later events are applied; otherwise (logged) every event is replayed.  The events
+    before a snapshot are read again only when needed (``EntryLog``).  ``on_cold_load`` hears of
+    every cold load; ``on_long_replay(table, ignored)`` of every one that applied at least
+    ``replay_limit`` events (to take a new snapshot; ``ignored`` is the version of the snapshot that
+    was ignored, 0 if none).  Loads of a past version go to the library unchanged.
+    """
+
+    def __init__(
+        self,
+        *,
+        on_cold_load: Callable[[ColdLoad], None],
+        on_long_replay: Callable[[Table, int], None],
+        replay_limit: int,
+        **kwargs: Any,
+    ) -> None:
+        """``kwargs`` are the library's (``event_store``, ``snapshot_store``, cache settings)."""
+        super().__init__(**kwargs)
+        self._on_cold_load = on_cold_load
+        self._on_long_replay = on_long_replay
+        self._replay_limit = replay_limit
+
+    def _reconstruct_aggregate(self, aggregate_id: Any, version: int | None, projector_func: Any) -> Any:
+        snapshots = self.snapshot_store
+        if version is not None:
+            return super()._reconstruct_aggregate(aggregate_id, version, projector_func)
+        began = time.perf_counter()
+        table, ignored, stored_at = self._restore(snapshots, aggregate_id) if snapshots else (None, None, 0)
+        events: Iterator[Any]
+        if table is not None:
+            events = iter(self.event_store.get(aggregate_id, gt=stored_at - 1))
+            base = next(events, None)
+            if (
+                base is None
+                or base.originator_version != stored_at
+                or getattr(base, "hash", None) != (table.state.last_hash)
+            ):
+                ignored = f"the log's event {stored_at} does not match the snapshot's"
+                log.warning("table %s: snapshot v%d ignored: %s", aggregate_id, stored_at, ignored)
+                table = None
+            else:
+                table.set_modified_on(base.timestamp)
+        if table is None:
+            events = iter(self.event_store.get(aggregate_id))
+        counted = _Counted(events)
+        aggregate = projector_func(table, counted)
+        if aggregate is None:
+            raise AggregateNotFoundError(f"Aggregate {aggregate_id!r} not found.")
+        restored_at = stored_at if table is not None else 0
+        report = ColdLoad(str(aggregate_id), restored_at, counted.count, ignored, time.perf_counter() - began)
+        log.debug("table %s: cold load %s", aggregate_id, report)
+        self._on_cold_load(report)
+        if counted.count >= self._replay_limit and isinstance(aggregate, Table):
+            self._on_long_replay(aggregate, stored_at if ignored else 0)
+        return aggregate
+
+    def _restore(self, snapshots: EventStore[Any], aggregate_id: Any) -> tuple[Table | None, str | None, int]:
+        """``(table, None, version)`` restored from the latest snapshot; ``(None, why, version)`` when
+        that snapshot is unusable; ``(None, None, 0)`` when there is none."""
+        try:
+            stored = snapshots.recorder.select_events(aggregate_id, desc=True, limit=1)
+        except Exception as exc:  # the store's trouble is the log's too: the replay will say
+            log.warning("table %s: snapshots unreadable (%s); replaying the log", aggregate_id, exc)
+            return None, f"snapshots unreadable: {type(exc).__name__}", 0
+        if not stored:
+            return None, None, 0
+        record = stored[0]
+        version = record.originator_version
+        try:
+            if record.topic != get_topic(TableSnapshot):
+                raise SnapshotUnusable(f"stored snapshot of topic {record.topic[:80]!r}")
+            snapshot = snapshots.mapper.to_domain_event(record)
+            assert isinstance(snapshot, TableSnapshot)
+            return snapshot.restore(self._prefix_loader(aggregate_id, version)), None, version
+        except Exception as exc:  # a cache: whatever is wrong with it, the log is replayed
+            why = str(exc) if isinstance(exc, SnapshotUnusable) else f"{type(exc).__name__}: {exc}"
+            log.warning("table %s: snapshot v%d ignored (%s); replaying the log", aggregate_id, version, why)
+            return None, why, version
+
+    def _prefix_loader(self, aggregate_id: Any, version: int) -> Callable[[], list[Entry]]:
+        store = self.event_store
+
+        def load() -> list[Entry]:
+            entries = entries_of(store.get(aggregate_id, lte=version))
+            if len(entries) != version:
+                raise CorruptLog(f"table {aggregate_id}: {len(entries)} stored events before version {version}")
+            return entries
+
+        return load
+
+
+def delete_snapshot(store: EventStore[Any], table_id: Any, version: int) -> None:
+    """Delete one stored snapshot (an unusable one, so that a good one may take its version).
+
+    Raises:
+        RuntimeError: the store is not one of ``eventsourcing_sqlalchemy``'s (the only one used).
+        Exception: whatever the store raises when it cannot write.
+    """
+    recorder: Any = store.recorder
+    record_cls = getattr(recorder, "events_record_cls", None)
+    transaction = getattr(recorder, "transaction", None)
+    if record_cls is None or transaction is None:
+        raise RuntimeError(f"cannot delete a snapshot from a {type(recorder).__name__}")
+    with transaction(commit=True) as session:
+        session.query(record_cls).filter(
+            record_cls.originator_id == table_id, record_cls.originator_version == version
+        ).delete()

@@ -1,0 +1,268 @@
+"""``trapoula load``: the figures it prints, short runs against a real server, bad usage.
+
+The runs play against an in-process server (port 0) on a SQLite file in a temporary folder;
+afterwards the test reads the server's store to check what the load generator says it did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import signal
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from trapoula.clients import load
+from trapoula.clients.cli import main
+from trapoula.clients.load import Latencies, Snapshot, Spread, interval_line, percentile
+from trapoula.service.application import Tables
+from trapoula.service.server import create_server, start_server, stop_server
+
+pytestmark = pytest.mark.timeout(120)
+
+SECRET = bytes.fromhex("5e" * 32)
+LINE = re.compile(
+    r"^t +(?P<t>\d+\.\d)s \| commands (?P<commands>\d+) \+\d+ [\d.]+/s \| act ms p50/p90/p99/max (\S+) "
+    r"\(run (\S+)\) \| streamed [\d.]+/s \| matches (?P<matches>\d+) \+\d+ \| errors (?P<errors>.+)$"
+)
+
+
+class Served:
+    """A grpc.aio server for ``tables`` on port 0, in its own event loop thread."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="test-load-server", daemon=True)
+        self.thread.start()
+
+        async def start() -> tuple[Any, int]:
+            server, port = create_server("127.0.0.1:0", tables, poll_seconds=1.0)
+            await start_server(server)
+            return server, port
+
+        self.server, port = asyncio.run_coroutine_threadsafe(start(), self.loop).result(10)
+        self.address = f"127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(stop_server(self.server, grace=0.5), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    tables = Tables(f"sqlite:///{tmp_path / 'load.sqlite3'}", SECRET)
+    server = Served(tables)
+    try:
+        yield server
+    finally:
+        server.stop()
+        tables.close()
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], str]:
+    out = io.StringIO()
+    code = main(["load", *argv], out=out)
+    return code, out.getvalue().splitlines(), capsys.readouterr().err
+
+
+def _summary(lines: list[str]) -> dict[str, str]:
+    """The summary block's rows, by their first word."""
+    start = next(i for i, line in enumerate(lines) if line.startswith("summary: "))
+    return {line.split()[0]: line for line in lines[start + 1 :] if line.startswith("  ") and line.split()}
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def test_percentile_is_the_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 11)]  # 1..10 ms
+    assert percentile(values, 50) == 5.0  # ceil(0.5 * 10) = 5th value
+    assert percentile(values, 90) == 9.0
+    assert percentile(values, 99) == 10.0  # ceil(9.9) = 10th
+    assert percentile(values, 100) == 10.0
+    assert percentile([7.0], 50) == 7.0
+    assert percentile([1.0, 2.0, 3.0], 34) == 2.0  # ceil(1.02) = 2nd
+    with pytest.raises(ValueError, match="no values"):
+        percentile([], 50)
+    with pytest.raises(ValueError, match="outside"):
+        percentile([1.0], 0)
+
+
+def test_latencies_give_the_interval_and_the_whole_run() -> None:
+    lat = Latencies()
+    for ms in (30.0, 10.0, 20.0, 40.0):
+        lat.add(ms)
+    interval, run = lat.roll()
+    assert interval == run == Spread(4, 20.0, 40.0, 40.0, 40.0)
+    assert lat.roll() == (None, run)  # an interval without calls: the run's figures stay
+    for ms in (5.0, 100.0):
+        lat.add(ms)
+    interval, run = lat.roll()
+    assert interval == Spread(2, 5.0, 100.0, 100.0, 100.0)
+    # the run: 5 10 20 30 40 100 -> p50 the 3rd (20), p90 the 6th (ceil 5.4), p99 the 6th
+    assert run == Spread(6, 20.0, 100.0, 100.0, 100.0)
+    assert run.text() == "20.0/100.0/100.0/100.0"
+
+
+def test_interval_line_says_rates_over_the_interval() -> None:
+    before = Snapshot(5.0, 100, 1000, 1, 4, {})
+    now = Snapshot(10.0, 350, 3500, 3, 6, {"UNAVAILABLE": 1, "FAILED_PRECONDITION": 2})
+    line = interval_line(before, now, Spread(250, 12.34, 30.0, 80.0, 120.0), Spread(350, 11.0, 29.0, 85.0, 130.0))
+    assert line == (
+        "t  10.0s | commands 350 +250 50.0/s | act ms p50/p90/p99/max 12.3/30.0/80.0/120.0 "
+        "(run 11.0/29.0/85.0/130.0) | streamed 500.0/s | matches 3 +2 "
+        "| errors 3 (FAILED_PRECONDITION 2, UNAVAILABLE 1)"
+    )
+    assert interval_line(now, now, None, None).endswith("| errors 3 (FAILED_PRECONDITION 2, UNAVAILABLE 1)")
+    assert "act ms p50/p90/p99/max - (run -)" in interval_line(before, before, None, None)
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def test_a_short_run_plays_matches_to_the_end_and_the_store_holds_its_commands(
+    served: Served, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three single-hand tables until two matches have ended (a few seconds)."""
+    argv = ["--address", served.address, "--tables", "3", "--game", "crazy_eights", "--seats", "2", "--seed", "7"]
+    code, lines, err = _run([*argv, "--duration", "60", "--matches", "2", "--every", "0.5"], capsys)
+    assert code == 0, "\n".join([*lines[-8:], err])
+    assert err == ""
+    assert lines[0] == (
+        f"load: 3 crazy_eights tables of 2 heuristic bots at {served.address} for 60 s or 2 matches, "
+        "1 spectator stream(s) per table, options default; a line every 0.5 s"
+    )
+    ticks = [m for m in map(LINE.match, lines) if m]
+    stamps = [float(m["t"]) for m in ticks]
+    assert stamps and stamps == sorted(stamps) and len(set(stamps)) == len(stamps)  # one line per interval
+    assert all(t >= 0.5 * (i + 1) for i, t in enumerate(stamps[:-1]))  # never early (late on a busy machine)
+    assert all(m["errors"] == "0" for m in ticks)
+    rows = _summary(lines)
+    assert rows["errors"].split() == ["errors", "none"]
+    commands = int(rows["commands"].split()[1])
+    created, matches = (int(n) for n in re.findall(r"\d+", rows["tables"]))
+    assert commands == int(ticks[-1]["commands"]) > 0  # the last line covers the run's end
+    assert matches == int(ticks[-1]["matches"]) >= 2
+    assert created >= 3  # each ended match's table is replaced, but the run may end first
+
+    # the store holds what the figures count; a call cut short by the end of the run (at most one
+    # a table: a CreateTable, or the Act of the seat to play) may be stored without being counted
+    app = served.tables
+    ids = list(app.table_ids())
+    assert created <= len(ids) <= created + 3
+    logs = [app.stored_events(tid) for tid in ids]
+    over = [log for log in logs if log[-1].name == "MatchEnded"]
+    assert matches <= len(over) <= matches + 3
+    # a seat's Act stores its events under its command id (SeatTaken has none)
+    seat_commands = {e.command_id for log in logs for e in log if e.actor.startswith("seat:") and e.command_id}
+    assert commands <= len(seat_commands) <= commands + 3
+
+
+def test_a_bot_refused_by_the_rules_is_counted_and_the_run_goes_on(
+    served: Served, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wrong bot (it draws when it may not): FAILED_PRECONDITION counted, tables replaced, exit 1."""
+    monkeypatch.setattr(load, "ERROR_PAUSE", 0.05)
+    picks: list[Any] = []
+
+    def wrong(game: str, view: Any, level: str, rng: Any) -> dict[str, Any]:
+        picks.append(view)
+        return {"kind": "choose_suit", "suit": "H"}  # only legal after an ace up-card (R7.2)
+
+    monkeypatch.setattr(load, "choose", wrong)
+    argv = ["--address", served.address, "--tables", "1", "--seats", "2", "--duration", "1.5", "--every", "5"]
+    code, lines, err = _run(argv, capsys)
+    assert code == 1, "\n".join(lines)
+    assert err == "trapoula load: " + err.removeprefix("trapoula load: ")
+    assert re.fullmatch(r"trapoula load: \d+ error\(s\) during the run; the summary lists them by kind\n", err)
+    rows = _summary(lines)
+    only = re.fullmatch(r"\s*errors\s+(\d+) \(FAILED_PRECONDITION \1\)", rows["errors"])
+    assert only is not None, rows["errors"]
+    refused = int(only[1])
+    assert refused >= 2  # the slot went on with a new table after the first refusal
+    created = int(rows["tables"].split()[1])
+    assert refused <= created <= refused + 1  # each refusal abandoned its table; the last may be cut short
+    example = next(line for line in lines if line.startswith("    FAILED_PRECONDITION: table "))
+    assert "[" in example  # the server's [reason, rule] tag
+    assert rows["commands"].split()[1] == "0"
+    assert len(picks) == refused
+
+
+def test_ctrl_c_stops_cleanly_with_the_summary(served: Served, capsys: pytest.CaptureFixture[str]) -> None:
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("SIGINT reaches the main thread only")
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        argv = ["--address", served.address, "--tables", "2", "--seats", "2", "--duration", "60"]
+        code, lines, err = _run(argv, capsys)
+    finally:
+        timer.cancel()
+    assert code == 130
+    assert err == "trapoula load: interrupted\n"
+    summary = next(line for line in lines if line.startswith("summary: "))
+    seconds = float(re.findall(r"interrupted after ([\d.]+) s", summary)[0])
+    assert 0.5 < seconds < 30
+    assert _summary(lines)["errors"].split() == ["errors", "none"]
+
+
+# --------------------------------------------------------------------------- bad usage
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--tables", "0"], "argument --tables: '0' is not at least 1"),
+        (["--duration", "-1"], "argument --duration: '-1' is not a positive number of seconds"),
+        (["--duration", "nan"], "argument --duration: 'nan' is not a positive number of seconds"),
+        (["--every", "often"], "argument --every: 'often' is not a number of seconds"),
+        (["--watchers", "-1"], "argument --watchers: '-1' is below 0"),
+        (["--game", "chess"], "argument --game: invalid choice: 'chess'"),
+        (["--option", "target_points"], "argument --option: 'target_points' is not KEY=VALUE"),
+    ],
+)
+def test_bad_flags_exit_2_with_a_clear_message(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["load", "--address", "127.0.0.1:1", *argv], out=io.StringIO())
+    assert exited.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seats", "5"], "trapoula load: --seats 5: agonia seats 2 to 4 players\n"),
+        (["--game", "vida", "--seats", "3"], "trapoula load: --seats 3: vida seats 4 to 4 players\n"),
+        (["--bots", "genius"], "trapoula load: --bots 'genius' is not a level of agonia; choose one of random, "),
+        (["--option", "nope=1"], "trapoula load: unknown agonia option 'nope'; known: "),
+        (["--game", "agonia", "--target", "-5"], "trapoula load: "),
+    ],
+)
+def test_unusable_settings_exit_2_before_connecting(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = io.StringIO()
+    code = main(["load", "--address", "127.0.0.1:1", *argv], out=out)
+    err = capsys.readouterr().err
+    assert (code, out.getvalue()) == (2, ""), err
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_an_unreachable_server_is_one_line_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    out = io.StringIO()
+    assert main(["load", "--address", "127.0.0.1:1", "--duration", "1"], out=out) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("trapoula load: no answer from the trapoula server at 127.0.0.1:1: UNAVAILABLE: ")
+    assert err.count("\n") == 1
+    assert out.getvalue() == ""
