@@ -150,8 +150,8 @@ def test_a_short_run_plays_matches_to_the_end_and_the_store_holds_its_commands(
     assert rows["errors"].split() == ["errors", "none"]
     commands = int(rows["commands"].split()[1])
     created, matches = (int(n) for n in re.findall(r"\d+", rows["tables"]))
-    assert commands == int(ticks[-1]["commands"]) > 0  # the last line covers the run's end
-    assert matches == int(ticks[-1]["matches"]) >= 2
+    assert commands >= int(ticks[-1]["commands"]) > 0  # (a reply may land between the last line and the summary)
+    assert matches >= int(ticks[-1]["matches"]) and matches >= 2
     assert created >= 3  # each ended match's table is replaced, but the run may end first
 
     # the store holds what the figures count; a call cut short by the end of the run (at most one

@@ -621,31 +621,38 @@ class Tables(Application):  # type: ignore[type-arg]
         assert isinstance(table, Table)
         return table
 
-    def _current(self, table_id: str) -> Table:
-        """The table, from the in-process cache without asking the store when the cached copy is
+    def _peek(self, table_id: str) -> Table | None:
+        """The table from the in-process cache, without asking the store, when the cached copy is
         at the newest version this process knows of (its own saves, and other replicas' saves
-        announced by :meth:`follow_store`); else as :meth:`_load`.
+        announced by :meth:`follow_store`); else None.
 
-        A watch woken by an announced save reads the table this way (the save that woke it is
-        in the cache, so the many streams of a table do not each query the store); commands, views
-        and token checks always read the store, so that they never act on a copy a moment behind
-        another replica.  A watch whose wait for a wake-up timed out reads the store too, so a
-        lost wake-up is caught up.
+        Another replica's save not yet announced can make the copy a moment old, so its users
+        only take it where that cannot show: a watch woken by an announcement (the save that woke
+        it is in the copy); a command, whose refusal is then checked again on the store's latest
+        state and whose save at an old version collides and is retried afresh; a token check,
+        redone on the store's latest state unless the token is a present seat's or the owner's.
 
         Raises:
-            InvalidInput, TableNotFound: as :meth:`_load`.
+            InvalidInput: a bad table id.
         """
         cache = self.repository.cache
         with self._heads_lock:
             known = self._heads.get(table_id, 0)
-        if known and cache is not None:
-            try:
-                cached = cache.get(parse_table_id(table_id))
-            except KeyError:
-                cached = None
-            if isinstance(cached, Table) and cached.state.version >= known:
-                return cached
-        return self._load(table_id)
+        if not known or cache is None:
+            return None
+        try:
+            cached = cache.get(parse_table_id(table_id))
+        except KeyError:
+            return None
+        return cached if isinstance(cached, Table) and cached.state.version >= known else None
+
+    def _current(self, table_id: str) -> Table:
+        """:meth:`_peek`, else :meth:`_load`.
+
+        Raises:
+            InvalidInput, TableNotFound: as :meth:`_load`.
+        """
+        return self._peek(table_id) or self._load(table_id)
 
     def _state_at(self, table: Table, version: int) -> TableState:
         return state_at(table, version)
@@ -790,13 +797,22 @@ class Tables(Application):  # type: ignore[type-arg]
         """
         with self._lock(table_id):
             key = (principal.caller, command_id) if command_id is not None else None
-            for _attempt in range(MAX_ATTEMPTS):
-                table = self._load(table_id)
+            cached = True  # the first look may take the cached copy (see _peek); a refusal is then checked afresh
+            attempt = 0
+            table: Table | None = None
+            while attempt < MAX_ATTEMPTS:
+                table = self._peek(table_id) if cached else None
+                if table is None:
+                    cached = False
+                    table = self._load(table_id)
                 if key is not None and key in table.commands:
                     span = table.commands[key]
                     if principal.kind != "former" or span[0] <= principal.until:
                         return self._result(table, span, principal)
                 if principal.kind in ("former", "waiting"):
+                    if cached:
+                        cached = False
+                        continue
                     if principal.kind == "former":
                         why = f"this token's seat at table {table_id} is no longer its own"
                     elif table.state.over:
@@ -812,22 +828,33 @@ class Tables(Application):  # type: ignore[type-arg]
                 try:
                     drafts = decide(table)
                 except Exception as exc:
+                    if cached:  # refused on the cached copy: decide again on the store's latest state
+                        cached = False
+                        continue
                     annotate(exc, ErrorContext(table_id, principal.seat, state.position(principal.viewer)))
                     raise
                 if not drafts:
+                    if cached:
+                        cached = False
+                        continue
                     return ActResult(state.position(principal.viewer), (), table_view(state, principal))
                 events = self._chain(table, drafts, command_id)
                 try:
                     self.save(*events)
                 except IntegrityError:
                     log.info("table %s: save at v%d lost a race; retrying", table_id, state.version + 1)
+                    attempt += 1
+                    cached = False
                     continue
                 last = events[-1].originator_version
-                self._published(table_id, last)
-                table = self._load(table_id)
+                try:
+                    table = self._load(table_id)  # before the announcement: woken watchers find it cached
+                finally:
+                    self._published(table_id, last)
                 if self._auto_due(table.state):
                     self._schedule(table_id)
                 return self._result(table, (state.version + 1, last), principal)
+        assert table is not None
         raise Conflict(
             f"table {table_id}: concurrent commands kept winning the race; retry",
             context=ErrorContext(table_id, principal.seat, table.state.position(principal.viewer)),
@@ -1027,8 +1054,11 @@ class Tables(Application):  # type: ignore[type-arg]
             except IntegrityError:
                 log.info("table %s: automatic save at v%d lost a race; retrying", table_id, state.version + 1)
                 continue
-            self._published(table_id, events[-1].originator_version)
-            return self._auto_due(self._load(table_id).state)
+            try:
+                table = self._load(table_id)  # before the announcement: woken watchers find it cached
+            finally:
+                self._published(table_id, events[-1].originator_version)
+            return self._auto_due(table.state)
         raise Conflict(f"table {table_id}: automatic play kept losing the race")
 
     def stop_automatic(self, timeout: float = 5.0) -> None:
@@ -1278,8 +1308,24 @@ class Tables(Application):  # type: ignore[type-arg]
             TableNotFound: no such table.
             PermissionDenied: the token is not one of this table's.
         """
+        cached = self._peek(table_id)
+        if cached is not None:
+            found = self._principal(cached.state, token)
+            if found is not None and found.kind in ("seat", "owner", "spectator"):
+                self._resume_if_due(cached.state)
+                return found
         state = self._load(table_id).state
         self._resume_if_due(state)
+        found = self._principal(state, token)
+        if found is None:
+            raise PermissionDenied(
+                f"the token is not valid at table {table_id}", reason="bad_token", context=ErrorContext(table_id)
+            )
+        return found
+
+    @staticmethod
+    def _principal(state: TableState, token: str | None) -> Principal | None:
+        """Whose ``token`` it is at the table in ``state`` (None: nobody's)."""
         if not token:
             return SPECTATOR
         h = token_hash(token)
@@ -1294,9 +1340,7 @@ class Tables(Application):  # type: ignore[type-arg]
         for gone_hash, seat, until, since in reversed(state.former):
             if hmac.compare_digest(h, gone_hash):
                 return Principal("former", seat, until, since)
-        raise PermissionDenied(
-            f"the token is not valid at table {table_id}", reason="bad_token", context=ErrorContext(table_id)
-        )
+        return None
 
     def start_match(
         self, table_id: str, principal: Principal, command_id: str, deal: Mapping[str, Any] | None = None

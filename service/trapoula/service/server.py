@@ -199,7 +199,12 @@ def open_tables(settings: Settings) -> Tables:
             masked), the cause, and the setting to fix.
     """
     try:
-        return Tables(settings.database_url, settings.secret, schema=settings.database_schema)
+        return Tables(
+            settings.database_url,
+            settings.secret,
+            schema=settings.database_schema,
+            snapshot_every=settings.snapshot_every,
+        )
     except Exception as exc:
         lines = str(exc).strip().splitlines()
         cause = lines[0] if lines else type(exc).__name__

@@ -6,6 +6,7 @@
 | ``--database-url`` | ``TRAPOULA_DATABASE_URL`` | ``sqlite:///trapoula.sqlite3`` (in the current folder) |
 | ``--database-schema`` | ``TRAPOULA_DATABASE_SCHEMA`` | none (the database's default schema) |
 | ``--watch-poll-seconds`` | ``TRAPOULA_WATCH_POLL_SECONDS`` | ``5`` |
+| ``--snapshot-every`` | ``TRAPOULA_SNAPSHOT_EVERY`` | ``512`` (0: no snapshots) |
 | | ``TRAPOULA_SECRET`` | 32 random bytes per process |
 
 A watcher is woken as soon as its table changes (by this server, or through PostgreSQL's
@@ -34,6 +35,10 @@ DEFAULT_WATCH_POLL_SECONDS = 5.0
 """How often an idle watch stream re-reads the store by default (seconds)."""
 MAX_WATCH_POLL_SECONDS = 3600.0
 """The longest poll interval accepted (seconds)."""
+DEFAULT_SNAPSHOT_EVERY = 512
+"""A table's snapshot is taken each time its version passes a multiple of this (docs/storage.md)."""
+MAX_SNAPSHOT_EVERY = 1_000_000
+"""The largest snapshot interval accepted."""
 
 
 def _random_secret() -> bytes:
@@ -54,6 +59,8 @@ class Settings:
     """The server secret seeds derive from (never stored, never logged)."""
     watch_poll_seconds: float = DEFAULT_WATCH_POLL_SECONDS
     """Seconds between two reads of the store by an idle watch stream (wake-ups come sooner)."""
+    snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+    """Events between two snapshots of a table (0: none; every cold load replays the whole log)."""
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Settings:
@@ -65,6 +72,7 @@ class Settings:
         """
         env = os.environ if env is None else env
         poll = env.get("TRAPOULA_WATCH_POLL_SECONDS", "").strip()
+        every = env.get("TRAPOULA_SNAPSHOT_EVERY", "").strip()
         raw_secret = env.get("TRAPOULA_SECRET", "").strip()
         return Settings(
             address=check_address(env.get("TRAPOULA_ADDRESS") or DEFAULT_ADDRESS),
@@ -72,6 +80,7 @@ class Settings:
             database_schema=env.get("TRAPOULA_DATABASE_SCHEMA") or None,
             secret=parse_secret(raw_secret) if raw_secret else _random_secret(),
             watch_poll_seconds=parse_poll_seconds(poll) if poll else DEFAULT_WATCH_POLL_SECONDS,
+            snapshot_every=parse_snapshot_every(every) if every else DEFAULT_SNAPSHOT_EVERY,
         )
 
     @staticmethod
@@ -95,6 +104,12 @@ class Settings:
             type=_poll_arg,
             help=f"how often an idle watch re-reads the store (default {base.watch_poll_seconds:g})",
         )
+        parser.add_argument(
+            "--snapshot-every",
+            default=base.snapshot_every,
+            type=_every_arg,
+            help=f"events between two snapshots of a table, 0 for none (default {base.snapshot_every})",
+        )
         args = parser.parse_args(argv)
         return Settings(
             address=args.address,
@@ -102,6 +117,7 @@ class Settings:
             database_schema=args.database_schema,
             secret=base.secret,
             watch_poll_seconds=args.watch_poll_seconds,
+            snapshot_every=args.snapshot_every,
         )
 
 
@@ -136,6 +152,28 @@ def parse_poll_seconds(text: str) -> float:
     if not 0.05 <= seconds <= MAX_WATCH_POLL_SECONDS:
         raise ValueError(f"watch poll seconds {text[:32]!r} is not a number from 0.05 to {MAX_WATCH_POLL_SECONDS:g}")
     return seconds
+
+
+def parse_snapshot_every(text: str) -> int:
+    """Events between two snapshots of a table: a whole number from 0 (none) to 1,000,000.
+
+    >>> parse_snapshot_every("256")
+    256
+
+    Raises:
+        ValueError: not a whole number, or out of range; the message names the value.
+    """
+    value = int(text) if text.isascii() and text.isdigit() and len(text) <= 7 else -1
+    if not 0 <= value <= MAX_SNAPSHOT_EVERY:
+        raise ValueError(f"snapshot interval {text[:32]!r} is not a whole number from 0 to {MAX_SNAPSHOT_EVERY:,}")
+    return value
+
+
+def _every_arg(text: str) -> int:
+    try:
+        return parse_snapshot_every(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _poll_arg(text: str) -> float:

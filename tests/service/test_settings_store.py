@@ -1,0 +1,60 @@
+"""Settings of the store and the streams (docs/replicas.md, docs/storage.md), and how an unreachable
+store is reported (DESIGN, Errors)."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+import sqlalchemy.exc
+from eventsourcing import persistence
+
+from trapoula.service import status
+from trapoula.service.application import store_url
+from trapoula.service.settings import Settings
+
+
+def test_the_poll_interval_and_the_snapshot_interval_come_from_flags_over_the_environment() -> None:
+    assert (Settings.from_env({}).watch_poll_seconds, Settings.from_env({}).snapshot_every) == (5.0, 512)
+    env = {"TRAPOULA_WATCH_POLL_SECONDS": "0.5", "TRAPOULA_SNAPSHOT_EVERY": "0"}
+    assert (Settings.from_env(env).watch_poll_seconds, Settings.from_env(env).snapshot_every) == (0.5, 0)
+    flagged = Settings.from_args(["--watch-poll-seconds", "600", "--snapshot-every", "64"], env)
+    assert (flagged.watch_poll_seconds, flagged.snapshot_every) == (600.0, 64)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("TRAPOULA_WATCH_POLL_SECONDS", "0"),
+        ("TRAPOULA_WATCH_POLL_SECONDS", "nan"),
+        ("TRAPOULA_WATCH_POLL_SECONDS", "3601"),
+        ("TRAPOULA_SNAPSHOT_EVERY", "-1"),
+        ("TRAPOULA_SNAPSHOT_EVERY", "1.5"),
+        ("TRAPOULA_SNAPSHOT_EVERY", "1000001"),
+    ],
+)
+def test_a_bad_interval_is_refused_with_its_value(name: str, value: str) -> None:
+    with pytest.raises(ValueError, match=repr(value).replace(".", r"\.")):
+        Settings.from_env({name: value})
+
+
+def test_bad_flags_exit_with_usage() -> None:
+    with pytest.raises(SystemExit) as stop:
+        Settings.from_args(["--snapshot-every", "ten"], {})
+    assert stop.value.code == 2
+
+
+def test_postgresql_urls_get_a_connect_timeout_unless_they_set_one() -> None:
+    assert store_url("postgresql+psycopg://ann:pw@db/t") == "postgresql+psycopg://ann:pw@db/t?connect_timeout=5"
+    assert store_url("postgresql+psycopg://db/t?connect_timeout=1") == "postgresql+psycopg://db/t?connect_timeout=1"
+    assert store_url("sqlite:///x.sqlite3") == "sqlite:///x.sqlite3"
+
+
+def test_an_unreachable_store_is_unavailable_without_the_database_message() -> None:
+    """The database's own words (host, port) stay in the server's log, not in the reply."""
+    down = persistence.OperationalError('connection to server at "10.0.0.9", port 5432 failed: Connection refused')
+    code, message, reason, _ = status.describe(down)
+    assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "store_unavailable")
+    assert "10.0.0.9" not in message and "retry" in message
+    lost = sqlalchemy.exc.OperationalError("SELECT 1", {}, Exception("server closed the connection unexpectedly"))
+    assert status.describe(lost)[0] is grpc.StatusCode.UNAVAILABLE
+    assert status.describe(persistence.IntegrityError("duplicate key"))[0] is grpc.StatusCode.INTERNAL
