@@ -41,7 +41,7 @@ from typing import Any, TextIO
 from trapoula.clients.audit import parse_record
 from trapoula.clients.demo import ServerNotStarted
 from trapoula.clients.errors import TrapoulaError
-from trapoula.clients.load import LoadPlan, non_negative_arg, run_load, seconds_arg
+from trapoula.clients.load import LoadPlan, non_negative_arg, run_load, seconds_arg, whole_number_arg
 from trapoula.clients.replay import OMNISCIENT, Replay
 from trapoula.clients.table import TableClient
 from trapoula.clients.text import describe_event, render_view
@@ -237,14 +237,8 @@ def seed_arg(text: str) -> str:
 
 
 def _count_arg(text: str) -> int:
-    """A whole number >= 1 (``--seats``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not at least 1")
-    return value
+    """A whole number >= 1 (``--seats``, ``--tables``, ``--channels``)."""
+    return whole_number_arg(text, 1)
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:

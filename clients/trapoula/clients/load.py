@@ -63,6 +63,7 @@ __all__ = [
     "run_load",
     "seconds_arg",
     "summary_block",
+    "whole_number_arg",
 ]
 
 ERROR_PAUSE = 1.0
@@ -98,19 +99,30 @@ def seconds_arg(text: str) -> float:
     return value
 
 
+def whole_number_arg(text: str, minimum: int = 0) -> int:
+    """A whole number >= ``minimum``, for argparse.
+
+    Raises:
+        argparse.ArgumentTypeError: not a whole number, or below ``minimum``.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is below {minimum}" if minimum <= 0 else f"{text!r} is not at least {minimum}"
+        )
+    return value
+
+
 def non_negative_arg(text: str) -> int:
     """A whole number >= 0 (``--watchers``).
 
     Raises:
         argparse.ArgumentTypeError: not a whole number, or below 0.
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is below 0")
-    return value
+    return whole_number_arg(text, 0)
 
 
 # --------------------------------------------------------------------------- figures

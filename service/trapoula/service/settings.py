@@ -24,8 +24,11 @@ import argparse
 import os
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 """Where the gRPC server listens by default."""
@@ -94,20 +97,20 @@ class Settings:
         base = Settings.from_env(env)
         parser = argparse.ArgumentParser(prog="python -m trapoula.service", description="Serve trapoula over gRPC.")
         parser.add_argument(
-            "--address", default=base.address, type=_address_arg, help=f"host:port (default {base.address})"
+            "--address", default=base.address, type=_argument(check_address), help=f"host:port (default {base.address})"
         )
         parser.add_argument("--database-url", default=base.database_url, help="SQLAlchemy URL of the event store")
         parser.add_argument("--database-schema", default=base.database_schema, help="PostgreSQL schema")
         parser.add_argument(
             "--watch-poll-seconds",
             default=base.watch_poll_seconds,
-            type=_poll_arg,
+            type=_argument(parse_poll_seconds),
             help=f"how often an idle watch re-reads the store (default {base.watch_poll_seconds:g})",
         )
         parser.add_argument(
             "--snapshot-every",
             default=base.snapshot_every,
-            type=_every_arg,
+            type=_argument(parse_snapshot_every),
             help=f"events between two snapshots of a table, 0 for none (default {base.snapshot_every})",
         )
         args = parser.parse_args(argv)
@@ -119,6 +122,18 @@ class Settings:
             watch_poll_seconds=args.watch_poll_seconds,
             snapshot_every=args.snapshot_every,
         )
+
+
+def _argument(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """``parse`` as an argparse type: its ``ValueError`` becomes the flag's usage error."""
+
+    def convert(text: str) -> T:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return convert
 
 
 def check_address(address: str) -> str:
@@ -167,27 +182,6 @@ def parse_snapshot_every(text: str) -> int:
     if not 0 <= value <= MAX_SNAPSHOT_EVERY:
         raise ValueError(f"snapshot interval {text[:32]!r} is not a whole number from 0 to {MAX_SNAPSHOT_EVERY:,}")
     return value
-
-
-def _every_arg(text: str) -> int:
-    try:
-        return parse_snapshot_every(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _poll_arg(text: str) -> float:
-    try:
-        return parse_poll_seconds(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _address_arg(text: str) -> str:
-    try:
-        return check_address(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def display_url(url: str) -> str:
