@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import grpc
 import pytest
+import sqlalchemy.engine
 import sqlalchemy.exc
 from eventsourcing import persistence
 
@@ -43,10 +44,40 @@ def test_bad_flags_exit_with_usage() -> None:
     assert stop.value.code == 2
 
 
-def test_postgresql_urls_get_a_connect_timeout_unless_they_set_one() -> None:
-    assert store_url("postgresql+psycopg://ann:pw@db/t") == "postgresql+psycopg://ann:pw@db/t?connect_timeout=5"
-    assert store_url("postgresql+psycopg://db/t?connect_timeout=1") == "postgresql+psycopg://db/t?connect_timeout=1"
+def test_postgresql_urls_get_bounded_waits_unless_they_set_their_own() -> None:
+    url = sqlalchemy.engine.make_url(store_url("postgresql+psycopg://ann:pw@db/t"))
+    assert (url.username, url.password, url.host, url.database) == ("ann", "pw", "db", "t")
+    assert dict(url.query) == {
+        "connect_timeout": "5",
+        "keepalives": "1",
+        "keepalives_idle": "5",
+        "keepalives_interval": "2",
+        "keepalives_count": "3",
+        "tcp_user_timeout": "10000",
+        "options": "-c idle_in_transaction_session_timeout=10000 -c lock_timeout=5000",
+    }
+    own = sqlalchemy.engine.make_url(store_url("postgresql+psycopg://db/t?connect_timeout=1&options=-c+x%3D1"))
+    assert (own.query["connect_timeout"], own.query["options"]) == ("1", "-c x=1")
     assert store_url("sqlite:///x.sqlite3") == "sqlite:///x.sqlite3"
+
+
+@pytest.mark.postgres
+def test_a_session_left_idle_in_a_transaction_is_ended_by_the_server(postgres_url: str | None) -> None:
+    """A replica cut off mid-save leaves its session holding the event table's lock: with the
+    settings :func:`store_url` adds, PostgreSQL ends such a session after 10 s and a save waits at
+    most 5 s for a lock, so one lost replica cannot stall the others (docs/replicas.md)."""
+    if not postgres_url:
+        pytest.skip("TEST_DATABASE_URL is not set")
+    engine = sqlalchemy.create_engine(store_url(postgres_url))
+    try:
+        with engine.connect() as conn:
+            shown = [
+                conn.execute(sqlalchemy.text(f"SHOW {name}")).scalar()
+                for name in ("lock_timeout", "idle_in_transaction_session_timeout")
+            ]
+        assert shown == ["5s", "10s"]
+    finally:
+        engine.dispose()
 
 
 def test_an_unreachable_store_is_unavailable_without_the_database_message() -> None:

@@ -270,6 +270,40 @@ def test_a_snapshot_whose_version_does_not_match_the_log_is_ignored(store: Any) 
         tables.close()
 
 
+def test_an_unusable_snapshot_past_the_head_is_removed_after_the_replay(store: Any) -> None:
+    """A snapshot row at a version the table never reached (a copy relabelled v head+100) is
+    ignored; the replay stores a good snapshot at the head and removes the bad row, so the next
+    cold load starts from the head instead of replaying the log every time."""
+    every = 8
+    tables = store.open(snapshot_every=0)
+    try:
+        table_id = _short_match(tables)
+        table = tables._load(table_id)
+        head = table.state.version
+        assert head > 2 * every
+        beyond = dataclasses.replace(snapshots.TableSnapshot.of(table), originator_version=head + 100)
+    finally:
+        tables.close()
+    tables, reports = _cold(store, snapshot_every=every)
+    try:
+        assert tables.snapshots is not None
+        tables.snapshots.put([beyond])
+        tables.close()
+        tables, reports = _cold(store, snapshot_every=every)
+        tables._load(table_id)
+        (report,) = reports
+        assert (report.snapshot_version, report.events_read) == (0, head)
+        assert report.ignored is not None
+    finally:
+        tables.close()
+    tables, reports = _cold(store, snapshot_every=every)
+    try:
+        tables._load(table_id)
+        assert [(r.snapshot_version, r.events_read, r.ignored) for r in reports] == [(head, 0, None)]
+    finally:
+        tables.close()
+
+
 def _with_state(table: Any, state: TableState) -> Any:
     """A stand-in for ``table`` with another state (to forge a snapshot)."""
 

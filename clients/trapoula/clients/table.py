@@ -90,8 +90,12 @@ CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
     ("grpc.initial_reconnect_backoff_ms", int(BACKOFF_INITIAL * 1000)),
     ("grpc.max_reconnect_backoff_ms", int(BACKOFF_MAX * 1000)),
+    ("grpc.keepalive_time_ms", 20_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
 )
-"""The options of a channel the client opens: messages up to :data:`MAX_MESSAGE_BYTES`, and the
+"""The options of a channel the client opens: a ping every 20 s while a call is open, the
+connection given up when a ping goes unanswered for 10 s (a frozen or unplugged server: an open
+watch then breaks and resumes elsewhere instead of waiting forever); messages up to :data:`MAX_MESSAGE_BYTES`, and the
 channel's own reconnect backoff from :data:`BACKOFF_INITIAL` to :data:`BACKOFF_MAX` (gRPC's
 defaults, 1 s to 120 s, would leave a restarted server unused for up to two minutes)."""
 
@@ -583,7 +587,9 @@ class Watch:
     event is yielded once, in order (anything at or below the last version is skipped).  The
     reconnection is logged and reported to ``on_reconnect`` when the re-opened stream delivers
     its first update (or ends).  A break within :data:`STABLE_SECONDS` of a re-opening that
-    delivered nothing continues the same outage (same budget); a later break starts a new one.
+    delivered nothing continues the same outage (same budget); a later break starts a new one,
+    unless it is the server's ``store_unavailable`` (a server whose database is gone, which may
+    take seconds to say so): that continues the outage too, so the budget still ends it.
 
     Args:
         call: the open ``WatchTable`` call.
@@ -677,7 +683,8 @@ class Watch:
                     return
                 if client is None or code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
                     raise failure from None
-                if outage is None or delivered or time.monotonic() - opened >= STABLE_SECONDS:
+                lasted = time.monotonic() - opened >= STABLE_SECONDS and failure.reason != "store_unavailable"
+                if outage is None or delivered or lasted:
                     outage = _Outage(client, "WatchTable")
                 delivered = False
                 try:

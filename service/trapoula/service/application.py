@@ -100,6 +100,17 @@ AUTO_WORKERS = 2
 """Threads playing the bots' moves and automatic deals in the background (all tables share them)."""
 CONNECT_TIMEOUT_SECONDS = 5
 """Seconds a new PostgreSQL connection may take (``connect_timeout``, unless the URL sets one)."""
+PG_CONNECTION_DEFAULTS: dict[str, str] = {
+    "connect_timeout": str(CONNECT_TIMEOUT_SECONDS),
+    "keepalives": "1",
+    "keepalives_idle": "5",
+    "keepalives_interval": "2",
+    "keepalives_count": "3",
+    "tcp_user_timeout": "10000",
+    "options": "-c idle_in_transaction_session_timeout=10000 -c lock_timeout=5000",
+}
+"""libpq settings a PostgreSQL URL gets unless it sets them (see :func:`store_url`): seconds,
+except ``tcp_user_timeout`` and the server settings in ``options`` (milliseconds)."""
 FOLLOW_RETRY_SECONDS = 0.5
 """First wait before subscribing again to a store whose notifications stopped (doubles each time)."""
 FOLLOW_RETRY_MAX_SECONDS = 5.0
@@ -264,14 +275,17 @@ class _Draft:
 
 
 def store_url(database_url: str) -> str:
-    """``database_url`` with PostgreSQL's ``connect_timeout`` set to :data:`CONNECT_TIMEOUT_SECONDS`
-    unless the URL sets one, so that an unreachable database fails a call within seconds instead
-    of hanging it; other URLs are returned unchanged.
+    """``database_url`` with the connection settings of :data:`PG_CONNECTION_DEFAULTS` that it
+    does not set itself, for PostgreSQL; other URLs are returned unchanged.
 
-    >>> store_url("postgresql+psycopg://ann@db:5432/trapoula")
-    'postgresql+psycopg://ann@db:5432/trapoula?connect_timeout=5'
-    >>> store_url("postgresql+psycopg://ann@db/trapoula?connect_timeout=30")
-    'postgresql+psycopg://ann@db/trapoula?connect_timeout=30'
+    They bound every wait on a database that is gone: a new connection gives up after 5 s, a
+    connection whose peer went silent is dropped after 10 s (TCP keepalives and
+    ``tcp_user_timeout``), and on the server's side a session left idle inside a transaction
+    (its replica cut off mid-save, still holding the event table's lock) is ended after 10 s and
+    a save waits at most 5 s for that lock, so one lost replica cannot stall the others.
+
+    >>> store_url("postgresql+psycopg://ann@db:5432/trapoula?connect_timeout=30").split("?")[1].split("&")[:2]
+    ['connect_timeout=30', 'keepalives=1']
     >>> store_url("sqlite:///trapoula.sqlite3")
     'sqlite:///trapoula.sqlite3'
     """
@@ -279,11 +293,10 @@ def store_url(database_url: str) -> str:
         url = sqlalchemy.engine.make_url(database_url)
     except Exception:  # not a URL: the store reports it when it opens
         return database_url
-    if not url.drivername.startswith("postgresql") or "connect_timeout" in url.query:
+    if not url.drivername.startswith("postgresql"):
         return database_url
-    return url.update_query_dict({"connect_timeout": str(CONNECT_TIMEOUT_SECONDS)}).render_as_string(
-        hide_password=False
-    )
+    missing = {k: v for k, v in PG_CONNECTION_DEFAULTS.items() if k not in url.query}
+    return url.update_query_dict(missing).render_as_string(hide_password=False) if missing else database_url
 
 
 def _first_line(exc: BaseException) -> str:
@@ -751,7 +764,10 @@ class Tables(Application):  # type: ignore[type-arg]
         """After a cold load that replayed many events (no usable snapshot, ``ignored`` the version of
         an unusable one): store a snapshot so the next cold load is short.  Failures are logged."""
         try:
-            self._put_snapshot(table, ignored)
+            version = self._put_snapshot(table, ignored)
+            if ignored and ignored != version and self.snapshots is not None:
+                # the unusable one stands at another version (even past the head): it must not stay the latest
+                delete_snapshot(self.snapshots, table.id, ignored)
         except Exception:
             log.warning("table %s: snapshot after a long replay not taken", table.id, exc_info=True)
 

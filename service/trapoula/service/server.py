@@ -52,8 +52,11 @@ SERVER_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.so_reuseport", 0),
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
     ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
+    ("grpc.http2.min_recv_ping_interval_without_data_ms", 10_000),
 )
-"""Channel arguments of the server: no port sharing, replies up to 64 MiB, requests up to 8 MiB."""
+"""Channel arguments of the server: no port sharing, replies up to 64 MiB, requests up to 8 MiB,
+and clients' keepalive pings accepted every 10 s or more (the trapoula client pings every 20 s
+while a watch is open, to notice a frozen server)."""
 
 
 class StartupError(RuntimeError):
