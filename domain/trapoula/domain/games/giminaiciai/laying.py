@@ -183,19 +183,61 @@ class _Legal:
         return known
 
 
-def _splits(cards: Group, legal: _Legal) -> Iterator[tuple[Group, ...]]:
-    """Every split of ``cards`` into one or two legal groups, each split once (R5.1)."""
-    if len(cards) < 3:  # no group of fewer than 3 cards is legal (R6.3): an emptied hand lays nothing
+class _Subsets:
+    """Legality of the subsets of one listing's cards, named by bit masks (bit ``i``: ``cards[i]``),
+    remembered for the listing (the same subsets recur across discards) and backed by the answers kept
+    across listings (:func:`_legal_set`)."""
+
+    __slots__ = ("cards", "links", "memo")
+
+    def __init__(self, cards: Group) -> None:
+        self.cards = cards
+        self.links = tuple(
+            sum(1 << j for j, other in enumerate(cards) if related(card, other, ORDER)) for card in cards
+        )
+        """For each card, the mask of the cards related to it (R6.1)."""
+        self.memo: dict[int, bool] = {}
+
+    def group(self, mask: int) -> Group:
+        """The cards of ``mask``, in the order of ``cards``."""
+        return tuple(card for i, card in enumerate(self.cards) if mask >> i & 1)
+
+    def legal(self, mask: int) -> bool:
+        """Whether the cards of ``mask`` form a legal group (R6.3-R6.6)."""
+        known = self.memo.get(mask)
+        if known is None:
+            # every card of a legal group is related to another of its cards (a main card to its
+            # neighbour in the set or the run, a relative to the card it hangs on or to the run it
+            # shares with one, R6.4): a subset with a card related to none is refused at once
+            links, rest = self.links, mask
+            while rest:
+                low = rest & -rest
+                if not links[low.bit_length() - 1] & mask:
+                    known = self.memo[mask] = False
+                    return known
+                rest ^= low
+            known = self.memo[mask] = _legal_set(frozenset(self.group(mask)))
+        return known
+
+
+def _splits(rest: int, subsets: _Subsets) -> Iterator[tuple[Group, ...]]:
+    """Every split of the cards of mask ``rest`` into one or two legal groups, each split once (R5.1).
+
+    Order: the whole as one group, then the pairs (the group of the first card, the others) by the
+    mask of the first group's other cards, increasing."""
+    if rest.bit_count() < 3:  # no group of fewer than 3 cards is legal (R6.3): an emptied hand lays nothing
         return
-    if legal(cards):
-        yield (cards,)
-    first, rest = cards[0], cards[1:]
-    k = len(rest)
-    for mask in range((1 << k) - 1):  # the group of ``first`` never takes every card
-        a = (first, *(rest[i] for i in range(k) if mask >> i & 1))
-        b = tuple(rest[i] for i in range(k) if not mask >> i & 1)
-        if len(a) >= 3 and len(b) >= 3 and legal(a) and legal(b):
-            yield (a, b)
+    if subsets.legal(rest):
+        yield (subsets.group(rest),)
+    first = rest & -rest
+    others = rest ^ first
+    sub = 0
+    while sub != others:  # the group of the first card never takes every card
+        a = first | sub
+        b = others ^ sub
+        if a.bit_count() >= 3 and b.bit_count() >= 3 and subsets.legal(a) and subsets.legal(b):
+            yield (subsets.group(a), subsets.group(b))
+        sub = (sub - others) & others  # the next submask of ``others``, in increasing order
 
 
 def _with_extras(
@@ -232,19 +274,23 @@ def _iter_lay_downs(hand: Sequence[Card], taken: Card | None, pile: Sequence[Car
     cards = tuple(sorted(hand, key=lambda c: c.sort_key))
     if not _holds_meld(cards):
         return
-    loners = [c for c in cards if not any(related(c, o, ORDER) for o in cards)]
+    subsets = _Subsets(cards)
+    loners = [c for c, links in zip(cards, subsets.links, strict=True) if not links]
     if len(loners) > 1:  # a card related to no other hand card can only be discarded (R5.3, decision 7)
         return
     discards: list[Card | None] = [None, *cards] if not loners else list(loners)
     tops = tuple(reversed(pile))
     legal = _Legal()
+    everything = (1 << len(cards)) - 1
     for discard in discards:
         if discard is not None and discard == taken:  # R4.5
             continue
-        rest = tuple(c for c in cards if c != discard)
-        if discard is not None and not _holds_meld(rest):
-            continue
-        for split in _splits(rest, legal):
+        rest = everything
+        if discard is not None:
+            rest &= ~sum(1 << i for i, card in enumerate(cards) if card == discard)
+            if not _holds_meld(subsets.group(rest)):
+                continue
+        for split in _splits(rest, subsets):
             for groups, extra in _with_extras(split, tops, 0, legal):
                 yield LayDownOption(_canonical(groups), discard, extra)
 

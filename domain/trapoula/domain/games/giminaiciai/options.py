@@ -9,6 +9,7 @@ carries the latter in :attr:`trapoula.domain.game.MatchConfig.initial_totals` (r
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +33,13 @@ class GiminaiciaiOptions:
 
     def to_dict(self) -> dict[str, Any]:
         """All options as plain data (a fresh dict each call)."""
-        return dataclasses.asdict(self)
+        return dict(_as_dict(self))
+
+
+@functools.lru_cache(maxsize=256)
+def _as_dict(options: GiminaiciaiOptions) -> dict[str, Any]:
+    """The options as plain data, built once per value (views ask for them at every event)."""
+    return dataclasses.asdict(options)
 
 
 def parse_options(raw: Mapping[str, Any]) -> GiminaiciaiOptions:

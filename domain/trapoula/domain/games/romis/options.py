@@ -11,6 +11,7 @@ binding); True lets a seat replace its submission until the round resolves.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -50,7 +51,13 @@ class RomisOptions:
 
     def to_dict(self) -> dict[str, Any]:
         """All options as plain data (a fresh dict each call)."""
-        return dataclasses.asdict(self)
+        return dict(_as_dict(self))
+
+
+@functools.lru_cache(maxsize=256)
+def _as_dict(options: RomisOptions) -> dict[str, Any]:
+    """The options as plain data, built once per value (views ask for them at every event)."""
+    return dataclasses.asdict(options)
 
 
 def _bad(message: str) -> InvalidInput:

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -55,6 +56,8 @@ KIND_ORDER: tuple[str, ...] = (
 _KIND_RANK: Mapping[str, int] = {kind: len(KIND_ORDER) - i for i, kind in enumerate(KIND_ORDER)}
 _SEQ_POSITION: Mapping[Rank, int] = {rank: i for i, rank in enumerate(SEQUENCE_ORDER)}
 _SUIT_ORDER: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+_CARD: Mapping[tuple[Rank, Suit], Card] = {(r, s): Card(r, s) for r in SEQUENCE_ORDER for s in _SUIT_ORDER}
+"""The 32 cards of the deck by (rank, suit), built once."""
 
 
 def sequence_points(length: int) -> int:
@@ -119,19 +122,25 @@ def combinations(hand: Iterable[Card]) -> tuple[Combination, ...]:
     Raises:
         ValueError: a card is outside the 32-card deck (a rank 2-6, R2.1).
     """
-    held = set(hand)
+    return _combinations(frozenset(hand))
+
+
+@functools.lru_cache(maxsize=4096)
+def _combinations(held: frozenset[Card]) -> tuple[Combination, ...]:
+    """:func:`combinations` of the cards ``held``, remembered: the views, the legal commands and the
+    decider of a turn ask for the same hands again and again (the result depends on the set alone)."""
     for card in held:
         if card.rank not in _SEQ_POSITION:
             raise ValueError(f"card {card.code!r} is not in the 32-card Vida deck (R2.1)")
     found: list[Combination] = []
     for rank, kind in CARRE_KINDS.items():
-        cards = tuple(Card(rank, suit) for suit in _SUIT_ORDER)
+        cards = tuple(_CARD[(rank, suit)] for suit in _SUIT_ORDER)
         if all(c in held for c in cards):
             found.append(Combination(kind, cards, CARRE_POINTS[rank], None, rank))
     for suit in _SUIT_ORDER:
         runs: list[list[Card]] = [[]]
         for rank in SEQUENCE_ORDER:
-            card = Card(rank, suit)
+            card = _CARD[(rank, suit)]
             if card in held:
                 runs[-1].append(card)
             elif runs[-1]:
