@@ -266,3 +266,22 @@ def test_an_unreachable_server_is_one_line_and_exit_1(capsys: pytest.CaptureFixt
     assert err.startswith("trapoula load: no answer from the trapoula server at 127.0.0.1:1: UNAVAILABLE: ")
     assert err.count("\n") == 1
     assert out.getvalue() == ""
+
+
+def test_several_replicas_are_each_probed_before_the_run(served: Served, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--address A,B`` spreads the tables over both replicas; one that does not answer stops the
+    run before it starts, naming the addresses."""
+    out = io.StringIO()
+    both = f"{served.address},127.0.0.1:1"
+    assert main(["load", "--address", both, "--duration", "1"], out=out) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"trapoula load: no answer from the trapoula server at {both}: UNAVAILABLE: ")
+    assert out.getvalue() == ""
+
+
+def test_a_run_over_two_addresses_of_one_server_plays(served: Served, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same server listed twice (two "replicas"): the run plays and ends without error."""
+    argv = ["--address", f"{served.address},{served.address}", "--tables", "2", "--game", "crazy_eights"]
+    code, lines, err = _run([*argv, "--seats", "2", "--duration", "60", "--matches", "1", "--every", "5"], capsys)
+    assert code == 0, "\n".join([*lines[-8:], err])
+    assert _summary(lines)["errors"].split() == ["errors", "none"]

@@ -249,7 +249,8 @@ class LoadPlan:
     """What to play: where, how many tables at once, for how long, and how to report.
 
     Attributes:
-        address: ``host:port`` of the server.
+        address: ``host:port`` of the server, or of several replicas separated by commas (the
+            tables are spread over them in turn; a table plays all its calls through one).
         tables: tables kept playing at once (>= 1).
         duration: seconds the tables are kept playing (> 0).
         game: the game key.
@@ -570,13 +571,15 @@ class _Run:
 
     async def main(self) -> LoadResult:
         plan = self.plan
-        channels = [
-            grpc.aio.insecure_channel(plan.address, options=CHANNEL_OPTIONS)
-            for _ in range(min(plan.channels, plan.tables))
+        addresses = [a.strip() for a in plan.address.split(",") if a.strip()] or [plan.address]
+        channels = [  # replicas in turn: table i plays through channel i % len(channels)
+            grpc.aio.insecure_channel(addresses[i % len(addresses)], options=CHANNEL_OPTIONS)
+            for i in range(max(len(addresses), min(plan.channels, plan.tables)))
         ]
         stubs = [table_pb2_grpc.TableServiceStub(c) for c in channels]
         try:
-            await self.probe(stubs[0])
+            for stub in stubs[: len(addresses)]:
+                await self.probe(stub)
             until = f" or {plan.matches} matches" if plan.matches else ""
             self.say(
                 f"load: {plan.tables} {plan.game} tables of {plan.seats} {plan.level} bots at {plan.address} for "

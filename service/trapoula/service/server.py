@@ -214,9 +214,13 @@ def open_tables(settings: Settings) -> Tables:
         password = _password(settings.database_url)
         if password:
             cause = cause.replace(password, "***")
+        fix = (
+            "--database-schema or TRAPOULA_DATABASE_SCHEMA to a schema that exists: CREATE SCHEMA ..."
+            if settings.database_schema and "schema" in cause.lower()
+            else "--database-url or TRAPOULA_DATABASE_URL"
+        )
         raise StartupError(
-            f"cannot open the event store {display_url(settings.database_url)}: {cause[:300]} "
-            "(set --database-url or TRAPOULA_DATABASE_URL)"
+            f"cannot open the event store {display_url(settings.database_url)}: {cause[:300]} (set {fix})"
         ) from exc
 
 
@@ -251,7 +255,10 @@ async def serve(
         server, port = create_server(settings.address, tables, poll_seconds=settings.watch_poll_seconds)
         await start_server(server)
         bound = display_address(settings.address, port)
-        log.info("trapoula serving %s on %s, store %s", SERVICE_NAME, bound, display_url(settings.database_url))
+        schema = f", schema {settings.database_schema}" if settings.database_schema else ""
+        log.info(
+            "trapoula serving %s on %s, store %s%s", SERVICE_NAME, bound, display_url(settings.database_url), schema
+        )
         if ready is not None:
             ready(bound)
         stop = stop or asyncio.Event()
