@@ -22,7 +22,7 @@ proto: $(STAMP)  ## regenerate the gRPC/protobuf code from protos/ (never edit i
 	$(PY) hatch_build.py
 
 test: $(STAMP)  ## run the test suite (PostgreSQL tests use TEST_DATABASE_URL)
-	$(PY) -m pytest -q -n 2 --dist loadscope tests
+	$(PY) -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder tests
 	$(PY) -m pytest -q --doctest-modules domain
 
 lint: $(STAMP)  ## ruff check and format check
