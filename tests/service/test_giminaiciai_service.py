@@ -24,7 +24,6 @@ stubs; ``trapoula verify`` (the command line) checks the records.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import re
 from collections import Counter
@@ -34,19 +33,13 @@ from typing import Any
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2  # type: ignore[import-untyped]
-from grpc_status import rpc_status
+from grpc_helpers import Auth, Meta, Stub, error_info, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
-from trapoula.api.v1 import table_pb2_grpc
-from trapoula.clients.cli import main
 from trapoula.domain.cards import codes, deck_52
 from trapoula.domain.chain import chain_record
 from trapoula.service.application import Tables
 
-Meta = tuple[tuple[str, str], ...]
-Auth = Callable[[str], Meta]
-Stub = table_pb2_grpc.TableServiceStub
 Step = tuple[int, dict[str, Any], tuple[str, str] | None]
 """``(seat, command payload, (reason, rule) of the expected refusal or None)``."""
 pytestmark = pytest.mark.timeout(180)
@@ -228,22 +221,6 @@ def wire(payload: Mapping[str, Any]) -> pb.Command:
     raise AssertionError(kind)
 
 
-def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
-    """The ``ErrorInfo`` of a failed call."""
-    status = rpc_status.from_call(err)  # type: ignore[arg-type]
-    assert status is not None and len(status.details) == 1
-    info = error_details_pb2.ErrorInfo()
-    assert status.details[0].Unpack(info)
-    assert info.domain == "trapoula"
-    return info
-
-
-def view_of(stub: Stub, table_id: str, metadata: Meta = ()) -> tuple[int, dict[str, Any]]:
-    """``(version, view)`` of a caller."""
-    reply = stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=metadata)
-    return reply.view.version, json.loads(reply.view.view_json)
-
-
 def by_hands(hands: Sequence[str], starter: str, stock: Sequence[str]) -> pb.ExplicitDeal:
     """An explicit deal by hands, starter and stock (R3.8)."""
     return pb.ExplicitDeal(hands=[pb.CardList(cards=h.split()) for h in hands], starter=starter, stock=list(stock))
@@ -329,23 +306,6 @@ def play_match(stub: Stub, auth: Auth) -> GiminaiciaiTable:
     table.next_hand(by_hands(HANDS_3, STARTER_3, STOCK_3))
     table.run(PLAY_3)
     return table
-
-
-def stored(tables: Tables, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
-    """Every stored event, unredacted: ``(version, name, payload)``."""
-    return [(e.seq, e.name, dict(e.payload)) for e in tables.stored_events(table_id)]
-
-
-def watch_all(stub: Stub, table_id: str, metadata: Meta) -> list[pb.WatchTableResponse]:
-    """The whole stream of a finished match (it ends by itself once the match is over)."""
-    return list(stub.WatchTable(pb.WatchTableRequest(table_id=table_id, from_version=0), metadata=metadata, timeout=60))
-
-
-def verify(record: str, path: Path) -> tuple[int, str]:
-    """``trapoula verify`` of ``record`` written to ``path``: (exit status, output)."""
-    path.write_text(record, encoding="utf-8")
-    out = io.StringIO()
-    return main(["verify", str(path)], out=out), out.getvalue()
 
 
 def points(seen: Sequence[tuple[str, Any]]) -> list[tuple[int, int, str]]:

@@ -24,7 +24,6 @@ stubs; ``trapoula verify`` (the command line) checks the records.
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import re
@@ -36,19 +35,13 @@ from typing import Any
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2  # type: ignore[import-untyped]
-from grpc_status import rpc_status
+from grpc_helpers import Auth, Meta, Stub, error_info, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
-from trapoula.api.v1 import table_pb2_grpc
-from trapoula.clients.cli import main
 from trapoula.domain.cards import codes, deck_52
 from trapoula.domain.chain import chain_record
 from trapoula.service.application import Tables
 
-Meta = tuple[tuple[str, str], ...]
-Auth = Callable[[str], Meta]
-Stub = table_pb2_grpc.TableServiceStub
 Step = tuple[int, dict[str, Any], tuple[str, str] | None]
 """``(seat, command payload, (reason, rule) of the expected refusal or None)``."""
 pytestmark = pytest.mark.timeout(180)
@@ -233,22 +226,6 @@ def wire(payload: Mapping[str, Any]) -> pb.Command:
     raise AssertionError(kind)
 
 
-def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
-    """The ``ErrorInfo`` of a failed call."""
-    status = rpc_status.from_call(err)  # type: ignore[arg-type]
-    assert status is not None and len(status.details) == 1
-    info = error_details_pb2.ErrorInfo()
-    assert status.details[0].Unpack(info)
-    assert info.domain == "trapoula"
-    return info
-
-
-def view_of(stub: Stub, table_id: str, metadata: Meta = ()) -> tuple[int, dict[str, Any]]:
-    """``(version, view)`` of a caller."""
-    reply = stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=metadata)
-    return reply.view.version, json.loads(reply.view.view_json)
-
-
 def events_of(reply: pb.ActResponse) -> list[tuple[str, Any]]:
     """``(name, payload)`` of the events of a reply."""
     return [(e.name, json.loads(e.payload_json)) for e in reply.events]
@@ -344,23 +321,6 @@ def play_match(stub: Stub, auth: Auth) -> RomisTable:
     table.next_hand(explicit(0, HAND_2))
     table.run(PLAY_2)
     return table
-
-
-def stored(tables: Tables, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
-    """Every stored event, unredacted: ``(version, name, payload)``."""
-    return [(e.seq, e.name, dict(e.payload)) for e in tables.stored_events(table_id)]
-
-
-def watch_all(stub: Stub, table_id: str, metadata: Meta) -> list[pb.WatchTableResponse]:
-    """The whole stream of a finished match (it ends by itself once the match is over)."""
-    return list(stub.WatchTable(pb.WatchTableRequest(table_id=table_id, from_version=0), metadata=metadata, timeout=60))
-
-
-def verify(record: str, path: Path) -> tuple[int, str]:
-    """``trapoula verify`` of ``record`` written to ``path``: (exit status, output)."""
-    path.write_text(record, encoding="utf-8")
-    out = io.StringIO()
-    return main(["verify", str(path)], out=out), out.getvalue()
 
 
 def named(seen: Sequence[tuple[str, Any]], name: str) -> list[Any]:

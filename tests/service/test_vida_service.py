@@ -22,7 +22,6 @@ generated stubs; ``trapoula verify`` (the command line) checks the records.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import re
 from collections import Counter
@@ -32,18 +31,12 @@ from typing import Any
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2  # type: ignore[import-untyped]
-from grpc_status import rpc_status
+from grpc_helpers import Auth, Meta, Stub, error_info, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
-from trapoula.api.v1 import table_pb2_grpc
-from trapoula.clients.cli import main
 from trapoula.domain.chain import chain_record
 from trapoula.service.application import Tables
 
-Meta = tuple[tuple[str, str], ...]
-Auth = Callable[[str], Meta]
-Stub = table_pb2_grpc.TableServiceStub
 pytestmark = pytest.mark.timeout(180)
 
 NAMES = ("ann", "bob", "cy", "dee")
@@ -269,22 +262,6 @@ def wire(payload: Mapping[str, Any]) -> pb.Command:
     raise AssertionError(kind)
 
 
-def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
-    """The ``ErrorInfo`` of a failed call."""
-    status = rpc_status.from_call(err)  # type: ignore[arg-type]
-    assert status is not None and len(status.details) == 1
-    info = error_details_pb2.ErrorInfo()
-    assert status.details[0].Unpack(info)
-    assert info.domain == "trapoula"
-    return info
-
-
-def view_of(stub: Stub, table_id: str, metadata: Meta = ()) -> tuple[int, dict[str, Any]]:
-    """``(version, view)`` of a caller."""
-    reply = stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=metadata)
-    return reply.view.version, json.loads(reply.view.view_json)
-
-
 class VidaTable:
     """A vida table over gRPC with four people seated: ann, bob, cy, dee at seats 0-3."""
 
@@ -354,16 +331,6 @@ def hands_b() -> pb.ExplicitDeal:
     return pb.ExplicitDeal(hands=[pb.CardList(cards=h.split()) for h in HANDS_B], widow=list(WIDOW_B))
 
 
-def stored(tables: Tables, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
-    """Every stored event, unredacted: ``(version, name, payload)``."""
-    return [(e.seq, e.name, dict(e.payload)) for e in tables.stored_events(table_id)]
-
-
-def watch_all(stub: Stub, table_id: str, metadata: Meta) -> list[pb.WatchTableResponse]:
-    """The whole stream of a finished match (it ends by itself once the match is over)."""
-    return list(stub.WatchTable(pb.WatchTableRequest(table_id=table_id, from_version=0), metadata=metadata, timeout=60))
-
-
 def play_hand_a(stub: Stub, auth: Auth) -> VidaTable:
     """Hand A, played to the end of the match (target 1000, one game)."""
     table = VidaTable(stub, auth, {"target_score": 1000, "wins_needed": 1}, first_dealer=3)
@@ -380,13 +347,6 @@ def play_hand_b(stub: Stub, auth: Auth) -> VidaTable:
     table.run(EXCHANGE_B)
     table.run(PLAY_B)
     return table
-
-
-def verify(record: str, path: Path) -> tuple[int, str]:
-    """``trapoula verify`` of ``record`` written to ``path``: (exit status, output)."""
-    path.write_text(record, encoding="utf-8")
-    out = io.StringIO()
-    return main(["verify", str(path)], out=out), out.getvalue()
 
 
 # --------------------------------------------------------------------------- tests

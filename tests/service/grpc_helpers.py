@@ -1,0 +1,58 @@
+"""Helpers shared by the gRPC service tests of the games (imported from this folder, which the
+folder's conftest puts on ``sys.path``): call metadata types, the ``ErrorInfo`` of a refusal, a
+caller's view, the stored events, a whole watch stream, and ``trapoula verify`` of a record."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.rpc import error_details_pb2  # type: ignore[import-untyped]
+from grpc_status import rpc_status
+
+from trapoula.api.v1 import table_pb2 as pb
+from trapoula.api.v1 import table_pb2_grpc
+from trapoula.clients.cli import main
+from trapoula.service.application import Tables
+
+Meta = tuple[tuple[str, str], ...]
+"""Call metadata (``authorization: Bearer <token>``)."""
+Auth = Callable[[str], Meta]
+Stub = table_pb2_grpc.TableServiceStub
+
+
+def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
+    """The ``ErrorInfo`` of a failed call (exactly one detail, domain ``trapoula``)."""
+    status = rpc_status.from_call(err)  # type: ignore[arg-type]
+    assert status is not None and len(status.details) == 1
+    info = error_details_pb2.ErrorInfo()
+    assert status.details[0].Unpack(info)
+    assert info.domain == "trapoula"
+    return info
+
+
+def view_of(stub: Stub, table_id: str, metadata: Meta = ()) -> tuple[int, dict[str, Any]]:
+    """``(version, view)`` of a caller."""
+    reply = stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=metadata)
+    return reply.view.version, json.loads(reply.view.view_json)
+
+
+def stored(tables: Tables, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
+    """Every stored event, unredacted: ``(version, name, payload)``."""
+    return [(e.seq, e.name, dict(e.payload)) for e in tables.stored_events(table_id)]
+
+
+def watch_all(stub: Stub, table_id: str, metadata: Meta) -> list[pb.WatchTableResponse]:
+    """The whole stream of a finished match (it ends by itself once the match is over)."""
+    return list(stub.WatchTable(pb.WatchTableRequest(table_id=table_id, from_version=0), metadata=metadata, timeout=60))
+
+
+def verify(record: str, path: Path) -> tuple[int, str]:
+    """``trapoula verify`` of ``record`` written to ``path``: (exit status, output)."""
+    path.write_text(record, encoding="utf-8")
+    out = io.StringIO()
+    return main(["verify", str(path)], out=out), out.getvalue()
