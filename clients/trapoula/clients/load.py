@@ -365,6 +365,7 @@ class _Table:
         self.last = time.monotonic()
 
     def touch(self) -> None:
+        """Note that the table moved just now (for ``STALLED``)."""
         self.last = time.monotonic()
 
 
@@ -392,9 +393,11 @@ class _Run:
         self.rng = random.Random(plan.seed)
 
     def say(self, line: str) -> None:
+        """Print one line of the report."""
         print(line, file=self.out, flush=True)
 
     def snapshot(self) -> Snapshot:
+        """The run's counters now (commands, streamed messages, matches, errors, seconds elapsed)."""
         return Snapshot(
             time.monotonic() - self.started,
             self.commands,
@@ -405,6 +408,7 @@ class _Run:
         )
 
     def count_error(self, exc: BaseException, table_id: str | None) -> None:
+        """Count one error under its kind (a status code, ``STALLED``, ...), keeping its first message."""
         kind = _kind(exc)
         self.errors[kind] += 1
         if kind not in self.examples:
@@ -570,6 +574,11 @@ class _Run:
             self.previous = now
 
     async def main(self) -> LoadResult:
+        """Probe every address, keep the tables playing for the run, print the lines; the result.
+
+        Raises:
+            Unavailable: an address does not answer, or its server does not play the game.
+        """
         plan = self.plan
         addresses = [a.strip() for a in plan.address.split(",") if a.strip()] or [plan.address]
         channels = [  # replicas in turn: table i plays through channel i % len(channels)
