@@ -194,7 +194,7 @@ def test_a_bot_refused_by_the_rules_is_counted_and_the_run_goes_on(
     example = next(line for line in lines if line.startswith("    FAILED_PRECONDITION: table "))
     assert "[" in example  # the server's [reason, rule] tag
     assert rows["commands"].split()[1] == "0"
-    assert len(picks) == refused
+    assert refused <= len(picks) <= refused + 1  # the last pick's call may be cut short by the end of the run
 
 
 def test_ctrl_c_stops_cleanly_with_the_summary(served: Served, capsys: pytest.CaptureFixture[str]) -> None:
