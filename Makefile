@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install proto test check imports lint fmt typecheck demo serve play golden clean image
+.PHONY: help install proto test check imports lint fmt typecheck demo serve play golden bench clean image compose-config
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -55,6 +55,12 @@ golden: $(STAMP)  ## rewrite the golden playthrough files
 
 image:  ## build the server image (needs a Docker engine)
 	docker build -f deploy/Dockerfile -t trapoula .
+
+compose-config: $(STAMP)  ## check deploy/compose.yaml with `docker compose config` (else the Compose v2 binary of the dev extras)
+	@if docker compose version >/dev/null 2>&1; then docker compose -f deploy/compose.yaml config --quiet; \
+	else "$$($(PY) -c 'import compose, pathlib; print(pathlib.Path(compose.__file__).parent / "docker-compose")')" \
+	  -f deploy/compose.yaml config --quiet; fi
+	@echo "deploy/compose.yaml: valid"
 
 clean:  ## remove the virtualenv and caches
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

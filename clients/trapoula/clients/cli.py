@@ -11,6 +11,8 @@
     trapoula verify  RECORD
     trapoula tables  [--game agonia] [--address HOST:PORT]
     trapoula games   [--address HOST:PORT | --local]
+    trapoula history [--player NAME] [--game G] [--after TIME] [--before TIME] [--limit 20] [--address HOST:PORT]
+    trapoula standings [--game G] [--player NAME] [--limit 50] [--address HOST:PORT]
     trapoula load    [--address HOST:PORT] [--tables 200] [--duration 60] [--game G] [--seats 4] [--bots LEVEL]
                      [--target N] [--option K=V ...] [--every 5] [--watchers 1] [--channels 8] [--timeout 30]
                      [--seed N] [--matches N]
@@ -34,13 +36,15 @@ import json
 import os
 import string
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from trapoula.clients.audit import parse_record
 from trapoula.clients.demo import ServerNotStarted
 from trapoula.clients.errors import TrapoulaError
+from trapoula.clients.history import Page
 from trapoula.clients.load import LoadPlan, non_negative_arg, run_load, seconds_arg, whole_number_arg
 from trapoula.clients.replay import OMNISCIENT, Replay
 from trapoula.clients.table import TableClient
@@ -404,6 +408,78 @@ def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------------- history and standings
+
+
+T = TypeVar("T")
+
+
+def _collect(fetch: Callable[[int, str], Page[T]], limit: int) -> list[T]:
+    """Up to ``limit`` items (0: all) of a paged list, following its page tokens."""
+    items: list[T] = []
+    token = ""
+    while True:
+        size = min(limit - len(items), 500) if limit else 500
+        page = fetch(size, token)
+        items.extend(page.items)
+        token = page.next_page_token
+        if not token or (limit and len(items) >= limit):
+            return items[:limit] if limit else items
+
+
+def _when(moment: datetime | None) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M:%S") if moment is not None else "-"
+
+
+def _cmd_history(args: argparse.Namespace, out: TextIO) -> int:
+    with TableClient(args.address or _env_address()) as client:
+        matches = _collect(
+            lambda size, token: client.matches(
+                args.player, args.game, args.after, args.before, page_size=size, page_token=token
+            ),
+            args.limit,
+        )
+    if not matches:
+        print("no finished matches", file=out)
+        return EXIT_OK
+    print(
+        f"{'FINISHED (UTC)':<19}  {'GAME':<12}  {'TABLE':<36}  {'HANDS':>5}  RECORD  {'WINNERS':<24}  PLAYERS", file=out
+    )
+    for m in matches:
+        winners = ", ".join(p.name for p in m.winners) or "-"
+        players = ", ".join(
+            f"{p.name}" + (f" ({p.total})" if p.total is not None else "") + (" [left]" if p.left else "")
+            for p in m.players
+        )
+        if m.team_totals:
+            players += "; games won by team: " + "-".join(str(t) for t in m.team_totals)
+        record = "yes" if m.record_available else "no"
+        print(
+            f"{_when(m.finished_at):<19}  {m.game:<12}  {m.table_id:<36}  {m.hands:>5}  {record:<6}  {winners:<24}  "
+            f"{players}",
+            file=out,
+        )
+    return EXIT_OK
+
+
+def _cmd_standings(args: argparse.Namespace, out: TextIO) -> int:
+    with TableClient(args.address or _env_address()) as client:
+        rows = _collect(
+            lambda size, token: client.standings(args.game, args.player, page_size=size, page_token=token),
+            args.limit,
+        )
+    if not rows:
+        print("no standings yet", file=out)
+        return EXIT_OK
+    print(f"{'GAME':<12}  {'PLAYER':<24}  {'BOT':<10}  {'PLAYED':>6}  {'WON':>6}  LAST FINISHED (UTC)", file=out)
+    for r in rows:
+        print(
+            f"{r.game:<12}  {r.player:<24}  {r.bot or '-':<10}  {r.played:>6}  {r.won:>6}  {_when(r.last_finished_at)}",
+            file=out,
+        )
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- load
 
 
@@ -508,6 +584,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--address")
     p.add_argument("--local", action="store_true", help="this client's games, without a server")
 
+    p = sub.add_parser("history", help="list a server's finished matches, newest first", epilog=EXIT_CODES)
+    p.add_argument("--player", default="", help="only matches of this display name")
+    p.add_argument("--game", default="", help="only this game")
+    p.add_argument(
+        "--after", default="", help="only matches finished at or after: RFC 3339 (2025-05-01T12:00:00Z) or unix seconds"
+    )
+    p.add_argument("--before", default="", help="only matches finished before this time (same forms)")
+    p.add_argument("--limit", type=non_negative_arg, default=20, help="most matches shown (default 20; 0: all)")
+    p.add_argument("--address")
+
+    p = sub.add_parser("standings", help="list players' matches played and won per game", epilog=EXIT_CODES)
+    p.add_argument("--game", default="", help="only this game")
+    p.add_argument("--player", default="", help="only this display name")
+    p.add_argument("--limit", type=non_negative_arg, default=50, help="most rows shown (default 50; 0: all)")
+    p.add_argument("--address")
+
     p = sub.add_parser(
         "load",
         help="play many bot tables at once against a server; prints throughput, latency and errors",
@@ -557,6 +649,10 @@ def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             return _cmd_tables(args, out)
         case "games":
             return _cmd_games(args, out)
+        case "history":
+            return _cmd_history(args, out)
+        case "standings":
+            return _cmd_standings(args, out)
         case "load":
             return _cmd_load(args, out)
     raise _Unusable(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses it first

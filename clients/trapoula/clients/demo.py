@@ -93,7 +93,8 @@ def local_server(database_url: str = DEFAULT_DATABASE_URL, address: str = "127.0
         base = settings_module.Settings.from_env()
     except ValueError as exc:
         raise ServerNotStarted(f"bad server settings: {exc}") from None
-    settings = dataclasses.replace(base, address=address, database_url=database_url)
+    # a one-shot in-process server serves no metrics (its port would clash with a real server's)
+    settings = dataclasses.replace(base, address=address, database_url=database_url, metrics_address=None)
     ready = threading.Event()
     bound: list[str] = []
     failure: list[BaseException] = []

@@ -40,6 +40,7 @@ from google.protobuf import struct_pb2
 
 from trapoula.api.v1 import table_pb2, table_pb2_grpc
 from trapoula.clients.errors import InvalidArgument, TrapoulaError, Unavailable, from_rpc_error
+from trapoula.clients.history import LobbyTable, MatchSummary, Page, Standing, lobby_page, matches_page, standings_page
 
 __all__ = [
     "DEFAULT_RETRY_FOR",
@@ -716,7 +717,8 @@ class TableClient:
     then it raises :class:`~trapoula.clients.errors.Unavailable` naming the servers tried.  The
     client stays on the server that answered.  Which calls are retried:
 
-    - ``GetView``, ``ListTables``, ``ListGames``, ``GetRecord``: they change nothing.
+    - ``GetView``, ``ListTables``, ``ListGames``, ``GetRecord``, ``ListLobby``, ``ListMatches``,
+      ``GetStandings``: they change nothing.
     - ``Act``, ``StartMatch``: their command id is chosen once, before the first attempt, and
       the server answers a repeated id from the same caller with the first result and saves
       nothing, so a retry never plays a move twice.
@@ -1064,6 +1066,66 @@ class TableClient:
             token = response.next_page_token
             if not token:
                 return out
+
+    def lobby(self, game: str = "", page_size: int = 0, page_token: str = "") -> Page[LobbyTable]:
+        """One page of the lobby: tables players may join now, newest first (of one game when
+        ``game`` is given).  ``page_size`` 0 means the server's default (50); pass the page's
+        ``next_page_token`` as ``page_token`` for the next.
+
+        Raises:
+            InvalidArgument: a bad argument, or a page token the server did not give.
+            Unavailable: no server answered, or the server keeps no read models (``read_models_off``).
+        """
+        request = table_pb2.ListLobbyRequest(
+            game=_text(game, "game"),
+            page_size=_whole(page_size, "page_size"),
+            page_token=_text(page_token, "page_token"),
+        )
+        return lobby_page(self._call(lambda stub: stub.ListLobby, request))
+
+    def matches(
+        self,
+        player: str = "",
+        game: str = "",
+        finished_after: str = "",
+        finished_before: str = "",
+        page_size: int = 0,
+        page_token: str = "",
+    ) -> Page[MatchSummary]:
+        """One page of the match history: finished matches, newest first.
+
+        Filters: ``player`` a display name (exact), ``game`` a game key, ``finished_after``
+        (inclusive) and ``finished_before`` (exclusive) as RFC 3339 with an offset
+        (``2025-05-01T12:00:00Z``) or unix seconds (``"1746100800"``).
+
+        Raises:
+            InvalidArgument: a bad argument (``bad_time``, ``bad_page_token`` ...).
+            Unavailable: as :meth:`lobby`.
+        """
+        request = table_pb2.ListMatchesRequest(
+            player=_text(player, "player"),
+            game=_text(game, "game"),
+            finished_after=_text(finished_after, "finished_after"),
+            finished_before=_text(finished_before, "finished_before"),
+            page_size=_whole(page_size, "page_size"),
+            page_token=_text(page_token, "page_token"),
+        )
+        return matches_page(self._call(lambda stub: stub.ListMatches, request))
+
+    def standings(self, game: str = "", player: str = "", page_size: int = 0, page_token: str = "") -> Page[Standing]:
+        """One page of the standings: players' matches played and won per game, most wins first.
+
+        Raises:
+            InvalidArgument: a bad argument, or a page token the server did not give.
+            Unavailable: as :meth:`lobby`.
+        """
+        request = table_pb2.GetStandingsRequest(
+            game=_text(game, "game"),
+            player=_text(player, "player"),
+            page_size=_whole(page_size, "page_size"),
+            page_token=_text(page_token, "page_token"),
+        )
+        return standings_page(self._call(lambda stub: stub.GetStandings, request))
 
     def list_games(self) -> list[GameInfo]:
         """The games the server plays, with their option defaults."""

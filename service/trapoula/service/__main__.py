@@ -1,31 +1,50 @@
-"""``python -m trapoula.service [--address HOST:PORT] [--database-url URL]``: serve over gRPC.
+"""``python -m trapoula.service [flags]`` (the same as ``trapoula serve [flags]``): serve over gRPC.
 
 Settings come from flags, then ``TRAPOULA_*`` environment variables, then defaults (see
-:mod:`trapoula.service.settings`).  Stops gracefully on SIGINT or SIGTERM.
+:mod:`trapoula.service.settings`; ``--help`` lists them all).  Once serving, standard output gets
+``trapoula serving on HOST:PORT`` and, when the metrics endpoint is up, ``trapoula metrics on
+http://HOST:PORT/metrics``; the log goes to standard error (``--log-format``, ``--log-level``).
+Stops gracefully on SIGINT or SIGTERM.
+
+Exit status: 0 stopped; 1 the store cannot be opened or the gRPC address cannot be bound (one
+line on standard error); 2 a bad flag or environment variable (one line).
 """
 
 from __future__ import annotations
 
-import logging
 import sys
 from collections.abc import Sequence
 
+from trapoula.service import logs
 from trapoula.service.server import run, serve
 from trapoula.service.settings import Settings
 
 __all__ = ["main", "run", "serve"]
 
+READY_PREFIX = "trapoula serving on "
+"""The first line on standard output once serving, followed by the bound gRPC ``host:port``."""
+METRICS_PREFIX = "trapoula metrics on "
+"""The line on standard output once the metrics are served, followed by their URL."""
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse the flags and serve until interrupted; returns the exit status."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    """Parse the flags and serve until interrupted; returns the exit status (see the module docstring).
+
+    Raises:
+        SystemExit: ``--help`` (status 0) or a bad flag (status 2), from argparse.
+    """
     try:
         settings = Settings.from_args(argv)
     except ValueError as exc:
         print(f"trapoula: {exc}", file=sys.stderr)
         return 2
+    logs.configure(settings.log_format, settings.log_level)
     try:
-        run(settings, ready=lambda address: print(f"trapoula serving on {address}", flush=True))
+        run(
+            settings,
+            ready=lambda address: print(f"{READY_PREFIX}{address}", flush=True),
+            metrics_ready=lambda address: print(f"{METRICS_PREFIX}http://{address}/metrics", flush=True),
+        )
     except RuntimeError as exc:
         print(f"trapoula: {exc}", file=sys.stderr)
         return 1

@@ -33,6 +33,9 @@ from grpc_reflection.v1alpha import reflection
 from trapoula.api.v1 import table_pb2
 from trapoula.service.application import Tables
 from trapoula.service.fanout import Fanout
+from trapoula.service.metrics import Metrics
+from trapoula.service.projection import Projection
+from trapoula.service.readmodels import ReadModels
 from trapoula.service.servicer import POLL_SECONDS, TableServicer, add_to_server
 from trapoula.service.settings import Settings, display_url
 
@@ -82,6 +85,8 @@ def create_server(
     *,
     workers: int = 16,
     poll_seconds: float = POLL_SECONDS,
+    metrics: Metrics | None = None,
+    read_models: ReadModels | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Build (not start) the gRPC server for ``tables`` listening on ``address`` (insecure).
 
@@ -89,7 +94,12 @@ def create_server(
     picks a free port, returned as ``port``.  Health checking reports ``SERVING`` for ``""`` and
     for ``trapoula.api.v1.TableService`` once started; reflection (``grpc.reflection.v1alpha``: the
     grpcio-reflection package offers no v1 service yet) lists both services.  Store
-    calls run on a pool of ``workers`` threads.
+    calls run on a pool of ``workers`` threads.  Every call is counted in ``metrics`` (a new
+    :class:`~trapoula.service.metrics.Metrics` if None; :func:`metrics_of` returns it), which
+    follows ``tables`` until :func:`stop_server`; serving them over HTTP is the caller's choice.
+    ``ListLobby``, ``ListMatches`` and ``GetStandings`` read ``read_models`` (None: they are
+    answered ``UNAVAILABLE``, reason ``read_models_off``); keeping them up to date is the
+    caller's (:func:`open_read_models`).
 
     Raises:
         RuntimeError: the address cannot be bound (in use, or not an address of this host); the
@@ -99,7 +109,8 @@ def create_server(
     server = grpc.aio.server(options=SERVER_OPTIONS)
     fanout = Fanout()
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="trapoula-store")
-    servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds)
+    servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds, metrics=metrics)
+    servicer.read_models = read_models
     add_to_server(servicer, server)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -118,6 +129,7 @@ def create_server(
             "(set --address or TRAPOULA_ADDRESS)"
         ) from cause
     tables.add_listener(fanout.publish)
+    servicer.metrics.attach(tables, executor)
     _PARTS[server] = _Parts(tables, fanout, executor, health_servicer, fanout.publish, servicer)
     return server, port
 
@@ -175,6 +187,7 @@ async def stop_server(server: grpc.aio.Server, grace: float = GRACE_SECONDS) -> 
     if parts is not None:
         await parts.health.enter_graceful_shutdown()
         parts.tables.remove_listener(parts.listener)
+        parts.servicer.metrics.detach()
         parts.fanout.close()  # open watch streams end now (UNAVAILABLE), not after the grace
         await parts.servicer.drain(grace)
     await server.stop(max(0.0, deadline - asyncio.get_running_loop().time()))
@@ -186,6 +199,12 @@ def fanout_of(server: grpc.aio.Server) -> Fanout | None:
     """The fan-out of a server made by :func:`create_server` (for tests and diagnostics)."""
     parts = _PARTS.get(server)
     return parts.fanout if parts is not None else None
+
+
+def metrics_of(server: grpc.aio.Server) -> Metrics | None:
+    """The metrics of a server made by :func:`create_server` (None once it is stopped)."""
+    parts = _PARTS.get(server)
+    return parts.servicer.metrics if parts is not None else None
 
 
 def display_address(address: str, port: int) -> str:
@@ -207,6 +226,8 @@ def open_tables(settings: Settings) -> Tables:
             settings.secret,
             schema=settings.database_schema,
             snapshot_every=settings.snapshot_every,
+            cache_size=settings.cache_size,
+            auto_workers=settings.auto_workers,
         )
     except Exception as exc:
         lines = str(exc).strip().splitlines()
@@ -237,22 +258,35 @@ async def serve(
     *,
     ready: Callable[[str], None] | None = None,
     stop: asyncio.Event | None = None,
+    metrics_ready: Callable[[str], None] | None = None,
 ) -> None:
     """Serve until SIGINT/SIGTERM (or until ``stop`` is set), then stop gracefully.
 
-    ``ready(address)`` is called with the bound ``host:port`` once serving.  Stopping: background
-    automatic play stops between batches, open watch streams end, calls in flight get
-    :data:`GRACE_SECONDS` to finish, then the store is closed.
+    ``ready(address)`` is called with the bound ``host:port`` once serving, then
+    ``metrics_ready(address)`` with the bound ``host:port`` of the metrics endpoint
+    (``settings.metrics_address``; not called when it is off or cannot be bound: a metrics
+    address that cannot be bound is logged as a warning and the server serves without it).
+    Stopping: background automatic play stops between batches, open watch streams end, calls in
+    flight get :data:`GRACE_SECONDS` to finish, then the metrics endpoint and the store are closed.
 
     Raises:
-        StartupError: the store cannot be opened or the address cannot be bound (one line).
+        StartupError: the store cannot be opened, the address cannot be bound or the read models
+            cannot be migrated (one line).
     """
     settings = settings or Settings.from_env()
     tables = open_tables(settings)
+    metrics = Metrics()
+    read_models: ReadModels | None = None
+    projection: Projection | None = None
     try:
         if tables.follow_store():
             log.info("following the store for other replicas' moves")
-        server, port = create_server(settings.address, tables, poll_seconds=settings.watch_poll_seconds)
+        read_models = ReadModels(settings.database_url, settings.database_schema)
+        server, port = create_server(
+            settings.address, tables, poll_seconds=settings.watch_poll_seconds, metrics=metrics, read_models=read_models
+        )
+        projection = open_read_models(settings, tables, read_models)
+        metrics_bound = _serve_metrics(metrics, settings.metrics_address)
         await start_server(server)
         bound = display_address(settings.address, port)
         schema = f", schema {settings.database_schema}" if settings.database_schema else ""
@@ -261,6 +295,8 @@ async def serve(
         )
         if ready is not None:
             ready(bound)
+        if metrics_ready is not None and metrics_bound is not None:
+            metrics_ready(metrics_bound)
         stop = stop or asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -278,9 +314,70 @@ async def serve(
             )
             log.info("stopped")
     finally:
+        if projection is not None:
+            projection.stop()
+        if read_models is not None:
+            read_models.close()
+        metrics.close_http()
         tables.close()
 
 
-def run(settings: Settings | None = None, *, ready: Callable[[str], None] | None = None) -> None:
+def open_read_models(settings: Settings, tables: Tables, read_models: ReadModels) -> Projection | None:
+    """Migrate ``read_models`` (in the store of ``settings``) to the newest revision
+    (:mod:`trapoula.service.migrations`; replicas starting together take turns) and start their
+    projection; returns it (None when ``settings.projection`` is off: another server keeps them).
+
+    Raises:
+        StartupError: the read models cannot be migrated; one line naming the store (password
+            masked) and the cause.
+    """
+    try:
+        revision = read_models.migrate()
+    except Exception as exc:
+        lines = str(exc).strip().splitlines()
+        cause = lines[0] if lines else type(exc).__name__
+        password = _password(settings.database_url)
+        if password:
+            cause = cause.replace(password, "***")
+        raise StartupError(
+            f"cannot migrate the read models in {display_url(settings.database_url)}: {cause[:300]} "
+            "(the database user needs the right to create tables; see docs/read-models.md)"
+        ) from exc
+    log.debug("read models at migration %s", revision)
+    if not settings.projection:
+        log.info("projection off: this server does not keep the read models up to date")
+        return None
+    projection = Projection(tables, read_models)
+    projection.start()
+    return projection
+
+
+def _serve_metrics(metrics: Metrics, address: str | None) -> str | None:
+    """Serve ``metrics`` over HTTP on ``address`` (None: off); the bound ``host:port``, or None
+    when off or when the address cannot be bound (a warning: metrics never stop the game)."""
+    if address is None:
+        log.info("metrics off")
+        return None
+    try:
+        bound = metrics.serve_http(address)
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        log.warning(
+            "metrics not served: cannot listen on %r (%s); set --metrics-address or TRAPOULA_METRICS_ADDRESS "
+            "to a free port of this host, or off",
+            address,
+            why,
+        )
+        return None
+    log.info("metrics on http://%s/metrics", bound)
+    return bound
+
+
+def run(
+    settings: Settings | None = None,
+    *,
+    ready: Callable[[str], None] | None = None,
+    metrics_ready: Callable[[str], None] | None = None,
+) -> None:
     """Serve in a new event loop until interrupted (the blocking form of :func:`serve`)."""
-    asyncio.run(serve(settings, ready=ready))
+    asyncio.run(serve(settings, ready=ready, metrics_ready=metrics_ready))

@@ -15,7 +15,9 @@ carry a command that succeeds.  See :meth:`trapoula.service.application.Tables.a
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -26,10 +28,12 @@ import grpc
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.domain.errors import InvalidInput
-from trapoula.service import convert, status
+from trapoula.service import convert, logs, status
 from trapoula.service.application import Principal, Tables
 from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
+from trapoula.service.metrics import Metrics
+from trapoula.service.readmodels import LobbyTable, MatchSummary, ReadModels, Standing, rfc3339
 
 T = TypeVar("T")
 
@@ -42,6 +46,7 @@ POLL_SECONDS = 5.0
 async def _abort(context: Context, exc: BaseException) -> NoReturn:
     """End the call with the rich status of ``exc`` (``abort_with_status``, spelt out for typing)."""
     rich = status.to_status(exc)
+    logs.note_failure(exc, rich)
     await context.abort(rich.code, rich.details, rich.trailing_metadata)
     raise AssertionError("abort returned")  # pragma: no cover
 
@@ -53,11 +58,20 @@ def _token(context: Context) -> str | None:
 class TableServicer(table_pb2_grpc.TableServiceServicer):
     """The ``trapoula.api.v1.TableService`` implementation (thin: STYLE habit 7)."""
 
-    def __init__(self, tables: Tables, fanout: Fanout, executor: Executor, poll_seconds: float = POLL_SECONDS) -> None:
+    def __init__(
+        self,
+        tables: Tables,
+        fanout: Fanout,
+        executor: Executor,
+        poll_seconds: float = POLL_SECONDS,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.tables = tables
         self.fanout = fanout
         self.executor = executor
         self.poll_seconds = poll_seconds
+        self.metrics = metrics or Metrics()
+        """Counts, times and logs every call (:func:`add_to_server` wraps each RPC in it)."""
         self._in_flight = 0
         self._idle: asyncio.Event | None = None
 
@@ -78,8 +92,9 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             return False
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the store's threads, in a copy of the call's context (its log fields)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, functools.partial(fn, *args))
+        return await loop.run_in_executor(self.executor, contextvars.copy_context().run, functools.partial(fn, *args))
 
     async def _guard(self, context: Context, work: Callable[[], Awaitable[T]]) -> T:
         if self.fanout.closed:
@@ -99,6 +114,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
     def _authed(self, table_id: str, token: str | None, fn: Callable[..., T], *args: Any) -> Callable[[], T]:
         def call() -> T:
             principal: Principal = self.tables.authenticate(table_id, token)
+            logs.note_seat(principal.seat)
             return fn(table_id, principal, *args)
 
         return call
@@ -237,6 +253,107 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
 
         return await self._guard(context, work)
 
+    # ------------------------------------------------------------------ read models (docs/read-models.md)
+
+    read_models: ReadModels | None = None
+    """The read models behind ``ListLobby``, ``ListMatches`` and ``GetStandings`` (``create_server``
+    sets them); None: those calls are answered ``UNAVAILABLE`` (``read_models_off``)."""
+
+    def _models(self) -> ReadModels:
+        if self.read_models is None:
+            raise Unavailable("this server keeps no read models; ask another replica", reason="read_models_off")
+        return self.read_models
+
+    async def ListLobby(self, request: pb.ListLobbyRequest, context: Context) -> pb.ListLobbyResponse:
+        """Tables players may join; see the proto."""
+
+        async def work() -> pb.ListLobbyResponse:
+            tables, token = await self._run(self._models().lobby, request.game, request.page_size, request.page_token)
+            return pb.ListLobbyResponse(tables=[_lobby_to_proto(t) for t in tables], next_page_token=token)
+
+        return await self._guard(context, work)
+
+    async def ListMatches(self, request: pb.ListMatchesRequest, context: Context) -> pb.ListMatchesResponse:
+        """Finished matches; see the proto."""
+
+        async def work() -> pb.ListMatchesResponse:
+            matches, token = await self._run(
+                self._models().matches,
+                request.player,
+                request.game,
+                request.finished_after,
+                request.finished_before,
+                request.page_size,
+                request.page_token,
+            )
+            return pb.ListMatchesResponse(matches=[_match_to_proto(m) for m in matches], next_page_token=token)
+
+        return await self._guard(context, work)
+
+    async def GetStandings(self, request: pb.GetStandingsRequest, context: Context) -> pb.GetStandingsResponse:
+        """Players' results per game; see the proto."""
+
+        async def work() -> pb.GetStandingsResponse:
+            rows, token = await self._run(
+                self._models().standings, request.game, request.player, request.page_size, request.page_token
+            )
+            return pb.GetStandingsResponse(standings=[_standing_to_proto(r) for r in rows], next_page_token=token)
+
+        return await self._guard(context, work)
+
+
+def _lobby_to_proto(table: LobbyTable) -> pb.LobbyTable:
+    """A lobby line as its message (``ListLobby``)."""
+    return pb.LobbyTable(
+        table_id=table.table_id,
+        game=table.game,
+        seats=table.seats,
+        free_seats=table.free_seats,
+        open_places=table.open_places,
+        status=table.status,
+        options_json=json.dumps(table.options, ensure_ascii=False, sort_keys=True),
+        manual_deal=table.manual_deal,
+        players=[pb.SeatedPlayer(seat=p.seat, name=p.name, bot=p.bot) for p in table.players],
+        waiting=table.waiting,
+        created_at=rfc3339(table.created_at),
+    )
+
+
+def _match_to_proto(match: MatchSummary) -> pb.MatchSummary:
+    """A finished match as its message (``ListMatches``)."""
+    return pb.MatchSummary(
+        table_id=match.table_id,
+        game=match.game,
+        created_at=rfc3339(match.created_at),
+        started_at=rfc3339(match.started_at),
+        finished_at=rfc3339(match.finished_at),
+        players=[
+            pb.MatchPlayer(seat=p.seat, name=p.name, bot=p.bot, total=p.total, won=p.won, left=p.left, team=p.team)
+            for p in match.players
+        ],
+        winner_seats=match.winner_seats,
+        winner_team=match.winner_team,
+        team_totals=match.team_totals,
+        result_json=json.dumps(match.result, ensure_ascii=False, sort_keys=True),
+        hands=match.hands,
+        record_available=match.record_available,
+        record_hands=match.record_hands,
+        record_complete=match.record_complete,
+        version=match.version,
+    )
+
+
+def _standing_to_proto(row: Standing) -> pb.Standing:
+    """A standings row as its message (``GetStandings``)."""
+    return pb.Standing(
+        game=row.game,
+        player=row.name,
+        bot=row.bot,
+        played=row.played,
+        won=row.won,
+        last_finished_at=rfc3339(row.last_finished_at),
+    )
+
 
 # --------------------------------------------------------------------------- registration
 
@@ -261,29 +378,33 @@ def _lenient(message: Any, method: str) -> Callable[[bytes], Any]:
     return parse
 
 
-def _checked_unary(behaviour: Callable[[Any, Context], Awaitable[Any]]) -> Callable[[Any, Context], Awaitable[Any]]:
+def _unreadable(request: Malformed) -> InvalidInput:
+    return InvalidInput(f"{request.method}: the request is not readable ({request.why})", reason="bad_request")
+
+
+def _checked_unary(
+    behaviour: Callable[[Any, Context], Awaitable[Any]], method: str, metrics: Metrics
+) -> Callable[[Any, Context], Awaitable[Any]]:
     async def handle(request: Any, context: Context) -> Any:
-        if isinstance(request, Malformed):
-            await _abort(
-                context,
-                InvalidInput(f"{request.method}: the request is not readable ({request.why})", reason="bad_request"),
-            )
-        return await behaviour(request, context)
+        async with metrics.track(method, request) as call:
+            if isinstance(request, Malformed):
+                await _abort(context, _unreadable(request))
+            response = await behaviour(request, context)
+            call.answered(response)
+            return response
 
     return handle
 
 
 def _checked_stream(
-    behaviour: Callable[[Any, Context], AsyncIterator[Any]],
+    behaviour: Callable[[Any, Context], AsyncIterator[Any]], method: str, metrics: Metrics
 ) -> Callable[[Any, Context], AsyncIterator[Any]]:
     async def handle(request: Any, context: Context) -> AsyncIterator[Any]:
-        if isinstance(request, Malformed):
-            await _abort(
-                context,
-                InvalidInput(f"{request.method}: the request is not readable ({request.why})", reason="bad_request"),
-            )
-        async for item in behaviour(request, context):
-            yield item
+        async with metrics.track(method, request, stream=True):
+            if isinstance(request, Malformed):
+                await _abort(context, _unreadable(request))
+            async for item in behaviour(request, context):
+                yield item
 
     return handle
 
@@ -291,7 +412,8 @@ def _checked_stream(
 def add_to_server(servicer: TableServicer, server: grpc.aio.Server) -> None:
     """Register ``servicer`` for every RPC of ``trapoula.api.v1.TableService`` (as the generated
     ``add_TableServiceServicer_to_server`` does), except that a request whose bytes do not parse
-    is answered ``INVALID_ARGUMENT`` (reason ``bad_request``) instead of grpcio's ``UNKNOWN``."""
+    is answered ``INVALID_ARGUMENT`` (reason ``bad_request``) instead of grpcio's ``UNKNOWN``.  Every
+    call is counted, timed and logged by ``servicer.metrics`` (:meth:`Metrics.track`)."""
     service = pb.DESCRIPTOR.services_by_name["TableService"]
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
     for method in service.methods:
@@ -301,13 +423,13 @@ def add_to_server(servicer: TableServicer, server: grpc.aio.Server) -> None:
         parse = _lenient(request_cls, method.name)
         if method.server_streaming:
             handlers[method.name] = grpc.unary_stream_rpc_method_handler(
-                _checked_stream(behaviour),
+                _checked_stream(behaviour, method.name, servicer.metrics),
                 request_deserializer=parse,
                 response_serializer=response_cls.SerializeToString,
             )
         else:
             handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-                _checked_unary(behaviour),
+                _checked_unary(behaviour, method.name, servicer.metrics),
                 request_deserializer=parse,
                 response_serializer=response_cls.SerializeToString,
             )

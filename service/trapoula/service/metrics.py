@@ -1,0 +1,365 @@
+"""Prometheus metrics of one server, served over HTTP on their own address (docs/operations.md).
+
+Each :class:`Metrics` has its own ``CollectorRegistry`` (not prometheus_client's global one), so
+several servers can run in one process, each with its own endpoint::
+
+    metrics = Metrics()
+    server, port = create_server("127.0.0.1:0", tables, metrics=metrics)   # attaches it
+    address = metrics.serve_http("127.0.0.1:0")                             # "127.0.0.1:PORT"
+    ...
+    metrics.close_http()
+
+| metric | type | labels | what |
+|---|---|---|---|
+| ``trapoula_commands_total`` | counter | ``game, command, result, reason`` | commands answered |
+| ``trapoula_command_seconds`` | histogram | ``game, command`` | time to answer a command |
+| ``trapoula_rpcs_total`` | counter | ``method, result`` | every call answered, by RPC |
+| ``trapoula_rpc_seconds`` | histogram | ``method`` | time to answer a unary call |
+| ``trapoula_open_tables`` | gauge | | tables not over, of those this server saw change |
+| ``trapoula_watchers`` | gauge | | ``WatchTable`` streams open now |
+| ``trapoula_store_errors_total`` | counter | ``kind`` | store errors met (:data:`STORE_ERROR_KINDS`) |
+
+The commands are :data:`COMMANDS`, the RPCs that change tables.  ``result`` is ``ok`` or the gRPC
+status code's name (``FAILED_PRECONDITION``); ``reason`` the ``ErrorInfo.reason`` (empty when
+``ok``).  ``game`` is a game key, or ``unknown`` when the table's game could not be known (no such
+table, a malformed request, an unreachable store).  Every label takes a bounded set of values:
+never a table id or anything else a caller chose.  Plus prometheus_client's ``process_*`` and
+``python_*`` metrics.  The precise definitions are in docs/operations.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Iterable
+from concurrent.futures import Executor
+from typing import Any
+from wsgiref.simple_server import WSGIServer
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    start_http_server,
+)
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.gc_collector import GCCollector
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.registry import GAMES
+from trapoula.service.application import SPECTATOR, Tables
+from trapoula.service.errors import TableNotFound
+from trapoula.service.logs import CallInfo, enter_call, leave_call
+from trapoula.service.status import store_down
+
+__all__ = ["COMMANDS", "STORE_ERROR_KINDS", "UNKNOWN_GAME", "Metrics"]
+
+COMMANDS = frozenset({"CreateTable", "JoinTable", "AddBot", "StartMatch", "Act"})
+"""The RPCs that change tables: counted in ``trapoula_commands_total`` and timed in
+``trapoula_command_seconds`` (every RPC is in ``trapoula_rpcs_total``)."""
+UNKNOWN_GAME = "unknown"
+"""The ``game`` label when the table's game is not known."""
+STORE_ERROR_KINDS = ("unreachable", "corrupt_log", "conflict")
+"""The ``kind`` label of ``trapoula_store_errors_total`` (docs/operations.md)."""
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+"""Upper bounds (seconds) of the latency histograms' buckets."""
+GAMES_REMEMBERED = 10_000
+"""Most table -> game pairs kept to label commands (the least recently used are forgotten, then
+read again from the store when needed)."""
+TABLE_EXISTS = frozenset(
+    {"ok", "FAILED_PRECONDITION", "ALREADY_EXISTS", "PERMISSION_DENIED", "ABORTED", "OUT_OF_RANGE"}
+)
+"""Results after which the call's table surely exists, so its game may be read from the store."""
+
+log = logging.getLogger(__name__)
+calls_log = logging.getLogger("trapoula.service.calls")
+"""The logger of the one line per call (``debug``; ``info`` for a table created)."""
+
+
+class _OpenTables:
+    """The ``trapoula_open_tables`` gauge, worked out at each scrape (:meth:`Metrics.open_tables`)."""
+
+    name = "trapoula_open_tables"
+    documentation = (
+        "Tables whose match is not over, among those this server saw change since it started "
+        "(read at scrape time; docs/operations.md)"
+    )
+
+    def __init__(self, metrics: Metrics) -> None:
+        self._metrics = metrics
+
+    def describe(self) -> Iterable[Metric]:
+        """The metric, without reading anything."""
+        yield GaugeMetricFamily(self.name, self.documentation)
+
+    def collect(self) -> Iterable[Metric]:
+        """The metric with its value now."""
+        yield GaugeMetricFamily(self.name, self.documentation, value=self._metrics.open_tables())
+
+
+class Metrics:
+    """The metrics of one server, its registry, and its HTTP endpoint (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        """This server's registry (never prometheus_client's global one)."""
+        self.commands = Counter(
+            "trapoula_commands",
+            "Commands (RPCs that change tables) answered, by game, RPC, result (ok or the gRPC code) and reason",
+            ["game", "command", "result", "reason"],
+            registry=self.registry,
+        )
+        self.command_seconds = Histogram(
+            "trapoula_command_seconds",
+            "Seconds from a command's arrival to its answer, by game and RPC",
+            ["game", "command"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.rpcs = Counter(
+            "trapoula_rpcs",
+            "Calls answered (streams: ended), by RPC and result (ok or the gRPC code)",
+            ["method", "result"],
+            registry=self.registry,
+        )
+        self.rpc_seconds = Histogram(
+            "trapoula_rpc_seconds",
+            "Seconds from a unary call's arrival to its answer, by RPC",
+            ["method"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.watchers = Gauge("trapoula_watchers", "WatchTable streams open now", registry=self.registry)
+        self.store_errors = Counter(
+            "trapoula_store_errors",
+            "Store errors met: unreachable (calls and scrapes), corrupt_log, conflict (saves kept colliding)",
+            ["kind"],
+            registry=self.registry,
+        )
+        for kind in STORE_ERROR_KINDS:
+            self.store_errors.labels(kind)
+        self.registry.register(_OpenTables(self))
+        ProcessCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
+        GCCollector(registry=self.registry)
+        self._tables: Tables | None = None
+        self._executor: Executor | None = None
+        self._lock = threading.Lock()
+        self._scrape_lock = threading.Lock()
+        self._changed: dict[str, int] = {}
+        self._open: set[str] = set()
+        self._games: OrderedDict[str, str] = OrderedDict()
+        self._http: WSGIServer | None = None
+        self._http_thread: threading.Thread | None = None
+        self.http_address: str | None = None
+        """``host:port`` the HTTP endpoint listens on (the bound port), or None when not serving."""
+
+    # ----------------------------------------------------------------------- tables
+
+    def attach(self, tables: Tables, executor: Executor) -> None:
+        """Follow ``tables``: every save it announces marks the table changed (for
+        ``trapoula_open_tables``); store reads for labels run on ``executor``."""
+        self._tables = tables
+        self._executor = executor
+        tables.add_listener(self.table_changed)
+
+    def detach(self) -> None:
+        """Stop following the tables (a stopping server); the metrics keep their last values."""
+        tables, self._tables = self._tables, None
+        if tables is not None:
+            tables.remove_listener(self.table_changed)
+
+    def table_changed(self, table_id: str, version: int) -> None:
+        """``Tables`` listener: ``table_id`` reached ``version`` (any thread; no I/O)."""
+        with self._lock:
+            self._changed[table_id] = version
+
+    def _read(self, table_id: str) -> tuple[str, str]:
+        """``(game, status)`` of a table now, from the store (blocking).
+
+        Raises:
+            TableNotFound, InvalidInput: no such table; whatever the store raises.
+        """
+        tables = self._tables
+        if tables is None:
+            raise TableNotFound(f"no table {table_id} (the server is stopping)")
+        _version, view = tables.view(table_id, SPECTATOR)
+        table = view.get("table")
+        status = table.get("status") if isinstance(table, dict) else None
+        game = self._game_key(view.get("game"))
+        self._remember(table_id, game)
+        return game, str(status)
+
+    def open_tables(self) -> int:
+        """``trapoula_open_tables`` now: reads the tables changed since the last scrape (one store
+        read each); a table whose match is over leaves the count.  A read the store fails is tried
+        again at the next scrape (and counted in ``trapoula_store_errors_total{kind="unreachable"}``
+        when the store is unreachable; the other changed tables then wait for the next scrape too)."""
+        with self._scrape_lock:
+            with self._lock:
+                changed, self._changed = self._changed, {}
+            pending = list(changed.items())
+            while pending:
+                table_id, version = pending.pop()
+                try:
+                    _game, status = self._read(table_id)
+                except (TableNotFound, InvalidInput):
+                    self._open.discard(table_id)
+                    continue
+                except Exception as exc:
+                    pending.append((table_id, version))
+                    with self._lock:
+                        for tid, v in pending:
+                            self._changed[tid] = max(v, self._changed.get(tid, 0))
+                    if store_down(exc):
+                        self.store_errors.labels("unreachable").inc()
+                    log.debug("open tables: cannot read table %s (%s)", table_id, type(exc).__name__)
+                    break
+                if status == "over":
+                    self._open.discard(table_id)
+                else:
+                    self._open.add(table_id)
+            return len(self._open)
+
+    @staticmethod
+    def _game_key(game: Any) -> str:
+        return game if isinstance(game, str) and game in GAMES else UNKNOWN_GAME
+
+    def _remember(self, table_id: str, game: str) -> None:
+        if game == UNKNOWN_GAME:
+            return
+        with self._lock:
+            self._games[table_id] = game
+            self._games.move_to_end(table_id)
+            while len(self._games) > GAMES_REMEMBERED:
+                self._games.popitem(last=False)
+
+    async def _game_of(self, info: CallInfo) -> str:
+        """The game of the call's table: remembered, else read from the store (only when the call's
+        result says the table exists; ``unknown`` when it cannot be read)."""
+        table_id = info.table_id
+        if table_id is None:
+            return UNKNOWN_GAME
+        with self._lock:
+            game = self._games.get(table_id)
+        if game is not None:
+            return game
+        executor = self._executor
+        if info.result not in TABLE_EXISTS or executor is None or self._tables is None:
+            return UNKNOWN_GAME
+        try:
+            read, _status = await asyncio.get_running_loop().run_in_executor(executor, self._read, table_id)
+        except Exception:
+            return UNKNOWN_GAME
+        return read
+
+    # ----------------------------------------------------------------------- calls
+
+    @contextlib.asynccontextmanager
+    async def track(self, method: str, request: Any, *, stream: bool = False) -> AsyncIterator[CallInfo]:
+        """Count, time and log one call of ``method`` (``stream``: a server-streaming RPC, counted in
+        ``trapoula_watchers`` while open and not timed).
+
+        Yields the call's :class:`~trapoula.service.logs.CallInfo`, the context of its log
+        records; the handler passes the reply to :meth:`~trapoula.service.logs.CallInfo.answered`
+        and a failure is noted by :func:`~trapoula.service.logs.note_failure` where it becomes a
+        status.  A call ending otherwise is counted ``CANCELLED`` (the caller went away) or
+        ``UNKNOWN`` (an exception gRPC answers itself).  Counting never fails the call.
+        """
+        info = CallInfo.of(method, request)
+        if method == "CreateTable":
+            info.game = self._game_key(getattr(request, "game", None))
+        token = enter_call(info)
+        start = time.perf_counter()
+        if stream:
+            self.watchers.inc()
+        cancelled = False
+        try:
+            yield info
+        except BaseException as exc:
+            cancelled = isinstance(exc, asyncio.CancelledError | GeneratorExit)
+            if info.result == "ok":
+                info.result, info.reason = ("CANCELLED", "cancelled") if cancelled else ("UNKNOWN", "unexpected")
+            raise
+        finally:
+            elapsed = time.perf_counter() - start
+            if stream:
+                self.watchers.dec()
+            try:
+                if method in COMMANDS and info.game is None and not cancelled:
+                    info.game = await self._game_of(info)
+            finally:
+                self._record(info, elapsed, stream)
+                leave_call(token)
+
+    def _record(self, info: CallInfo, seconds: float, stream: bool) -> None:
+        try:
+            method, result = info.method, info.result
+            self.rpcs.labels(method, result).inc()
+            if not stream:
+                self.rpc_seconds.labels(method).observe(seconds)
+            if method in COMMANDS:
+                game = info.game or UNKNOWN_GAME
+                info.game = game
+                self.commands.labels(game, method, result, info.reason).inc()
+                self.command_seconds.labels(game, method).observe(seconds)
+                if method == "CreateTable" and result == "ok" and info.table_id is not None:
+                    self._remember(info.table_id, game)
+            if info.store_error is not None:
+                self.store_errors.labels(info.store_error).inc()
+            created = method == "CreateTable" and result == "ok"
+            level = logging.INFO if created else logging.DEBUG
+            if calls_log.isEnabledFor(level):
+                outcome = "ok" if result == "ok" else f"{result} {info.reason}".strip()
+                extra: dict[str, Any] = {"result": result, "ms": round(seconds * 1000, 3)}
+                if info.reason:
+                    extra["reason"] = info.reason
+                if info.game is not None:
+                    extra["game"] = info.game
+                what = "ok: table created" if created else outcome
+                calls_log.log(level, "%s %s (%.1f ms)", method, what, seconds * 1000, extra=extra)
+        except Exception:  # pragma: no cover - counting must never fail a call
+            log.exception("cannot count a call of %s", info.method)
+
+    # ----------------------------------------------------------------------- exposition
+
+    def scrape(self) -> bytes:
+        """The metrics in Prometheus' text format, as the endpoint serves them."""
+        return generate_latest(self.registry)
+
+    def serve_http(self, address: str) -> str:
+        """Serve the metrics over HTTP on ``address`` (``host:port``; port 0 picks a free port) in a
+        daemon thread; returns ``host:port`` with the bound port (also :attr:`http_address`).
+        Any path answers (``/metrics`` by convention).
+
+        Raises:
+            OSError: the address cannot be bound (in use, not this host's, unresolvable).
+            RuntimeError: already serving.
+        """
+        if self._http is not None:
+            raise RuntimeError(f"the metrics are already served on {self.http_address}")
+        host, _, port = address.rpartition(":")
+        httpd, thread = start_http_server(int(port), addr=host.strip("[]"), registry=self.registry)
+        self._http, self._http_thread = httpd, thread
+        bound = f"{host}:{httpd.server_port}"
+        self.http_address = bound
+        return bound
+
+    def close_http(self) -> None:
+        """Stop serving the metrics over HTTP (no-op when not serving)."""
+        httpd, self._http = self._http, None
+        if httpd is not None:
+            httpd.shutdown()
+            httpd.server_close()
+        if self._http_thread is not None:
+            self._http_thread.join(timeout=5)
+            self._http_thread = None
+        self.http_address = None

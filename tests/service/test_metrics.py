@@ -1,0 +1,250 @@
+"""Prometheus metrics over HTTP during a match, and JSON log lines carrying the call's context
+(docs/operations.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import threading
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from eventsourcing import persistence
+from prometheus_client.parser import text_string_to_metric_families
+
+from trapoula.clients.errors import CommandRejected, NotFound, Unavailable
+from trapoula.clients.table import TableClient
+from trapoula.domain.cards import codes, deck_52
+from trapoula.service import logs
+from trapoula.service.application import Tables
+from trapoula.service.metrics import Metrics
+from trapoula.service.server import create_server, start_server, stop_server
+
+SECRET = bytes.fromhex("5e" * 32)
+
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+class MeteredServer:
+    """A grpc.aio server on port 0 in its own loop thread, its metrics served on port 0."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.metrics = Metrics()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="metered-loop", daemon=True)
+        self.server: Any = None
+        self.address = ""
+        self.metrics_url = ""
+
+    async def _start(self) -> int:
+        self.server, port = create_server("127.0.0.1:0", self.tables, poll_seconds=1.0, metrics=self.metrics)
+        await start_server(self.server)
+        return port
+
+    def start(self) -> MeteredServer:
+        self.thread.start()
+        port = asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
+        self.address = f"127.0.0.1:{port}"
+        self.metrics_url = f"http://{self.metrics.serve_http('127.0.0.1:0')}/metrics"
+        return self
+
+    def stop(self) -> None:
+        self.metrics.close_http()
+        if self.server is not None:
+            asyncio.run_coroutine_threadsafe(stop_server(self.server, grace=0.5), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+    def scrape(self) -> Samples:
+        """Every sample of the endpoint: ``(name, labels) -> value``."""
+        with urllib.request.urlopen(self.metrics_url, timeout=10) as reply:
+            assert reply.status == 200
+            text = reply.read().decode()
+        return {
+            (s.name, frozenset(s.labels.items())): s.value
+            for family in text_string_to_metric_families(text)
+            for s in family.samples
+        }
+
+
+@pytest.fixture
+def metered(tmp_path: Any) -> Iterator[MeteredServer]:
+    """A metered server on SQLite."""
+    tables = Tables(f"sqlite:///{tmp_path / 'metered.sqlite3'}", SECRET)
+    server = MeteredServer(tables).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        tables.close()
+
+
+@pytest.fixture
+def metered_on(store: Any) -> Iterator[MeteredServer]:
+    """A metered server on each store (SQLite, then PostgreSQL)."""
+    tables = store.open()
+    server = MeteredServer(tables).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        tables.close()
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    """The sample's value (0 when the series does not exist yet)."""
+    return samples.get((name, frozenset(labels.items())), 0.0)
+
+
+def total(samples: Samples, name: str, **labels: str) -> float:
+    """The sum over every series of ``name`` whose labels include ``labels``."""
+    wanted = set(labels.items())
+    return sum(v for (n, ls), v in samples.items() if n == name and wanted <= ls)
+
+
+def command(samples: Samples, command: str, result: str = "ok", reason: str = "", game: str = "agonia") -> float:
+    return value(samples, "trapoula_commands_total", game=game, command=command, result=result, reason=reason)
+
+
+def wait_for_watchers(server: MeteredServer, count: int) -> Samples:
+    """Scrape until ``trapoula_watchers`` is ``count`` (a cancelled stream ends on the server a moment later)."""
+    deadline = time.monotonic() + 10
+    while True:
+        samples = server.scrape()
+        if value(samples, "trapoula_watchers") == count or time.monotonic() > deadline:
+            return samples
+        time.sleep(0.05)
+
+
+def test_a_scrape_during_and_after_a_match_shows_every_metric(metered_on: MeteredServer) -> None:
+    metered = metered_on
+    before = metered.scrape()
+    assert value(before, "trapoula_open_tables") == 0 and value(before, "trapoula_watchers") == 0
+    assert [value(before, "trapoula_store_errors_total", kind=k) for k in ("unreachable", "corrupt_log")] == [0, 0]
+    with TableClient(metered.address) as owner, TableClient(metered.address) as ann:
+        table_id = owner.create_table("agonia", 2, {"target_points": 0}).table_id
+        assert ann.join(table_id, "ann", seat=0).seat == 0
+        assert ann.add_bot(table_id, "random") == 1
+        with pytest.raises(NotFound):
+            ann.join(str(uuid.uuid4()), "bob")
+        with ann.watch(table_id) as mine, TableClient(metered.address).watch(table_id) as spectator:
+            next(iter(mine))
+            next(iter(spectator))
+            view = ann.start_match(table_id).view
+            assert view["legal"], "the bots moved until seat 0 must act"
+            missing = next(c for c in codes(deck_52()) if c not in view["hand"] and c != view["top_card"])
+            with pytest.raises(CommandRejected):
+                ann.act(table_id, {"kind": "play", "card": missing})
+            acts = 0
+            for _ in range(2):
+                view = ann.act(table_id, view["legal"][0]).view
+                acts += 1
+            mid = metered.scrape()
+            still_playing = view["phase"] != "match_over"
+            while view.get("legal") and acts < 500:
+                view = ann.act(table_id, view["legal"][0]).view
+                acts += 1
+            assert view["phase"] == "match_over"
+        end = wait_for_watchers(metered, 0)
+
+    # mid-match: one open table, two open watches, every command counted as sent
+    assert value(mid, "trapoula_watchers") == 2
+    if still_playing:  # the two first moves may (rarely) have ended the single hand
+        assert value(mid, "trapoula_open_tables") == 1
+    for name, sent in (("CreateTable", 1), ("JoinTable", 1), ("AddBot", 1), ("StartMatch", 1), ("Act", 2)):
+        assert command(mid, name) == sent, name
+    assert command(mid, "Act", "FAILED_PRECONDITION", "card_not_in_hand") == 1
+    assert command(mid, "JoinTable", "NOT_FOUND", "table_not_found", game="unknown") == 1
+
+    # the end: no open table, no watcher, the counts match what was sent, no store error
+    assert value(end, "trapoula_open_tables") == 0
+    assert value(end, "trapoula_watchers") == 0
+    assert command(end, "Act") == acts and acts > 2
+    assert total(end, "trapoula_commands_total") == acts + 6
+    assert total(end, "trapoula_commands_total", result="ok") == acts + 4
+    commands = acts + 6
+    assert total(end, "trapoula_command_seconds_count") == commands
+    assert value(end, "trapoula_command_seconds_count", game="agonia", command="Act") == acts + 1
+    act_seconds = value(end, "trapoula_command_seconds_sum", game="agonia", command="Act")
+    assert 0 < act_seconds < 10 * (acts + 1)
+    buckets = sorted(
+        (float(dict(ls)["le"]), v)
+        for (n, ls), v in end.items()
+        if n == "trapoula_command_seconds_bucket" and dict(ls)["command"] == "Act" and dict(ls)["game"] == "agonia"
+    )
+    assert [v for _, v in buckets] == sorted(v for _, v in buckets) and buckets[-1] == (float("inf"), acts + 1)
+    assert value(end, "trapoula_rpcs_total", method="Act", result="ok") == acts
+    watches = value(end, "trapoula_rpcs_total", method="WatchTable", result="ok")  # ended with the match
+    assert watches + value(end, "trapoula_rpcs_total", method="WatchTable", result="CANCELLED") == 2  # or left
+    assert total(end, "trapoula_store_errors_total") == 0
+
+
+def test_a_store_that_cannot_be_reached_is_counted(metered: MeteredServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    with TableClient(metered.address, retry_for=0) as owner:
+        table_id = owner.create_table("agonia", 2).table_id
+        assert value(metered.scrape(), "trapoula_open_tables") == 1
+
+        def unreachable(*_args: Any) -> Any:
+            raise persistence.OperationalError("connection refused")
+
+        monkeypatch.setattr(metered.tables, "view", unreachable)
+        with pytest.raises(Unavailable):
+            owner.view(table_id)
+        monkeypatch.undo()
+    samples = metered.scrape()
+    assert value(samples, "trapoula_store_errors_total", kind="unreachable") == 1
+    assert value(samples, "trapoula_rpcs_total", method="GetView", result="UNAVAILABLE") == 1
+    assert value(samples, "trapoula_open_tables") == 1
+
+
+def test_json_log_lines_carry_the_table_the_seat_and_the_command_id(metered: MeteredServer) -> None:
+    out = io.StringIO()
+    root, own = logging.getLogger(), logging.getLogger("trapoula")
+    levels = (root.level, own.level)
+    handler = logs.configure("json", "debug", stream=out)
+    try:
+        with TableClient(metered.address) as ann:
+            created = ann.create_table("agonia", 2, {"target_points": 0})
+            joined = ann.join(created.table_id, "ann", seat=0)
+            ann.add_bot(created.table_id, "random")
+            view = ann.start_match(created.table_id).view
+            ann.act(created.table_id, view["legal"][0], command_id="move-1")
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(levels[0])
+        own.setLevel(levels[1])
+    text = out.getvalue()
+    lines = [json.loads(line) for line in text.splitlines()]
+    calls = [line for line in lines if line["logger"] == "trapoula.service.calls"]
+    [act] = [line for line in calls if line["method"] == "Act"]
+    assert act["table_id"] == created.table_id and act["seat"] == 0 and act["command_id"] == "move-1"
+    assert (act["level"], act["logger"], act["result"], act["game"]) == (
+        "DEBUG",
+        "trapoula.service.calls",
+        "ok",
+        "agonia",
+    )
+    assert act["ms"] > 0 and act["time"].endswith("+00:00")
+    [made] = [line for line in calls if line["method"] == "CreateTable"]
+    assert (made["level"], made["table_id"], made["game"]) == ("INFO", created.table_id, "agonia")
+    assert made["message"].startswith("CreateTable ok: table created (")
+    [join] = [line for line in calls if line["method"] == "JoinTable"]
+    assert join["seat"] == 0
+    assert created.owner_token not in text and joined.token not in text and SECRET.hex() not in text
+
+
+def test_a_text_line_shows_the_context_and_quotes_a_crafted_id() -> None:
+    record = logging.LogRecord("trapoula.service.calls", logging.INFO, __file__, 1, "Act ok", None, None)
+    record.seat = 2
+    record.command_id = "x\nINFO forged line"
+    line = logs.TextFormatter().format(record)
+    assert "\n" not in line
+    assert line.endswith(" INFO trapoula.service.calls: Act ok seat=2 command_id='x\\nINFO forged line'")

@@ -1,0 +1,146 @@
+"""Every setting is a flag and an environment variable, one table documents them all, and
+``trapoula serve --help`` shows each with its variable and default (docs/operations.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from trapoula.service import settings as settings_module
+from trapoula.service.__main__ import main as service_main
+from trapoula.service.server import serve
+from trapoula.service.settings import SETTINGS, Settings, settings_table
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# field, flag, variable, default, a good text, its value, a bad text
+NEW_SETTINGS = [
+    ("metrics_address", "--metrics-address", "TRAPOULA_METRICS_ADDRESS", "127.0.0.1:9464", "0.0.0.0:9100",
+     "0.0.0.0:9100", "9100"),
+    ("log_format", "--log-format", "TRAPOULA_LOG_FORMAT", "text", "JSON", "json", "xml"),
+    ("log_level", "--log-level", "TRAPOULA_LOG_LEVEL", "info", "debug", "debug", "loud"),
+    ("projection", "--projection", "TRAPOULA_PROJECTION", True, "off", False, "maybe"),
+    ("cache_size", "--cache-size", "TRAPOULA_CACHE_SIZE", 1000, "250", 250, "0"),
+    ("auto_workers", "--auto-workers", "TRAPOULA_AUTO_WORKERS", 2, "8", 8, "65"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("field", "flag", "env", "default", "text", "parsed", "bad"), NEW_SETTINGS)
+def test_each_new_setting_comes_from_its_flag_over_its_variable_over_the_default(
+    field: str, flag: str, env: str, default: Any, text: str, parsed: Any, bad: str
+) -> None:
+    assert getattr(Settings.from_env({}), field) == default
+    assert getattr(Settings(), field) == default
+    assert getattr(Settings.from_env({env: text}), field) == parsed
+    assert getattr(Settings.from_env({env: "  "}), field) == default  # blank: unset
+    assert getattr(Settings.from_args([flag, text], {}), field) == parsed
+    assert getattr(Settings.from_args([flag, text], {env: bad}), field) == parsed  # the flag wins, unread
+    with pytest.raises(ValueError, match=f"^{env}: .*{re.escape(repr(bad))}"):
+        Settings.from_env({env: bad})
+
+
+@pytest.mark.parametrize(("field", "flag", "env", "default", "text", "parsed", "bad"), NEW_SETTINGS)
+def test_a_bad_flag_is_one_line_naming_it_and_exit_2(
+    capsys: pytest.CaptureFixture[str], field: str, flag: str, env: str, default: Any, text: str, parsed: Any, bad: str
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        Settings.from_args([flag, bad], {})
+    assert stop.value.code == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"trapoula serve: argument {flag}: ") and repr(bad) in line and "--help" in line
+
+
+def test_metrics_off_and_the_module_exits_2_on_a_bad_variable(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert Settings.from_args(["--metrics-address", "off"], {}).metrics_address is None
+    assert Settings.from_env({"TRAPOULA_METRICS_ADDRESS": "Off"}).metrics_address is None
+    monkeypatch.setenv("TRAPOULA_LOG_LEVEL", "loud")
+    assert service_main([]) == 2
+    assert capsys.readouterr().err == "trapoula: TRAPOULA_LOG_LEVEL: log level 'loud' is not one of " + (
+        "debug, info, warning, error\n"
+    )
+
+
+def test_the_secret_comes_from_a_file_never_from_a_flag_and_is_never_quoted(tmp_path: Path) -> None:
+    good = tmp_path / "secret"
+    good.write_text("ab" * 32 + "\n", encoding="ascii")
+    assert Settings.from_args(["--secret-file", str(good)], {}).secret == b"\xab" * 32
+    assert Settings.from_env({"TRAPOULA_SECRET_FILE": str(good)}).secret == b"\xab" * 32
+    both = {"TRAPOULA_SECRET_FILE": str(good), "TRAPOULA_SECRET": "cd" * 16}
+    assert Settings.from_args(["--secret-file", str(good)], both).secret == b"\xab" * 32  # the flag wins
+    with pytest.raises(ValueError, match="set TRAPOULA_SECRET or TRAPOULA_SECRET_FILE, not both"):
+        Settings.from_env(both)
+    short = tmp_path / "short"
+    short.write_text("ab" * 15, encoding="ascii")
+    with pytest.raises(ValueError, match=r"^TRAPOULA_SECRET_FILE: secret file .*short.*16 bytes") as refused:
+        Settings.from_env({"TRAPOULA_SECRET_FILE": str(short)})
+    assert "ab" * 15 not in str(refused.value)
+    with pytest.raises(ValueError, match=r"^TRAPOULA_SECRET: the secret must be hex digits$"):
+        Settings.from_env({"TRAPOULA_SECRET": "not hex at all"})
+    with pytest.raises(SystemExit):
+        Settings.from_args(["--secret-file", str(tmp_path / "missing")], {})
+    with pytest.raises(SystemExit):
+        Settings.from_args(["--secret", "ab" * 32], {})  # no such flag: it would show in the process list
+
+
+def test_serve_help_is_complete(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        service_main(["--help"])
+    assert stop.value.code == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("usage: trapoula serve ")
+    flat = " ".join(shown.split())
+    for s in SETTINGS:
+        assert s.env in flat, s.env
+        if s.flag:
+            default = s.default.replace("`", "")
+            assert f"{s.flag} {s.metavar}" in flat and f"(env {s.env}; default {default})" in flat, s.flag
+    epilog = flat[flat.index("Every flag may be set instead by its environment variable") :]
+    assert all(s.env in epilog for s in SETTINGS)
+
+
+def test_one_table_lists_every_setting_in_the_readme_and_the_module_docstring() -> None:
+    table = settings_table()
+    assert len(table.splitlines()) == len(SETTINGS) + 2
+    assert table in (settings_module.__doc__ or "")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert table in readme
+    assert readme.count("| flag | environment | default | meaning |") == 1
+    every_field = {s.field for s in SETTINGS}
+    assert every_field == set(Settings.__dataclass_fields__)
+
+
+def test_a_busy_metrics_port_is_a_warning_and_the_server_serves(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        busy = f"127.0.0.1:{holder.getsockname()[1]}"
+        settings = Settings(
+            address="127.0.0.1:0", database_url=f"sqlite:///{tmp_path / 'm.sqlite3'}", metrics_address=busy
+        )
+        bound: list[str] = []
+
+        async def scenario() -> None:
+            stop = asyncio.Event()
+
+            def ready(address: str) -> None:
+                bound.append(address)
+                stop.set()
+
+            await serve(settings, ready=ready, stop=stop, metrics_ready=bound.append)
+
+        with caplog.at_level(logging.INFO, logger="trapoula.service.server"):
+            asyncio.run(scenario())
+    assert len(bound) == 1 and bound[0].startswith("127.0.0.1:")  # served, without metrics
+    [warning] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("metrics not served")]
+    assert [r.levelno for r in caplog.records if r.getMessage() == warning] == [logging.WARNING]
+    assert f"cannot listen on {busy!r}" in warning and "TRAPOULA_METRICS_ADDRESS" in warning

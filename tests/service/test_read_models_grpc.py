@@ -1,0 +1,222 @@
+"""ListLobby, ListMatches and GetStandings over a real channel; the thin client's methods and the
+``trapoula history`` / ``trapoula standings`` commands; ``serve`` migrating and projecting."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+import pytest
+import sqlalchemy
+from grpc_helpers import error_info
+
+from trapoula.api.v1 import table_pb2 as pb
+from trapoula.api.v1 import table_pb2_grpc
+from trapoula.clients.cli import main as cli
+from trapoula.clients.table import TableClient
+from trapoula.service.application import Tables
+from trapoula.service.migrations import head
+from trapoula.service.projection import Projection
+from trapoula.service.readmodels import ReadModels
+from trapoula.service.server import create_server, serve, start_server, stop_server
+from trapoula.service.settings import Settings
+
+pytestmark = pytest.mark.timeout(120)
+
+
+class Served:
+    """A grpc.aio server with read models, in its own event loop thread."""
+
+    def __init__(self, tables: Tables, read_models: ReadModels | None) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.server: Any = None
+
+        async def start() -> int:
+            self.server, port = create_server("127.0.0.1:0", tables, poll_seconds=1.0, read_models=read_models)
+            await start_server(self.server)
+            return port
+
+        self.address = f"127.0.0.1:{asyncio.run_coroutine_threadsafe(start(), self.loop).result(10)}"
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(stop_server(self.server, grace=0.5), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
+
+
+def eventually(check: Callable[[], Any], timeout: float = 20.0) -> Any:
+    """``check()`` once it is truthy (the read models follow the log a moment later)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = check()
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def served(store: Any) -> Iterator[tuple[Tables, Served]]:
+    tables = store.open()
+    models = ReadModels(store.url, store.schema)
+    models.migrate()
+    projection = Projection(tables, models, poll_seconds=0.5, pause_seconds=0.01)
+    projection.start()
+    server = Served(tables, models)
+    try:
+        yield tables, server
+    finally:
+        server.stop()
+        projection.stop()
+        models.close()
+        tables.close()
+
+
+def test_a_match_played_over_grpc_shows_in_the_history_and_the_standings(served: tuple[Tables, Served]) -> None:
+    tables, server = served
+    with grpc.insecure_channel(server.address) as channel:
+        stub = table_pb2_grpc.TableServiceStub(channel)
+        created = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}))
+        for name in ("helga", "otto"):
+            stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level="heuristic", name=name))
+        owner = (("authorization", f"Bearer {created.owner_token}"),)
+        stub.StartMatch(pb.StartMatchRequest(table_id=created.table_id, command_id="go"), metadata=owner)
+        waiting = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=3))
+        stub.JoinTable(pb.JoinTableRequest(table_id=waiting.table_id, name="ann", seat=1))
+        assert tables.settle(60)
+
+        matches = eventually(lambda: stub.ListMatches(pb.ListMatchesRequest()).matches)
+        assert [m.table_id for m in matches] == [created.table_id]
+        match = matches[0]
+        end = tables.stored_events(created.table_id)[-1]
+        record = stub.GetRecord(pb.GetRecordRequest(table_id=created.table_id))
+        assert (match.game, json.loads(match.result_json)) == ("agonia", end.payload)
+        assert list(match.winner_seats) == [end.payload["winner"]] and not match.HasField("winner_team")
+        assert [(p.seat, p.name, p.bot, p.total, p.won) for p in match.players] == [
+            (seat, name, "heuristic", end.payload["totals"][seat], seat == end.payload["winner"])
+            for seat, name in enumerate(["helga", "otto"])
+        ]
+        assert match.record_available and match.record_complete and match.record_hands == record.hands == 1
+        assert match.version == len(tables.stored_events(created.table_id))
+        assert match.finished_at.endswith("Z") and match.started_at <= match.finished_at
+        assert stub.ListMatches(pb.ListMatchesRequest(player="ann")).matches == []
+        assert len(stub.ListMatches(pb.ListMatchesRequest(player="otto", game="agonia")).matches) == 1
+
+        lobby = eventually(lambda: stub.ListLobby(pb.ListLobbyRequest()).tables)
+        assert [(t.table_id, list(t.free_seats), t.open_places, t.status) for t in lobby] == [
+            (waiting.table_id, [0, 2], 2, "open")
+        ]
+        assert [(p.seat, p.name, p.bot) for p in lobby[0].players] == [(1, "ann", "")]
+
+        first = stub.GetStandings(pb.GetStandingsRequest(game="agonia", page_size=1))
+        second = stub.GetStandings(pb.GetStandingsRequest(game="agonia", page_size=1, page_token=first.next_page_token))
+        rows = [*first.standings, *second.standings]
+        winner, loser = ("helga", "otto") if end.payload["winner"] == 0 else ("otto", "helga")
+        assert [(r.player, r.bot, r.played, r.won) for r in rows] == [
+            (winner, "heuristic", 1, 1),
+            (loser, "heuristic", 1, 0),
+        ]
+        assert first.next_page_token and second.next_page_token == ""
+
+        for request, call, reason in [
+            (pb.ListMatchesRequest(page_token="nope"), stub.ListMatches, "bad_page_token"),
+            (pb.ListMatchesRequest(finished_after="tomorrow"), stub.ListMatches, "bad_time"),
+            (pb.GetStandingsRequest(page_size=-1), stub.GetStandings, "bad_page_size"),
+            (pb.ListLobbyRequest(page_token="x" * 600), stub.ListLobby, "bad_page_token"),
+        ]:
+            with pytest.raises(grpc.RpcError) as refused:
+                call(request)
+            assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert error_info(refused.value).reason == reason
+
+    with TableClient(server.address) as client:
+        page = client.matches(player="helga")
+        assert [m.table_id for m in page.items] == [created.table_id] and page.next_page_token == ""
+        assert [p.name for p in page.items[0].winners] == [winner]
+        assert [t.table_id for t in client.lobby().items] == [waiting.table_id]
+        assert [(s.player, s.played) for s in client.standings(player=winner).items] == [(winner, 1)]
+
+    out = io.StringIO()
+    assert cli(["history", "--address", server.address], out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["FINISHED", "(UTC)", "GAME", "TABLE", "HANDS", "RECORD", "WINNERS", "PLAYERS"]
+    assert len(lines) == 2 and created.table_id in lines[1] and " yes " in lines[1]
+    out = io.StringIO()
+    assert cli(["standings", "--game", "agonia", "--address", server.address], out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["GAME", "PLAYER", "BOT", "PLAYED", "WON", "LAST", "FINISHED", "(UTC)"]
+    assert lines[1].split()[:5] == ["agonia", winner, "heuristic", "1", "1"] and len(lines) == 3
+    assert cli(["history", "--after", "yesterday", "--address", server.address], out=io.StringIO()) == 1
+
+
+def test_a_server_without_read_models_answers_unavailable(sqlite_store: Any) -> None:
+    tables = sqlite_store.open()
+    server = Served(tables, None)
+    try:
+        with grpc.insecure_channel(server.address) as channel:
+            stub = table_pb2_grpc.TableServiceStub(channel)
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.ListMatches(pb.ListMatchesRequest())
+            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert error_info(refused.value).reason == "read_models_off"
+    finally:
+        server.stop()
+        tables.close()
+
+
+def test_serve_migrates_and_a_server_with_the_projection_catches_up(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'served.sqlite3'}"
+
+    def run(projection: bool, work: Callable[[str], None]) -> None:
+        settings = Settings(
+            address="127.0.0.1:0", database_url=url, secret=bytes(32), metrics_address=None, projection=projection
+        )
+        started: list[tuple[asyncio.AbstractEventLoop, asyncio.Event, str]] = []
+        ready = threading.Event()
+
+        async def main() -> None:
+            stop = asyncio.Event()
+
+            def on_ready(address: str) -> None:
+                started.append((asyncio.get_running_loop(), stop, address))
+                ready.set()
+
+            await serve(settings, ready=on_ready, stop=stop)
+
+        thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
+        thread.start()
+        assert ready.wait(30)
+        loop, stop, address = started[0]
+        try:
+            work(address)
+        finally:
+            loop.call_soon_threadsafe(stop.set)
+            thread.join(30)
+
+    made: list[str] = []
+
+    def without_projection(address: str) -> None:
+        with TableClient(address) as client:
+            made.append(client.create_table("agonia", seats=2).table_id)
+            time.sleep(0.5)  # a projecting server would have listed it by now
+            assert client.lobby().items == ()
+
+    def with_projection(address: str) -> None:
+        with TableClient(address) as client:
+            lobby = eventually(lambda: client.lobby().items)
+            assert [t.table_id for t in lobby] == made
+
+    run(False, without_projection)
+    run(True, with_projection)
+    engine = sqlalchemy.create_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(sqlalchemy.text("SELECT version_num FROM trapoula_alembic_version")).scalar() == head()
+    engine.dispose()
