@@ -248,3 +248,46 @@ def test_a_text_line_shows_the_context_and_quotes_a_crafted_id() -> None:
     line = logs.TextFormatter().format(record)
     assert "\n" not in line
     assert line.endswith(" INFO trapoula.service.calls: Act ok seat=2 command_id='x\\nINFO forged line'")
+
+
+def test_a_scrape_during_the_demo_match_sees_it_open_and_at_the_end_counts_its_commands(
+    metered: MeteredServer, tmp_path: Any
+) -> None:
+    """`trapoula demo --address`: four client-side bots play agonia; scraped while it runs and
+    after (docs/operations.md)."""
+    from trapoula.clients.demo import run_demo
+
+    results: list[Any] = []
+    errors: list[BaseException] = []
+
+    def play() -> None:
+        try:
+            results.append(run_demo(metered.address, record_path=tmp_path / "demo.jsonl", seed=3, out=io.StringIO()))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    demo = threading.Thread(target=play, name="demo")
+    demo.start()
+    during: Samples | None = None
+    deadline = time.monotonic() + 60
+    while demo.is_alive() and time.monotonic() < deadline:
+        samples = metered.scrape()
+        if value(samples, "trapoula_open_tables") == 1 and command(samples, "Act") > 0:
+            during = samples
+            break
+        time.sleep(0.01)
+    demo.join(timeout=120)
+    assert not errors, errors
+    [result] = results
+    assert result.report.ok
+    assert during is not None, "the demo ended before a scrape saw it in play"
+    assert [command(during, name) for name in ("CreateTable", "JoinTable", "StartMatch")] == [1, 4, 1]
+    end = metered.scrape()
+    assert value(end, "trapoula_open_tables") == 0
+    # every seat command of the stored log was one Act answered OK, none refused, none failed
+    entries = metered.tables.stored_events(result.table_id)
+    seat_commands = {(e.actor, e.command_id) for e in entries if e.actor.startswith("seat:") and e.command_id}
+    assert command(end, "Act") == len(seat_commands) > command(during, "Act")
+    assert total(end, "trapoula_commands_total") == 6 + len(seat_commands)
+    assert value(end, "trapoula_command_seconds_count", game="agonia", command="Act") == len(seat_commands)
+    assert total(end, "trapoula_store_errors_total") == 0
