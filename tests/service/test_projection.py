@@ -514,11 +514,16 @@ def test_the_migrations_match_the_models_and_a_second_upgrade_changes_nothing(st
         (lambda m: m.lobby(page_token="abc"), "bad_page_token"),
         (lambda m: m.lobby(page_token="-5"), "bad_page_token"),
         (lambda m: m.matches(page_token="9" * 21), "bad_page_token"),
+        (lambda m: m.matches(page_token="9223372036854775808"), "bad_page_token"),  # 2**63: past any position
+        (lambda m: m.lobby(page_token="99999999999999999999"), "bad_page_token"),
         (lambda m: m.matches(page_token="١٢"), "bad_page_token"),  # Arabic-Indic digits
         (lambda m: m.standings(page_token="12"), "bad_page_token"),
         (lambda m: m.standings(page_token="WzEsMl0"), "bad_page_token"),  # base64 of [1,2]
         (lambda m: m.standings(page_token="%%%"), "bad_page_token"),
         (lambda m: m.lobby(game="g" * 65), "unknown_game"),
+        (lambda m: m.lobby(game="poker"), "unknown_game"),
+        (lambda m: m.matches(game="Agonia"), "unknown_game"),
+        (lambda m: m.standings(player="\u2028 "), "bad_player"),
         (lambda m: m.matches(player="p" * 65), "bad_player"),
         (lambda m: m.matches(player="ann\x00"), "bad_player"),
         (lambda m: m.standings(game="agonia\n"), "unknown_game"),
@@ -547,3 +552,14 @@ def test_time_filters_read_rfc3339_and_unix_seconds() -> None:
     assert parse_time("1746100800.25", "t") == noon + timedelta(milliseconds=250)
     assert parse_time("", "t") is None
     assert rfc3339(noon + timedelta(microseconds=7)) == "2025-05-01T12:00:00.000007Z"
+
+
+def test_a_standings_token_after_the_longest_names_is_accepted_back() -> None:
+    """Every token the server gives is one it takes: three 64-character texts of 4-byte characters."""
+    from trapoula.service.readmodels import MAX_PAGE_TOKEN, Standing, _encode_standings_token, _standings_token
+
+    when = datetime(2025, 5, 1, 12, tzinfo=UTC)
+    row = Standing(game="𝔸" * 64, name="𝔸" * 64, bot="Ω" * 64, played=2**31 - 1, won=2**31 - 1, last_finished_at=when)
+    token = _encode_standings_token(row)
+    assert len(token) <= MAX_PAGE_TOKEN
+    assert _standings_token(token) == (2**31 - 1, 2**31 - 1, "𝔸" * 64, "𝔸" * 64, "Ω" * 64)

@@ -8,6 +8,7 @@ import io
 import json
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -15,6 +16,7 @@ import grpc
 import pytest
 import sqlalchemy
 from grpc_helpers import error_info
+from prometheus_client.parser import text_string_to_metric_families
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
@@ -177,7 +179,11 @@ def test_serve_migrates_and_a_server_with_the_projection_catches_up(tmp_path: An
 
     def run(projection: bool, work: Callable[[str], None]) -> None:
         settings = Settings(
-            address="127.0.0.1:0", database_url=url, secret=bytes(32), metrics_address=None, projection=projection
+            address="127.0.0.1:0",
+            database_url=url,
+            secret=bytes(32),
+            metrics_address="127.0.0.1:0" if projection else None,
+            projection=projection,
         )
         started: list[tuple[asyncio.AbstractEventLoop, asyncio.Event, str]] = []
         ready = threading.Event()
@@ -189,7 +195,7 @@ def test_serve_migrates_and_a_server_with_the_projection_catches_up(tmp_path: An
                 started.append((asyncio.get_running_loop(), stop, address))
                 ready.set()
 
-            await serve(settings, ready=on_ready, stop=stop)
+            await serve(settings, ready=on_ready, stop=stop, metrics_ready=scraped.append)
 
         thread = threading.Thread(target=asyncio.run, args=(main(),), daemon=True)
         thread.start()
@@ -202,6 +208,7 @@ def test_serve_migrates_and_a_server_with_the_projection_catches_up(tmp_path: An
             thread.join(30)
 
     made: list[str] = []
+    scraped: list[str] = []
 
     def without_projection(address: str) -> None:
         with TableClient(address) as client:
@@ -213,6 +220,26 @@ def test_serve_migrates_and_a_server_with_the_projection_catches_up(tmp_path: An
         with TableClient(address) as client:
             lobby = eventually(lambda: client.lobby().items)
             assert [t.table_id for t in lobby] == made
+        # the projection's progress is exported: the log's one event (the table's TableCreated)
+        # folded, nothing left, no failure
+        [metrics_address] = scraped
+
+        def progress() -> dict[str, float]:
+            with urllib.request.urlopen(f"http://{metrics_address}/metrics", timeout=10) as reply:
+                text = reply.read().decode()
+            return {
+                s.name: s.value
+                for family in text_string_to_metric_families(text)
+                for s in family.samples
+                if s.name.startswith("trapoula_projection_")
+            }
+
+        seen = eventually(lambda: (lambda p: p if p.get("trapoula_projection_position", 0) > 0 else None)(progress()))
+        assert seen == {
+            "trapoula_projection_position": 1.0,
+            "trapoula_projection_lag": 0.0,
+            "trapoula_projection_failures_total": 0.0,
+        }
 
     run(False, without_projection)
     run(True, with_projection)

@@ -48,7 +48,7 @@ from prometheus_client import (
     generate_latest,
     start_http_server,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
@@ -103,6 +103,38 @@ class _OpenTables:
     def collect(self) -> Iterable[Metric]:
         """The metric with its value now."""
         yield GaugeMetricFamily(self.name, self.documentation, value=self._metrics.open_tables())
+
+
+class _ProjectionGauges:
+    """``trapoula_projection_position``, ``trapoula_projection_lag`` and
+    ``trapoula_projection_failures_total`` of the read models' projection, from what its
+    background thread last saw (no I/O at scrape time; docs/operations.md)."""
+
+    def __init__(self, projection: Any) -> None:
+        self._projection = projection
+
+    def describe(self) -> Iterable[Metric]:
+        """The metrics, without reading anything."""
+        return self.collect()
+
+    def collect(self) -> Iterable[Metric]:
+        """The metrics with their values now."""
+        position, head = self._projection.observed
+        yield GaugeMetricFamily(
+            "trapoula_projection_position",
+            "Notification id of the last stored event folded into the read models (as last checked)",
+            value=position,
+        )
+        yield GaugeMetricFamily(
+            "trapoula_projection_lag",
+            "Stored events not yet folded into the read models when last checked (0: up to date)",
+            value=max(0, head - position),
+        )
+        yield CounterMetricFamily(
+            "trapoula_projection_failures",
+            "Catch-ups of the projection that failed (each logged as a warning)",
+            value=self._projection.failures,
+        )
 
 
 class Metrics:
@@ -170,6 +202,11 @@ class Metrics:
         self._tables = tables
         self._executor = executor
         tables.add_listener(self.table_changed)
+
+    def follow_projection(self, projection: Any) -> None:
+        """Export the progress of ``projection`` (a :class:`~trapoula.service.projection.Projection`
+        with ``observed`` and ``failures``) as the ``trapoula_projection_*`` metrics."""
+        self.registry.register(_ProjectionGauges(projection))
 
     def detach(self) -> None:
         """Stop following the tables (a stopping server); the metrics keep their last values."""

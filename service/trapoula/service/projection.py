@@ -521,6 +521,10 @@ class Projection:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._listening = False
+        self.observed: tuple[int, int] = (0, 0)
+        """``(position, head)`` as the background thread last saw them (for the metrics; no I/O)."""
+        self.failures = 0
+        """Catch-ups of the background thread that failed (each is logged)."""
 
     # ----------------------------------------------------------------------- transactions
 
@@ -689,9 +693,13 @@ class Projection:
                 return
             self._wake.clear()
             try:
-                if self.head() > self.position:  # two reads; an idle poll takes no write lock
+                head, position = self.head(), self.position  # two reads; an idle poll takes no write lock
+                if head > position:
                     self.catch_up()
+                    position = self.position
+                self.observed = (position, max(head, position))
             except Exception as exc:
+                self.failures += 1
                 lines = str(exc).strip().splitlines()
                 log.warning(
                     "projection: cannot apply the event log after position %s (%s); trying again in %.1fs",

@@ -1,8 +1,8 @@
 """Read models: the lobby, match history and standings, as SQL tables (DESIGN, Layers: service).
 
 The event log is the only source of truth; these tables are derived from it by the projection
-(:mod:`trapoula.service.projection`) and can be dropped and rebuilt from it at any time
-(docs/read-models.md).  They live in the event store's database (and PostgreSQL schema), beside
+(:mod:`trapoula.service.projection`); their rows can be deleted and rebuilt from it at any
+time (docs/read-models.md).  They live in the event store's database (and PostgreSQL schema), beside
 ``trapoula_events``, and are created and changed by the Alembic migrations of
 :mod:`trapoula.service.migrations`.
 
@@ -55,6 +55,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import TypeDecorator
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.registry import GAMES
 from trapoula.service.application import store_url
 from trapoula.service.errors import clip
 
@@ -64,8 +65,11 @@ MAX_PAGE_SIZE = 500
 """Most rows in one page (a larger ``page_size`` is cut to this)."""
 MAX_FILTER = 64
 """Longest player name or game key accepted in a filter (names have at most 64 characters)."""
-MAX_PAGE_TOKEN = 512
-"""Longest page token accepted."""
+MAX_PAGE_TOKEN = 1200
+"""Longest page token accepted (a standings token of three 64-character texts of 4-byte UTF-8
+characters has about 1,070)."""
+MAX_POSITION = 2**63 - 1
+"""Largest notification id a lobby or history page token may name (a 64-bit signed integer)."""
 MAX_TIME_TEXT = 40
 """Longest time filter accepted (RFC 3339 with nanoseconds and an offset has 35 characters)."""
 SQLITE_BUSY_SECONDS = 30.0
@@ -357,6 +361,10 @@ def _filter_text(value: Any, what: str, reason: str) -> str:
             f"{what} {clip(value)!r}: expected text of at most {MAX_FILTER} characters without control characters",
             reason=reason,
         )
+    if what == "game" and value and value not in GAMES:
+        raise InvalidInput(f"game {clip(value)!r} is not one this server plays: {', '.join(GAMES)}", reason=reason)
+    if what == "player" and value and not value.strip():
+        raise InvalidInput(f"player {clip(value)!r}: a name cannot be only spaces", reason=reason)
     return value.strip() if what == "player" else value
 
 
@@ -368,7 +376,13 @@ def _seq_token(token: Any) -> int | None:
     """
     if token == "":
         return None
-    if not (isinstance(token, str) and 0 < len(token) <= 20 and token.isascii() and token.isdigit()):
+    if not (
+        isinstance(token, str)
+        and 0 < len(token) <= 20
+        and token.isascii()
+        and token.isdigit()
+        and int(token) <= MAX_POSITION
+    ):
         raise InvalidInput(f"page_token {clip(token)!r} is not one this server gave", reason="bad_page_token")
     return int(token)
 
@@ -399,8 +413,8 @@ def _standings_token(token: Any) -> tuple[int, int, str, str, str] | None:
 
 
 def _encode_standings_token(row: Standing) -> str:
-    raw = json.dumps([row.won, row.played, row.game, row.name, row.bot], ensure_ascii=True, separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode("ascii")).decode("ascii").rstrip("=")
+    raw = json.dumps([row.won, row.played, row.game, row.name, row.bot], ensure_ascii=False, separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode("utf-8")).decode("ascii").rstrip("=")
 
 
 def parse_time(text: Any, what: str) -> datetime | None:
@@ -600,7 +614,7 @@ class ReadModels:
         game; returns ``(tables, next_page_token)`` (``""`` after the last page).
 
         Raises:
-            InvalidInput: a bad game (``unknown_game``: longer than 64 characters), page size
+            InvalidInput: a game this server does not play (``unknown_game``), a bad page size
                 (``bad_page_size``) or page token (``bad_page_token``).
         """
         game = _filter_text(game, "game", "unknown_game")

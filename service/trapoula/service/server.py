@@ -286,6 +286,8 @@ async def serve(
             settings.address, tables, poll_seconds=settings.watch_poll_seconds, metrics=metrics, read_models=read_models
         )
         projection = open_read_models(settings, tables, read_models)
+        if projection is not None:
+            metrics.follow_projection(projection)
         metrics_bound = _serve_metrics(metrics, settings.metrics_address)
         await start_server(server)
         bound = display_address(settings.address, port)
