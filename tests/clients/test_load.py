@@ -285,3 +285,18 @@ def test_a_run_over_two_addresses_of_one_server_plays(served: Served, capsys: py
     code, lines, err = _run([*argv, "--seats", "2", "--duration", "60", "--matches", "1", "--every", "5"], capsys)
     assert code == 0, "\n".join([*lines[-8:], err])
     assert _summary(lines)["errors"].split() == ["errors", "none"]
+
+
+def test_vida_bots_go_on_from_a_fresh_view_when_the_stream_is_behind(
+    served: Served, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """vida: the view streamed with an event in the middle of another seat's command (the last
+    pass of the auction, before the contract is set, R4) may offer a move the table no longer
+    takes; the bot is refused, reads the current view and plays on: no error."""
+    argv = ["--address", served.address, "--tables", "2", "--game", "vida", "--seed", "3"]
+    code, lines, err = _run([*argv, "--duration", "6", "--every", "6"], capsys)
+    assert code == 0, "\n".join([*lines[-8:], err])
+    summary = next(line for line in lines if line.startswith("  errors"))
+    assert summary == "  errors    none"
+    commands = next(line for line in lines if line.startswith("  commands"))
+    assert int(commands.split()[1]) > 50

@@ -293,6 +293,9 @@ class LoadResult:
     """Error kind -> the first message of that kind."""
     finished: tuple[str, ...]
     interrupted: bool
+    stale: int = 0
+    """Act calls refused because the bot's view was behind the table; each went on from a fresh
+    view (not counted as errors nor in the Act figures)."""
 
     @property
     def ok(self) -> bool:
@@ -310,7 +313,8 @@ def summary_block(plan: LoadPlan, result: LoadResult) -> str:
         f"{plan.watchers} spectator stream(s) per table, {min(plan.channels, plan.tables)} connection(s) to "
         f"{plan.address}; "
         f"{how} {final.elapsed:.1f} s",
-        f"  commands  {final.commands} Act calls, {final.commands / seconds:.1f}/s",
+        f"  commands  {final.commands} Act calls, {final.commands / seconds:.1f}/s"
+        + (f" ({result.stale} more refused on a stale view, then made from a fresh one)" if result.stale else ""),
     ]
     if result.latency is not None:
         s = result.latency
@@ -380,6 +384,7 @@ class _Run:
         self.options.update(dict(plan.options))
         self.latencies = Latencies()
         self.commands = 0
+        self.stale = 0
         self.events = 0
         self.matches = 0
         self.tables = 0
@@ -447,13 +452,29 @@ class _Run:
                         table_id=table.table_id, command_id=uuid.uuid4().hex, command=command
                     )
                     began = time.perf_counter()
-                    response = await stub.Act(request, metadata=metadata, timeout=plan.timeout)
+                    try:
+                        response = await stub.Act(request, metadata=metadata, timeout=plan.timeout)
+                    except grpc.aio.AioRpcError as exc:
+                        if exc.code() != grpc.StatusCode.FAILED_PRECONDITION or not self.running:
+                            raise
+                        # refused on a stale view (the stream was behind the table, e.g. at an
+                        # event in the middle of another seat's command): go on from a fresh
+                        # view; a refusal on the current view is a real error
+                        fresh = await stub.GetView(
+                            table_pb2.GetViewRequest(table_id=table.table_id), metadata=metadata, timeout=plan.timeout
+                        )
+                        if int(fresh.view.version) <= version:
+                            raise
+                        self.stale += 1
+                        version = last = max(last, int(fresh.view.version))
+                        view = json.loads(fresh.view.view_json)
+                        continue
                     if not self.running:
                         return  # a reply after the end: not counted (the run's figures are final)
                     self.latencies.add((time.perf_counter() - began) * 1000.0)
                     self.commands += 1
                     table.touch()
-                    last = max(last, int(response.version))
+                    version = last = max(last, int(response.version))
                     if any(e.name == "MatchEnded" for e in response.events):
                         return
                     view = json.loads(response.view.view_json)
@@ -609,7 +630,14 @@ class _Run:
             interval, overall = self.latencies.roll()
             if final.elapsed - self.previous.elapsed >= 0.05:  # the last, shorter interval
                 self.say(interval_line(self.previous, final, interval, overall))
-            return LoadResult(final, overall, dict(self.examples), tuple(self.finished), interrupted=self.stop.is_set())
+            return LoadResult(
+                final,
+                overall,
+                dict(self.examples),
+                tuple(self.finished),
+                interrupted=self.stop.is_set(),
+                stale=self.stale,
+            )
         finally:
             self.running = False
             await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)
