@@ -144,3 +144,12 @@ def test_a_busy_metrics_port_is_a_warning_and_the_server_serves(
     [warning] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("metrics not served")]
     assert [r.levelno for r in caplog.records if r.getMessage() == warning] == [logging.WARNING]
     assert f"cannot listen on {busy!r}" in warning and "TRAPOULA_METRICS_ADDRESS" in warning
+
+
+@pytest.mark.parametrize("address", [" 127.0.0.1:0", "a b:0", "host\t:50051", "127.0.0.1\x00:1"])
+def test_a_blank_or_control_character_in_the_host_is_a_bad_address(address: str) -> None:
+    with pytest.raises(ValueError, match="is not host:port"):
+        Settings.from_env({"TRAPOULA_ADDRESS": address})
+    with pytest.raises(SystemExit) as stop:
+        Settings.from_args(["--address", address], {})
+    assert stop.value.code == 2

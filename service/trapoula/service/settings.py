@@ -149,10 +149,23 @@ def check_address(address: str) -> str:
     '127.0.0.1:0'
 
     Raises:
-        ValueError: no host, no port, or a port out of range; the message names the address.
+        ValueError: no host, no port, a port out of range, or a blank or control character in the
+            host; the message names the address.
+
+    >>> check_address("a b:0")
+    Traceback (most recent call last):
+    ...
+    ValueError: address 'a b:0' is not host:port with a port from 0 to 65535
     """
     host, sep, port = address.rpartition(":")
-    if not sep or not host or not port.isascii() or not port.isdigit() or int(port) > 65535:
+    if (
+        not sep
+        or not host
+        or not port.isascii()
+        or not port.isdigit()
+        or int(port) > 65535
+        or any(ch.isspace() or not ch.isprintable() for ch in host)
+    ):
         raise ValueError(f"address {address[:64]!r} is not host:port with a port from 0 to 65535")
     return address
 
