@@ -53,6 +53,12 @@ play: $(STAMP)  ## play Agonia in the terminal against three bots
 golden: $(STAMP)  ## rewrite the golden playthrough files
 	$(PY) -m pytest -q tests/golden --update-golden
 
+bench: $(STAMP)  ## measure domain, replay, gRPC on SQLite and PostgreSQL, fan-out, memory (docs/benchmarks.md; BENCH_FLAGS=--quick)
+	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet --disable-pip-version-check \
+		--only-binary :all: --timeout 20 --retries 1 open_spiel >/dev/null 2>&1 || \
+		echo "bench: open_spiel did not install (no network, or no wheel for this Python): its reference is skipped"
+	PYTHONPATH=tests $(PY) -m bench $(BENCH_FLAGS)
+
 image:  ## build the server image (needs a Docker engine)
 	docker build -f deploy/Dockerfile -t trapoula .
 

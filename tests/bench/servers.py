@@ -1,0 +1,237 @@
+"""The processes the gRPC figures are measured against, and the PostgreSQL schema they use.
+
+* :class:`ServerProcess` ``("trapoula")``: ``python -m trapoula.service`` on port 0, what an operator
+  runs, with its default settings but the store (and a free port for its metrics, when it serves
+  them, so that several run side by side).
+* :class:`ServerProcess` ``("echo")``: ``python -m bench --echo-server``: a bare ``grpc.aio`` server
+  whose one method (:data:`ECHO_METHOD`, a generic unary handler on raw bytes, no protobuf) returns
+  the request as it came: the floor any gRPC call in Python stands on (:func:`serve_echo`).
+* :func:`postgres_schema`: a fresh schema ``trapoula_bench_<random>`` in the database of
+  ``TRAPOULA_BENCH_DATABASE_URL``, else ``TEST_DATABASE_URL``, else :data:`DEFAULT_POSTGRES_URL`;
+  dropped at the end.  When none connects it says why instead.
+
+Each process runs apart from the load generator, as a server would: the figures are not bent by
+the load generator's own work on the same interpreter lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import queue
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import grpc
+import sqlalchemy
+
+from trapoula.service.settings import display_url
+
+DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+"""The PostgreSQL database tried when no URL is set."""
+STARTUP_SECONDS = 60.0
+"""How long a server process may take to say it serves."""
+ECHO_METHOD = "/trapoula.bench.Echo/Echo"
+"""The echo server's one method: raw request bytes back."""
+ECHO_READY = "echo serving on "
+"""The line the echo server prints once serving, followed by ``host:port``."""
+TRAPOULA_READY = "trapoula serving on "
+"""The line ``python -m trapoula.service`` prints once serving, followed by ``host:port``."""
+
+
+class ServerProcess:
+    """A server in a child process: started, its address read from its first line, stopped.
+
+    Args:
+        argv: the command line.
+        ready: the line prefix it prints once serving, before ``host:port``.
+        log_path: where its standard error goes.
+        env: its environment.
+    """
+
+    def __init__(self, argv: Sequence[str], ready: str, log_path: Path, env: dict[str, str] | None = None) -> None:
+        self.argv = list(argv)
+        self.ready = ready
+        self.log_path = log_path
+        self.env = env
+        self.address = ""
+        """``host:port`` it listens on, once :meth:`start` returned."""
+        self.process: subprocess.Popen[str] | None = None
+        self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+
+    @classmethod
+    def trapoula(cls, database_url: str, log_path: Path, schema: str | None = None) -> ServerProcess:
+        """``python -m trapoula.service`` on ``127.0.0.1:0`` with the store ``database_url``."""
+        argv = [sys.executable, "-m", "trapoula.service", "--address", "127.0.0.1:0", "--database-url", database_url]
+        if schema:
+            argv += ["--database-schema", schema]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRAPOULA_") and k != "PYTHONPATH"}
+        env["TRAPOULA_SECRET"] = secrets.token_hex(32)
+        env["TRAPOULA_METRICS_ADDRESS"] = "127.0.0.1:0"  # servers side by side: no fixed port to share
+        return cls(argv, TRAPOULA_READY, log_path, env)
+
+    @classmethod
+    def echo(cls, log_path: Path) -> ServerProcess:
+        """The bare echo server (``python -m bench --echo-server``) on ``127.0.0.1:0``."""
+        return cls([sys.executable, "-m", "bench", "--echo-server"], ECHO_READY, log_path, bench_env())
+
+    def launch(self) -> ServerProcess:
+        """Start the process, without waiting for it to serve (see :meth:`wait`)."""
+        log = self.log_path.open("a", encoding="utf-8")
+        self.process = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=log, text=True, env=self.env)
+        log.close()
+        stdout = self.process.stdout
+        assert stdout is not None
+
+        def read() -> None:
+            for line in stdout:
+                self._lines.put(line)
+            self._lines.put(None)
+
+        threading.Thread(target=read, name="bench-server-stdout", daemon=True).start()
+        return self
+
+    def wait(self) -> ServerProcess:
+        """Wait until the launched process serves; its address is then :attr:`address`.
+
+        Raises:
+            RuntimeError: it exited or did not say it serves within :data:`STARTUP_SECONDS`; the
+                message holds the end of its log.  The process is stopped.
+        """
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not self.address and time.monotonic() < deadline:
+            try:
+                line = self._lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            if line.startswith(self.ready):
+                self.address = line[len(self.ready) :].strip()
+        if not self.address:
+            self.stop()
+            raise RuntimeError(f"{' '.join(self.argv[1:4])} did not start; its log ends:\n{self.log_tail()}")
+        return self
+
+    def start(self) -> ServerProcess:
+        """:meth:`launch`, then :meth:`wait`.
+
+        Raises:
+            RuntimeError: as :meth:`wait`.
+        """
+        return self.launch().wait()
+
+    def stop(self, timeout: float = 20.0) -> None:
+        """SIGTERM, then SIGKILL if it has not ended within ``timeout`` seconds."""
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+    def cpu_seconds(self) -> float | None:
+        """The process's CPU time so far (user and system, s), from ``/proc``; None where it cannot
+        be read (not Linux, not running)."""
+        if self.process is None:
+            return None
+        try:
+            with open(f"/proc/{self.process.pid}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+    def log_tail(self, lines: int = 20) -> str:
+        """The last ``lines`` lines of its log."""
+        try:
+            return "\n".join(self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def bench_env() -> dict[str, str]:
+    """This process's environment, with the folder holding this package on ``PYTHONPATH`` (for
+    ``python -m bench`` in a child process)."""
+    env = dict(os.environ)
+    here = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+async def _echo(request: bytes, context: grpc.aio.ServicerContext[bytes, bytes]) -> bytes:
+    return request
+
+
+async def _serve_echo() -> None:
+    server = grpc.aio.server()
+    service, method = ECHO_METHOD.strip("/").split("/")
+    handler = grpc.unary_unary_rpc_method_handler(_echo)  # no (de)serializers: raw bytes in and out
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, {method: handler}),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(f"{ECHO_READY}127.0.0.1:{port}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await server.stop(1.0)
+
+
+def serve_echo() -> None:
+    """Serve :data:`ECHO_METHOD` on a free port of 127.0.0.1 until SIGTERM; print
+    ``echo serving on HOST:PORT`` once serving."""
+    asyncio.run(_serve_echo())
+
+
+def postgres_url() -> str:
+    """``TRAPOULA_BENCH_DATABASE_URL``, else ``TEST_DATABASE_URL``, else :data:`DEFAULT_POSTGRES_URL`."""
+    return os.environ.get("TRAPOULA_BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL") or DEFAULT_POSTGRES_URL
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0][:200]}" if lines else type(exc).__name__
+
+
+@contextlib.contextmanager
+def postgres_schema(url: str) -> Iterator[tuple[str | None, str]]:
+    """A fresh schema in the database of ``url``: yields ``(schema, server version)``, or
+    ``(None, why it cannot be had)``; the schema is dropped at the end."""
+    schema = f"trapoula_bench_{secrets.token_hex(6)}"
+    try:
+        engine = sqlalchemy.create_engine(url, connect_args={"connect_timeout": 5})
+    except Exception as exc:  # a bad URL, no driver
+        yield None, f"PostgreSQL at {display_url(url)} cannot be used: {_one_line(exc)}"
+        return
+    try:
+        with engine.begin() as conn:
+            conn.execute(sqlalchemy.text(f'CREATE SCHEMA "{schema}"'))
+            version = str(conn.execute(sqlalchemy.text("SHOW server_version")).scalar()).split()[0]
+    except Exception as exc:  # unreachable, refused, no rights
+        engine.dispose()
+        yield None, f"PostgreSQL at {display_url(url)} cannot be used: {_one_line(exc)}"
+        return
+    try:
+        yield schema, version
+    finally:
+        with contextlib.suppress(Exception), engine.begin() as conn:
+            conn.execute(sqlalchemy.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        engine.dispose()
