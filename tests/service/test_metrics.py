@@ -291,3 +291,20 @@ def test_a_scrape_during_the_demo_match_sees_it_open_and_at_the_end_counts_its_c
     assert total(end, "trapoula_commands_total") == 6 + len(seat_commands)
     assert value(end, "trapoula_command_seconds_count", game="agonia", command="Act") == len(seat_commands)
     assert total(end, "trapoula_store_errors_total") == 0
+
+
+def test_a_json_line_stays_one_line_whatever_the_text() -> None:
+    """Line and paragraph separators in a caller's text are escaped: a reader splitting on any
+    line break (Python's ``splitlines``) still sees one record a line."""
+    out = io.StringIO()
+    root, own = logging.getLogger(), logging.getLogger("trapoula")
+    levels = (root.level, own.level)
+    handler = logs.configure("json", "info", stream=out)
+    try:
+        logging.getLogger("trapoula.test").info("id %s", "a\u2028b\x85c\nd Ω")
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(levels[0])
+        own.setLevel(levels[1])
+    [line] = out.getvalue().splitlines()
+    assert json.loads(line)["message"] == "id a\u2028b\x85c\nd Ω"

@@ -206,7 +206,7 @@ def json_formatter() -> logging.Formatter:
         "%(levelname)s %(name)s %(message)s",
         rename_fields={"levelname": "level", "name": "logger"},
         timestamp="time",
-        json_ensure_ascii=False,
+        json_ensure_ascii=True,  # U+2028 and other line separators never split a line for a reader
     )
 
 
