@@ -153,3 +153,10 @@ def test_a_blank_or_control_character_in_the_host_is_a_bad_address(address: str)
     with pytest.raises(SystemExit) as stop:
         Settings.from_args(["--address", address], {})
     assert stop.value.code == 2
+
+
+def test_an_odd_number_of_hex_digits_says_so() -> None:
+    with pytest.raises(ValueError, match="has 33 hex digits: it needs an even number"):
+        Settings.from_env({"TRAPOULA_SECRET": "a" * 33})
+    with pytest.raises(ValueError, match="must be hex digits"):
+        Settings.from_env({"TRAPOULA_SECRET": "g" * 32})

@@ -247,3 +247,50 @@ def test_serve_migrates_and_a_server_with_the_projection_catches_up(tmp_path: An
     with engine.connect() as conn:
         assert conn.execute(sqlalchemy.text("SELECT version_num FROM trapoula_alembic_version")).scalar() == head()
     engine.dispose()
+
+
+def test_history_shows_vida_teams_and_the_players_out_of_a_mau_mau_match(sqlite_store: Any) -> None:
+    """``trapoula history``: a vida match lists each team's partners (seats 0 and 2, 1 and 3, R2.3)
+    with the games it won; a mau_mau match marks the players eliminated before its end ``[out]``
+    (R6.6)."""
+    from test_projection import play_matches
+
+    tables = sqlite_store.open()
+    models = ReadModels(sqlite_store.url, sqlite_store.schema)
+    models.migrate()
+    projection = Projection(tables, models, poll_seconds=0.5, pause_seconds=0.01)
+    projection.start()
+    server = Served(tables, models)
+    try:
+        vida, mau_mau = play_matches(
+            tables,
+            [
+                ("vida", ["helga", "otto", "ida", "max"], {"target_score": 100, "wins_needed": 1}),
+                ("mau_mau", ["max", "ida", "otto"], {"elimination_limit": -1}),
+            ],
+        )
+        assert projection.wait_caught_up(20)
+        out = io.StringIO()
+        assert cli(["history", "--address", server.address], out=out) == 0
+        rows = {line.split()[3]: line for line in out.getvalue().splitlines()[1:]}
+    finally:
+        server.stop()
+        projection.stop()
+        models.close()
+        tables.close()
+    won = [f"{n} game{'' if n == 1 else 's'} won" for n in tables.stored_events(vida)[-1].payload["games_won"]]
+    assert rows[vida].endswith(f"team 0: helga, ida ({won[0]}); team 1: otto, max ({won[1]})")
+    events = tables.stored_events(mau_mau)
+    out_seats = {e.payload["seat"] for e in events if e.name == "PlayerEliminated"}
+    assert out_seats, "the mau_mau match must eliminate someone"
+    names = ["max", "ida", "otto"]
+    assert all(f"{name} (" in rows[mau_mau] for name in names)
+    marked = {name for name in names if f"{name} (" in _out_parts(rows[mau_mau])}
+    assert marked == {names[s] for s in out_seats}
+    assert "[left]" not in rows[mau_mau]
+
+
+def _out_parts(row: str) -> str:
+    """The players of a history row marked ``[out]``, joined."""
+    players = row.split("  ")[-1]
+    return " ".join(part for part in players.split(", ") if part.endswith("[out]"))

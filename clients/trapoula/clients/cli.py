@@ -58,6 +58,11 @@ __all__ = ["EXIT_CODES", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USA
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 """Where the client looks for a server when neither ``--address`` nor ``TRAPOULA_ADDRESS`` says."""
+ADDRESS_HELP = (
+    f"the server, host:port or several separated by commas (env TRAPOULA_ADDRESS, default {DEFAULT_ADDRESS}); "
+    "an unreachable server is retried for up to 30 s"
+)
+"""Help of the ``--address`` of the commands that ask a server."""
 DEFAULT_DATABASE_URL = "sqlite:///trapoula.sqlite3"
 """The default store: a SQLite file in the current folder."""
 
@@ -447,12 +452,19 @@ def _cmd_history(args: argparse.Namespace, out: TextIO) -> int:
     )
     for m in matches:
         winners = ", ".join(p.name for p in m.winners) or "-"
-        players = ", ".join(
-            f"{p.name}" + (f" ({p.total})" if p.total is not None else "") + (" [left]" if p.left else "")
-            for p in m.players
-        )
-        if m.team_totals:
-            players += "; games won by team: " + "-".join(str(t) for t in m.team_totals)
+
+        def shown(p: Any) -> str:  # [out]: left the match or was eliminated before its end
+            return f"{p.name}" + (f" ({p.total})" if p.total is not None else "") + (" [out]" if p.left else "")
+
+        if m.team_totals:  # vida: the partners of each team, and the games it won (R2.3, R6.10)
+            players = "; ".join(
+                f"team {team}: "
+                + ", ".join(shown(p) for p in m.players if p.team == team)
+                + f" ({won} game{'' if won == 1 else 's'} won)"
+                for team, won in enumerate(m.team_totals)
+            )
+        else:
+            players = ", ".join(shown(p) for p in m.players)
         record = "yes" if m.record_available else "no"
         print(
             f"{_when(m.finished_at):<19}  {m.game:<12}  {m.table_id:<36}  {m.hands:>5}  {record:<6}  {winners:<24}  "
@@ -578,10 +590,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tables", help="list a server's tables", epilog=EXIT_CODES)
     p.add_argument("--game", default="")
-    p.add_argument("--address")
+    p.add_argument("--address", help=ADDRESS_HELP)
 
     p = sub.add_parser("games", help="list the games", epilog=EXIT_CODES)
-    p.add_argument("--address")
+    p.add_argument("--address", help=ADDRESS_HELP)
     p.add_argument("--local", action="store_true", help="this client's games, without a server")
 
     p = sub.add_parser("history", help="list a server's finished matches, newest first", epilog=EXIT_CODES)
@@ -592,13 +604,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--before", default="", help="only matches finished before this time (same forms)")
     p.add_argument("--limit", type=non_negative_arg, default=20, help="most matches shown (default 20; 0: all)")
-    p.add_argument("--address")
+    p.add_argument("--address", help=ADDRESS_HELP)
 
     p = sub.add_parser("standings", help="list players' matches played and won per game", epilog=EXIT_CODES)
     p.add_argument("--game", default="", help="only this game")
     p.add_argument("--player", default="", help="only this display name")
     p.add_argument("--limit", type=non_negative_arg, default=50, help="most rows shown (default 50; 0: all)")
-    p.add_argument("--address")
+    p.add_argument("--address", help=ADDRESS_HELP)
 
     p = sub.add_parser(
         "load",

@@ -14,7 +14,7 @@
 | `--log-format` | `TRAPOULA_LOG_FORMAT` | `text` | `text` or `json` (one JSON object a line), on standard error ([docs/operations.md](docs/operations.md)) |
 | `--log-level` | `TRAPOULA_LOG_LEVEL` | `info` | `debug` (one line per call), `info`, `warning` or `error` |
 | `--secret-file` | `TRAPOULA_SECRET_FILE` | none | a file holding the hex server secret (the safe way to pass it) |
-| | `TRAPOULA_SECRET` | random per process | the hex server secret itself, at least 32 hex digits (no flag: a flag would show in the process list) |
+| | `TRAPOULA_SECRET` | random per process | the hex server secret itself, an even number of hex digits, at least 32 (no flag: a flag would show in the process list) |
 
 A flag wins over its variable, and a variable over the default; an empty variable counts as
 unset.  A bad value is refused with one line naming the flag or the variable, before anything
@@ -311,11 +311,14 @@ def parse_secret(text: str) -> bytes:
     The messages never quote the secret.
 
     Raises:
-        ValueError: not hex, or fewer than 16 bytes.
+        ValueError: not hex, an odd number of hex digits, or fewer than 16 bytes.
     """
+    digits = text.strip()
     try:
-        raw = bytes.fromhex(text.strip())
+        raw = bytes.fromhex(digits)
     except ValueError:
+        if len(digits) % 2 and all(ch in "0123456789abcdefABCDEF" for ch in digits):
+            raise ValueError(f"the secret has {len(digits)} hex digits: it needs an even number (two a byte)") from None
         raise ValueError("the secret must be hex digits") from None
     if len(raw) < 16:
         raise ValueError("the secret must hold at least 16 bytes (32 hex digits)")
@@ -441,7 +444,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "secret", "", "TRAPOULA_SECRET", "", "random per process",
-        "the hex server secret itself, at least 32 hex digits (no flag: a flag would show in the process list)",
+        "the hex server secret itself, an even number of hex digits, at least 32 (no flag: a flag would show in the process list)",
         parse_secret,
     ),
 )  # fmt: skip
