@@ -444,7 +444,8 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "secret", "", "TRAPOULA_SECRET", "", "random per process",
-        "the hex server secret itself, an even number of hex digits, at least 32 (no flag: a flag would show in the process list)",
+        "the hex server secret itself, an even number of hex digits, at least 32"
+        " (no flag: a flag would show in the process list)",
         parse_secret,
     ),
 )  # fmt: skip
