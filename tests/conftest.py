@@ -7,7 +7,9 @@ database can be had; but when ``TRAPOULA_REQUIRE_POSTGRES=1`` (set by CI, which 
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -56,3 +58,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _required():
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(autouse=True)
+def _logging_as_it_was() -> Iterator[None]:
+    """A test that runs the server's ``main`` in this process installs its log handler on the root
+    logger (``trapoula.service.logs.configure``); remove it afterwards, so that later tests in the
+    same worker do not find the server's log lines in their captured standard error."""
+    root, own = logging.getLogger(), logging.getLogger("trapoula")
+    handlers, levels = list(root.handlers), (root.level, own.level)
+    yield
+    for handler in [h for h in root.handlers if h not in handlers]:
+        root.removeHandler(handler)
+    root.setLevel(levels[0])
+    own.setLevel(levels[1])
