@@ -78,6 +78,26 @@ _CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][CDHS](?![0-9A-Za-z])")
 _CARD_LOOSE = re.compile(r"[2-9TJQKA][CDHS](?![0-9A-Za-z])")
 """A cheaper superset of ``_CARD_TOKEN``'s matches."""
 
+_ENCODER = json.JSONEncoder(check_circular=False, separators=(",", ":"))
+_C_MAKE_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODE = (
+    None
+    if _C_MAKE_ENCODER is None
+    else _C_MAKE_ENCODER(
+        None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True
+    )
+)
+
+
+def _to_json(value: Any) -> str:
+    """The JSON text of a view, a part of one or a payload, as scanned for card codes and seeds:
+    ``json.dumps`` compact (the separators hold no letter or digit, so they change no match of
+    ``_CARD_TOKEN``) and without the cycle check (a cycle still fails, as a RecursionError), by one
+    C encoder built once (``JSONEncoder.encode`` builds one at every call)."""
+    if _C_ENCODE is None or isinstance(value, str):
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODE(value, 0))
+
 
 def card_tokens(text: str) -> set[str]:
     """Every card code that stands alone in ``text`` (a JSON dump of a view or an event).
@@ -93,6 +113,12 @@ def shown_cards(text: str, allowed: set[str]) -> set[str]:
     if set(_CARD_LOOSE.findall(text)) <= allowed:
         return set()
     return card_tokens(text) - allowed
+
+
+_NO_CODES: frozenset[str] = frozenset()
+
+_Parsed = tuple[Payload, Any, Hashable]
+"""A command payload of an adapter's universe, its parsed command and its legality key."""
 
 
 @dataclass(frozen=True)
@@ -243,7 +269,45 @@ class _Check:
         """The deck of the hand in progress: its card codes, sorted."""
         self.views: dict[Viewer, Payload] = {}
         """The views after the last event."""
+        self.scanned: dict[Viewer, dict[str, tuple[Any, frozenset[str]]]] = {}
+        """For each viewer, each entry of its last checked view -> (its value, the matches of
+        ``_CARD_LOOSE`` in its JSON text); an entry checked against every seed of ``seeds``."""
+        self.scanned_any: dict[str, tuple[Any, frozenset[str]]] = {}
+        """The same for the entry last encoded under each key, whichever viewer's view held it (the
+        views of one state share most entries)."""
         self.stats = Stats()
+
+    def add_seed(self, seed: str) -> None:
+        """A hand is dealt from ``seed``: no view may ever show it."""
+        self.seeds.add(seed)
+        self.scanned.clear()  # every entry must be checked for the new seed
+        self.scanned_any.clear()
+
+    def view_codes(self, viewer: Viewer, view: Payload, after: str) -> frozenset[str] | set[str]:
+        """The matches of ``_CARD_LOOSE`` in the JSON text of ``view``; fails if it shows a seed.
+
+        The text of a dict is its entries' texts joined by separators that hold no letter, digit or
+        hex digit, so no card code and no seed spans two entries: the view's matches are its entries'
+        matches, and an entry equal to the one the viewer's previous view held, or to the last one
+        encoded under its key (JSON-equal: equal numbers and booleans differ only in digits and
+        letters that make no card code), is not encoded and scanned again."""
+        scanned = self.scanned.setdefault(viewer, {})
+        now = self.scanned_any
+        found: frozenset[str] | set[str] = _NO_CODES
+        for key, value in view.items():
+            known = scanned.get(key)
+            if known is None or known[0] != value:
+                known = now.get(key)
+                if known is None or known[0] != value:
+                    text = _to_json({key: value})
+                    for seed in self.seeds:
+                        assert seed not in text, f"after {after}: the view of {_who(viewer)} shows a seed (S13.3)"
+                    matches = _CARD_LOOSE.findall(text)
+                    known = now[key] = (value, frozenset(matches) if matches else _NO_CODES)
+                scanned[key] = known
+            if known[1]:
+                found = found | known[1]
+        return found
 
     # ----------------------------------------------------------------------------- per event
 
@@ -259,7 +323,7 @@ class _Check:
 
         payload = to_payload(event)
         assert spec.event_types.get(name) is type(event), f"{name} is not in spec.event_types"
-        decoded = from_payload(spec.event_types[name], json.loads(json.dumps(payload)))
+        decoded = from_payload(spec.event_types[name], json.loads(_to_json(payload)))
         assert decoded == event, f"{name} does not survive its JSON payload: {payload}"
 
         seat_count = self.seat_count(state)
@@ -283,39 +347,41 @@ class _Check:
             adapter.invariants(event, state)
         in_progress = spec.hand_in_progress(state)
         public = set(discard) | (set() if in_progress else set(adapter.revealed(state)))
-        shown: tuple[Payload, str] | None = None
+        shown: tuple[Payload, str, set[str]] | None = None
+        named = {payload.get(f) for f in event.private_to}  # the seats that may see its private fields
         for viewer in self.viewers:
             own = set(hands[viewer]) if viewer is not None and viewer < len(hands) else set()
             allowed = own | public
             if adapter.known is not None:
                 allowed |= adapter.known(state, viewer)
             view = spec.seat_view(state, viewer)
-            text = json.dumps(view)
-            leaked = shown_cards(text, allowed)
-            assert not leaked, f"after {name}: the view of {_who(viewer)} shows {sorted(leaked)} (S13.3): {text}"
-            for seed in self.seeds:
-                assert seed not in text, f"after {name}: the view of {_who(viewer)} shows a seed (S13.3)"
+            if not self.view_codes(viewer, view, name) <= allowed:
+                text = _to_json(view)
+                leaked = shown_cards(text, allowed)
+                assert not leaked, f"after {name}: the view of {_who(viewer)} shows {sorted(leaked)} (S13.3): {text}"
             self.views[viewer] = view
-            if event.withheld and viewer is not None and any(payload.get(f) == viewer for f in event.private_to):
+            if event.withheld and viewer is not None and viewer in named:
                 assert visible(event, viewer), f"{name} withheld from its own seat {viewer}"
             elif event.withheld:
                 assert not visible(event, viewer), f"{name} of seat {payload.get('seat')} reaches {_who(viewer)} (R5.4)"
             seen = redact(event, viewer)
             for hidden in event.hidden:
                 assert seen[hidden] is None, f"{name}.{hidden} shown to {_who(viewer)} (S12)"
-            if viewer is None or all(payload.get(f) != viewer for f in event.private_to):
+            if viewer is None or viewer not in named:
                 for private in event.private:
                     assert seen[private] is None, (
                         f"{name}.{private} of seat {payload.get('seat')} shown to {_who(viewer)}"
                     )
             if in_progress:
                 if shown is None or seen != shown[0]:
-                    shown = (seen, json.dumps(seen))
-                leaked = shown_cards(shown[1], allowed)
-                assert not leaked, f"{name} redacted for {_who(viewer)} shows {sorted(leaked)} (S12): {shown[1]}"
-                assert self.current_seed is None or self.current_seed not in shown[1], (
-                    f"{name} redacted for {_who(viewer)} shows the seed of the hand in progress"
-                )
+                    text = _to_json(seen)
+                    assert self.current_seed is None or self.current_seed not in text, (
+                        f"{name} redacted for {_who(viewer)} shows the seed of the hand in progress"
+                    )
+                    shown = (seen, text, set(_CARD_LOOSE.findall(text)))
+                if not shown[2] <= allowed:
+                    leaked = shown_cards(shown[1], allowed)
+                    assert not leaked, f"{name} redacted for {_who(viewer)} shows {sorted(leaked)} (S12): {shown[1]}"
         return decoded
 
     def seat_count(self, state: Any) -> int:
@@ -325,16 +391,19 @@ class _Check:
 
     # ----------------------------------------------------------------------------- per state
 
-    def view_legal_agrees(self, state: Any, legal: Mapping[int, Sequence[Any]]) -> None:
-        """The ``legal`` list of each seat's view is the payload list of ``legal_commands``."""
+    def view_legal_agrees(self, state: Any, legal: Mapping[int, Sequence[Any]]) -> dict[int, list[Payload]]:
+        """The ``legal`` list of each seat's view is the payload list of ``legal_commands``; return
+        those payload lists, by seat (for the seats whose view has a ``legal`` list)."""
+        payloads: dict[int, list[Payload]] = {}
         for seat, commands in legal.items():
             view = self.views.get(seat)
             if view is not None and "legal" in view:
-                expected = [self.spec.command_payload(c) for c in commands]
+                expected = payloads[seat] = [self.spec.command_payload(c) for c in commands]
                 assert view["legal"] == expected, (
                     f"the view of seat {seat} shows the legal commands {view['legal']}, "
                     f"but legal_commands gives {expected}"
                 )
+        return payloads
 
     def universe(self, state: Any) -> None:
         """Every legal command is accepted; every other command is refused and changes nothing."""
@@ -357,33 +426,36 @@ class _Check:
                 except CommandRejected as refusal:
                     raise AssertionError(f"legal command {payload} refused: {refusal}") from None
                 assert events, f"legal command {payload} caused no event"
-            universe = self._parsed(adapter.command_universe(state, seat))
-            missing = keys - {key for _, _, key in universe}
-            assert not missing, f"legal commands {sorted(missing)} are outside the adapter's command universe"
+            universe, universe_keys = self._parsed(adapter.command_universe(state, seat))
+            missing = keys - universe_keys
+            assert not missing, f"legal commands {sorted(missing, key=repr)} are outside the adapter's command universe"
             refused: tuple[type[Exception], ...] = (CommandRejected,)
             if not in_range:
                 # a seat out of range may also be refused as malformed input (STYLE habit 4a);
                 # a sample of the universe is enough there
                 refused = (CommandRejected, InvalidInput)
                 universe = universe[:: max(1, len(universe) // OUT_OF_RANGE_SAMPLE)]
+            decide = spec.decide
+            refusals = 0
             for payload, command, key in universe:
                 try:
-                    events = spec.decide(state, command)
+                    events = decide(state, command)
                 except refused as refusal:
                     assert key not in keys, f"legal {payload} refused: {refusal}"
-                    self.stats.refusals += 1
+                    refusals += 1
                     continue
                 assert key in keys, f"{payload} accepted but not in legal_commands"
                 assert events, f"{payload} accepted with no event"
+            self.stats.refusals += refusals
         if adapter.table_commands is not None:
-            accepted, refused = adapter.table_commands(state)
+            accepted, refused_now = adapter.table_commands(state)
             for payload in accepted:
                 try:
                     events = spec.decide(state, spec.parse_command(payload))
                 except CommandRejected as refusal:
                     raise AssertionError(f"table command {payload} refused: {refusal}") from None
                 assert events, f"table command {payload} caused no event"
-            for payload in refused:
+            for payload in refused_now:
                 try:
                     spec.decide(state, spec.parse_command(payload))
                 except CommandRejected:
@@ -392,17 +464,41 @@ class _Check:
                 raise AssertionError(f"table command {payload} accepted where the rules refuse it")
         assert pickle.dumps(state) == snapshot, "deciding commands changed the state"
 
-    def _parsed(self, universe: Sequence[Payload]) -> Sequence[tuple[Payload, Any, Hashable]]:
-        """The universe's payloads with their parsed commands and legality keys (cached per tuple)."""
+    def _parsed(self, universe: Sequence[Payload]) -> tuple[Sequence[_Parsed], frozenset[Hashable]]:
+        """The universe's payloads with their parsed commands and legality keys, and the set of those
+        keys; remembered for an adapter's (immutable, cached) tuple, and for each payload while it
+        lives in the cache."""
         cached = _PARSED.get(id(universe))
-        if cached is None or cached[0] is not universe:
-            parsed = [(p, self.spec.parse_command(p), self.adapter.legality_key(p)) for p in universe]
-            cached = _PARSED[id(universe)] = (universe, parsed)
-        return cached[1]
+        if cached is not None and cached[0] is universe:
+            return cached[1], cached[2]
+        parsed = [self._parse(p) for p in universe]
+        keys = frozenset(key for _, _, key in parsed)
+        if isinstance(universe, tuple):
+            if len(_PARSED) >= _CACHE_LIMIT:
+                _PARSED.clear()
+            _PARSED[id(universe)] = (universe, parsed, keys)
+        return parsed, keys
+
+    def _parse(self, payload: Payload) -> _Parsed:
+        """``payload``, its parsed command and its legality key (remembered by identity: an adapter's
+        universe reuses the payloads of its fixed part)."""
+        known = _PARSED_PAYLOADS.get(id(payload))
+        if known is not None and known[0] is payload:
+            return known
+        entry = (payload, self.spec.parse_command(payload), self.adapter.legality_key(payload))
+        if len(_PARSED_PAYLOADS) >= _CACHE_LIMIT:
+            _PARSED_PAYLOADS.clear()
+        _PARSED_PAYLOADS[id(payload)] = entry
+        return entry
 
 
-_PARSED: dict[int, tuple[Sequence[Payload], list[tuple[Payload, Any, Hashable]]]] = {}
-"""Parsed command universes by the identity of the adapter's (immutable, cached) tuple."""
+_CACHE_LIMIT = 50_000
+"""Entries each parse cache holds at most before it starts afresh."""
+_PARSED: dict[int, tuple[Sequence[Payload], list[_Parsed], frozenset[Hashable]]] = {}
+"""Parsed command universes and their legality keys by the identity of the adapter's (immutable,
+cached) tuple."""
+_PARSED_PAYLOADS: dict[int, _Parsed] = {}
+"""Parsed payloads by their identity (each entry keeps its payload alive, so the identity holds)."""
 
 
 def _who(viewer: Viewer) -> str:
@@ -468,9 +564,12 @@ def _play(case: Case) -> Stats:
             first_of_hand = False
             seats = range(check.seat_count(state))
             legal = {seat: spec.legal_commands(state, seat) for seat in seats}
-            check.view_legal_agrees(state, legal)
+            payloads_of = check.view_legal_agrees(state, legal)
             expected_hands: list[list[str]] | None = None
-            acting = acting_seats(spec, state, seats)
+            if spec.acting is not None:
+                acting = acting_seats(spec, state, seats)
+            else:  # what acting_seats gives then: the seats with legal commands
+                acting = tuple(s for s in seats if legal[s])
             special = _special_command(rng, spec, adapter, state, legal) if adapter.rare or adapter.p_table else None
             if special is not None:
                 command = special
@@ -486,7 +585,7 @@ def _play(case: Case) -> Stats:
                     check.current_seed = None
                 else:
                     seed = deal_seed(case, stats.hands)
-                    check.seeds.add(seed)
+                    check.add_seed(seed)
                     check.current_seed = seed
                     deal = Deal.from_seed(spec.deck(state), seed)
                 command = spec.deal_command(state, deal)
@@ -501,7 +600,7 @@ def _play(case: Case) -> Stats:
                     f"the hand did not end within {MAX_COMMANDS_PER_HAND} commands"
                 )
                 seat = rng.choice(actors)
-                payloads = [spec.command_payload(c) for c in legal[seat]]
+                payloads = payloads_of.get(seat) or [spec.command_payload(c) for c in legal[seat]]
                 nudged = adapter.nudge(state, seat, payloads, rng) if adapter.nudge is not None else None
                 payload = nudged if nudged is not None else _choose(rng, adapter, case, payloads)
                 command = spec.parse_command(payload)

@@ -57,9 +57,15 @@ class Event:
 E = TypeVar("E", bound=Event)
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+"""Types whose values :func:`_plain` returns as they are (checked first: most fields and items are)."""
+
+
 def _plain(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     return value
@@ -73,9 +79,21 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""The field names of each event class met so far, in declaration order (a class's fields never change)."""
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The dataclass field names of ``cls``, in declaration order (TypeError if it is no dataclass)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def to_payload(event: Event) -> Payload:
     """The event's fields as a JSON-ready dict (tuples become lists)."""
-    return {f.name: _plain(getattr(event, f.name)) for f in dataclasses.fields(event)}  # type: ignore[arg-type]
+    return {name: _plain(getattr(event, name)) for name in _field_names(type(event))}
 
 
 def from_payload(cls: type[E], payload: Mapping[str, Any]) -> E:
@@ -84,8 +102,8 @@ def from_payload(cls: type[E], payload: Mapping[str, Any]) -> E:
     Raises:
         InvalidInput: a field is missing or unknown.
     """
-    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    if set(payload) != names:
+    names = _field_names(cls)
+    if len(payload) != len(names) or not all(name in payload for name in names):
         raise InvalidInput(
             f"event {cls.event_name()} payload fields {sorted(payload)} != expected {sorted(names)}",
             reason="bad_event",

@@ -20,7 +20,7 @@ from trapoula.domain.games.agonia.events import AnnouncementMissed, SuitChosen
 from trapoula.domain.games.agonia.options import AgoniaOptions, parse_options
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
 from trapoula.domain.games.shedding import engine
-from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject
+from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     HandStarted,
@@ -62,7 +62,8 @@ def card_points(cards: Sequence[Card]) -> int:
     return sum(POINTS[c.rank] for c in cards)
 
 
-_reject = reject
+_reject = CommandRejected
+"""What ``engine.reject`` does (a refusal naming its reason code and rule, S11), one call shorter."""
 
 
 # --------------------------------------------------------------------------- initial state
@@ -172,9 +173,20 @@ def _end_hand(acc: Acc[AgoniaState], winner: int | None, reason: str) -> None:
             acc.emit(MatchEnded(winner=leaders[0], totals=totals, reason="single_hand" if target == 0 else "target"))
 
 
+_last_where: tuple[AgoniaState | None, int, str] = (None, 0, "")
+"""The state and seat :func:`_where` described last, and its text."""
+
+
 def _where(state: AgoniaState, seat: int) -> str:
-    """The context every refusal message ends with (STYLE habit 5)."""
-    return f"(agonia, hand {state.hand_no}, seat {seat}, to act {state.to_act})"
+    """The context every refusal message ends with (STYLE habit 5), remembered for the last state and
+    seat: a legality check refuses many commands of one seat in one state."""
+    global _last_where
+    last = _last_where
+    if last[0] is state and last[1] == seat:
+        return last[2]
+    text = f"(agonia, hand {state.hand_no}, seat {seat}, to act {state.to_act})"
+    _last_where = (state, seat, text)
+    return text
 
 
 def _turn_refusal(state: AgoniaState, seat: int, kind: str) -> CommandRejected | None:
@@ -210,8 +222,17 @@ def _is_beta(state: AgoniaState, seat: int, card: Card) -> bool:
     )
 
 
-def _play_refusal(state: AgoniaState, seat: int, card: Card, suit: Suit | None) -> CommandRejected | None:
-    """Why ``seat`` may not play ``card`` (with ``suit``) now, or None (R4.1, R4.6, R5.1-R5.4, R7.3-R7.6)."""
+_QUIET = CommandRejected("refused", "S11", "a refusal whose message was not asked for")
+"""What :func:`_play_refusal` returns for a refused card when told to be ``quiet``."""
+
+
+def _play_refusal(
+    state: AgoniaState, seat: int, card: Card, suit: Suit | None, *, quiet: bool = False
+) -> CommandRejected | None:
+    """Why ``seat`` may not play ``card`` (with ``suit``) now, or None (R4.1, R4.6, R5.1-R5.4, R7.3-R7.6).
+
+    With ``quiet`` a refusal of the card is :data:`_QUIET` instead, its message unwritten (for
+    :func:`legal_commands`, which only asks whether there is one)."""
     refusal = _turn_refusal(state, seat, "play")
     if refusal is not None:
         return refusal
@@ -219,66 +240,103 @@ def _play_refusal(state: AgoniaState, seat: int, card: Card, suit: Suit | None) 
     assert top is not None
     hand = state.hands[seat]
     if card not in hand:
-        return _reject(
-            "card_not_in_hand",
-            "S11",
-            f"card {card.code!r} is not in the hand of seat {seat} {_where(state, seat)}",
+        return (
+            _QUIET
+            if quiet
+            else _reject(
+                "card_not_in_hand",
+                "S11",
+                f"card {card.code!r} is not in the hand of seat {seat} {_where(state, seat)}",
+            )
         )
     if suit is not None and card.rank is not Rank.ACE:
-        return _reject(
-            "suit_not_allowed",
-            "S6.3",
-            f"a suit may be declared only with an ace, not {card.code!r} {_where(state, seat)}",
+        return (
+            _QUIET
+            if quiet
+            else _reject(
+                "suit_not_allowed",
+                "S6.3",
+                f"a suit may be declared only with an ace, not {card.code!r} {_where(state, seat)}",
+            )
         )
     if state.pending_draw > 0 and card.rank is not Rank.SEVEN:
-        return _reject(
-            "penalty_pending",
-            "R5.2.3",
-            f"{card.code!r} cannot be played: seat {seat} owes {state.pending_draw} cards; "
-            f"only a 7 may be played {_where(state, seat)}",
+        return (
+            _QUIET
+            if quiet
+            else _reject(
+                "penalty_pending",
+                "R5.2.3",
+                f"{card.code!r} cannot be played: seat {seat} owes {state.pending_draw} cards; "
+                f"only a 7 may be played {_where(state, seat)}",
+            )
         )
     last = len(hand) == 1
     if card.rank is Rank.ACE:
         if _is_beta(state, seat, card):
             return None
         if top.rank is Rank.ACE:
-            return _reject(
-                "ace_on_ace",
-                "R5.1.3",
-                f"ace {card.code!r} cannot be played on ace {top.code!r} {_where(state, seat)}",
+            return (
+                _QUIET
+                if quiet
+                else _reject(
+                    "ace_on_ace",
+                    "R5.1.3",
+                    f"ace {card.code!r} cannot be played on ace {top.code!r} {_where(state, seat)}",
+                )
             )
         if last:
-            return _reject(
-                "last_card_forbidden",
-                "R4.6",
-                f"an ace ({card.code!r}) may not be the last card {_where(state, seat)}",
+            return (
+                _QUIET
+                if quiet
+                else _reject(
+                    "last_card_forbidden",
+                    "R4.6",
+                    f"an ace ({card.code!r}) may not be the last card {_where(state, seat)}",
+                )
             )
         return None
     if card.rank is not top.rank and card.suit != state.active_suit:
         active = state.active_suit.value if state.active_suit else "?"
-        return _reject(
-            "no_match",
-            "R4.1",
-            f"{card.code!r} matches neither rank of {top.code!r} nor the active suit {active} {_where(state, seat)}",
+        return (
+            _QUIET
+            if quiet
+            else _reject(
+                "no_match",
+                "R4.1",
+                f"{card.code!r} matches neither rank of {top.code!r} nor the active suit {active} "
+                f"{_where(state, seat)}",
+            )
         )
     if last:
         if card.rank is Rank.EIGHT and not state.options.eight_last_card:
-            return _reject(
-                "last_card_forbidden",
-                "R4.6",
-                f"an 8 ({card.code!r}) may not be the last card {_where(state, seat)}",
+            return (
+                _QUIET
+                if quiet
+                else _reject(
+                    "last_card_forbidden",
+                    "R4.6",
+                    f"an 8 ({card.code!r}) may not be the last card {_where(state, seat)}",
+                )
             )
         if card.rank is Rank.NINE:
-            return _reject(
-                "last_card_forbidden",
-                "R4.6",
-                f"a 9 ({card.code!r}) may not be the last card {_where(state, seat)}",
+            return (
+                _QUIET
+                if quiet
+                else _reject(
+                    "last_card_forbidden",
+                    "R4.6",
+                    f"a 9 ({card.code!r}) may not be the last card {_where(state, seat)}",
+                )
             )
         if card.rank is Rank.SEVEN and state.options.seven_last_card == "forbidden":
-            return _reject(
-                "last_card_forbidden",
-                "R7.6.2",
-                f"a 7 ({card.code!r}) may not be the last card {_where(state, seat)}",
+            return (
+                _QUIET
+                if quiet
+                else _reject(
+                    "last_card_forbidden",
+                    "R7.6.2",
+                    f"a 7 ({card.code!r}) may not be the last card {_where(state, seat)}",
+                )
             )
     return None
 
@@ -466,7 +524,7 @@ def legal_commands(state: AgoniaState, seat: int) -> tuple[Command, ...]:
     out: list[Command] = []
     announce = needs_announce(state, seat)
     for card in sorted_cards(set(state.hands[seat])):
-        if _play_refusal(state, seat, card, None) is None:
+        if _play_refusal(state, seat, card, None, quiet=True) is None:
             out.append(Play(seat, card, None, announce))
             if card.rank is Rank.ACE:
                 out.extend(Play(seat, card, s, announce) for s in Suit)

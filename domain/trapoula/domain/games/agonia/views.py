@@ -9,6 +9,26 @@ from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.agonia.commands import command_payload
 from trapoula.domain.games.agonia.rules import legal_commands
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
+from trapoula.domain.games.frozen import remember_last
+
+
+@remember_last
+def _public(state: AgoniaState) -> tuple[Any, ...]:
+    """What every viewer's view shows of ``state``, as immutable values (computed once for the
+    views of all viewers): hand sizes, top card, active suit, discard pile, names, and the last
+    hand's hands once it is over (or None)."""
+    top = state.top_card
+    last = None
+    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
+        last = tuple(codes(h) for h in state.last_hands)
+    return (
+        tuple(len(h) for h in state.hands),
+        top.code if top else None,
+        state.active_suit.value if state.active_suit else None,
+        codes(state.discard),
+        tuple(s.name for s in state.config.seats),
+        last,
+    )
 
 
 def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
@@ -20,7 +40,7 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
     reason, winner, hands, hand_points), match_winner, options, legal (command payloads)``.
     Never the stock's cards, another seat's hand, or the seed before the hand ends (S13.3).
     """
-    top = state.top_card
+    sizes, top, active, discard, names, last_hands = _public(state)
     view: dict[str, Any] = {
         "game": "agonia",
         "phase": state.phase.value,
@@ -30,10 +50,10 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
         "to_act": state.to_act,
         "chooser": state.chooser,
         "seat": viewer,
-        "hand_sizes": [len(h) for h in state.hands],
-        "top_card": top.code if top else None,
-        "active_suit": state.active_suit.value if state.active_suit else None,
-        "discard": list(codes(state.discard)),
+        "hand_sizes": list(sizes),
+        "top_card": top,
+        "active_suit": active,
+        "discard": list(discard),
         "stock_count": len(state.stock),
         "pending_draw": state.pending_draw,
         "drawn_this_turn": state.drawn,
@@ -43,18 +63,18 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
         "explicit_deal": state.explicit_deal,
         "match_winner": state.match_winner,
         "options": state.options.to_dict(),
-        "names": [s.name for s in state.config.seats],
+        "names": list(names),
     }
     if viewer is not None and 0 <= viewer < state.n:
         view["hand"] = list(codes(sorted_cards(state.hands[viewer]))) if state.hands else []
         view["legal"] = [command_payload(c) for c in legal_commands(state, viewer)]
     else:
         view["legal"] = []
-    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
+    if last_hands is not None:
         view["last_hand"] = {
             "reason": state.last_reason,
             "winner": state.last_winner,
-            "hands": [list(codes(h)) for h in state.last_hands],
+            "hands": [list(h) for h in last_hands],
             "hand_points": list(state.last_hand_points),
         }
     return view

@@ -184,12 +184,28 @@ _MUST_DRAW: Why = ("must_draw_first", "R4.4", "pass by seat {seat}: it must draw
 _MUST_DRAW_UNTIL: Why = ("must_draw_first", "R5.6.3", "pass by seat {seat}: it must draw until it can play")
 
 
+_last_where: tuple[CrazyEightsState | None, int, str] = (None, 0, "")
+"""The state and seat :func:`_where` described last, and its text."""
+
+
+def _where(state: CrazyEightsState, seat: int) -> str:
+    """The context every refusal message ends with (STYLE habit 5), remembered for the last state and
+    seat: a legality check refuses many commands of one seat in one state."""
+    global _last_where
+    last = _last_where
+    if last[0] is state and last[1] == seat:
+        return last[2]
+    text = f"(crazy_eights, hand {state.hand_no}, seat {seat}, to act {state.to_act})"
+    _last_where = (state, seat, text)
+    return text
+
+
 def _rejected(state: CrazyEightsState, seat: int, why: Why, kind: str, card: Card | None = None) -> CommandRejected:
     """The refusal ``why`` of a ``kind`` command by ``seat``, its message naming the input, the game,
     the hand and the seat to act (STYLE habit 5)."""
     reason, rule, template = why
     what = kind if card is None else f"{kind} {card.code!r}"
-    where = f"(crazy_eights, hand {state.hand_no}, seat {seat}, to act {state.to_act})"
+    where = _where(state, seat)
     if why is _NOT_YOUR_TURN:  # the common refusals first, written directly
         return reject(reason, rule, f"{what} by seat {seat}: it is seat {state.to_act}'s turn {where}")
     if why is _NOT_IN_HAND and card is not None:

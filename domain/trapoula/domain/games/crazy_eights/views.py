@@ -10,9 +10,29 @@ from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.crazy_eights.commands import command_payload
 from trapoula.domain.games.crazy_eights.rules import legal_commands
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
+from trapoula.domain.games.frozen import remember_last
 
 _SORT_KEY = attrgetter("sort_key")
 """Canonical order (S2.3)."""
+
+
+@remember_last
+def _public(state: CrazyEightsState) -> tuple[Any, ...]:
+    """What every viewer's view shows of ``state``, as immutable values (computed once for the
+    views of all viewers): hand sizes, top card, active suit, discard pile, names, and the last
+    hand's hands once it is over (or None)."""
+    top = state.top_card
+    last = None
+    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
+        last = tuple(codes(h) for h in state.last_hands)
+    return (
+        tuple(len(h) for h in state.hands),
+        top.code if top else None,
+        state.active_suit.value if state.active_suit else None,
+        codes(state.discard),
+        tuple(s.name for s in state.config.seats),
+        last,
+    )
 
 
 def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
@@ -28,7 +48,7 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
     Never the stock's cards, another seat's hand, the seed, or where an 8 was buried before the
     hand ends (S13.3, R3.3).
     """
-    top = state.top_card
+    sizes, top, active, discard, names, last_hands = _public(state)
     opts = state.options
     view: dict[str, Any] = {
         "game": "crazy_eights",
@@ -38,10 +58,10 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
         "first_player": state.first_player,
         "to_act": state.to_act,
         "seat": viewer,
-        "hand_sizes": [len(h) for h in state.hands],
-        "top_card": top.code if top else None,
-        "active_suit": state.active_suit.value if state.active_suit else None,
-        "discard": [c.code for c in state.discard],
+        "hand_sizes": list(sizes),
+        "top_card": top,
+        "active_suit": active,
+        "discard": list(discard),
         "stock_count": len(state.stock),
         "pending_draw": state.pending_draw,
         "drawn_this_turn": state.drawn,
@@ -53,18 +73,18 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
         "match_winner": state.match_winner,
         "tied": list(state.tied),
         "options": opts.to_dict(),
-        "names": [s.name for s in state.config.seats],
+        "names": list(names),
     }
     if viewer is not None and 0 <= viewer < state.n:
         view["hand"] = [c.code for c in sorted(state.hands[viewer], key=_SORT_KEY)] if state.hands else []
         view["legal"] = [command_payload(c) for c in legal_commands(state, viewer)]
     else:
         view["legal"] = []
-    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
+    if last_hands is not None:
         view["last_hand"] = {
             "reason": state.last_reason,
             "winner": state.last_winner,
-            "hands": [list(codes(h)) for h in state.last_hands],
+            "hands": [list(h) for h in last_hands],
             "hand_points": list(state.last_hand_points),
             "hand_values": list(state.last_hand_values),
         }

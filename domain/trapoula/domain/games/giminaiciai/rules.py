@@ -48,6 +48,7 @@ from trapoula.domain.deal import Deal, deal_cards
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
+from trapoula.domain.games.frozen import replace_fields
 from trapoula.domain.games.giminaiciai.commands import Command, Discard, Draw, LayDown, NextHand
 from trapoula.domain.games.giminaiciai.events import (
     CardDiscarded,
@@ -203,11 +204,8 @@ def initial_state(config: MatchConfig) -> GiminaiciaiState:
 
 
 def _set(state: GiminaiciaiState, **changes: Any) -> GiminaiciaiState:
-    """``dataclasses.replace`` without re-running ``__init__`` (frozen, slots)."""
-    new = object.__new__(GiminaiciaiState)
-    for name in GiminaiciaiState.__dataclass_fields__:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
-    return new
+    """``dataclasses.replace`` without re-running ``__init__`` (frozen, slots; :func:`replace_fields`)."""
+    return replace_fields(state, changes)
 
 
 def _put(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:

@@ -6,6 +6,7 @@ from typing import Any
 
 from trapoula.domain.cards import Card, codes, sorted_cards
 from trapoula.domain.events import Payload, Viewer
+from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.giminaiciai.commands import command_payload
 from trapoula.domain.games.giminaiciai.rules import hand_in_progress, legal_commands, upcoming_dealer
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
@@ -15,6 +16,21 @@ __all__ = ["seat_view"]
 
 def _cards(cards: tuple[Card, ...]) -> list[str]:
     return list(codes(sorted_cards(cards)))
+
+
+@remember_last
+def _public(state: GiminaiciaiState) -> tuple[Any, ...]:
+    """What every viewer's view shows of ``state``, as immutable values (computed once for the
+    views of all viewers): names, hand sizes, discard pile and the groups laid down."""
+    n = state.n
+    in_hand = hand_in_progress(state)
+    hands = state.hands if state.hands else ((),) * n
+    return (
+        tuple(s.name for s in state.config.seats),
+        tuple(len(h) for h in hands) if in_hand else (0,) * n,
+        codes(state.pile) if in_hand else (),
+        tuple(tuple(codes(g) for g in groups) for groups in state.laid) if state.laid else ((),) * n,
+    )
 
 
 def seat_view(state: GiminaiciaiState, viewer: Viewer) -> Payload:
@@ -40,11 +56,12 @@ def seat_view(state: GiminaiciaiState, viewer: Viewer) -> Payload:
     in_hand = hand_in_progress(state)
     last = state.last
     hands = state.hands if state.hands else ((),) * n
+    names, sizes, pile, laid = _public(state)
     view: dict[str, Any] = {
         "game": "giminaiciai",
         "seat": viewer,
         "phase": phase.value,
-        "names": [s.name for s in state.config.seats],
+        "names": list(names),
         "players": n,
         "hand_no": state.hand_no,
         "dealer": state.dealer if state.dealer >= 0 else None,
@@ -55,11 +72,11 @@ def seat_view(state: GiminaiciaiState, viewer: Viewer) -> Payload:
         "commitment": state.commitment or None,
         "explicit_deal": state.explicit_deal,
         "hand": _cards(hands[seat]) if seat is not None and in_hand else [],
-        "hand_sizes": [len(h) for h in hands] if in_hand else [0] * n,
+        "hand_sizes": list(sizes),
         "stock_count": len(state.stock) if in_hand else 0,
-        "discard_pile": list(codes(state.pile)) if in_hand else [],
+        "discard_pile": list(pile),
         "discard_top": state.pile[-1].code if in_hand and state.pile else None,
-        "laid": [[list(codes(g)) for g in groups] for groups in state.laid] if state.laid else [[] for _ in range(n)],
+        "laid": [[list(g) for g in groups] for groups in laid],
         "finished": list(state.finished),
         "hand_points": list(state.hand_points) if state.hand_points else [0] * n,
         "totals": list(state.totals),

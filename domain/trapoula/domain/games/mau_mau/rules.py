@@ -165,9 +165,20 @@ def evolve(state: MauMauState, event: Event) -> MauMauState:
 # --------------------------------------------------------------------------- refusals
 
 
+_last_where: tuple[MauMauState | None, int, str] = (None, 0, "")
+"""The state and seat :func:`_where` described last, and its text."""
+
+
 def _where(state: MauMauState, seat: int) -> str:
-    """The context every refusal message ends with (STYLE habit 5)."""
-    return f"(mau_mau, hand {state.hand_no}, seat {seat}, to act {state.to_act})"
+    """The context every refusal message ends with (STYLE habit 5), remembered for the last state and
+    seat: a legality check refuses many commands of one seat in one state."""
+    global _last_where
+    last = _last_where
+    if last[0] is state and last[1] == seat:
+        return last[2]
+    text = f"(mau_mau, hand {state.hand_no}, seat {seat}, to act {state.to_act})"
+    _last_where = (state, seat, text)
+    return text
 
 
 def _turn_refusal(state: MauMauState, seat: int, kind: str, rule: str = "S3.7") -> CommandRejected | None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from trapoula.domain.cards import codes, sorted_cards
 from trapoula.domain.events import Payload, Viewer
+from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.mau_mau.commands import command_payload
 from trapoula.domain.games.mau_mau.rules import legal_commands
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
@@ -14,6 +15,40 @@ from trapoula.domain.games.mau_mau.state import MauMauState, Phase
 def _per_seat(values: tuple[Any, ...], n: int, fill: Any) -> list[Any]:
     """``values`` as a list of one entry per seat number in use, padded with ``fill``."""
     return [*values[:n], *(fill,) * (n - len(values))]
+
+
+@remember_last
+def _public(state: MauMauState) -> tuple[Any, ...]:
+    """What every viewer's view shows of ``state``, as immutable values (computed once for the
+    views of all viewers): hand sizes, totals, names, computers, discard pile, seated, left,
+    eliminated, seats in the hand, and the last hand's hands once it is over (or None)."""
+    n = state.n
+    vacant, left = state.vacant, state.left
+    hands = state.hands
+    totals = _per_seat(state.totals, n, 0)
+    names = _per_seat(state.names, n, None)
+    bots = _per_seat(state.bots, n, None)
+    sizes = [len(h) for h in hands[:n]] + [0] * (n - len(hands)) if hands else [0] * n
+    for s in vacant:
+        sizes[s] = 0
+    if left:
+        for s in left:
+            totals[s] = names[s] = bots[s] = None
+    last = None
+    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
+        last = tuple(codes(h) for h in _per_seat(state.last_hands, n, ()))
+    return (
+        tuple(sizes),
+        tuple(totals),
+        tuple(names),
+        tuple(bots),
+        tuple(c.code for c in state.discard),
+        tuple(sorted(state.seated)),
+        tuple(sorted(left)),
+        tuple(sorted(state.eliminated)),
+        tuple(sorted(state.in_hand)) if state.hand_no else (),
+        last,
+    )
 
 
 def seat_view(state: MauMauState, viewer: Viewer) -> Payload:
@@ -35,17 +70,8 @@ def seat_view(state: MauMauState, viewer: Viewer) -> Payload:
     """
     n = state.n
     top = state.top_card
-    vacant, left = state.vacant, state.left
     hands = state.hands
-    totals = _per_seat(state.totals, n, 0)
-    names = _per_seat(state.names, n, None)
-    bots = _per_seat(state.bots, n, None)
-    sizes = [len(h) for h in hands[:n]] + [0] * (n - len(hands)) if hands else [0] * n
-    for s in vacant:
-        sizes[s] = 0
-    if left:
-        for s in left:
-            totals[s] = names[s] = bots[s] = None
+    sizes, totals, names, bots, discard, seated, left, eliminated, in_hand, last_hands = _public(state)
     view: dict[str, Any] = {
         "game": "mau_mau",
         "phase": state.phase.value,
@@ -54,39 +80,39 @@ def seat_view(state: MauMauState, viewer: Viewer) -> Payload:
         "first_player": state.first_player,
         "to_act": state.to_act,
         "seat": viewer,
-        "hand_sizes": sizes,
+        "hand_sizes": list(sizes),
         "top_card": top.code if top else None,
         "active_suit": state.active_suit.value if state.active_suit else None,
-        "discard": [c.code for c in state.discard],
+        "discard": list(discard),
         "stock_count": len(state.stock),
         "pending_draw": state.pending_draw,
         "drawn_this_turn": state.drawn,
         "direction": state.direction,
         "mau_called": state.mau_called,
         "ace_pending": state.ace_pending,
-        "totals": totals,
-        "names": names,
-        "computers": bots,
-        "seated": sorted(state.seated),
-        "left": sorted(left),
-        "eliminated": sorted(state.eliminated),
-        "seats_in_hand": sorted(state.in_hand) if state.hand_no else [],
+        "totals": list(totals),
+        "names": list(names),
+        "computers": list(bots),
+        "seated": list(seated),
+        "left": list(left),
+        "eliminated": list(eliminated),
+        "seats_in_hand": list(in_hand),
         "commitment": state.commitment or None,
         "explicit_deal": state.explicit_deal,
         "match_winner": state.match_winner,
         "options": state.options.to_dict(),
     }
     if viewer is not None and 0 <= viewer < n:
-        own = () if viewer in vacant or viewer >= len(hands) else hands[viewer]
+        own = () if viewer in state.vacant or viewer >= len(hands) else hands[viewer]
         view["hand"] = list(codes(sorted_cards(own)))
         view["legal"] = [command_payload(c) for c in legal_commands(state, viewer)]
     else:
         view["legal"] = []
-    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
+    if last_hands is not None:
         view["last_hand"] = {
             "reason": state.last_reason,
             "winner": state.last_winner,
-            "hands": [list(codes(h)) for h in _per_seat(state.last_hands, n, ())],
+            "hands": [list(h) for h in last_hands],
             "hand_points": _per_seat(state.last_hand_points, n, None),
         }
     return view

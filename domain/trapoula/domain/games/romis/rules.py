@@ -47,6 +47,7 @@ from trapoula.domain.deal import Deal, deal_cards, deck_hash, shuffle
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
+from trapoula.domain.games.frozen import replace_fields
 from trapoula.domain.games.romis.commands import Cannot, Command, NextHand, Reveal, UseAuxiliary
 from trapoula.domain.games.romis.events import (
     AuxiliaryDealt,
@@ -236,11 +237,8 @@ def initial_state(config: MatchConfig) -> RomisState:
 
 
 def _set(state: RomisState, **changes: Any) -> RomisState:
-    """``dataclasses.replace`` without re-running ``__init__`` (frozen, slots)."""
-    new = object.__new__(RomisState)
-    for name in RomisState.__dataclass_fields__:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
-    return new
+    """``dataclasses.replace`` without re-running ``__init__`` (frozen, slots; :func:`replace_fields`)."""
+    return replace_fields(state, changes)
 
 
 def _put(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:

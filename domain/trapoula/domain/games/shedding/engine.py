@@ -25,7 +25,6 @@ turn order are the plain clockwise ones.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -36,6 +35,7 @@ from trapoula.domain.cards import Card, Suit, codes, parse_card, parse_cards, so
 from trapoula.domain.deal import Deal, deck_hash, reshuffle_label, shuffle
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
+from trapoula.domain.games.frozen import replace_fields
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     CardsDealt,
@@ -143,21 +143,10 @@ def without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-_new_state = object.__new__
-_set = object.__setattr__
-
-
 def replace(state: S, **changes: Any) -> S:
-    """``dataclasses.replace`` without re-running ``__init__`` (the hot path of every simulation)."""
-    cls = type(state)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(state))
-    new = _new_state(cls)
-    for name in names:
-        _set(new, name, changes[name] if name in changes else getattr(state, name))
-    return new
+    """``dataclasses.replace`` without re-running ``__init__`` (the hot path of every simulation;
+    :func:`~trapoula.domain.games.frozen.replace_fields`)."""
+    return replace_fields(state, changes)
 
 
 def evolve_common(state: S, event: Event, rules: ShedRules[S, Any], **also: Any) -> S | None:

@@ -169,22 +169,22 @@ def command_payload(command: Command) -> Payload:
     ``play`` carries ``belote`` only when true; ``next_hand`` gives ``{"kind": "next_hand",
     "explicit": bool}``: its deal stays secret until the hand ends.
     """
-    match command:
+    match command:  # the kinds listed by the hundred first: bids, gives, plays
         case Bid(seat, points, suit):
             return {"kind": "bid", "seat": seat, "points": points, "suit": suit}
-        case Pass(seat):
-            return {"kind": "pass", "seat": seat}
-        case Vida(seat):
-            return {"kind": "vida", "seat": seat}
         case Give(seat, cards):
             return {"kind": "give", "seat": seat, "cards": [c.code for c in cards]}
-        case Declare(seat):
-            return {"kind": "declare", "seat": seat}
         case Play(seat, card, belote):
             out: Payload = {"kind": "play", "seat": seat, "card": card.code}
             if belote:
                 out["belote"] = True
             return out
+        case Pass(seat):
+            return {"kind": "pass", "seat": seat}
+        case Vida(seat):
+            return {"kind": "vida", "seat": seat}
+        case Declare(seat):
+            return {"kind": "declare", "seat": seat}
         case NextHand(deal):
             return {"kind": "next_hand", "explicit": deal.explicit}
 

@@ -23,6 +23,7 @@ Event order (section 9 and the shared design):
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -31,10 +32,11 @@ from typing import Any, assert_never
 from trapoula.domain.cards import Card, Rank, Suit, codes, deck_32, parse_card, parse_cards, sorted_cards
 from trapoula.domain.deal import Deal, deal_cards, random_stream, uniform
 from trapoula.domain.errors import CommandRejected, InvalidInput
-from trapoula.domain.events import Event
+from trapoula.domain.events import Event, Payload
 from trapoula.domain.game import MatchConfig
+from trapoula.domain.games.frozen import replace_fields
 from trapoula.domain.games.vida.cards import legal_cards, play_refusal, trick_points, trick_winner
-from trapoula.domain.games.vida.commands import Bid, Command, Declare, Give, NextHand, Pass, Play, Vida
+from trapoula.domain.games.vida.commands import Bid, Command, Declare, Give, NextHand, Pass, Play, Vida, command_payload
 from trapoula.domain.games.vida.declarations import Combination, combinations, resolve
 from trapoula.domain.games.vida.events import (
     AuctionClosed,
@@ -87,7 +89,8 @@ DECK: tuple[Card, ...] = deck_32()
 _DECK_SET = frozenset(DECK)
 SUIT_LETTERS: tuple[str, ...] = ("C", "D", "H", "S")
 """The suits a bid may name (R2.2)."""
-_HAND_PHASES = frozenset({Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY})
+_HAND_PHASES = (Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY)
+"""The phases of a hand in progress (a tuple: ``in`` compares by identity, without hashing)."""
 
 __all__ = [
     "acting",
@@ -103,6 +106,7 @@ __all__ = [
     "initial_state",
     "is_terminal",
     "legal_commands",
+    "legal_payloads",
     "needs_deal",
     "option_defaults",
     "upcoming_dealer",
@@ -236,11 +240,8 @@ def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
 
 
 def _set(state: VidaState, **changes: Any) -> VidaState:
-    """``dataclasses.replace`` without re-running ``__init__`` (frozen, slots)."""
-    new = object.__new__(VidaState)
-    for name in VidaState.__dataclass_fields__:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
-    return new
+    """``dataclasses.replace`` without re-running ``__init__`` (frozen, slots; :func:`replace_fields`)."""
+    return replace_fields(state, changes)
 
 
 def _begin_play(state: VidaState, **changes: Any) -> VidaState:
@@ -381,8 +382,20 @@ def evolve(state: VidaState, event: Event) -> VidaState:
 # --------------------------------------------------------------------------- refusals
 
 
+_last_where: tuple[VidaState | None, str] = (None, "")
+"""The last state :func:`_where` described, and its text."""
+
+
 def _where(state: VidaState) -> str:
-    return f"(vida, game {state.game_no}, hand {state.hand_no}, phase {state.phase.value}, to act {state.to_act})"
+    """The context every refusal message ends with (STYLE habit 5), remembered for the last state: a
+    legality check refuses many commands in one state."""
+    global _last_where
+    last = _last_where
+    if last[0] is state:
+        return last[1]
+    text = f"(vida, game {state.game_no}, hand {state.hand_no}, phase {state.phase.value}, to act {state.to_act})"
+    _last_where = (state, text)
+    return text
 
 
 def _reject(state: VidaState, reason: str, rule: str, message: str) -> CommandRejected:
@@ -806,20 +819,46 @@ def decide(state: VidaState, command: Command) -> tuple[Event, ...]:
 # --------------------------------------------------------------------------- legal commands
 
 
-def _legal_auction(state: VidaState, seat: int) -> list[Command]:
+def _legal_auction(state: VidaState, seat: int) -> tuple[list[Command], tuple[int, int, int] | None]:
+    """The auction turn's ``pass`` and ``vida`` commands, and the ``(seat, low, high)`` of its bids
+    (:func:`_bids`) while no vida was called, else None."""
     out: list[Command] = [Pass(seat)]
     if state.bid is not None and state.level < MAX_LEVEL and _entitled(state, seat):
         out.append(Vida(seat))
-    if state.level == 0:
-        low = MIN_BID if state.bid is None or state.bid.points is None else state.bid.points + BID_STEP
-        for points in range(max(low, MIN_BID), state.options.max_bid + 1, BID_STEP):
-            out.extend(Bid(seat, points, suit) for suit in SUIT_LETTERS)
-    return out
+    if state.level != 0:
+        return out, None
+    low = MIN_BID if state.bid is None or state.bid.points is None else state.bid.points + BID_STEP
+    return out, (seat, max(low, MIN_BID), state.options.max_bid)
 
 
-def _legal_give(state: VidaState, seat: int) -> list[Command]:
-    hand = sorted_cards(state.hands[seat])
-    return [Give(seat, (a, b, c)) for a in hand for b in hand if b != a for c in hand if c not in (a, b)]
+@functools.lru_cache(maxsize=32)
+def _bids(seat: int, low: int, high: int) -> tuple[Bid, ...]:
+    """Every bid of ``seat`` from ``low`` to ``high`` points in steps of 10, each in C D H S (R4.3),
+    remembered: the views and the legality checks of an auction turn list the same bids again."""
+    return tuple(Bid(seat, points, suit) for points in range(low, high + 1, BID_STEP) for suit in SUIT_LETTERS)
+
+
+@functools.lru_cache(maxsize=32)
+def _bid_payloads(seat: int, low: int, high: int) -> tuple[Payload, ...]:
+    """The payloads of :func:`_bids` (never handed out: :func:`legal_payloads` copies them)."""
+    return tuple(command_payload(bid) for bid in _bids(seat, low, high))
+
+
+def _legal_give(state: VidaState, seat: int) -> tuple[Command, ...]:
+    return _gives(seat, sorted_cards(state.hands[seat]))
+
+
+@functools.lru_cache(maxsize=8)
+def _give_payloads(seat: int, hand: tuple[Card, ...]) -> tuple[Payload, ...]:
+    """The payloads of :func:`_gives` (never handed out: :func:`legal_payloads` copies them)."""
+    return tuple(command_payload(give) for give in _gives(seat, hand))
+
+
+@functools.lru_cache(maxsize=8)
+def _gives(seat: int, hand: tuple[Card, ...]) -> tuple[Give, ...]:
+    """Every ordered choice of three distinct cards of ``hand`` (canonical order) as gives of ``seat``
+    (R5.1, D30), remembered: the views and the legality checks of the turn list them again."""
+    return tuple(Give(seat, (a, b, c)) for a in hand for b in hand if b != a for c in hand if c not in (a, b))
 
 
 def _legal_play(state: VidaState, seat: int) -> list[Command]:
@@ -852,10 +891,28 @@ def legal_commands(state: VidaState, seat: int) -> tuple[Command, ...]:
     if state.phase not in _HAND_PHASES or seat != state.to_act:
         return ()
     if state.phase is Phase.AUCTION:
-        return tuple(_legal_auction(state, seat))
+        calls, bids = _legal_auction(state, seat)
+        return (*calls, *_bids(*bids)) if bids is not None else tuple(calls)
     if state.phase is Phase.EXCHANGE:
-        return tuple(_legal_give(state, seat))
+        return _legal_give(state, seat)
     return tuple(_legal_play(state, seat))
+
+
+def legal_payloads(state: VidaState, seat: int) -> list[Payload]:
+    """The payloads of :func:`legal_commands` (``command_payload`` of each, in order), fresh dicts
+    and lists: an auction turn's bids, up to 372 of them, and an exchange's 990 gives are copied from
+    the payloads of the same commands kept from an earlier call (views list them at every event)."""
+    if seat != state.to_act:
+        return [command_payload(c) for c in legal_commands(state, seat)]
+    if state.phase is Phase.AUCTION:
+        calls, bids = _legal_auction(state, seat)
+        out = [command_payload(c) for c in calls]
+        if bids is not None:
+            out.extend([payload.copy() for payload in _bid_payloads(*bids)])
+        return out
+    if state.phase is Phase.EXCHANGE:
+        return [{**p, "cards": p["cards"].copy()} for p in _give_payloads(seat, sorted_cards(state.hands[seat]))]
+    return [command_payload(c) for c in legal_commands(state, seat)]
 
 
 def acting(state: VidaState) -> tuple[int, ...]:

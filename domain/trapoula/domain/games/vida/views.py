@@ -6,9 +6,8 @@ from typing import Any
 
 from trapoula.domain.cards import Card, codes, sorted_cards
 from trapoula.domain.events import Payload, Viewer, to_payload
-from trapoula.domain.games.vida.commands import command_payload
 from trapoula.domain.games.vida.declarations import combinations
-from trapoula.domain.games.vida.rules import SEATS, hand_in_progress, legal_commands, upcoming_dealer
+from trapoula.domain.games.vida.rules import SEATS, hand_in_progress, legal_payloads, upcoming_dealer
 from trapoula.domain.games.vida.scoring import Contract
 from trapoula.domain.games.vida.state import Call, Phase, VidaState
 
@@ -143,6 +142,6 @@ def seat_view(state: VidaState, viewer: Viewer) -> Payload:
         "match_over": phase is Phase.MATCH_OVER,
         "winner": state.winner,
         "options": state.options.to_dict(),
-        "legal": [command_payload(c) for c in legal_commands(state, seat)] if seat is not None else [],
+        "legal": legal_payloads(state, seat) if seat is not None else [],
     }
     return view
