@@ -8,27 +8,8 @@ from trapoula.domain.cards import codes, sorted_cards
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.agonia.commands import command_payload
 from trapoula.domain.games.agonia.rules import legal_commands
-from trapoula.domain.games.agonia.state import AgoniaState, Phase
-from trapoula.domain.games.frozen import remember_last
-
-
-@remember_last
-def _public(state: AgoniaState) -> tuple[Any, ...]:
-    """What every viewer's view shows of ``state``, as immutable values (computed once for the
-    views of all viewers): hand sizes, top card, active suit, discard pile, names, and the last
-    hand's hands once it is over (or None)."""
-    top = state.top_card
-    last = None
-    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
-        last = tuple(codes(h) for h in state.last_hands)
-    return (
-        tuple(len(h) for h in state.hands),
-        top.code if top else None,
-        state.active_suit.value if state.active_suit else None,
-        codes(state.discard),
-        tuple(s.name for s in state.config.seats),
-        last,
-    )
+from trapoula.domain.games.agonia.state import AgoniaState
+from trapoula.domain.games.shedding.state import public_parts
 
 
 def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
@@ -40,7 +21,7 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
     reason, winner, hands, hand_points), match_winner, options, legal (command payloads)``.
     Never the stock's cards, another seat's hand, or the seed before the hand ends (S13.3).
     """
-    sizes, top, active, discard, names, last_hands = _public(state)
+    sizes, top, active, discard, names, last_hands = public_parts(state)
     view: dict[str, Any] = {
         "game": "agonia",
         "phase": state.phase.value,

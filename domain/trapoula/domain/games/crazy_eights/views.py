@@ -5,34 +5,14 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
-from trapoula.domain.cards import codes
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.crazy_eights.commands import command_payload
 from trapoula.domain.games.crazy_eights.rules import legal_commands
-from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
-from trapoula.domain.games.frozen import remember_last
+from trapoula.domain.games.crazy_eights.state import CrazyEightsState
+from trapoula.domain.games.shedding.state import public_parts
 
 _SORT_KEY = attrgetter("sort_key")
 """Canonical order (S2.3)."""
-
-
-@remember_last
-def _public(state: CrazyEightsState) -> tuple[Any, ...]:
-    """What every viewer's view shows of ``state``, as immutable values (computed once for the
-    views of all viewers): hand sizes, top card, active suit, discard pile, names, and the last
-    hand's hands once it is over (or None)."""
-    top = state.top_card
-    last = None
-    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
-        last = tuple(codes(h) for h in state.last_hands)
-    return (
-        tuple(len(h) for h in state.hands),
-        top.code if top else None,
-        state.active_suit.value if state.active_suit else None,
-        codes(state.discard),
-        tuple(s.name for s in state.config.seats),
-        last,
-    )
 
 
 def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
@@ -48,7 +28,7 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
     Never the stock's cards, another seat's hand, the seed, or where an 8 was buried before the
     hand ends (S13.3, R3.3).
     """
-    sizes, top, active, discard, names, last_hands = _public(state)
+    sizes, top, active, discard, names, last_hands = public_parts(state)
     opts = state.options
     view: dict[str, Any] = {
         "game": "crazy_eights",

@@ -10,8 +10,9 @@ import enum
 from dataclasses import dataclass
 from functools import cache
 
-from trapoula.domain.cards import Card, Suit
+from trapoula.domain.cards import Card, Suit, codes
 from trapoula.domain.game import MatchConfig
+from trapoula.domain.games.frozen import remember_last
 
 
 @cache
@@ -134,3 +135,26 @@ class ShedState:
         A game that never reshuffles (S8.2) checks the stock alone (``engine.can_draw``).
         """
         return bool(self.stock) or len(self.discard) > 1
+
+
+@remember_last
+def public_parts(
+    state: ShedState,
+) -> tuple[
+    tuple[int, ...], str | None, str | None, tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], ...] | None
+]:
+    """What every viewer's view of an agonia or crazy_eights table shows of ``state``, as immutable
+    values computed once for the views of all viewers (S13): hand sizes, the top card, the active
+    suit, the discard pile, the names, and the last hand's hands once it is over (S10.5), else None."""
+    top = state.top_card
+    last = None
+    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER) and state.last_hands:
+        last = tuple(codes(h) for h in state.last_hands)
+    return (
+        tuple(len(h) for h in state.hands),
+        top.code if top else None,
+        state.active_suit.value if state.active_suit else None,
+        codes(state.discard),
+        tuple(s.name for s in state.config.seats),
+        last,
+    )
