@@ -21,6 +21,7 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.domain.errors import InvalidInput
 from trapoula.service.application import ActResult, GameInfo, SeenEvent, TableSummary, WatchItem
 from trapoula.service.errors import PermissionDenied, clip
+from trapoula.service.readmodels import LobbyTable, MatchSummary, Standing, rfc3339
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -274,3 +275,59 @@ def bearer_token(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | No
             raise PermissionDenied("authorization metadata must read 'Bearer <token>'", reason="bad_token")
         return token.strip()
     return None
+
+
+# --------------------------------------------------------------------------- read models
+
+
+def lobby_to_proto(table: LobbyTable) -> pb.LobbyTable:
+    """A lobby line as its message (``ListLobby``)."""
+    return pb.LobbyTable(
+        table_id=table.table_id,
+        game=table.game,
+        seats=table.seats,
+        free_seats=table.free_seats,
+        open_places=table.open_places,
+        status=table.status,
+        options_json=json.dumps(table.options, ensure_ascii=False, sort_keys=True),
+        manual_deal=table.manual_deal,
+        players=[pb.SeatedPlayer(seat=p.seat, name=p.name, bot=p.bot) for p in table.players],
+        waiting=table.waiting,
+        created_at=rfc3339(table.created_at),
+    )
+
+
+def match_to_proto(match: MatchSummary) -> pb.MatchSummary:
+    """A finished match as its message (``ListMatches``)."""
+    return pb.MatchSummary(
+        table_id=match.table_id,
+        game=match.game,
+        created_at=rfc3339(match.created_at),
+        started_at=rfc3339(match.started_at),
+        finished_at=rfc3339(match.finished_at),
+        players=[
+            pb.MatchPlayer(seat=p.seat, name=p.name, bot=p.bot, total=p.total, won=p.won, left=p.left, team=p.team)
+            for p in match.players
+        ],
+        winner_seats=match.winner_seats,
+        winner_team=match.winner_team,
+        team_totals=match.team_totals,
+        result_json=json.dumps(match.result, ensure_ascii=False, sort_keys=True),
+        hands=match.hands,
+        record_available=match.record_available,
+        record_hands=match.record_hands,
+        record_complete=match.record_complete,
+        version=match.version,
+    )
+
+
+def standing_to_proto(row: Standing) -> pb.Standing:
+    """A standings row as its message (``GetStandings``)."""
+    return pb.Standing(
+        game=row.game,
+        player=row.name,
+        bot=row.bot,
+        played=row.played,
+        won=row.won,
+        last_finished_at=rfc3339(row.last_finished_at),
+    )

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from trapoula.service.application import Principal, Tables
 from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
 from trapoula.service.metrics import Metrics
-from trapoula.service.readmodels import LobbyTable, MatchSummary, ReadModels, Standing, rfc3339
+from trapoula.service.readmodels import ReadModels
 
 T = TypeVar("T")
 
@@ -269,7 +268,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
 
         async def work() -> pb.ListLobbyResponse:
             tables, token = await self._run(self._models().lobby, request.game, request.page_size, request.page_token)
-            return pb.ListLobbyResponse(tables=[_lobby_to_proto(t) for t in tables], next_page_token=token)
+            return pb.ListLobbyResponse(tables=[convert.lobby_to_proto(t) for t in tables], next_page_token=token)
 
         return await self._guard(context, work)
 
@@ -286,7 +285,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
                 request.page_size,
                 request.page_token,
             )
-            return pb.ListMatchesResponse(matches=[_match_to_proto(m) for m in matches], next_page_token=token)
+            return pb.ListMatchesResponse(matches=[convert.match_to_proto(m) for m in matches], next_page_token=token)
 
         return await self._guard(context, work)
 
@@ -297,62 +296,11 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             rows, token = await self._run(
                 self._models().standings, request.game, request.player, request.page_size, request.page_token
             )
-            return pb.GetStandingsResponse(standings=[_standing_to_proto(r) for r in rows], next_page_token=token)
+            return pb.GetStandingsResponse(
+                standings=[convert.standing_to_proto(r) for r in rows], next_page_token=token
+            )
 
         return await self._guard(context, work)
-
-
-def _lobby_to_proto(table: LobbyTable) -> pb.LobbyTable:
-    """A lobby line as its message (``ListLobby``)."""
-    return pb.LobbyTable(
-        table_id=table.table_id,
-        game=table.game,
-        seats=table.seats,
-        free_seats=table.free_seats,
-        open_places=table.open_places,
-        status=table.status,
-        options_json=json.dumps(table.options, ensure_ascii=False, sort_keys=True),
-        manual_deal=table.manual_deal,
-        players=[pb.SeatedPlayer(seat=p.seat, name=p.name, bot=p.bot) for p in table.players],
-        waiting=table.waiting,
-        created_at=rfc3339(table.created_at),
-    )
-
-
-def _match_to_proto(match: MatchSummary) -> pb.MatchSummary:
-    """A finished match as its message (``ListMatches``)."""
-    return pb.MatchSummary(
-        table_id=match.table_id,
-        game=match.game,
-        created_at=rfc3339(match.created_at),
-        started_at=rfc3339(match.started_at),
-        finished_at=rfc3339(match.finished_at),
-        players=[
-            pb.MatchPlayer(seat=p.seat, name=p.name, bot=p.bot, total=p.total, won=p.won, left=p.left, team=p.team)
-            for p in match.players
-        ],
-        winner_seats=match.winner_seats,
-        winner_team=match.winner_team,
-        team_totals=match.team_totals,
-        result_json=json.dumps(match.result, ensure_ascii=False, sort_keys=True),
-        hands=match.hands,
-        record_available=match.record_available,
-        record_hands=match.record_hands,
-        record_complete=match.record_complete,
-        version=match.version,
-    )
-
-
-def _standing_to_proto(row: Standing) -> pb.Standing:
-    """A standings row as its message (``GetStandings``)."""
-    return pb.Standing(
-        game=row.game,
-        player=row.name,
-        bot=row.bot,
-        played=row.played,
-        won=row.won,
-        last_finished_at=rfc3339(row.last_finished_at),
-    )
 
 
 # --------------------------------------------------------------------------- registration
