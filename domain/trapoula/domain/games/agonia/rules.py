@@ -30,6 +30,7 @@ from trapoula.domain.games.shedding.events import (
     TurnSkipped,
     TurnStarted,
 )
+from trapoula.domain.games.shedding.state import refusal_context
 
 HAND_SIZE = 7
 """Cards dealt to each player (R3.2)."""
@@ -173,20 +174,9 @@ def _end_hand(acc: Acc[AgoniaState], winner: int | None, reason: str) -> None:
             acc.emit(MatchEnded(winner=leaders[0], totals=totals, reason="single_hand" if target == 0 else "target"))
 
 
-_last_where: tuple[AgoniaState | None, int, str] = (None, 0, "")
-"""The state and seat :func:`_where` described last, and its text."""
-
-
 def _where(state: AgoniaState, seat: int) -> str:
-    """The context every refusal message ends with (STYLE habit 5), remembered for the last state and
-    seat: a legality check refuses many commands of one seat in one state."""
-    global _last_where
-    last = _last_where
-    if last[0] is state and last[1] == seat:
-        return last[2]
-    text = f"(agonia, hand {state.hand_no}, seat {seat}, to act {state.to_act})"
-    _last_where = (state, seat, text)
-    return text
+    """The context every refusal message ends with (STYLE habit 5; :func:`refusal_context`)."""
+    return refusal_context("agonia", state, seat)
 
 
 def _turn_refusal(state: AgoniaState, seat: int, kind: str) -> CommandRejected | None:

@@ -35,6 +35,7 @@ from trapoula.domain.games.shedding.events import (
     TurnSkipped,
     TurnStarted,
 )
+from trapoula.domain.games.shedding.state import refusal_context
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 """R2.2."""
@@ -184,20 +185,9 @@ _MUST_DRAW: Why = ("must_draw_first", "R4.4", "pass by seat {seat}: it must draw
 _MUST_DRAW_UNTIL: Why = ("must_draw_first", "R5.6.3", "pass by seat {seat}: it must draw until it can play")
 
 
-_last_where: tuple[CrazyEightsState | None, int, str] = (None, 0, "")
-"""The state and seat :func:`_where` described last, and its text."""
-
-
 def _where(state: CrazyEightsState, seat: int) -> str:
-    """The context every refusal message ends with (STYLE habit 5), remembered for the last state and
-    seat: a legality check refuses many commands of one seat in one state."""
-    global _last_where
-    last = _last_where
-    if last[0] is state and last[1] == seat:
-        return last[2]
-    text = f"(crazy_eights, hand {state.hand_no}, seat {seat}, to act {state.to_act})"
-    _last_where = (state, seat, text)
-    return text
+    """The context every refusal message ends with (STYLE habit 5; :func:`refusal_context`)."""
+    return refusal_context("crazy_eights", state, seat)
 
 
 def _rejected(state: CrazyEightsState, seat: int, why: Why, kind: str, card: Card | None = None) -> CommandRejected:

@@ -51,6 +51,7 @@ from trapoula.domain.games.shedding.events import (
     TurnSkipped,
     TurnStarted,
 )
+from trapoula.domain.games.shedding.state import refusal_context
 
 HAND_SIZE = 7
 """Cards dealt to each player (R3.3)."""
@@ -165,20 +166,9 @@ def evolve(state: MauMauState, event: Event) -> MauMauState:
 # --------------------------------------------------------------------------- refusals
 
 
-_last_where: tuple[MauMauState | None, int, str] = (None, 0, "")
-"""The state and seat :func:`_where` described last, and its text."""
-
-
 def _where(state: MauMauState, seat: int) -> str:
-    """The context every refusal message ends with (STYLE habit 5), remembered for the last state and
-    seat: a legality check refuses many commands of one seat in one state."""
-    global _last_where
-    last = _last_where
-    if last[0] is state and last[1] == seat:
-        return last[2]
-    text = f"(mau_mau, hand {state.hand_no}, seat {seat}, to act {state.to_act})"
-    _last_where = (state, seat, text)
-    return text
+    """The context every refusal message ends with (STYLE habit 5; :func:`refusal_context`)."""
+    return refusal_context("mau_mau", state, seat)
 
 
 def _turn_refusal(state: MauMauState, seat: int, kind: str, rule: str = "S3.7") -> CommandRejected | None:

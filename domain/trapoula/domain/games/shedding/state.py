@@ -158,3 +158,25 @@ def public_parts(
         tuple(s.name for s in state.config.seats),
         last,
     )
+
+
+_last_context: tuple[object, int, str] = (None, 0, "")
+"""The state and seat :func:`refusal_context` described last, and its text."""
+
+
+def refusal_context(game: str, state: ShedState, seat: int) -> str:
+    """``(game, hand N, seat S, to act T)``: the context every refusal message of a shedding game
+    ends with (STYLE habit 5), remembered for the last state and seat, since one legality check
+    refuses many commands of one seat in one state (a state belongs to one game, so ``game`` is
+    not part of the key).
+
+    >>> refusal_context("agonia", ShedState(config=MatchConfig("agonia", ()), n=2), 1)
+    '(agonia, hand 0, seat 1, to act None)'
+    """
+    global _last_context
+    last = _last_context
+    if last[0] is state and last[1] == seat:
+        return last[2]
+    text = f"({game}, hand {state.hand_no}, seat {seat}, to act {state.to_act})"
+    _last_context = (state, seat, text)  # one assignment: a concurrent reader sees an old triple or the new one
+    return text

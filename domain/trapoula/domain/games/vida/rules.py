@@ -34,7 +34,7 @@ from trapoula.domain.deal import Deal, deal_cards, random_stream, uniform
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload
 from trapoula.domain.game import MatchConfig
-from trapoula.domain.games.frozen import replace_fields
+from trapoula.domain.games.frozen import remember_last, replace_fields
 from trapoula.domain.games.vida.cards import legal_cards, play_refusal, trick_points, trick_winner
 from trapoula.domain.games.vida.commands import Bid, Command, Declare, Give, NextHand, Pass, Play, Vida, command_payload
 from trapoula.domain.games.vida.declarations import Combination, combinations, resolve
@@ -382,20 +382,11 @@ def evolve(state: VidaState, event: Event) -> VidaState:
 # --------------------------------------------------------------------------- refusals
 
 
-_last_where: tuple[VidaState | None, str] = (None, "")
-"""The last state :func:`_where` described, and its text."""
-
-
+@remember_last
 def _where(state: VidaState) -> str:
     """The context every refusal message ends with (STYLE habit 5), remembered for the last state: a
     legality check refuses many commands in one state."""
-    global _last_where
-    last = _last_where
-    if last[0] is state:
-        return last[1]
-    text = f"(vida, game {state.game_no}, hand {state.hand_no}, phase {state.phase.value}, to act {state.to_act})"
-    _last_where = (state, text)
-    return text
+    return f"(vida, game {state.game_no}, hand {state.hand_no}, phase {state.phase.value}, to act {state.to_act})"
 
 
 def _reject(state: VidaState, reason: str, rule: str, message: str) -> CommandRejected:
