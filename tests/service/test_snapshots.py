@@ -326,7 +326,7 @@ def test_a_failing_snapshot_store_never_fails_a_command(
     """Every save passes a multiple of 1: each one tries a snapshot, each fails, every command is
     answered and saved."""
     app = tables
-    monkeypatch.setattr(app, "_snapshot_every", 1)
+    monkeypatch.setattr(app.store, "snapshot_every", 1)
     assert app.snapshots is not None
 
     def broken(*_: Any, **__: Any) -> None:

@@ -455,7 +455,7 @@ def test_two_replicas_racing_on_one_table_apply_exactly_one_command(store: Any, 
         assert b.view(table_id, p0)[0] == 9
         barrier = threading.Barrier(2, timeout=20)
         for app in (a, b):
-            original = app.save
+            original = app.store.save
             calls = [0]
 
             def racing_save(*objs: Any, _original: Any = original, _calls: list[int] = calls, **kw: Any) -> Any:
@@ -464,7 +464,7 @@ def test_two_replicas_racing_on_one_table_apply_exactly_one_command(store: Any, 
                     barrier.wait()  # both have decided at version 9 before either saves
                 return _original(*objs, **kw)
 
-            app.save = racing_save
+            app.store.save = racing_save  # type: ignore[method-assign]
         outcomes: dict[str, Any] = {}
 
         def run(name: str, app: Tables) -> None:
@@ -500,7 +500,7 @@ def test_a_command_that_keeps_losing_the_race_is_aborted(
     def always_conflict(*objs: Any, **kw: Any) -> Any:
         raise IntegrityError("duplicate key (originator_id, originator_version)")
 
-    monkeypatch.setattr(tables, "save", always_conflict)
+    monkeypatch.setattr(tables.store, "save", always_conflict)
     with pytest.raises(Conflict):
         tables.act(table_id, p0, "c1", {"kind": "draw"})
     monkeypatch.undo()

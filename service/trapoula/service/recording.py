@@ -73,6 +73,9 @@ as they come, so it never ends in the middle of a command (``mau_mau`` R6.6-R6.1
 ``GameWon``, R6.9)."""
 CHECKPOINT_EVERY = 64
 """A table keeps its folded state every this many versions, to rebuild past views quickly."""
+RECENT_STATES = 64
+"""A table in memory keeps its folded states at this many latest versions (besides the checkpoints), so
+a watcher woken by a save renders the new events without folding again (``--recent-states``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -521,6 +524,15 @@ class Table(Aggregate):
         """The folded state at the table's current version."""
         self.checkpoints: dict[int, TableState] = {1: self.state}
         """Folded states at versions 1 and every multiple of :data:`CHECKPOINT_EVERY`."""
+        self.recent: dict[int, TableState] = {1: self.state}
+        """Folded states at the latest :attr:`recent_states` versions (oldest first)."""
+        self.renders: dict[int, dict[Any, Any]] = {}
+        """Renderings of recent events shared by the watchers that see them alike, by version
+        (:mod:`trapoula.service.views`); bounded like :attr:`recent`."""
+
+    recent_states = RECENT_STATES
+    """How many latest folded states a table keeps (:data:`RECENT_STATES`; the server's
+    ``--recent-states`` sets it for the process)."""
 
     @classmethod
     def restore(
@@ -549,6 +561,8 @@ class Table(Aggregate):
                 "last_command": last_command,
                 "state": state,
                 "checkpoints": {state.version: state},
+                "recent": {state.version: state},
+                "renders": {},
             }
         )
         return table
@@ -579,6 +593,10 @@ class Table(Aggregate):
         self.entries.append(entry)
         if seq % CHECKPOINT_EVERY == 0:
             self.checkpoints[seq] = new_state
+        recent = self.recent
+        recent[seq] = new_state
+        if len(recent) > self.recent_states:
+            forget_oldest(recent, self.recent_states)
         if command_id:
             self._note_command(seq, command_id, caller(actor, state))
         self.state = new_state
@@ -593,6 +611,16 @@ class Table(Aggregate):
         first = self.commands.get(key, (seq, seq))[0]
         self.commands[key] = (first, seq)
         self.last_command = key
+
+
+def forget_oldest(memo: dict[int, Any], keep: int) -> None:
+    """Drop the oldest keys of ``memo`` (a dict filled in increasing key order) until at most
+    ``keep`` remain; safe while other threads read or add (a race only leaves one more)."""
+    while len(memo) > keep:
+        try:
+            del memo[next(iter(memo))]
+        except (KeyError, RuntimeError, StopIteration):  # another thread changed it meanwhile
+            return
 
 
 def caller(actor: str, state: TableState) -> str:
@@ -654,6 +682,9 @@ def state_at(table: Table, version: int) -> TableState:
     current = table.state
     if version >= current.version:
         return current
+    kept = table.recent.get(version)
+    if kept is not None:
+        return kept
     checkpoints = table.checkpoints
     base = version - version % CHECKPOINT_EVERY
     while base > 1 and base not in checkpoints:  # a table restored from a snapshot lacks the early ones

@@ -31,7 +31,7 @@ import json
 import logging
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -438,6 +438,40 @@ class SnapshotRepository(Repository):  # type: ignore[type-arg]
         if counted.count >= self._replay_limit and isinstance(aggregate, Table):
             self._on_long_replay(aggregate, stored_at if ignored else 0)
         return aggregate
+
+    def apply_saved(self, aggregate_id: Any, events: Sequence[Any]) -> Table | None:
+        """Apply events this process has just saved to the table's cached copy, under the library's
+        fast-forward lock, instead of reading them back from the store; returns the table, or None
+        when it is not cached (the next load reads it).  Events the copy already has (a reader
+        fast-forwarded it meanwhile) are skipped; a copy further behind is fast-forwarded from the
+        store first, as a load would.
+
+        Raises:
+            Exception: what the store raises when the copy must be fast-forwarded and cannot be.
+        """
+        cache = self.cache
+        if cache is None:
+            return None
+        try:
+            table = cache.get(aggregate_id)
+        except KeyError:
+            return None
+        if not isinstance(table, Table) or not events:
+            return None
+        lock = self._use_fastforward_lock(aggregate_id)
+        try:
+            with lock:
+                first = events[0].originator_version
+                if table.version < first - 1:
+                    missing: Any
+                    for missing in self.event_store.get(aggregate_id, gt=table.version, lte=first - 1):
+                        missing.mutate(table)
+                for event in events:
+                    if event.originator_version == table.version + 1:
+                        event.mutate(table)
+        finally:
+            self._disuse_fastforward_lock(aggregate_id)
+        return table
 
     def _restore(self, snapshots: EventStore[Any], aggregate_id: Any) -> tuple[Table | None, str | None, int]:
         """``(table, None, version)`` restored from the latest snapshot; ``(None, why, version)`` when

@@ -1,0 +1,188 @@
+"""What a table does by itself: deal hands from seeds, move its bots, seat queued newcomers.
+
+:class:`Dealer` drafts automatic play (it stores nothing): the seed of every hand is
+``HMAC-SHA256(secret, table_id + "/" + hand_no)`` in hex (docs/shuffle.md); a bot's choice depends
+on the secret, the table and the version it moves at.  So where a batch of automatic play ends
+changes nothing.  The secret never enters the log, the seed does (hidden in ``HandStarted`` until
+``SeedRevealed``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import logging
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from trapoula.domain import bots
+from trapoula.domain.deal import Deal
+from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.events import to_payload
+from trapoula.domain.game import GameSpec, acting_seats
+from trapoula.service.drafts import Draft, game_drafts
+from trapoula.service.errors import clip
+from trapoula.service.recording import HAND_STARTED, SEAT_FREEING, SEAT_TAKEN, SeatRecord, TableState
+
+log = logging.getLogger(__name__)
+
+CHUNK_EVENTS = 200
+"""Most events one save holds: a command with the automatic play after it, or one background
+batch of automatic play (a bound of the service, not a rule)."""
+
+
+def automatic_due(state: TableState) -> bool:
+    """True when a bot must move or the table must deal (automatic play is due)."""
+    if not state.started:
+        return False
+    spec = state.spec
+    game_state = state.game_state
+    if spec.is_terminal(game_state):
+        return False
+    if spec.needs_deal(game_state):
+        return bool(state.waiting) or not state.manual_deal
+    return bool(acting_seats(spec, game_state, tuple(s for s, _ in state.bot_seats())))
+
+
+def seat_newcomer(
+    spec: GameSpec[Any, Any], game_state: Any, who: SeatRecord, queued: int | None, wanted: int | None = None
+) -> tuple[Any, list[Draft]]:
+    """The game's ``join`` for ``who`` and the ``SeatTaken`` that follows it (``mau_mau`` R6.9).
+
+    Raises:
+        CommandRejected: the rules refuse the join.
+        InvalidInput: ``wanted`` is not the seat the rules give (``bad_seat``, R6.9.2).
+    """
+    command = spec.parse_command({"kind": "join", "name": who.name, "computer": who.bot})
+    game_state, drafts = game_drafts(spec, game_state, command, "table")
+    joined = next((d for d in drafts if d.name == "PlayerJoined"), None)
+    if joined is None:  # pragma: no cover - a join that seats nobody is a game defect
+        raise CommandRejected("join_failed", "R6.9", "the join seated nobody")
+    seat = int(joined.payload["seat"])
+    if wanted is not None and wanted != seat:
+        raise InvalidInput(f"seat {wanted}: a newcomer takes the lowest vacant seat, {seat} (R6.9.2)", "bad_seat")
+    payload = {"seat": seat, "name": who.name, "bot": who.bot, "token_hash": who.token_hash, "queued": queued}
+    drafts.append(Draft(SEAT_TAKEN, payload, "table"))
+    return game_state, drafts
+
+
+class Dealer:
+    """Drafts a table's automatic play from the server's ``secret`` (see the module docstring).
+
+    Args:
+        secret: the key hand seeds and bot choices derive from.
+        chunk: most events one batch holds (:data:`CHUNK_EVENTS`).
+    """
+
+    def __init__(self, secret: bytes, chunk: int = CHUNK_EVENTS) -> None:
+        self._secret = secret
+        self.chunk = max(1, chunk)
+        """Most events one batch holds."""
+
+    def hand_seed(self, table_id: str, hand_no: int) -> str:
+        """The seed of hand ``hand_no`` of a table: HMAC-SHA256(secret, "table_id/hand_no"), hex."""
+        return hmac.new(self._secret, f"{table_id}/{hand_no}".encode(), hashlib.sha256).hexdigest()
+
+    def bot_rng(self, table_id: str, version: int) -> random.Random:
+        """The random source of the bot moving at ``version`` of a table (from the secret)."""
+        digest = hmac.new(self._secret, f"{table_id}/bot/{version}".encode(), hashlib.sha256).digest()
+        return random.Random(int.from_bytes(digest[:8], "big"))
+
+    def deal(self, state: TableState, game_state: Any, hand_no: int, deal: Mapping[str, Any] | None) -> Any:
+        """The game's deal command for hand ``hand_no``: from ``deal`` (an explicit deal, S5.3, given a
+        secret of the seed's kind, romis R5.2), else shuffled from the hand's seed.
+
+        Raises:
+            InvalidInput: ``deal`` is not a mapping or not a deal of the game (``bad_deal``).
+            CommandRejected: the game refuses the deal.
+        """
+        spec = state.spec
+        if deal is not None:
+            if not isinstance(deal, Mapping):
+                raise InvalidInput(f"explicit deal {clip(deal)!r} is not a mapping (S5.3)", reason="bad_deal")
+            made = spec.explicit_deal(game_state, deal)
+            # a secret the one who entered the deal cannot know (romis R5.2), revealed with the hand
+            made = dataclasses.replace(made, secret=self.hand_seed(state.table_id, hand_no))
+        else:
+            made = Deal.from_seed(spec.deck(game_state), self.hand_seed(state.table_id, hand_no))
+        return spec.deal_command(game_state, made)
+
+    def autoplay(self, state: TableState, game_state: Any, drafts: list[Draft]) -> None:
+        """Append bot moves and automatic deals to ``drafts`` while they are due, until ``drafts``
+        holds :data:`CHUNK_EVENTS` events (a step that would pass the bound waits for the next
+        batch; a first step always goes in).  ``state`` is the table before ``drafts``.
+
+        Deterministic: a bot's choice depends on the secret, the table and the version it moves
+        at, a deal's seed on the hand number, so where one batch ends changes nothing.
+        """
+        spec = state.spec
+        bot_seats = state.bot_seats()
+        hands = state.hands_started + sum(d.name == HAND_STARTED for d in drafts)
+        version = state.version + len(drafts)
+        waiting = list(state.waiting)
+        for d in drafts:  # seat changes the command itself made
+            if d.name == SEAT_TAKEN:
+                waiting = [w for w in waiting if w[0] != d.payload.get("queued")]
+                if d.payload.get("bot") is not None:
+                    bot_seats = tuple(sorted((*bot_seats, (int(d.payload["seat"]), str(d.payload["bot"])))))
+            elif d.name in SEAT_FREEING and spec.seat_changes:
+                bot_seats = tuple(b for b in bot_seats if b[0] != d.payload.get("seat"))
+        while len(drafts) < self.chunk:
+            if waiting and spec.needs_deal(game_state) and not spec.is_terminal(game_state):
+                queued, who = waiting.pop(0)  # R6.9: the newcomers queued during the hand sit down
+                try:
+                    game_state, joined = seat_newcomer(spec, game_state, who, queued)
+                except (CommandRejected, InvalidInput):
+                    log.exception("table %s: queued join %d refused", state.table_id, queued)
+                    waiting.clear()
+                    continue
+                drafts.extend(joined)
+                version += len(joined)
+                if who.bot is not None:
+                    bot_seats = tuple(sorted((*bot_seats, (int(joined[-1].payload["seat"]), who.bot))))
+                continue
+            command, actor = self.next_automatic(state, game_state, bot_seats, hands, version)
+            if command is None:
+                return
+            try:
+                events = spec.decide(game_state, command)
+            except (CommandRejected, InvalidInput):
+                log.exception("table %s: automatic command %r refused", state.table_id, command)
+                return
+            if not events:
+                log.error("table %s: automatic command %r caused no event", state.table_id, command)
+                return
+            if drafts and len(drafts) + len(events) > self.chunk:
+                return  # the next batch starts with this step
+            for event in events:
+                game_state = spec.evolve(game_state, event)
+                name = event.event_name()
+                drafts.append(Draft(name, to_payload(event), actor))
+                hands += name == HAND_STARTED
+                if name in SEAT_FREEING and spec.seat_changes:  # an eliminated bot plays no more (R6.6)
+                    gone = getattr(event, "seat", None)
+                    bot_seats = tuple(b for b in bot_seats if b[0] != gone)
+            version += len(events)
+
+    def next_automatic(
+        self, state: TableState, game_state: Any, bot_seats: Sequence[tuple[int, str]], hands: int, version: int
+    ) -> tuple[Any, str]:
+        """The automatic command due in ``game_state`` and its actor; ``(None, "")`` when none is."""
+        spec = state.spec
+        if game_state is None or spec.is_terminal(game_state):
+            return None, ""
+        if spec.needs_deal(game_state):
+            if state.manual_deal:
+                return None, ""
+            return self.deal(state, game_state, hands + 1, None), "table"
+        levels = dict(bot_seats)
+        acting = acting_seats(spec, game_state, tuple(levels))
+        if not acting:
+            return None, ""
+        seat = acting[0]
+        level = levels[seat]
+        view = spec.seat_view(game_state, seat)
+        choice = bots.choose(spec.key, view, level, self.bot_rng(state.table_id, version))
+        return spec.parse_command(choice), f"bot:{seat}"

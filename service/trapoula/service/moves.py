@@ -1,0 +1,78 @@
+"""The decisions of the match's commands: its start and a seat's (or the table's ``next_hand``).
+
+Each returns a :data:`~trapoula.service.commands.Decide` for :meth:`Commands.execute`: the game's
+events for the command, then the automatic play due after it (the bots' moves and automatic
+deals, up to the batch bound), as drafts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from trapoula.domain.errors import CommandRejected
+from trapoula.service.autoplay import Dealer, seat_newcomer
+from trapoula.service.commands import Decide
+from trapoula.service.drafts import Draft, game_drafts
+from trapoula.service.errors import AlreadyStarted
+from trapoula.service.principals import Principal
+from trapoula.service.recording import Table
+
+
+def start_match(dealer: Dealer, principal: Principal, deal: Mapping[str, Any] | None) -> Decide:
+    """The decision dealing the first hand (from ``deal``, S5.3, or the seed) and the automatic play after it.
+
+    Raises (from the decision):
+        AlreadyStarted: the match has started.
+        CommandRejected: a seat is free (``seats_free``, S3.1), or the game refuses the deal.
+        InvalidInput: ``deal`` is not a deal of the game.
+    """
+
+    def decide(table: Table) -> list[Draft]:
+        state = table.state
+        if state.started:
+            raise AlreadyStarted(f"table {state.table_id}: the match has already started")
+        if state.free_seats:
+            raise CommandRejected(
+                "seats_free", "S3.1", f"table {state.table_id}: seat(s) {list(state.free_seats)} are free"
+            )
+        spec = state.spec
+        game_state = spec.initial_state(state.config())
+        command = dealer.deal(state, game_state, 1, deal)
+        game_state, drafts = game_drafts(spec, game_state, command, principal.actor)
+        dealer.autoplay(state, game_state, drafts)
+        return drafts
+
+    return decide
+
+
+def seat_command(dealer: Dealer, principal: Principal, raw: Mapping[str, Any]) -> Decide:
+    """The decision of a checked command (``inputs.check_command``): a seat's move, or
+    ``next_hand`` (the queued newcomers seated first, R6.9, then the deal), and the automatic play
+    after it.
+
+    Raises (from the decision):
+        CommandRejected: the rules refuse it, or the match has not started (``match_not_started``, S11).
+        InvalidInput: a command the game cannot parse.
+    """
+
+    def decide(table: Table) -> list[Draft]:
+        state = table.state
+        spec = state.spec
+        command_obj = None if raw["kind"] == "next_hand" else spec.parse_command({**raw, "seat": principal.seat})
+        if not state.started:
+            raise CommandRejected("match_not_started", "S11", f"table {state.table_id}: the match has not started")
+        game_state = state.game_state
+        seated: list[Draft] = []
+        if command_obj is None:
+            if spec.needs_deal(game_state) and not spec.is_terminal(game_state):
+                for queued, who in state.waiting:  # R6.9: the queued newcomers sit down first
+                    game_state, joined = seat_newcomer(spec, game_state, who, queued)
+                    seated.extend(joined)
+            command_obj = dealer.deal(state, game_state, state.hands_started + 1, raw.get("deal"))
+        game_state, drafts = game_drafts(spec, game_state, command_obj, principal.actor)
+        drafts = seated + drafts
+        dealer.autoplay(state, game_state, drafts)
+        return drafts
+
+    return decide

@@ -1,0 +1,93 @@
+"""Who is calling: seats, the owner, spectators, and the tokens that tell them apart.
+
+A token is 32 random bytes (URL-safe base64); the log keeps only its SHA-256 (:func:`token_hash`),
+compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Literal
+
+from trapoula.domain.events import Viewer
+from trapoula.service.recording import TableState
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling: a seat, the table's owner, or a spectator (no token).
+
+    ``former`` is the token of a seat its player left or lost (``mau_mau`` R6.6, R6.10): it sees
+    what a spectator sees, and may only repeat the seat's earlier commands (``until``: the version
+    the seat was freed at).  ``waiting`` is a queued newcomer's token (R6.9), a spectator until the
+    next hand seats him.
+    """
+
+    kind: Literal["seat", "owner", "spectator", "former", "waiting"]
+    seat: int | None = None
+    """The seat, for ``kind`` ``seat`` and ``former``."""
+    until: int = 0
+    """For ``former``: the version at which the seat was freed."""
+    since: int = 0
+    """For ``seat`` and ``former``: the occupancy (``SeatRecord.since``) its command ids belong to."""
+
+    @property
+    def caller(self) -> str:
+        """Whose command ids these are (``recording.caller``): the actor, with the occupancy of a
+        seat taken after the start."""
+        return f"{self.actor}#{self.since}" if self.since and self.kind in ("seat", "former") else self.actor
+
+    @property
+    def viewer(self) -> Viewer:
+        """The seat whose view this principal gets (None: a spectator's view)."""
+        return self.seat if self.kind == "seat" else None
+
+    @property
+    def actor(self) -> str:
+        """How the log names this principal (``seat:2``, ``owner``)."""
+        return f"seat:{self.seat}" if self.kind in ("seat", "former") else self.kind
+
+
+SPECTATOR = Principal("spectator")
+"""The principal of a caller without a token."""
+OWNER = Principal("owner")
+"""The principal of the table owner's token."""
+
+
+def seat_principal(seat: int) -> Principal:
+    """The principal of a seat token."""
+    return Principal("seat", seat)
+
+
+def token_hash(token: str) -> str:
+    """SHA-256 (hex) of a token: what the log keeps instead of the token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh token: 32 random bytes, URL-safe base64 (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
+def principal_of(state: TableState, token: str | None) -> Principal | None:
+    """Whose ``token`` it is at the table in ``state``: :data:`SPECTATOR` for no token, the owner,
+    a present seat, a queued newcomer (``waiting``) or a seat its player left (``former``); None:
+    nobody's."""
+    if not token:
+        return SPECTATOR
+    h = token_hash(token)
+    if hmac.compare_digest(h, state.owner_token_hash):
+        return OWNER
+    for i, s in enumerate(state.seats):
+        if s is not None and s.token_hash is not None and hmac.compare_digest(h, s.token_hash):
+            return Principal("seat", i, since=s.since)
+    for _, who in state.waiting:
+        if who.token_hash is not None and hmac.compare_digest(h, who.token_hash):
+            return Principal("waiting")
+    for gone_hash, seat, until, since in reversed(state.former):
+        if hmac.compare_digest(h, gone_hash):
+            return Principal("former", seat, until, since)
+    return None

@@ -1,0 +1,126 @@
+"""Reads that span tables or whole logs: the list of tables, the games, a table's record.
+
+The list of tables is read from the notification log (every ``TableCreated``), remembered in
+memory and extended on each call; the lobby of the read models (:mod:`trapoula.service.readmodels`)
+is the one to page through many tables.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+
+from eventsourcing.utils import get_topic
+
+from trapoula.domain import bots
+from trapoula.domain.chain import record_header
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.registry import GAMES
+from trapoula.service.errors import TableNotFound, clip
+from trapoula.service.inputs import check_key
+from trapoula.service.recording import Table
+from trapoula.service.store import TableStore
+from trapoula.service.views import GameInfo, TableSummary
+
+MAX_PAGE_TOKEN = 20
+"""Longest page token (a decimal number)."""
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 500
+
+
+def record_of(table: Table) -> tuple[str, int]:
+    """The table's record: ``(jsonl, finished hands)`` (see ``Tables.record``, docs/record.md)."""
+    state = table.state
+    entries = table.entries[: state.record_cut]
+    header = record_header(state.table_id, state.game, state.record_hands, len(entries))
+    lines = [json.dumps(header, ensure_ascii=False, separators=(",", ":"))]
+    lines.extend(json.dumps(e.record_line(), ensure_ascii=False, separators=(",", ":")) for e in entries)
+    return "\n".join(lines) + "\n", state.record_hands
+
+
+def list_games() -> list[GameInfo]:
+    """The games this server plays, with their options' defaults and bot levels."""
+    return [
+        GameInfo(
+            s.key,
+            s.title,
+            s.summary,
+            s.min_players,
+            s.max_players,
+            dict(s.option_defaults()),
+            bots.levels(s.key),
+            s.seat_changes,
+        )
+        for s in GAMES.values()
+    ]
+
+
+class TableIndex:
+    """Every table of the store, oldest first: ``(notification id, table id, game)``."""
+
+    def __init__(self, store: TableStore) -> None:
+        self.store = store
+        self._rows: list[tuple[int, str, str]] = []
+        self._lock = threading.Lock()
+
+    def refresh(self) -> list[tuple[int, str, str]]:
+        """The rows, after reading the tables created since the last call.
+
+        Raises:
+            Exception: what the store raises when it cannot be read.
+        """
+        topic = get_topic(Table.Created)
+        recorder, mapper = self.store.recorder, self.store.mapper
+        with self._lock:
+            start = self._rows[-1][0] + 1 if self._rows else 1
+            while True:
+                found = recorder.select_notifications(start=start, limit=500, topics=[topic])
+                for n in found:
+                    created = mapper.to_domain_event(n)
+                    game = getattr(created, "payload", {}).get("game", "")
+                    self._rows.append((n.id, str(n.originator_id), str(game)))
+                if len(found) < 500:
+                    break
+                start = found[-1].id + 1
+            return list(self._rows)
+
+    def page(
+        self, load: Callable[[str], Table], game: str = "", page_size: int = 0, page_token: str = ""
+    ) -> tuple[list[TableSummary], str]:
+        """Tables, newest first, optionally of one game (see ``Tables.list_tables``); ``load`` reads
+        one table.
+
+        Raises:
+            InvalidInput: a bad page token (``bad_page_token``), page size (``bad_page_size``) or
+                game key (``unknown_game``).
+        """
+        if isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 0:
+            raise InvalidInput(f"page_size {clip(page_size)!r}: expected an integer >= 0", reason="bad_page_size")
+        check_key(game, "game", "unknown_game")
+        size = min(page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+        before: int | None = None
+        if page_token:
+            if not (
+                isinstance(page_token, str)
+                and len(page_token) <= MAX_PAGE_TOKEN
+                and page_token.isascii()
+                and page_token.isdigit()
+            ):
+                raise InvalidInput(f"page_token {clip(page_token)!r} is not one this server gave", "bad_page_token")
+            before = int(page_token)
+        rows = [r for r in reversed(self.refresh()) if (not game or r[2] == game)]
+        if before is not None:
+            rows = [r for r in rows if r[0] < before]
+        page = rows[:size]
+        summaries = []
+        for _, tid, _game in page:
+            try:
+                state = load(tid).state
+            except TableNotFound:
+                continue
+            summaries.append(
+                TableSummary(tid, state.game, len(state.seats), state.free_seats, state.status, state.position(None))
+            )
+        next_token = str(page[-1][0]) if len(rows) > size else ""
+        return summaries, next_token

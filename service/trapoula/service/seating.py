@@ -1,0 +1,189 @@
+"""Creating tables and taking seats: the checks and the facts they store.
+
+``TableCreated`` holds the game, seats and options (checked here against the game, so that no
+later hand can fail on them) and the hash of the owner's token; ``SeatTaken`` a person's name and
+token hash or a bot's level.  In a game whose players may join during the match (``mau_mau``
+R6.9) a newcomer is seated between hands, or queued (``JoinQueued``) during one.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from eventsourcing.utils import get_topic
+
+from trapoula.domain.chain import GENESIS, event_hash
+from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.game import MatchConfig, SeatInfo
+from trapoula.domain.registry import find_game
+from trapoula.service.autoplay import seat_newcomer
+from trapoula.service.commands import Decide
+from trapoula.service.drafts import Draft
+from trapoula.service.errors import AlreadyStarted, SeatTaken, clip
+from trapoula.service.inputs import check_int, check_key
+from trapoula.service.principals import token_hash
+from trapoula.service.recording import (
+    JOIN_QUEUED,
+    SEAT_TAKEN,
+    TABLE_CREATED,
+    SeatRecord,
+    Table,
+    TableState,
+    created_payload,
+)
+
+
+def new_table(
+    game: str,
+    seats: int,
+    options: Mapping[str, Any] | None,
+    first_dealer: int | None,
+    initial_totals: Sequence[int] | None,
+    manual_deal: bool,
+    owner_token: str,
+) -> tuple[Table.Created, dict[int, str]]:
+    """The ``TableCreated`` event of a new table (a fresh id, version 1) and the computer seats its
+    options fix (``mau_mau`` R7.2 ``computer_seats``: seat -> level).
+
+    The whole configuration is checked now: later hands must never fail on it.
+
+    Raises:
+        InvalidInput: unknown game (``unknown_game``), a seat count outside the game's range
+            (``bad_seats``), a bad option (``bad_option``), a first dealer or totals that do not
+            fit (``bad_config``).
+    """
+    spec = find_game(check_key(game, "game", "unknown_game"))
+    seats = check_int(seats, "seats", "bad_seats")
+    if not spec.min_players <= seats <= spec.max_players:
+        low, high = spec.min_players, spec.max_players
+        allowed = f"{low}" if low == high else f"{low} to {high}"
+        raise InvalidInput(f"{game} takes {allowed} seats, not {seats}", reason="bad_seats")
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise InvalidInput(f"options {clip(options)!r} is not a mapping", reason="bad_option")
+    for key in options:
+        check_key(key, "option", "bad_option")
+    if first_dealer is not None:
+        check_int(first_dealer, "first_dealer", "bad_config")
+    totals = tuple(check_int(t, "initial total", "bad_config") for t in initial_totals or ()) or None
+    spec.initial_state(
+        MatchConfig(game, tuple(SeatInfo(i, f"seat {i}") for i in range(seats)), dict(options), first_dealer, totals)
+    )
+    preset = dict(spec.preset_bots(spec.parse_options(options)))
+    outside = sorted(s for s in preset if not 0 <= s < seats)
+    if outside:
+        raise InvalidInput(f"computer seat(s) {outside} are not seats 0..{seats - 1} of the table", "bad_option")
+    payload = created_payload(game, seats, options, first_dealer, totals, bool(manual_deal))
+    try:
+        json.dumps(payload, allow_nan=False)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"options {clip(options)!r} are not plain JSON data", reason="bad_option") from None
+    created = Table.Created(  # type: ignore[call-arg]
+        originator_topic=get_topic(Table),
+        originator_id=uuid.uuid4(),
+        originator_version=1,
+        timestamp=Table.Created.create_timestamp(),
+        name=TABLE_CREATED,
+        payload=payload,
+        prev_hash=GENESIS,
+        hash=event_hash(GENESIS, 1, TABLE_CREATED, payload),
+        command_id=None,
+        actor="owner",
+        owner_token_hash=token_hash(owner_token),
+    )
+    return created, preset
+
+
+def seat_bots(preset: Mapping[int, str]) -> Decide:
+    """The decision seating the computer players an option fixes (seat -> level)."""
+
+    def decide(table: Table) -> list[Draft]:
+        return [
+            Draft(SEAT_TAKEN, {"seat": s, "name": f"{lv} bot {s}", "bot": lv, "token_hash": None}, "table")
+            for s, lv in sorted(preset.items())
+        ]
+
+    return decide
+
+
+def take_seat(seat: int | None, name: str | None, bot: str | None, token: str | None, chosen: list[int]) -> Decide:
+    """The decision seating a person (``name``, ``token``) or a bot (``bot``, a level; ``name``
+    optional) in ``seat`` or the first free one; the seat taken is put in ``chosen`` (-1: queued).
+
+    Raises (from the decision):
+        InvalidInput: a seat out of range (``bad_seat``).
+        SeatTaken: the seat is taken or none is free (``table_full``).
+        AlreadyStarted, CommandRejected: as :func:`newcomer`.
+    """
+
+    def decide(table: Table) -> list[Draft]:
+        state = table.state
+        table_id = state.table_id
+        if seat is not None:
+            check_int(seat, "seat", "bad_seat")
+        if state.started:
+            who = SeatRecord(name or f"{bot} bot", bot, token_hash(token) if token is not None else None)
+            return newcomer(state, who, seat, chosen)
+        if seat is not None:
+            if not 0 <= seat < len(state.seats):
+                raise InvalidInput(
+                    f"seat {seat} is not a seat of table {table_id} (0..{len(state.seats) - 1})", reason="bad_seat"
+                )
+            if state.seats[seat] is not None:
+                raise SeatTaken(f"seat {seat} of table {table_id} is taken")
+            target = seat
+        else:
+            if not state.free_seats:
+                raise SeatTaken(f"table {table_id} has no free seat", reason="table_full")
+            target = state.free_seats[0]
+        chosen[:] = [target]
+        payload = {
+            "seat": target,
+            "name": name if name is not None else f"{bot} bot {target}",
+            "bot": bot,
+            "token_hash": token_hash(token) if token is not None else None,
+        }
+        return [Draft(SEAT_TAKEN, payload, "table" if bot is not None else f"seat:{target}")]
+
+    return decide
+
+
+def newcomer(state: TableState, who: SeatRecord, seat: int | None, chosen: list[int]) -> list[Draft]:
+    """A player joining a started match (``mau_mau`` R6.9): seated at once between hands,
+    queued (``JoinQueued``, seat -1) during a hand.
+
+    Raises:
+        AlreadyStarted: the game takes no newcomers once the match has started.
+        SeatTaken: every seat is taken or promised to a queued newcomer (``table_full``).
+        InvalidInput: a wanted seat other than the one the rules give (``bad_seat``, R6.9.2).
+        CommandRejected: the rules refuse the join (``match_over`` ...).
+    """
+    spec = state.spec
+    tid = state.table_id
+    if not spec.seat_changes:
+        raise AlreadyStarted(f"table {tid}: the match has started; no seat can be taken")
+    if spec.is_terminal(state.game_state):
+        raise CommandRejected("match_over", "R6.9", f"table {tid}: the match is over; nobody can join")
+    if seat is not None and 0 <= seat < len(state.seats) and state.seats[seat] is not None:
+        raise SeatTaken(f"seat {seat} of table {tid} is taken")
+    seated = sum(s is not None for s in state.seats)
+    if seated + len(state.waiting) >= spec.max_players:
+        raise SeatTaken(
+            f"table {tid} has no free seat: {seated} seated, {len(state.waiting)} waiting, {spec.max_players} at most",
+            reason="table_full",
+        )
+    if spec.hand_in_progress(state.game_state) or state.waiting:
+        if seat is not None:
+            raise InvalidInput(
+                f"seat {seat}: a newcomer takes the lowest vacant seat when the hand ends (R6.9.2)", "bad_seat"
+            )
+        chosen[:] = [-1]
+        payload = {"name": who.name, "bot": who.bot, "token_hash": who.token_hash}
+        return [Draft(JOIN_QUEUED, payload, "table")]
+    _, drafts = seat_newcomer(spec, state.game_state, who, None, seat)
+    chosen[:] = [int(drafts[-1].payload["seat"])]
+    return drafts

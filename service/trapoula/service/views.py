@@ -1,0 +1,234 @@
+"""What a caller sees of a table: redacted events, views, and the results of commands and watches.
+
+Everything here reads a :class:`~trapoula.service.recording.Table` already in memory; nothing
+asks the store, except a watch reaching before a snapshot's version (the table's earlier events
+are then read once, :class:`~trapoula.service.recording.EntryLog`).  Watchers that see a table
+alike (the same principal kind and viewer: the spectators, or the watchers of one seat) share one
+rendering of each event (:attr:`Table.renders`), and a woken watcher takes the folded state after
+each new event from :attr:`Table.recent` instead of folding again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trapoula.domain.events import Payload, Viewer, redact, visible
+from trapoula.domain.game import acting_seats
+from trapoula.service.errors import ErrorContext, VersionAhead
+from trapoula.service.principals import Principal
+from trapoula.service.recording import Entry, Table, TableState, apply_entry, forget_oldest, state_at
+
+
+@dataclass(frozen=True, slots=True)
+class SeenEvent:
+    """One stored event as one viewer may see it."""
+
+    version: int
+    """The event's position for this viewer (``TableState.position``): its version in the log,
+    except at a ``romis`` table, where another seat's withheld events are not counted (R5.4)."""
+    name: str
+    payload: Payload
+    """Redacted for the viewer (hidden fields and other seats' cards are None)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActResult:
+    """What a command returns to its caller."""
+
+    version: int
+    """The caller's position (``TableState.position``) after the command and the automatic play
+    saved with it."""
+    events: tuple[SeenEvent, ...]
+    """The caller's view of the command's events and of the automatic play saved with them (at
+    most :data:`CHUNK_EVENTS` events in all; later automatic play is saved in the background)."""
+    view: Payload
+    """The caller's view after them."""
+
+
+@dataclass(frozen=True, slots=True)
+class WatchItem:
+    """One event for a watcher, with the watcher's view after it."""
+
+    event: SeenEvent
+    view: Payload
+
+
+@dataclass(frozen=True, slots=True)
+class WatchBatch:
+    """The events after a version, for one viewer."""
+
+    items: tuple[WatchItem, ...]
+    head: int
+    """The table's version when read (what the fan-out counts)."""
+    position: int
+    """The viewer's position at ``head`` (``TableState.position``): the batch reached the head
+    when its last item, if any, is at this position."""
+    over: bool
+    """True when the match is over (no event will follow ``head``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """One line of the lobby."""
+
+    table_id: str
+    game: str
+    seats: int
+    free_seats: tuple[int, ...]
+    status: str
+    """``open``, ``ready``, ``playing`` or ``over``."""
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game the server plays."""
+
+    key: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    options: Payload
+    """Every option with its default."""
+    bot_levels: tuple[str, ...] = ()
+    """Computer-player levels (``add_bot``)."""
+    seat_changes: bool = False
+    """True when players may join and leave during the match (``mau_mau`` R6.9-R6.10)."""
+
+
+def seen(entry: Entry, viewer: Viewer, position: int) -> SeenEvent:
+    """``entry`` as ``viewer`` may see it, at its ``position`` (``TableState.position``)."""
+    payload = redact(entry.event, viewer) if entry.event is not None else dict(entry.payload)
+    return SeenEvent(position, entry.name, payload)
+
+
+def shown(entry: Entry, viewer: Viewer) -> bool:
+    """True when ``viewer`` receives ``entry`` at all (``events.visible``: romis R5.4)."""
+    return entry.event is None or visible(entry.event, viewer)
+
+
+def table_view(state: TableState, principal: Principal) -> Payload:
+    """What ``principal`` may see of a table: the game's view for its viewer plus a ``table`` part.
+
+    Before the match starts the game's view is that of its initial state (free seats have empty
+    names).  The ``table`` part: ``table_id, version, status, seats ([{seat, name, bot} or
+    {seat, free: true}]), manual_deal, viewer ("seat" / "owner" / "spectator"), needs_deal``
+    (the table waits for ``next_hand``: a manual-deal table between hands).  ``acting`` (top
+    level) lists the seats whose move the match waits for (``GameSpec.acting``).
+    """
+    spec = state.spec
+    game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
+    view = dict(spec.seat_view(game_state, principal.viewer))
+    view["acting"] = list(acting_seats(spec, game_state, range(len(state.seats)))) if state.started else []
+    needs_deal = state.started and not state.over and bool(spec.needs_deal(game_state))
+    view["table"] = {
+        "table_id": state.table_id,
+        "version": state.position(principal.viewer),
+        "status": state.status,
+        "seats": [
+            {"seat": i, "name": s.name, "bot": s.bot} if s is not None else {"seat": i, "free": True}
+            for i, s in enumerate(state.seats)
+        ],
+        "manual_deal": state.manual_deal,
+        "viewer": principal.kind,
+        "needs_deal": needs_deal,
+    }
+    return view
+
+
+def act_result(table: Table, span: tuple[int, int], principal: Principal) -> ActResult:
+    """The result of the command whose events are versions ``span`` (first, last) of ``table``:
+    ``principal``'s view of them and after them."""
+    first, last = span
+    state = state_at(table, last)
+    viewer = principal.viewer
+    position = state.position(viewer, first - 1)
+    events = []
+    for entry in table.entries[first - 1 : last]:
+        if shown(entry, viewer):
+            position += 1
+            events.append(seen(entry, viewer, position))
+    return ActResult(position, tuple(events), table_view(state, principal))
+
+
+def watch_batch(table: Table, principal: Principal, after: int, limit: int = 1000) -> WatchBatch:
+    """The events after position ``after`` of ``table`` as it is in memory that ``principal`` may
+    receive (at most ``limit``), each with ``principal``'s view after it (see ``Tables.events_after``).
+
+    Raises:
+        VersionAhead: ``after`` is beyond the viewer's position at the head (``version_ahead``).
+    """
+    head_state = table.state
+    head = head_state.version
+    viewer = principal.viewer
+    top = head_state.position(viewer)
+    if after > top:
+        raise VersionAhead(
+            f"from_version {after} is beyond version {top} of table {head_state.table_id}",
+            context=ErrorContext(head_state.table_id, principal.seat, top),
+        )
+    items: list[WatchItem] = []
+    position = after
+    key = (principal.kind, viewer)
+    entries = table.entries
+    state: TableState | None = None
+    for seq in range(head_state.version_at(viewer, after) + 1, head + 1):
+        if len(items) >= limit:
+            break
+        entry = entries[seq - 1]
+        if not shown(entry, viewer):
+            continue
+        position += 1
+        shared = table.renders.get(seq)
+        item = shared.get(key) if shared is not None else None
+        if item is None or item.event.version != position:
+            state = _state_after(table, seq, state)
+            item = WatchItem(seen(entry, viewer, position), table_view(state, principal))
+            if seq > head - table.recent_states:  # only the recent ones are shared
+                _remember(table, seq, key, item)
+        items.append(item)
+    return WatchBatch(tuple(items), head, top, head_state.over)
+
+
+def renders_missing(table: Table, principal: Principal, after: int) -> int:
+    """How many of the events after position ``after`` that ``principal`` receives have no shared
+    rendering yet (the work :func:`watch_batch` would do), or -1 when reading them would ask the
+    store (events before a snapshot's version not yet loaded)."""
+    head_state = table.state
+    viewer = principal.viewer
+    if after > head_state.position(viewer):
+        return 0  # watch_batch raises at once
+    begin = head_state.version_at(viewer, after)
+    if begin < table.entries.base and not table.entries.prefix_loaded:
+        return -1
+    key = (principal.kind, viewer)
+    missing = 0
+    for seq in range(begin + 1, head_state.version + 1):
+        shared = table.renders.get(seq)
+        if shared is None or key not in shared:
+            missing += 1
+    return missing
+
+
+def _state_after(table: Table, seq: int, known: TableState | None) -> TableState:
+    """The table's state at version ``seq``: a recent one kept, else folded on from ``known`` (an
+    earlier state of this walk), else from the nearest checkpoint."""
+    kept = table.recent.get(seq)
+    if kept is not None:
+        return kept
+    if known is not None and known.version < seq:
+        for entry in table.entries[known.version : seq]:
+            known = apply_entry(known, entry)
+        return known
+    return state_at(table, seq)
+
+
+def _remember(table: Table, seq: int, key: object, item: WatchItem) -> None:
+    renders = table.renders
+    shared = renders.get(seq)
+    if shared is None:
+        shared = renders.setdefault(seq, {})
+        if len(renders) > table.recent_states:
+            forget_oldest(renders, table.recent_states)
+    shared[key] = item
