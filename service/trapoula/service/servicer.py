@@ -28,11 +28,12 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.domain.errors import InvalidInput
 from trapoula.service import convert, logs, status
-from trapoula.service.application import Principal, Tables
+from trapoula.service.application import Principal, Tables, WatchBatch, WatchItem
 from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
 from trapoula.service.metrics import Metrics
 from trapoula.service.readmodels import ReadModels
+from trapoula.service.recording import forget_oldest
 
 T = TypeVar("T")
 
@@ -40,6 +41,8 @@ Context = grpc.aio.ServicerContext[Any, Any]
 
 POLL_SECONDS = 5.0
 """A watcher re-reads the store at least this often, even without a wake-up."""
+ENCODED_KEPT = 4096
+"""Stream messages kept serialised for the other streams that send the same one."""
 
 
 async def _abort(context: Context, exc: BaseException) -> NoReturn:
@@ -73,6 +76,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         """Counts, times and logs every call (:func:`add_to_server` wraps each RPC in it)."""
         self._in_flight = 0
         self._idle: asyncio.Event | None = None
+        self._encoded: dict[int, tuple[WatchItem, bytes]] = {}
 
     async def drain(self, timeout: float) -> bool:
         """Wait until no unary call is in flight (at most ``timeout`` seconds); False on timeout.
@@ -172,10 +176,14 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
     async def Act(self, request: pb.ActRequest, context: Context) -> pb.ActResponse:
         """Issue a command for the caller's seat; see the proto."""
 
+        def act(token: str | None) -> pb.ActResponse:  # one thread hop: convert (cost grows with size), act
+            command = convert.command_to_dict(request.command)
+            principal = self.tables.authenticate(request.table_id, token)
+            logs.note_seat(principal.seat)
+            return convert.act_response(self.tables.act(request.table_id, principal, request.command_id, command))
+
         async def work() -> pb.ActResponse:
-            command = await self._run(convert.command_to_dict, request.command)
-            call = self._authed(request.table_id, _token(context), self.tables.act, request.command_id, command)
-            return convert.act_response(await self._run(call))
+            return await self._run(act, _token(context))
 
         return await self._guard(context, work)
 
@@ -188,7 +196,9 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
 
         return await self._guard(context, work)
 
-    async def WatchTable(self, request: pb.WatchTableRequest, context: Context) -> AsyncIterator[pb.WatchTableResponse]:
+    async def WatchTable(  # type: ignore[override]  # it also yields messages already serialised
+        self, request: pb.WatchTableRequest, context: Context
+    ) -> AsyncIterator[pb.WatchTableResponse | bytes]:
         """Stream the caller's events and views after ``from_version``, then live.
 
         The stream ends by itself once the match is over and its last event was sent.  A
@@ -200,25 +210,43 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         try:
             principal = await self._run(self.tables.authenticate, table_id, _token(context))
             after = int(request.from_version)
-            fresh = True
+            batch: WatchBatch | None = None
             while True:
                 if self.fanout.closed:
                     raise Unavailable(f"the server is stopping; watch again from version {after}")
-                read = functools.partial(self.tables.events_after, fresh=fresh)
-                batch = await self._run(read, table_id, principal, after)
+                if batch is None:  # first, after a timed-out wait, or more than the table in memory can give
+                    batch = await self._run(self.tables.events_after, table_id, principal, after)
                 for item in batch.items:
-                    yield convert.watch_response(item)
+                    yield self.encoded(item)
                     after = item.event.version
                 if after < batch.position:
+                    batch = None
                     continue
                 if batch.over:
                     return
-                # woken by an announced save: the cached table has it; a timed-out wait reads the store
-                fresh = not await self.fanout.wait(table_id, batch.head, timeout=self.poll_seconds)
+                # woken by an announced save: the table in memory has it, and renders it without a thread
+                woken = await self.fanout.wait(table_id, batch.head, timeout=self.poll_seconds)
+                batch = self.tables.watch_in_memory(table_id, principal, after) if woken else None
+                if batch is None and woken:
+                    read = functools.partial(self.tables.events_after, fresh=False)
+                    batch = await self._run(read, table_id, principal, after)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             await _abort(context, exc)
+
+    def encoded(self, item: WatchItem) -> bytes:
+        """The ``WatchTableResponse`` of ``item``, serialised once for every stream that sends this
+        same rendering (the watchers who see a table alike share ``item``, :mod:`~trapoula.service.views`)."""
+        key = id(item)
+        cached = self._encoded.get(key)
+        if cached is not None and cached[0] is item:
+            return cached[1]
+        data = convert.watch_response(item).SerializeToString()
+        self._encoded[key] = (item, data)
+        if len(self._encoded) > ENCODED_KEPT:
+            forget_oldest(self._encoded, ENCODED_KEPT)
+        return data
 
     async def GetRecord(self, request: pb.GetRecordRequest, context: Context) -> pb.GetRecordResponse:
         """The record of the finished hands; see the proto.
@@ -357,6 +385,16 @@ def _checked_stream(
     return handle
 
 
+def _serializer(message: Any) -> Callable[[Any], bytes]:
+    """A response serializer that also takes messages already serialised (bytes, sent as they are)."""
+    serialize = message.SerializeToString
+
+    def encode(response: Any) -> bytes:
+        return response if isinstance(response, bytes) else serialize(response)
+
+    return encode
+
+
 def add_to_server(servicer: TableServicer, server: grpc.aio.Server) -> None:
     """Register ``servicer`` for every RPC of ``trapoula.api.v1.TableService`` (as the generated
     ``add_TableServiceServicer_to_server`` does), except that a request whose bytes do not parse
@@ -373,7 +411,7 @@ def add_to_server(servicer: TableServicer, server: grpc.aio.Server) -> None:
             handlers[method.name] = grpc.unary_stream_rpc_method_handler(
                 _checked_stream(behaviour, method.name, servicer.metrics),
                 request_deserializer=parse,
-                response_serializer=response_cls.SerializeToString,
+                response_serializer=_serializer(response_cls),
             )
         else:
             handlers[method.name] = grpc.unary_unary_rpc_method_handler(
