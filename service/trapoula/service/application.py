@@ -228,8 +228,7 @@ class Tables(TableReads):
         owner_token = new_token()
         created, preset = new_table(game, seats, options, first_dealer, initial_totals, manual_deal, owner_token)
         table_id = str(created.originator_id)
-        self.store.save(created)
-        self.store.announce(table_id, 1)
+        self.store.save_events(table_id, [created])
         if preset:  # computer seats an option fixes (mau_mau R7.2 computer_seats)
             self.commands.execute(table_id, None, OWNER, seat_bots(preset))
         return table_id, owner_token

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -26,8 +27,10 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import Environment
 
+from trapoula.service.committer import GroupCommit
 from trapoula.service.errors import ErrorContext, TableNotFound
 from trapoula.service.inputs import parse_table_id
+from trapoula.service.recorder import TableRecorder
 from trapoula.service.recording import Table
 from trapoula.service.snapshots import (
     SNAPSHOT_EVERY,
@@ -106,7 +109,7 @@ class TableStore(Application):  # type: ignore[type-arg]
         snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         env = {
-            "PERSISTENCE_MODULE": "eventsourcing_sqlalchemy",
+            "PERSISTENCE_MODULE": "trapoula.service.recorder:TableFactory",
             "SQLALCHEMY_URL": store_url(database_url),
             "AGGREGATE_CACHE_MAXSIZE": str(cache_size),
             "AGGREGATE_CACHE_FASTFORWARD": "y",
@@ -122,7 +125,19 @@ class TableStore(Application):  # type: ignore[type-arg]
         self._listeners: list[Callable[[str, int], None]] = []
         self._heads: dict[str, int] = {}
         self._heads_lock = threading.Lock()
+        self.replica = uuid.uuid4().hex[:12]
+        """This process's id in the store's notifications (its follower skips its own saves)."""
+        self.batches = 0
+        """Batches of saves stored so far (group commit)."""
+        self.committer = GroupCommit(lambda *events: self.save(*events), self._batched)
+        """Stores the saves of :meth:`save_events` in batches (:mod:`trapoula.service.committer`)."""
         super().__init__(env=env)
+        recorder = self.recorder
+        if isinstance(recorder, TableRecorder):
+            recorder.replica = self.replica
+
+    def _batched(self, tables: int, events: int) -> None:
+        self.batches += 1
 
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
         """The library's settings from ``env`` only (the process environment is not read)."""
@@ -235,14 +250,15 @@ class TableStore(Application):  # type: ignore[type-arg]
     # ----------------------------------------------------------------------- saving
 
     def save_events(self, table_id: str, events: Sequence[Any]) -> Table | None:
-        """Save one table's new events (all or none), apply them to its cached copy in memory and
-        announce its new version; returns the table in memory (None when it is not cached).
+        """Save one table's new events (all or none; with other tables' saves arriving meanwhile, in
+        one transaction: :mod:`trapoula.service.committer`), apply them to its cached copy in memory
+        and announce its new version; returns the table in memory (None when it is not cached).
 
         Raises:
             IntegrityError: another save took one of these versions first (nothing saved).
             Exception: what the store raises when it cannot write.
         """
-        self.save(*events)
+        self.committer.commit(events)
         last = events[-1].originator_version
         try:
             repository = self.repository
