@@ -48,8 +48,7 @@ from trapoula.domain.chain import HAND_REVEALED
 from trapoula.domain.game import GameSpec
 from trapoula.domain.registry import GAMES
 from trapoula.service.application import Tables
-from trapoula.service.readmodels import PROJECTION_NAME, Base, ReadModels
-from trapoula.service.recording import (
+from trapoula.service.entries import (
     BETWEEN_HANDS,
     JOIN_QUEUED,
     MATCH_ENDED,
@@ -58,6 +57,7 @@ from trapoula.service.recording import (
     TABLE_CREATED,
     TABLE_EVENTS,
 )
+from trapoula.service.readmodels import PROJECTION_NAME, Base, ReadModels
 from trapoula.service.status import store_down
 
 log = logging.getLogger(__name__)
@@ -255,7 +255,7 @@ class _Fold:
             self.apply(fact)
 
     def apply(self, fact: Fact) -> None:
-        """Fold one fact (a trusted stored event, as ``recording.apply_entry`` folds it)."""
+        """Fold one fact (a trusted stored event, as ``tablestate.apply_entry`` folds it)."""
         name = fact.name
         if not name:
             return
@@ -268,7 +268,7 @@ class _Fold:
             return
         spec = GAMES.get(table.game)
         p = fact.payload
-        extends = table.record_cut == fact.version - 1 and table.hands > 0  # recording._extends_record
+        extends = table.record_cut == fact.version - 1 and table.hands > 0  # tablestate._extends_record
         if name == SEAT_TAKEN:
             seat = _int(p.get("seat"))
             if seat is None or seat < 0:

@@ -1,12 +1,12 @@
 """Snapshots of tables: a cache that spares a cold load the replay of a long history (docs/storage.md).
 
 A snapshot holds what :class:`~trapoula.service.recording.Table` folds from its log up to one
-version: the :class:`~trapoula.service.recording.TableState` (with the game's own state), the
+version: the :class:`~trapoula.service.tablestate.TableState` (with the game's own state), the
 command index (``Table.commands``, ``Table.last_command``) and the aggregate's creation time.  It
 does not hold the stored events themselves: a table restored from a snapshot reads the events
 before it from the event store the first time someone needs them (a record, a watcher catching up
 from an old position, the repeat of an old command), see
-:class:`~trapoula.service.recording.EntryLog`.
+:class:`~trapoula.service.entries.EntryLog`.
 
 Snapshots live in the eventsourcing library's snapshot store (the ``trapoula_snapshots`` table
 beside ``trapoula_events``), one row per ``(table, version)``.  Their state is JSON only, never
@@ -45,8 +45,10 @@ from eventsourcing.utils import get_topic
 
 import trapoula.domain
 from trapoula.domain.cards import Card, parse_card
+from trapoula.service.entries import Entry, entries_of
 from trapoula.service.errors import CorruptLog
-from trapoula.service.recording import Entry, SeatRecord, Table, TableState, entries_of
+from trapoula.service.recording import Table
+from trapoula.service.tablestate import SeatRecord, TableState
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +63,8 @@ SNAPSHOT_FORMAT = "trapoula-snapshot/1"
 """The layout of a snapshot's state; part of :func:`code_fingerprint`."""
 
 _SERVICE_CLASSES: dict[str, type] = {"TableState": TableState, "SeatRecord": SeatRecord}
-"""Classes outside ``trapoula.domain`` that a snapshot may hold (``trapoula.service.recording``)."""
-_RECORDING = "trapoula.service.recording"
+"""Classes outside ``trapoula.domain`` that a snapshot may hold (``trapoula.service.tablestate``)."""
+_TABLE_STATE = "trapoula.service.tablestate"
 _DOMAIN_PREFIX = "trapoula.domain."
 
 
@@ -78,14 +80,16 @@ class SnapshotUnusable(Exception):
 def code_fingerprint() -> str:
     """SHA-256 (hex) of :data:`SNAPSHOT_FORMAT` and of the source of every module that decides what
     a snapshot holds: the ``trapoula.domain`` package (the games' states and ``evolve``), the
-    table fold (``trapoula.service.recording``) and this module.  Any change to that code makes
-    older snapshots unusable, so a table is never restored into a state the current code would not
-    fold.  Computed once per process."""
+    stored events, the table fold and the aggregate (``trapoula.service.entries``, ``tablestate``
+    and ``recording``) and this module.  Any change to that code makes older snapshots unusable,
+    so a table is never restored into a state the current code would not fold.  Computed once per
+    process."""
     digest = hashlib.sha256(SNAPSHOT_FORMAT.encode())
     domain_root = Path(next(iter(trapoula.domain.__path__)))
     files = sorted(domain_root.rglob("*.py"))
     here = Path(__file__)
-    for path in [*files, here.with_name("recording.py"), here]:
+    table = [here.with_name(name) for name in ("entries.py", "tablestate.py", "recording.py")]
+    for path in [*files, *table, here]:
         name = path.relative_to(domain_root).as_posix() if path.is_relative_to(domain_root) else path.name
         digest.update(b"\0" + name.encode() + b"\0")
         digest.update(path.read_bytes())
@@ -108,7 +112,7 @@ def _topic(cls: type) -> str:
     if topic is not None:
         return topic
     module, name = cls.__module__, cls.__qualname__
-    if module.startswith(_DOMAIN_PREFIX) or (module == _RECORDING and _SERVICE_CLASSES.get(name) is cls):
+    if module.startswith(_DOMAIN_PREFIX) or (module == _TABLE_STATE and _SERVICE_CLASSES.get(name) is cls):
         topic = _TOPICS[cls] = f"{module}:{name}"
         return topic
     raise SnapshotUnusable(f"a snapshot cannot hold a {module}.{name}")
@@ -123,7 +127,7 @@ def _resolve(topic: str) -> type:
         SnapshotUnusable: any other topic.
     """
     module, _, name = topic.partition(":")
-    if module == _RECORDING and name in _SERVICE_CLASSES:
+    if module == _TABLE_STATE and name in _SERVICE_CLASSES:
         return _SERVICE_CLASSES[name]
     if not module.startswith(_DOMAIN_PREFIX) or not name:
         raise SnapshotUnusable(f"snapshot names class {topic[:80]!r}, outside trapoula.domain")
