@@ -24,7 +24,8 @@ from trapoula.service import snapshots
 from trapoula.service.application import CHUNK_EVENTS, OWNER, SPECTATOR, Tables, seat_principal
 from trapoula.service.entries import Entry, EntryLog
 from trapoula.service.errors import CorruptLog
-from trapoula.service.snapshots import ColdLoad, SnapshotUnusable, decode_value, encode_value
+from trapoula.service.snapshotcodec import SnapshotUnusable, decode_value, encode_value
+from trapoula.service.snapshots import ColdLoad
 from trapoula.service.tablestate import SeatRecord, TableState
 
 EVERY = 256
