@@ -57,7 +57,8 @@ from trapoula.service.entries import (
     TABLE_CREATED,
     TABLE_EVENTS,
 )
-from trapoula.service.readmodels import PROJECTION_NAME, Base, ReadModels
+from trapoula.service.readmodels import ReadModels
+from trapoula.service.readtables import PROJECTION_NAME, Base
 from trapoula.service.status import store_down
 
 log = logging.getLogger(__name__)
