@@ -17,10 +17,10 @@ import pytest
 import sqlalchemy
 
 from trapoula.domain.errors import InvalidInput
-from trapoula.service import projection as projection_module
 from trapoula.service.application import OWNER, Tables
 from trapoula.service.migrations import differences, head
-from trapoula.service.projection import Fact, Projection
+from trapoula.service.projection import Projection
+from trapoula.service.projectionfold import Fact, Fold
 from trapoula.service.readmodels import ReadModels
 from trapoula.service.readpages import parse_time, rfc3339
 from trapoula.service.readresults import SeatedPlayer
@@ -179,7 +179,7 @@ def test_a_restart_in_the_middle_of_catching_up_leaves_no_duplicates(store: Any,
         assert first.position == ids[74]
 
         calls = 0
-        fold_one = projection_module._Fold.apply
+        fold_one = Fold.apply
 
         def fails_at_the_tenth(self: Any, fact: Fact) -> None:
             nonlocal calls
@@ -188,7 +188,7 @@ def test_a_restart_in_the_middle_of_catching_up_leaves_no_duplicates(store: Any,
                 raise RuntimeError("the database went away")
             fold_one(self, fact)
 
-        monkeypatch.setattr(projection_module._Fold, "apply", fails_at_the_tenth)
+        monkeypatch.setattr(Fold, "apply", fails_at_the_tenth)
         with pytest.raises(RuntimeError, match="went away"):
             first.catch_up()
         monkeypatch.undo()
