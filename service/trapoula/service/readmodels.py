@@ -245,7 +245,7 @@ class ReadModels:
 
         Filters: ``player`` an exact display name (person or bot) among the match's players;
         ``game`` a game key; ``finished_after`` (inclusive) and ``finished_before`` (exclusive)
-        times as :func:`parse_time` reads them.
+        times as :func:`~trapoula.service.readpages.parse_time` reads them.
 
         Raises:
             InvalidInput: a bad filter (``bad_player``, ``unknown_game``, ``bad_time``), page

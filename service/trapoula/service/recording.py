@@ -40,7 +40,7 @@ a watcher woken by a save renders the new events without folding again (``--rece
 
 
 class Table(Aggregate):
-    """One table: an eventsourcing aggregate whose stored events are :class:`Entry` facts.
+    """One table: an eventsourcing aggregate whose stored events are :class:`~trapoula.service.entries.Entry` facts.
 
     ``state`` is replaced (never mutated) as events are applied and ``entries`` only grows, so a
     reader that takes ``state`` once may read ``entries[: state.version]`` while the aggregate is
@@ -129,9 +129,9 @@ class Table(Aggregate):
         load_prefix: Callable[[], list[Entry]],
     ) -> Table:
         """The table at ``state.version`` as a snapshot holds it (:mod:`trapoula.service.snapshots`):
-        its events up to that version are read by ``load_prefix`` when first needed (:class:`EntryLog`);
-        later events are applied as usual.  The modification time is that of the snapshot's last
-        event (:meth:`set_modified_on`)."""
+        its events up to that version are read by ``load_prefix`` when first needed
+        (:class:`~trapoula.service.entries.EntryLog`); later events are applied as usual.  The
+        modification time is that of the snapshot's last event (:meth:`set_modified_on`)."""
         table = object.__new__(cls)
         vars(table).update(
             {

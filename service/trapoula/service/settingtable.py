@@ -49,10 +49,10 @@ same flags)."""
 
 @dataclass(frozen=True, slots=True)
 class Setting:
-    """One row of the settings table: a :class:`Settings` field, its flag and variable."""
+    """One row of the settings table: a :class:`~trapoula.service.settings.Settings` field, its flag and variable."""
 
     field: str
-    """The :class:`Settings` field it sets (``secret`` for both secret rows)."""
+    """The :class:`~trapoula.service.settings.Settings` field it sets (``secret`` for both secret rows)."""
     flag: str
     """``--flag``; empty for ``TRAPOULA_SECRET``, which has none."""
     env: str

@@ -91,7 +91,7 @@ class TableSnapshot(Snapshot):
     """One table's snapshot as the eventsourcing snapshot store keeps it.
 
     ``state`` is ``{"format", "fingerprint", "body"}``; ``body`` is the JSON text of
-    ``{"state", "commands", "last_command", "created_on"}`` (:func:`encode_value` of the
+    ``{"state", "commands", "last_command", "created_on"}`` (:func:`~trapoula.service.snapshotcodec.encode_value` of the
     ``TableState``; ``[[caller, command_id, first, last], ...]``; ``[caller, command_id]`` or
     None; ISO time).  ``topic`` is the aggregate's class (``Table``).
     """
