@@ -15,7 +15,8 @@ import pytest
 from trapoula.service import settings as settings_module
 from trapoula.service.__main__ import main as service_main
 from trapoula.service.server import serve
-from trapoula.service.settings import SETTINGS, Settings, settings_table
+from trapoula.service.settings import Settings
+from trapoula.service.settingtable import SETTINGS, settings_table
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ import dataclasses
 
 import pytest
 
-from trapoula.service.recording import TableState
+from trapoula.service.tablestate import TableState
 
 WITHHELD = ((4, frozenset({1})), (5, frozenset({1})), (8, frozenset({0})))
 

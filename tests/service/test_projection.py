@@ -17,11 +17,14 @@ import pytest
 import sqlalchemy
 
 from trapoula.domain.errors import InvalidInput
-from trapoula.service import projection as projection_module
 from trapoula.service.application import OWNER, Tables
 from trapoula.service.migrations import differences, head
-from trapoula.service.projection import Fact, Projection
-from trapoula.service.readmodels import Base, ReadModels, SeatedPlayer, parse_time, rfc3339
+from trapoula.service.projection import Projection
+from trapoula.service.projectionfold import Fact, Fold
+from trapoula.service.readmodels import ReadModels
+from trapoula.service.readpages import parse_time, rfc3339
+from trapoula.service.readresults import SeatedPlayer
+from trapoula.service.readtables import Base
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -176,7 +179,7 @@ def test_a_restart_in_the_middle_of_catching_up_leaves_no_duplicates(store: Any,
         assert first.position == ids[74]
 
         calls = 0
-        fold_one = projection_module._Fold.apply
+        fold_one = Fold.apply
 
         def fails_at_the_tenth(self: Any, fact: Fact) -> None:
             nonlocal calls
@@ -185,7 +188,7 @@ def test_a_restart_in_the_middle_of_catching_up_leaves_no_duplicates(store: Any,
                 raise RuntimeError("the database went away")
             fold_one(self, fact)
 
-        monkeypatch.setattr(projection_module._Fold, "apply", fails_at_the_tenth)
+        monkeypatch.setattr(Fold, "apply", fails_at_the_tenth)
         with pytest.raises(RuntimeError, match="went away"):
             first.catch_up()
         monkeypatch.undo()
@@ -556,10 +559,11 @@ def test_time_filters_read_rfc3339_and_unix_seconds() -> None:
 
 def test_a_standings_token_after_the_longest_names_is_accepted_back() -> None:
     """Every token the server gives is one it takes: three 64-character texts of 4-byte characters."""
-    from trapoula.service.readmodels import MAX_PAGE_TOKEN, Standing, _encode_standings_token, _standings_token
+    from trapoula.service.readpages import MAX_PAGE_TOKEN, encode_standings_token, standings_token
+    from trapoula.service.readresults import Standing
 
     when = datetime(2025, 5, 1, 12, tzinfo=UTC)
     row = Standing(game="𝔸" * 64, name="𝔸" * 64, bot="Ω" * 64, played=2**31 - 1, won=2**31 - 1, last_finished_at=when)
-    token = _encode_standings_token(row)
+    token = encode_standings_token(row)
     assert len(token) <= MAX_PAGE_TOKEN
-    assert _standings_token(token) == (2**31 - 1, 2**31 - 1, "𝔸" * 64, "𝔸" * 64, "Ω" * 64)
+    assert standings_token(token) == (2**31 - 1, 2**31 - 1, "𝔸" * 64, "𝔸" * 64, "Ω" * 64)

@@ -22,9 +22,11 @@ from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.domain.game import MatchConfig, SeatInfo
 from trapoula.service import snapshots
 from trapoula.service.application import CHUNK_EVENTS, OWNER, SPECTATOR, Tables, seat_principal
+from trapoula.service.entries import Entry, EntryLog
 from trapoula.service.errors import CorruptLog
-from trapoula.service.recording import Entry, EntryLog, SeatRecord, TableState
-from trapoula.service.snapshots import ColdLoad, SnapshotUnusable, decode_value, encode_value
+from trapoula.service.snapshotcodec import SnapshotUnusable, decode_value, encode_value
+from trapoula.service.snapshots import ColdLoad
+from trapoula.service.tablestate import SeatRecord, TableState
 
 EVERY = 256
 """Snapshot interval of the long-match test (half the default, so that playing past the next multiple is short)."""

@@ -28,7 +28,8 @@ from trapoula.service.errors import (
 )
 from trapoula.service.fanout import Fanout
 from trapoula.service.server import create_server, display_address
-from trapoula.service.settings import DEFAULT_ADDRESS, DEFAULT_DATABASE_URL, Settings
+from trapoula.service.settings import Settings
+from trapoula.service.settingvalues import DEFAULT_ADDRESS, DEFAULT_DATABASE_URL
 
 # --------------------------------------------------------------------------- convert
 

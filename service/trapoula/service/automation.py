@@ -22,7 +22,8 @@ from trapoula.service.autoplay import Dealer, automatic_due
 from trapoula.service.commands import MAX_ATTEMPTS, Commands
 from trapoula.service.drafts import Draft
 from trapoula.service.errors import Conflict
-from trapoula.service.recording import Table, TableState
+from trapoula.service.recording import Table
+from trapoula.service.tablestate import TableState
 
 log = logging.getLogger(__name__)
 

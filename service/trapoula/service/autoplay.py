@@ -23,8 +23,9 @@ from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import to_payload
 from trapoula.domain.game import GameSpec, acting_seats
 from trapoula.service.drafts import Draft, game_drafts
+from trapoula.service.entries import HAND_STARTED, SEAT_FREEING, SEAT_TAKEN
 from trapoula.service.errors import clip
-from trapoula.service.recording import HAND_STARTED, SEAT_FREEING, SEAT_TAKEN, SeatRecord, TableState
+from trapoula.service.tablestate import SeatRecord, TableState
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,8 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.domain.errors import InvalidInput
 from trapoula.service.application import ActResult, GameInfo, SeenEvent, TableSummary, WatchItem
 from trapoula.service.errors import PermissionDenied, clip
-from trapoula.service.readmodels import LobbyTable, MatchSummary, Standing, rfc3339
+from trapoula.service.readpages import rfc3339
+from trapoula.service.readresults import LobbyTable, MatchSummary, Standing
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from trapoula.domain.events import Viewer
-from trapoula.service.recording import TableState
+from trapoula.service.tablestate import TableState
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,9 @@
 
 It reads the application's notification log (every stored event of every table, numbered by the
 store: ``recorder.select_notifications``) after its position, decodes each notification with the
-application's mapper into a :class:`Fact`, folds a batch of facts into the read-model rows and
-writes the rows and the new position **in one transaction**.  So:
+application's mapper into a :class:`~trapoula.service.projectionfold.Fact`, folds a batch of facts
+into the read-model rows (:mod:`trapoula.service.projectionfold`) and writes the rows and the new
+position **in one transaction**.  So:
 
 * exactly once: a batch is applied with its position or not at all; a notification at or before
   the position is skipped (idempotent by position);
@@ -31,33 +32,20 @@ batches.  Read models are eventually consistent: a finished match is listed shor
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any
 
-from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, tuple_, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from trapoula.domain.chain import HAND_REVEALED
-from trapoula.domain.game import GameSpec
-from trapoula.domain.registry import GAMES
 from trapoula.service.application import Tables
-from trapoula.service.readmodels import PROJECTION_NAME, Base, ReadModels
-from trapoula.service.recording import (
-    BETWEEN_HANDS,
-    JOIN_QUEUED,
-    MATCH_ENDED,
-    SEAT_FREEING,
-    SEAT_TAKEN,
-    TABLE_CREATED,
-    TABLE_EVENTS,
-)
+from trapoula.service.projectionfold import Fact, Fold, fact_of
+from trapoula.service.projectionrows import LOBBY, MATCHES, PLAYERS, POSITION, STANDINGS
+from trapoula.service.readmodels import ReadModels
+from trapoula.service.readtables import PROJECTION_NAME
 from trapoula.service.status import store_down
 
 log = logging.getLogger(__name__)
@@ -72,422 +60,6 @@ RETRY_SECONDS = 0.5
 """First wait after a failed catch-up (doubles each time)."""
 RETRY_MAX_SECONDS = 30.0
 """Longest wait between two tries after failures."""
-_CHUNK = 400
-"""Most keys in one ``IN (...)`` list."""
-
-_LOBBY: Table = Base.metadata.tables["trapoula_lobby"]
-_PLAYERS: Table = Base.metadata.tables["trapoula_players"]
-_MATCHES: Table = Base.metadata.tables["trapoula_matches"]
-_STANDINGS: Table = Base.metadata.tables["trapoula_standings"]
-_POSITION: Table = Base.metadata.tables["trapoula_projection"]
-
-
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """One stored event as the projection folds it."""
-
-    position: int
-    """Its notification id: its place in the whole log (increasing, maybe with gaps)."""
-    table_id: str
-    version: int
-    """Its version in its table's log (1 for ``TableCreated``)."""
-    name: str
-    """The event name (``TableCreated``, ``SeatTaken``, ``MatchEnded`` ...); ``""`` for a
-    notification that is no table event (skipped, but its position counts)."""
-    payload: Mapping[str, Any]
-    timestamp: datetime
-    """When it was saved (aware, UTC)."""
-
-
-def fact_of(notification: Any, mapper: Any) -> Fact:
-    """The fact of one notification of the store, decoded by the application's ``mapper``.
-
-    Raises:
-        Exception: what the mapper raises for a notification it cannot decode.
-    """
-    stored = mapper.to_domain_event(notification)
-    name = getattr(stored, "name", None)
-    payload = getattr(stored, "payload", None)
-    if not isinstance(name, str) or not isinstance(payload, Mapping):
-        name, payload = "", {}
-    when = getattr(stored, "timestamp", None)
-    if not isinstance(when, datetime):
-        when = datetime.fromtimestamp(0, UTC)
-    elif when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return Fact(
-        int(notification.id),
-        str(notification.originator_id),
-        int(notification.originator_version),
-        name,
-        payload,
-        when.astimezone(UTC),
-    )
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _chunks(items: Sequence[Any]) -> Iterator[Sequence[Any]]:
-    for i in range(0, len(items), _CHUNK):
-        yield items[i : i + _CHUNK]
-
-
-# --------------------------------------------------------------------------- the fold
-
-
-@dataclass(slots=True)
-class _Player:
-    """A ``trapoula_players`` row being folded."""
-
-    table_id: str
-    joined: int
-    seat: int
-    name: str
-    bot: str
-    left_version: int | None = None
-    team: int | None = None
-    total: int | None = None
-    won: bool = False
-    new: bool = False
-    dirty: bool = False
-
-    def row(self) -> dict[str, Any]:
-        return {
-            "table_id": self.table_id,
-            "joined": self.joined,
-            "seat": self.seat,
-            "name": self.name,
-            "bot": self.bot,
-            "left_version": self.left_version,
-            "team": self.team,
-            "total": self.total,
-            "won": self.won,
-        }
-
-
-@dataclass(slots=True)
-class _Table:
-    """A ``trapoula_lobby`` row being folded, with the table's players."""
-
-    table_id: str
-    created_seq: int
-    game: str
-    seats: int
-    options: str
-    manual_deal: bool
-    status: str
-    free_seats: str
-    open_places: int
-    seated: int
-    waiting: int
-    hands: int
-    record_cut: int
-    record_hands: int
-    created_at: datetime
-    started_at: datetime | None
-    players: list[_Player] = field(default_factory=list)
-    new: bool = False
-    dirty: bool = False
-
-    _COLUMNS = (
-        "table_id", "created_seq", "game", "seats", "options", "manual_deal", "status", "free_seats",
-        "open_places", "seated", "waiting", "hands", "record_cut", "record_hands", "created_at", "started_at",
-    )  # fmt: skip
-
-    def row(self) -> dict[str, Any]:
-        return {c: getattr(self, c) for c in self._COLUMNS}
-
-    @property
-    def started(self) -> bool:
-        return self.status in ("playing", "over")
-
-    def occupant(self, seat: int) -> _Player | None:
-        """Who holds ``seat`` now."""
-        for player in reversed(self.players):
-            if player.seat == seat and player.left_version is None:
-                return player
-        return None
-
-
-def _team(spec: GameSpec[Any, Any] | None, seat: int) -> int | None:
-    if spec is None:
-        return None
-    return next((i for i, members in enumerate(spec.teams) if seat in members), None)
-
-
-class _Fold:
-    """One transaction's fold: the rows the facts touch are read once, changed in memory, and
-    written back together by :meth:`flush`."""
-
-    def __init__(self, conn: Connection) -> None:
-        self.conn = conn
-        self.tables: dict[str, _Table] = {}
-        self.matches: list[dict[str, Any]] = []
-        self.standings: dict[tuple[str, str, str], list[Any]] = {}
-        """``(game, name, bot)`` -> [played, won, last finished at] added by this fold."""
-
-    # ----------------------------------------------------------------------- reading
-
-    def load(self, table_ids: Sequence[str]) -> None:
-        """Read the rows of ``table_ids`` not read yet (unknown ones are skipped)."""
-        wanted = [t for t in dict.fromkeys(table_ids) if t not in self.tables]
-        for chunk in _chunks(wanted):
-            for r in self.conn.execute(select(_LOBBY).where(_LOBBY.c.table_id.in_(chunk))):
-                self.tables[r.table_id] = _Table(**{c: getattr(r, c) for c in _Table._COLUMNS})
-            stmt = select(_PLAYERS).where(_PLAYERS.c.table_id.in_(chunk)).order_by(_PLAYERS.c.joined)
-            for r in self.conn.execute(stmt):
-                table = self.tables.get(r.table_id)
-                if table is not None:
-                    table.players.append(_Player(**r._mapping))
-
-    # ----------------------------------------------------------------------- folding
-
-    def run(self, facts: Sequence[Fact]) -> None:
-        """Fold ``facts`` (in log order)."""
-        self.load([f.table_id for f in facts if f.name])
-        for fact in facts:
-            self.apply(fact)
-
-    def apply(self, fact: Fact) -> None:
-        """Fold one fact (a trusted stored event, as ``recording.apply_entry`` folds it)."""
-        name = fact.name
-        if not name:
-            return
-        if name == TABLE_CREATED:
-            self._created(fact)
-            return
-        table = self.tables.get(fact.table_id)
-        if table is None:
-            log.warning("projection: %s of table %s before its TableCreated; skipped", name, fact.table_id)
-            return
-        spec = GAMES.get(table.game)
-        p = fact.payload
-        extends = table.record_cut == fact.version - 1 and table.hands > 0  # recording._extends_record
-        if name == SEAT_TAKEN:
-            seat = _int(p.get("seat"))
-            if seat is None or seat < 0:
-                return
-            player = _Player(
-                table.table_id, fact.version, seat, str(p.get("name") or ""), str(p.get("bot") or ""), new=True
-            )
-            player.team = _team(spec, seat)
-            table.players.append(player)
-            table.seats = max(table.seats, seat + 1)
-            if p.get("queued") is not None:
-                table.waiting = max(0, table.waiting - 1)
-            if not table.started or extends:
-                table.record_cut = fact.version
-        elif name == JOIN_QUEUED:
-            table.waiting += 1
-        elif name in TABLE_EVENTS:
-            return
-        else:
-            changed = False
-            if not table.started:
-                table.status = "playing"
-                table.started_at = fact.timestamp
-                changed = True
-            if name in SEAT_FREEING and spec is not None and spec.seat_changes:
-                seat = _int(p.get("seat"))
-                gone = table.occupant(seat) if seat is not None else None
-                if gone is not None:
-                    gone.left_version = fact.version
-                    gone.dirty = changed = True
-            if name in HAND_REVEALED:
-                table.hands += 1
-                changed = True
-            if name in HAND_REVEALED or (name in BETWEEN_HANDS and extends):
-                table.record_cut, table.record_hands = fact.version, table.hands
-                changed = True
-            if name == MATCH_ENDED:
-                self._ended(table, spec, fact)
-                changed = True
-            if not changed:
-                return
-        table.dirty = True
-
-    def _created(self, fact: Fact) -> None:
-        p = fact.payload
-        if fact.table_id in self.tables:  # loaded by run(), or made by an earlier fact
-            log.warning("projection: a second TableCreated of table %s; skipped", fact.table_id)
-            return
-        game = str(p.get("game") or "")
-        table = _Table(
-            table_id=fact.table_id,
-            created_seq=fact.position,
-            game=game,
-            seats=max(0, _int(p.get("seats")) or 0),
-            options=_json(p.get("options") or {}),
-            manual_deal=bool(p.get("manual_deal")),
-            status="open",
-            free_seats="[]",
-            open_places=0,
-            seated=0,
-            waiting=0,
-            hands=0,
-            record_cut=fact.version,
-            record_hands=0,
-            created_at=fact.timestamp,
-            started_at=None,
-            new=True,
-            dirty=True,
-        )
-        self.tables[fact.table_id] = table
-
-    def _ended(self, table: _Table, spec: GameSpec[Any, Any] | None, fact: Fact) -> None:
-        """``MatchEnded``: every player's result, the match row, the standings (per game's payload:
-        ``winner`` and per-seat ``totals``, or ``vida``'s ``winner_team`` and ``games_won``, R6.10)."""
-        p = fact.payload
-        teams = spec.teams if spec is not None else ()
-        winner_team = _int(p.get("winner_team"))
-        if winner_team is not None and not 0 <= winner_team < len(teams):
-            winner_team = None
-        winner = _int(p.get("winner"))
-        winner_seats = [winner] if winner is not None else []
-        if winner_team is not None:
-            winner_seats = sorted(teams[winner_team])
-        games_won = p.get("games_won")
-        team_totals = (
-            [v for v in games_won if _int(v) is not None]
-            if winner_team is not None and isinstance(games_won, list)
-            else None
-        )
-        totals = p.get("totals") if not teams else None
-        last: dict[int, _Player] = {}
-        for player in table.players:
-            last[player.seat] = player
-        results: dict[tuple[str, str], bool] = {}
-        for player in table.players:
-            is_last = last[player.seat] is player
-            total = None
-            if is_last and isinstance(totals, list) and player.seat < len(totals):
-                total = _int(totals[player.seat])
-            player.total = total
-            player.won = is_last and player.seat in winner_seats
-            player.dirty = True
-            key = (player.name, player.bot)
-            results[key] = results.get(key, False) or player.won
-        table.status = "over"
-        self.matches.append(
-            {
-                "table_id": table.table_id,
-                "ended_seq": fact.position,
-                "game": table.game,
-                "created_at": table.created_at,
-                "started_at": table.started_at,
-                "finished_at": fact.timestamp,
-                "version": fact.version,
-                "hands": table.hands,
-                "record_hands": table.record_hands,
-                "record_complete": table.record_cut == fact.version,
-                "winner_seats": _json(winner_seats),
-                "winner_team": winner_team,
-                "team_totals": _json(team_totals) if team_totals is not None else None,
-                "result": _json(dict(p)),
-            }
-        )
-        for (name, bot), won in results.items():
-            entry = self.standings.setdefault((table.game, name, bot), [0, 0, fact.timestamp])
-            entry[0] += 1
-            entry[1] += int(won)
-            entry[2] = fact.timestamp
-
-    @staticmethod
-    def _derive(table: _Table, spec: GameSpec[Any, Any] | None) -> None:
-        """Seats, status and the places open, from the players (``TableState.status``); run on
-        each changed table before it is written."""
-        occupied = {p.seat for p in table.players if p.left_version is None}
-        free = [s for s in range(table.seats) if s not in occupied]
-        table.seated = len(occupied)
-        table.free_seats = _json(free)
-        if not table.started:
-            table.status = "open" if free else "ready"
-        if table.status == "open":
-            table.open_places = len(free)
-        elif table.status == "playing" and spec is not None and spec.seat_changes:
-            table.open_places = max(0, spec.max_players - table.seated - table.waiting)
-        else:
-            table.open_places = 0
-
-    # ----------------------------------------------------------------------- writing
-
-    def flush(self) -> None:
-        """Write every changed row."""
-        conn = self.conn
-        tables = list(self.tables.values())
-        for table in tables:
-            if table.dirty:
-                self._derive(table, GAMES.get(table.game))
-        new = [t.row() for t in tables if t.new]
-        changed = [{**t.row(), "_id": t.table_id} for t in tables if t.dirty and not t.new]
-        if new:
-            conn.execute(insert(_LOBBY), new)
-        if changed:
-            conn.execute(update(_LOBBY).where(_LOBBY.c.table_id == bindparam("_id")), changed)
-        players = [p for t in tables for p in t.players]
-        new_players = [p.row() for p in players if p.new]
-        changed_players = [
-            {**p.row(), "_table": p.table_id, "_joined": p.joined} for p in players if p.dirty and not p.new
-        ]
-        if new_players:
-            conn.execute(insert(_PLAYERS), new_players)
-        if changed_players:
-            stmt = update(_PLAYERS).where(
-                and_(_PLAYERS.c.table_id == bindparam("_table"), _PLAYERS.c.joined == bindparam("_joined"))
-            )
-            conn.execute(stmt, changed_players)
-        if self.matches:
-            conn.execute(insert(_MATCHES), self.matches)
-        self._flush_standings()
-
-    def _flush_standings(self) -> None:
-        keys = list(self.standings)
-        if not keys:
-            return
-        s = _STANDINGS
-        known: dict[tuple[str, str, str], tuple[int, int]] = {}
-        for chunk in _chunks(keys):
-            stmt = select(s.c.game, s.c.name, s.c.bot, s.c.played, s.c.won).where(
-                tuple_(s.c.game, s.c.name, s.c.bot).in_(chunk)
-            )
-            for r in self.conn.execute(stmt):
-                known[(r.game, r.name, r.bot)] = (r.played, r.won)
-        inserts: list[dict[str, Any]] = []
-        updates: list[dict[str, Any]] = []
-        for key, (played, won, last) in self.standings.items():
-            game, name, bot = key
-            if key in known:
-                before_played, before_won = known[key]
-                updates.append(
-                    {
-                        "_game": game,
-                        "_name": name,
-                        "_bot": bot,
-                        "played": before_played + played,
-                        "won": before_won + won,
-                        "last_finished_at": last,
-                    }
-                )
-            else:
-                inserts.append(
-                    {"game": game, "name": name, "bot": bot, "played": played, "won": won, "last_finished_at": last}
-                )
-        if inserts:
-            self.conn.execute(insert(s), inserts)
-        if updates:
-            change = update(s).where(
-                and_(s.c.game == bindparam("_game"), s.c.name == bindparam("_name"), s.c.bot == bindparam("_bot"))
-            )
-            self.conn.execute(change, updates)
-
-
-# --------------------------------------------------------------------------- the projection
 
 
 class Projection:
@@ -543,7 +115,7 @@ class Projection:
     def _lock_position(self, conn: Connection, *, wait: bool = False) -> int | None:
         """The stored position, its row locked until the transaction ends (PostgreSQL); None when
         another replica holds the lock (and ``wait`` is False).  A missing row is made at 0."""
-        stmt = select(_POSITION.c.position).where(_POSITION.c.name == PROJECTION_NAME)
+        stmt = select(POSITION.c.position).where(POSITION.c.name == PROJECTION_NAME)
         postgres = conn.dialect.name == "postgresql"
         if postgres:
             stmt = stmt.with_for_update(skip_locked=not wait)
@@ -551,10 +123,10 @@ class Projection:
         if found is not None:
             return int(found[0])
         if postgres and not wait:
-            count = select(func.count()).select_from(_POSITION).where(_POSITION.c.name == PROJECTION_NAME)
+            count = select(func.count()).select_from(POSITION).where(POSITION.c.name == PROJECTION_NAME)
             if conn.execute(count).scalar():
                 return None  # locked by another replica: it is applying this batch
-        conn.execute(insert(_POSITION).values(name=PROJECTION_NAME, position=0))
+        conn.execute(insert(POSITION).values(name=PROJECTION_NAME, position=0))
         return 0
 
     def _step(self, fetch: Callable[[int], Sequence[Fact]]) -> int:
@@ -571,12 +143,10 @@ class Projection:
             for before, after in itertools.pairwise(facts):
                 if after.position <= before.position:
                     raise ValueError(f"facts out of order: position {after.position} after {before.position}")
-            fold = _Fold(conn)
+            fold = Fold(conn)
             fold.run(facts)
             fold.flush()
-            conn.execute(
-                update(_POSITION).where(_POSITION.c.name == PROJECTION_NAME).values(position=facts[-1].position)
-            )
+            conn.execute(update(POSITION).where(POSITION.c.name == PROJECTION_NAME).values(position=facts[-1].position))
             return len(facts)
 
     def _fetch(self, position: int) -> list[Fact]:
@@ -639,9 +209,9 @@ class Projection:
         """
         with self._transaction() as conn:
             self._lock_position(conn, wait=True)
-            for table in (_STANDINGS, _MATCHES, _PLAYERS, _LOBBY):
+            for table in (STANDINGS, MATCHES, PLAYERS, LOBBY):
                 conn.execute(delete(table))
-            conn.execute(update(_POSITION).where(_POSITION.c.name == PROJECTION_NAME).values(position=0))
+            conn.execute(update(POSITION).where(POSITION.c.name == PROJECTION_NAME).values(position=0))
         return self.catch_up()
 
     def wait_caught_up(self, timeout: float = 10.0, position: int | None = None) -> bool:

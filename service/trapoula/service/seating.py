@@ -22,18 +22,12 @@ from trapoula.domain.registry import find_game
 from trapoula.service.autoplay import seat_newcomer
 from trapoula.service.commands import Decide
 from trapoula.service.drafts import Draft
+from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, TABLE_CREATED
 from trapoula.service.errors import AlreadyStarted, SeatTaken, clip
 from trapoula.service.inputs import check_int, check_key
 from trapoula.service.principals import token_hash
-from trapoula.service.recording import (
-    JOIN_QUEUED,
-    SEAT_TAKEN,
-    TABLE_CREATED,
-    SeatRecord,
-    Table,
-    TableState,
-    created_payload,
-)
+from trapoula.service.recording import Table
+from trapoula.service.tablestate import SeatRecord, TableState, created_payload
 
 
 def new_table(

@@ -46,7 +46,7 @@ def lock_key(schema: str | None) -> int:
 
 def include_name(name: str | None, type_: str, parent_names: Any) -> bool:
     """Autogenerate's filter: only the read models' tables (the event store's are not ours)."""
-    from trapoula.service.readmodels import Base
+    from trapoula.service.readtables import Base
 
     return type_ != "table" or name in Base.metadata.tables
 
@@ -95,7 +95,7 @@ def upgrade(engine: Engine, schema: str | None = None, revision: str = "head") -
 def differences(engine: Engine) -> list[Any]:
     """What Alembic's autogenerate finds between the read models and the database (empty when they
     agree; the event store's tables are left out)."""
-    from trapoula.service.readmodels import Base
+    from trapoula.service.readtables import Base
 
     with engine.connect() as connection:
         context = MigrationContext.configure(

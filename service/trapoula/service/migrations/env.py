@@ -1,4 +1,4 @@
-"""The Alembic environment of the read models (:mod:`trapoula.service.readmodels`).
+"""The Alembic environment of the read models (their tables: :mod:`trapoula.service.readtables`).
 
 It runs only through :func:`trapoula.service.migrations.upgrade` and the other functions of that
 package, which hand it an open connection (``config.attributes["connection"]``) already in its
@@ -14,7 +14,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from trapoula.service.migrations import VERSION_TABLE, include_name
-from trapoula.service.readmodels import Base
+from trapoula.service.readtables import Base
 
 
 def run_migrations() -> None:

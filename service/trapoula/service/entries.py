@@ -1,0 +1,274 @@
+"""The stored events of a table, as the service reads them (:class:`Entry`, :class:`EntryLog`).
+
+One table is one eventsourcing aggregate (:class:`~trapoula.service.recording.Table`).  Every fact
+is one stored event: the table-level ``TableCreated`` and ``SeatTaken``, and each domain event of
+the game.  A stored event carries
+
+* ``originator_version``: the table's version, the record's ``seq`` (1, 2, ...);
+* ``name`` and ``payload``: the fact, full and unredacted (``events.to_payload``);
+* ``prev_hash`` and ``hash``: the hash chain (:func:`trapoula.domain.chain.event_hash`);
+* ``command_id`` and ``actor``: the client command that caused it and who acted (``seat:2``,
+  ``bot:1``, ``owner``, ``table``).  Bot moves and automatic deals saved with a command (the
+  first chunk of automatic play) carry that command's id; those saved later by the background
+  automatic play carry none.
+
+A command is known by its caller and its id: ``(actor, command_id)`` of its first event (the
+caller is ``seat:N`` or ``owner``); the bot moves and deals saved right after it with the same id
+belong to it.  So two callers may use the same id for two independent commands.
+
+``TableCreated`` holds ``{game, seats, options, first_dealer, initial_totals, manual_deal}``;
+the owner's token hash travels beside the payload, not in it.  ``SeatTaken`` holds ``{seat,
+name, bot, token_hash}`` (and ``queued``, the version of the ``JoinQueued`` it fulfils, for a
+newcomer who waited).  In a game whose players may join and leave during the match
+(``GameSpec.seat_changes``), a newcomer's ``SeatTaken`` follows the game's ``PlayerJoined``;
+one who asks during a hand first gets ``JoinQueued`` ``{name, bot, token_hash}``; the game's
+``PlayerLeft`` and ``PlayerEliminated`` free their seat (its token then only replays the
+seat's earlier commands).  Domain event classes are never stored by import path: the payload is
+plain data and the game's ``event_types`` decode it, so moving a domain module breaks no log.
+
+:func:`decode` turns a stored event into its domain event, :func:`check_link` checks its place in
+the hash chain and :func:`entries_of` reads a table's stored events into entries, checked, without
+folding them (the fold is :mod:`trapoula.service.tablestate`).  A table restored from a snapshot
+(:mod:`trapoula.service.snapshots`) holds only the events after it; the earlier ones are read from
+the store when first needed (:class:`EntryLog`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, overload
+
+from trapoula.domain.chain import GENESIS, HAND_REVEALED, event_hash
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.events import Event, Payload, from_payload
+from trapoula.domain.registry import find_game
+from trapoula.service.errors import CorruptLog
+
+TABLE_CREATED = "TableCreated"
+"""Name of the first stored event of every table."""
+SEAT_TAKEN = "SeatTaken"
+"""Name of the stored event of a person or a bot taking a seat."""
+JOIN_QUEUED = "JoinQueued"
+"""Name of the stored event of a newcomer waiting for the hand in progress to end (``mau_mau`` R6.9)."""
+TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN, JOIN_QUEUED})
+"""Stored events that are not the game's (the audit skips them in its rules replay)."""
+HAND_STARTED = "HandStarted"
+SEED_REVEALED = HAND_REVEALED
+"""The events that end a hand (``SeedRevealed``; ``vida``'s ``ShuffleRevealed``)."""
+MATCH_ENDED = "MatchEnded"
+SEAT_FREEING = frozenset({"PlayerLeft", "PlayerEliminated"})
+"""Game events after which their ``seat`` is vacant, its token no longer acting, in a game whose
+players join and leave during the match (``GameSpec.seat_changes``, ``mau_mau`` R6.6, R6.10);
+``romis``'s ``PlayerEliminated`` (R7.1) only takes a player out of one hand."""
+BETWEEN_HANDS = frozenset({"PlayerEliminated", "PlayerJoined", "PlayerLeft", "GameWon", "MatchEnded"})
+"""Game events that follow a finished hand (or each other) outside any hand: the record takes them
+as they come, so it never ends in the middle of a command (``mau_mau`` R6.6-R6.10; ``vida``'s
+``GameWon``, R6.9)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One stored event of a table, as the service reads it."""
+
+    seq: int
+    """The table version of this event (1-based)."""
+    name: str
+    payload: Payload
+    """Full, unredacted."""
+    prev_hash: str
+    hash: str
+    command_id: str | None
+    """The client command that caused it; None for table events without one (joins) and for
+    automatic play saved in the background."""
+    actor: str
+    """``seat:N``, ``bot:N``, ``owner``, or ``table``."""
+    event: Event | None
+    """The decoded domain event; None for a table event."""
+
+    def record_line(self) -> dict[str, Any]:
+        """The record's line for this event (brief: the record format)."""
+        return {
+            "seq": self.seq,
+            "name": self.name,
+            "payload": self.payload,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+class EntryLog(Sequence[Entry]):
+    """A table's stored events in version order (``log[i]`` is version ``i + 1``): append-only.
+
+    A table restored from a snapshot at version ``base`` holds only the events after it; the first
+    access to an earlier one calls ``load_prefix`` (which returns versions 1..``base``, checked)
+    once, under a lock, and keeps its result.  A slice that reaches into an unloaded prefix is a
+    lazy view, so ``log[:head]`` costs nothing until an early event is read.
+
+    Raises (on access to the prefix):
+        CorruptLog: ``load_prefix`` found the stored events broken.
+    """
+
+    def __init__(
+        self, entries: Iterable[Entry] = (), base: int = 0, load_prefix: Callable[[], list[Entry]] | None = None
+    ) -> None:
+        """``entries``: versions ``base + 1`` on; ``load_prefix``: versions 1..``base`` (needed when
+        ``base`` > 0)."""
+        self._tail: list[Entry] = list(entries)
+        self._base = base
+        self._prefix: list[Entry] | None = [] if base == 0 else None
+        self._load_prefix = load_prefix
+        self._lock = threading.Lock()
+
+    @property
+    def base(self) -> int:
+        """The version the log was restored at (0: it holds every event from the first)."""
+        return self._base
+
+    @property
+    def prefix_loaded(self) -> bool:
+        """True when the events up to :attr:`base` are in memory."""
+        return self._prefix is not None
+
+    def prefix(self) -> list[Entry]:
+        """Versions 1..:attr:`base`, loaded on first use.
+
+        Raises:
+            CorruptLog: the stored events are broken (the error of ``load_prefix``).
+        """
+        prefix = self._prefix
+        if prefix is None:
+            with self._lock:
+                prefix = self._prefix
+                if prefix is None:
+                    assert self._load_prefix is not None
+                    prefix = self._load_prefix()
+                    if len(prefix) != self._base:
+                        raise CorruptLog(f"{len(prefix)} stored events before version {self._base}, not {self._base}")
+                    self._prefix = prefix
+                    self._load_prefix = None
+        return prefix
+
+    def append(self, entry: Entry) -> None:
+        """Add the next event."""
+        self._tail.append(entry)
+
+    def __len__(self) -> int:
+        return self._base + len(self._tail)
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return list(self)[index]
+            stop = max(start, stop)
+            if start >= self._base:
+                return self._tail[start - self._base : stop - self._base]
+            if self._prefix is not None:
+                return self._prefix[start : min(stop, self._base)] + self._tail[: max(0, stop - self._base)]
+            return _LogView(self, start, stop)
+        if index < 0:
+            index += len(self)
+        if index >= self._base:
+            return self._tail[index - self._base]
+        if index < 0:
+            raise IndexError("EntryLog index out of range")
+        return self.prefix()[index]
+
+    def __iter__(self) -> Iterator[Entry]:
+        if self._base:
+            yield from self.prefix()
+        yield from self._tail[:]
+
+
+class _LogView(Sequence[Entry]):
+    """``log[start:stop]`` of an :class:`EntryLog` whose prefix is not loaded yet (read lazily)."""
+
+    def __init__(self, log: EntryLog, start: int, stop: int) -> None:
+        self._log, self._start, self._stop = log, start, stop
+
+    def __len__(self) -> int:
+        return self._stop - self._start
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return list(self)[index]
+            return self._log[self._start + start : self._start + max(start, stop)]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("EntryLog index out of range")
+        return self._log[self._start + index]
+
+    def __iter__(self) -> Iterator[Entry]:
+        self._log.prefix()
+        return iter(self._log[self._start : self._stop])
+
+
+def decode(game: str, name: str, payload: Mapping[str, Any]) -> Event | None:
+    """The domain event of a stored event (None for a table event).
+
+    Raises:
+        CorruptLog: the name is not one of the game's events, or the payload does not fit it.
+    """
+    if name in TABLE_EVENTS:
+        return None
+    spec = find_game(game)
+    cls = spec.event_types.get(name)
+    if cls is None:
+        raise CorruptLog(f"stored event {name!r} is not an event of game {game!r}")
+    try:
+        return from_payload(cls, payload)
+    except (InvalidInput, TypeError) as exc:
+        raise CorruptLog(f"stored event {name!r} does not decode: {exc}") from exc
+
+
+def check_link(seq: int, name: str, payload: Mapping[str, Any], expected_prev: str, prev: str, h: str) -> None:
+    """Check that stored event ``seq`` follows the event whose hash is ``expected_prev`` and that
+    ``h`` is its hash (:func:`trapoula.domain.chain.event_hash`).
+
+    Raises:
+        CorruptLog: the event breaks the hash chain.
+    """
+    if prev != expected_prev or h != event_hash(prev, seq, name, payload):
+        raise CorruptLog(f"stored event {seq} ({name}) breaks the hash chain")
+
+
+def entries_of(events: Iterable[Any]) -> list[Entry]:
+    """The entries of a table's stored events from its first (``Table.Created``, ``Table.Recorded``
+    as the event store returns them), decoded and checked as the aggregate does, without folding.
+
+    Raises:
+        CorruptLog: the events do not start at version 1, break the hash chain or do not decode.
+    """
+    entries: list[Entry] = []
+    game = ""
+    prev = GENESIS
+    for event in events:
+        seq = event.originator_version
+        if seq != len(entries) + 1:
+            raise CorruptLog(f"stored event {seq} follows version {len(entries)}")
+        check_link(seq, event.name, event.payload, prev, event.prev_hash, event.hash)
+        if seq == 1:
+            game = event.payload["game"]
+        decoded = None if seq == 1 else decode(game, event.name, event.payload)
+        entries.append(
+            Entry(seq, event.name, event.payload, event.prev_hash, event.hash, event.command_id, event.actor, decoded)
+        )
+        prev = event.hash
+    return entries

@@ -1,0 +1,249 @@
+"""The values of the service settings (:mod:`trapoula.service.settings`): each one's default, its
+limits, and the parser that reads it from the text of a flag or an environment variable.
+
+A parser returns the value or raises ``ValueError`` with a one-line message that names the value
+(never quoting a secret); the settings table (:mod:`trapoula.service.settingtable`) names the
+parser of each setting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+DEFAULT_ADDRESS = "127.0.0.1:50051"
+"""Where the gRPC server listens by default."""
+DEFAULT_DATABASE_URL = "sqlite:///trapoula.sqlite3"
+"""The default event store: a SQLite file in the current folder."""
+DEFAULT_WATCH_POLL_SECONDS = 5.0
+"""How often an idle watch stream re-reads the store by default (seconds)."""
+MAX_WATCH_POLL_SECONDS = 3600.0
+"""The longest poll interval accepted (seconds)."""
+DEFAULT_SNAPSHOT_EVERY = 512
+"""A table's snapshot is taken each time its version passes a multiple of this (docs/storage.md)."""
+MAX_SNAPSHOT_EVERY = 1_000_000
+"""The largest snapshot interval accepted."""
+DEFAULT_CACHE_SIZE = 1000
+"""Tables kept in memory by default (``Tables(cache_size=...)``)."""
+MAX_CACHE_SIZE = 1_000_000
+"""The largest table cache accepted."""
+DEFAULT_AUTO_WORKERS = 2
+"""Background threads for automatic play by default (``Tables(auto_workers=...)``)."""
+MAX_AUTO_WORKERS = 64
+"""The most background threads for automatic play accepted."""
+DEFAULT_METRICS_ADDRESS = "127.0.0.1:9464"
+"""Where Prometheus metrics are served by default (9464: the port commonly used for an
+application's own Prometheus exporter)."""
+LOG_FORMATS = ("text", "json")
+"""The values of ``--log-format``."""
+LOG_LEVELS = ("debug", "info", "warning", "error")
+"""The values of ``--log-level``."""
+MAX_SECRET_FILE_BYTES = 4096
+"""The largest secret file read (a secret is a few dozen hex digits)."""
+
+
+def check_address(address: str) -> str:
+    """Return ``address`` if it is ``host:port`` with a port from 0 to 65535 (``[::1]:50051`` for IPv6).
+
+    >>> check_address("127.0.0.1:0")
+    '127.0.0.1:0'
+
+    Raises:
+        ValueError: no host, no port, a port out of range, or a blank or control character in the
+            host; the message names the address.
+
+    >>> check_address("a b:0")
+    Traceback (most recent call last):
+    ...
+    ValueError: address 'a b:0' is not host:port with a port from 0 to 65535
+    """
+    host, sep, port = address.rpartition(":")
+    if (
+        not sep
+        or not host
+        or not port.isascii()
+        or not port.isdigit()
+        or int(port) > 65535
+        or any(ch.isspace() or not ch.isprintable() for ch in host)
+    ):
+        raise ValueError(f"address {address[:64]!r} is not host:port with a port from 0 to 65535")
+    return address
+
+
+def parse_metrics_address(text: str) -> str | None:
+    """``off`` (any case): None, no metrics endpoint; else a ``host:port`` (:func:`check_address`).
+
+    >>> parse_metrics_address("OFF") is None
+    True
+    >>> parse_metrics_address("0.0.0.0:9464")
+    '0.0.0.0:9464'
+
+    Raises:
+        ValueError: neither ``off`` nor ``host:port``; the message names the value.
+    """
+    if text.strip().lower() == "off":
+        return None
+    try:
+        return check_address(text.strip())
+    except ValueError:
+        raise ValueError(f"metrics address {text[:64]!r} is not host:port (port 0 to 65535) or off") from None
+
+
+def parse_database_url(text: str) -> str:
+    """A database URL: any non-blank text (the store checks it when it opens).
+
+    Raises:
+        ValueError: blank.
+    """
+    if not text.strip():
+        raise ValueError("the database URL is empty")
+    return text.strip()
+
+
+def parse_schema(text: str) -> str | None:
+    """A PostgreSQL schema name; blank: None (the default schema).
+
+    >>> parse_schema(" games ")
+    'games'
+    """
+    return text.strip() or None
+
+
+def parse_poll_seconds(text: str) -> float:
+    """Seconds between two reads of the store by an idle watch: a number from 0.05 to 3600.
+
+    >>> parse_poll_seconds("2.5")
+    2.5
+
+    Raises:
+        ValueError: not a number, or out of range; the message names the value.
+    """
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0.05 <= seconds <= MAX_WATCH_POLL_SECONDS:
+        raise ValueError(f"watch poll seconds {text[:32]!r} is not a number from 0.05 to {MAX_WATCH_POLL_SECONDS:g}")
+    return seconds
+
+
+def _whole(text: str, what: str, low: int, high: int) -> int:
+    digits = text.strip()
+    value = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 9 else -1
+    if not low <= value <= high:
+        raise ValueError(f"{what} {text[:32]!r} is not a whole number from {low} to {high:,}")
+    return value
+
+
+def parse_snapshot_every(text: str) -> int:
+    """Events between two snapshots of a table: a whole number from 0 (none) to 1,000,000.
+
+    >>> parse_snapshot_every("256")
+    256
+
+    Raises:
+        ValueError: not a whole number, or out of range; the message names the value.
+    """
+    return _whole(text, "snapshot interval", 0, MAX_SNAPSHOT_EVERY)
+
+
+def parse_cache_size(text: str) -> int:
+    """Tables kept in memory: a whole number from 1 to 1,000,000.
+
+    >>> parse_cache_size("5000")
+    5000
+
+    Raises:
+        ValueError: not a whole number, or out of range; the message names the value.
+    """
+    return _whole(text, "cache size", 1, MAX_CACHE_SIZE)
+
+
+def parse_auto_workers(text: str) -> int:
+    """Background threads for automatic play: a whole number from 1 to 64.
+
+    >>> parse_auto_workers("4")
+    4
+
+    Raises:
+        ValueError: not a whole number, or out of range; the message names the value.
+    """
+    return _whole(text, "automatic-play workers", 1, MAX_AUTO_WORKERS)
+
+
+_SWITCH = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+
+
+def parse_switch(text: str) -> bool:
+    """``on``/``off`` (also ``true``/``false``, ``yes``/``no``, ``1``/``0``; any case) as a bool.
+
+    >>> parse_switch("Off")
+    False
+
+    Raises:
+        ValueError: anything else; the message names the value.
+    """
+    value = _SWITCH.get(text.strip().lower())
+    if value is None:
+        raise ValueError(f"{text[:32]!r} is neither on nor off")
+    return value
+
+
+def _choice(what: str, choices: tuple[str, ...]) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        value = text.strip().lower()
+        if value not in choices:
+            raise ValueError(f"{what} {text[:32]!r} is not one of {', '.join(choices)}")
+        return value
+
+    return parse
+
+
+parse_log_format = _choice("log format", LOG_FORMATS)
+"""``text`` or ``json`` (any case).  Raises ``ValueError`` naming the value otherwise."""
+parse_log_level = _choice("log level", LOG_LEVELS)
+"""``debug``, ``info``, ``warning`` or ``error`` (any case).  Raises ``ValueError`` naming the value otherwise."""
+
+
+def parse_secret(text: str) -> bytes:
+    """The bytes of a hex secret (surrounding blanks ignored).
+
+    The messages never quote the secret.
+
+    Raises:
+        ValueError: not hex, an odd number of hex digits, or fewer than 16 bytes.
+    """
+    digits = text.strip()
+    try:
+        raw = bytes.fromhex(digits)
+    except ValueError:
+        if len(digits) % 2 and all(ch in "0123456789abcdefABCDEF" for ch in digits):
+            raise ValueError(f"the secret has {len(digits)} hex digits: it needs an even number (two a byte)") from None
+        raise ValueError("the secret must be hex digits") from None
+    if len(raw) < 16:
+        raise ValueError("the secret must hold at least 16 bytes (32 hex digits)")
+    return raw
+
+
+def read_secret_file(path: str) -> bytes:
+    """The hex secret held by the file at ``path`` (blanks and a final newline ignored).
+
+    Raises:
+        ValueError: the file cannot be read, is larger than 4 KiB, or does not hold a good secret
+            (:func:`parse_secret`); the message names the file, never its content.
+    """
+    try:
+        with Path(path).open("rb") as file:
+            data = file.read(MAX_SECRET_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"secret file {path[:200]!r}: {exc.strerror or exc}") from None
+    if len(data) > MAX_SECRET_FILE_BYTES:
+        raise ValueError(f"secret file {path[:200]!r} is larger than {MAX_SECRET_FILE_BYTES} bytes")
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        raise ValueError(f"secret file {path[:200]!r}: the secret must be hex digits") from None
+    try:
+        return parse_secret(text)
+    except ValueError as exc:
+        raise ValueError(f"secret file {path[:200]!r}: {exc}") from None

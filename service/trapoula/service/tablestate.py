@@ -1,0 +1,242 @@
+"""The state of a table folded from its stored events (:mod:`trapoula.service.entries`).
+
+:class:`TableState` is the immutable fold of a table's stored events; :func:`apply_entry` is the
+one fold step, used both by the aggregate (:class:`~trapoula.service.recording.Table`) and to
+rebuild past states for watchers (:func:`~trapoula.service.recording.state_at`); :func:`fold`
+folds a state afresh from the first event.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from trapoula.domain.events import Payload, Viewer
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.registry import find_game
+from trapoula.service.entries import (
+    BETWEEN_HANDS,
+    HAND_STARTED,
+    JOIN_QUEUED,
+    SEAT_FREEING,
+    SEAT_TAKEN,
+    SEED_REVEALED,
+    Entry,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Who sits in a seat."""
+
+    name: str
+    bot: str | None
+    """Bot level, None for a person."""
+    token_hash: str | None
+    """SHA-256 (hex) of the seat token; None for a bot."""
+    since: int = 0
+    """The version of the ``SeatTaken`` of a player seated after the match started, else 0: the
+    occupancy that command ids belong to, so a newcomer's ids never repeat a former occupant's."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table folded from its stored events up to ``version`` (immutable)."""
+
+    table_id: str
+    game: str
+    seats: tuple[SeatRecord | None, ...]
+    """One entry per seat; None while free."""
+    options: Mapping[str, Any]
+    """The options as given at creation (the game fills in defaults)."""
+    first_dealer: int | None
+    initial_totals: tuple[int, ...] | None
+    manual_deal: bool
+    owner_token_hash: str
+    version: int
+    last_hash: str
+    """Hash of the event at ``version``."""
+    game_state: Any = None
+    """The game's state once the match has started (its first game event), else None."""
+    hands_started: int = 0
+    hands_finished: int = 0
+    record_cut: int = 0
+    """Version of the last event a record may hold: the end of the last finished hand."""
+    record_hands: int = 0
+    """Finished hands up to ``record_cut``."""
+    waiting: tuple[tuple[int, SeatRecord], ...] = ()
+    """Newcomers queued until the hand in progress ends: ``(version of JoinQueued, who)``."""
+    former: tuple[tuple[str, int, int, int], ...] = ()
+    """``(token hash, seat, version it was freed at, SeatRecord.since)`` of the seats people left or lost."""
+    withheld: tuple[tuple[int, frozenset[int]], ...] = ()
+    """``(version, seats that may receive it)`` of every withheld event (``Event.withheld``: ``romis``'s
+    ``AuxiliaryUsed``, R5.4), in version order."""
+
+    def position(self, viewer: Viewer, version: int | None = None) -> int:
+        """The position ``viewer`` sees for the table's ``version`` (default: the head): the number
+        of events up to it that ``viewer`` may receive.  Every viewer receives every event of every
+        game but ``romis``, where another seat's withheld events are skipped, so that neither the
+        stream nor a version number tells that they happened (rules/romis.md R5.4, section 9)."""
+        upto = self.version if version is None else version
+        return upto - sum(1 for seq, seats in self.withheld if seq <= upto and viewer not in seats)
+
+    def version_at(self, viewer: Viewer, position: int) -> int:
+        """The last version whose :meth:`position` for ``viewer`` is ``position`` (0 <= position <=
+        ``position(viewer)``): a watch from ``position`` resumes after it."""
+        version = position
+        for seq, seats in self.withheld:
+            if viewer in seats:
+                continue
+            if seq > version + 1:
+                break
+            version += 1
+        return version
+
+    @property
+    def spec(self) -> GameSpec[Any, Any]:
+        """The table's game."""
+        return find_game(self.game)
+
+    @property
+    def started(self) -> bool:
+        """True once the match has started."""
+        return self.game_state is not None
+
+    @property
+    def free_seats(self) -> tuple[int, ...]:
+        """The seats nobody has taken."""
+        return tuple(i for i, s in enumerate(self.seats) if s is None)
+
+    @property
+    def over(self) -> bool:
+        """True when the match is over."""
+        return self.game_state is not None and bool(self.spec.is_terminal(self.game_state))
+
+    @property
+    def status(self) -> str:
+        """``open`` (seats free), ``ready``, ``playing`` or ``over``."""
+        if self.game_state is None:
+            return "open" if self.free_seats else "ready"
+        return "over" if self.over else "playing"
+
+    def config(self) -> MatchConfig:
+        """The match configuration (free seats get an empty name)."""
+        return MatchConfig(
+            game=self.game,
+            seats=tuple(SeatInfo(i, s.name if s else "", s.bot if s else None) for i, s in enumerate(self.seats)),
+            options=dict(self.options),
+            first_dealer=self.first_dealer,
+            initial_totals=self.initial_totals,
+        )
+
+    def bot_seats(self) -> tuple[tuple[int, str], ...]:
+        """``(seat, level)`` of every bot."""
+        return tuple((i, s.bot) for i, s in enumerate(self.seats) if s is not None and s.bot is not None)
+
+
+def created_payload(
+    game: str,
+    seats: int,
+    options: Mapping[str, Any],
+    first_dealer: int | None,
+    initial_totals: tuple[int, ...] | None,
+    manual_deal: bool,
+) -> Payload:
+    """The payload of ``TableCreated``."""
+    return {
+        "game": game,
+        "seats": seats,
+        "options": dict(options),
+        "first_dealer": first_dealer,
+        "initial_totals": list(initial_totals) if initial_totals is not None else None,
+        "manual_deal": manual_deal,
+    }
+
+
+def start_state(table_id: str, entry: Entry, owner_token_hash: str) -> TableState:
+    """The state after ``TableCreated`` (``entry``, version 1)."""
+    p = entry.payload
+    totals = p.get("initial_totals")
+    return TableState(
+        table_id=table_id,
+        game=p["game"],
+        seats=(None,) * int(p["seats"]),
+        options=dict(p.get("options") or {}),
+        first_dealer=p.get("first_dealer"),
+        initial_totals=tuple(totals) if totals is not None else None,
+        manual_deal=bool(p.get("manual_deal")),
+        owner_token_hash=owner_token_hash,
+        version=entry.seq,
+        last_hash=entry.hash,
+        record_cut=entry.seq,
+    )
+
+
+def _extends_record(state: TableState, entry: Entry) -> bool:
+    """True when ``entry`` directly follows the record's end after a finished hand."""
+    return state.record_cut == entry.seq - 1 and state.hands_finished > 0
+
+
+def apply_entry(state: TableState, entry: Entry) -> TableState:
+    """Fold one stored event (after ``TableCreated``) into the table's state (trusted, unchecked)."""
+    rep = dataclasses.replace
+    if entry.name == SEAT_TAKEN:
+        p = entry.payload
+        seat = int(p["seat"])
+        seats = list(state.seats) + [None] * (seat + 1 - len(state.seats))
+        since = entry.seq if state.game_state is not None else 0
+        seats[seat] = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"), since=since)
+        cut = entry.seq if state.game_state is None or _extends_record(state, entry) else state.record_cut
+        waiting = tuple(w for w in state.waiting if w[0] != p.get("queued"))
+        return rep(state, seats=tuple(seats), version=entry.seq, last_hash=entry.hash, record_cut=cut, waiting=waiting)
+    if entry.name == JOIN_QUEUED:
+        p = entry.payload
+        who = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"))
+        return rep(state, version=entry.seq, last_hash=entry.hash, waiting=(*state.waiting, (entry.seq, who)))
+    if entry.event is None:
+        return rep(state, version=entry.seq, last_hash=entry.hash)
+    if entry.name in SEAT_FREEING and state.spec.seat_changes:
+        seat = int(entry.payload["seat"])
+        if 0 <= seat < len(state.seats) and state.seats[seat] is not None:
+            gone = state.seats[seat]
+            assert gone is not None
+            seats = list(state.seats)
+            seats[seat] = None
+            former = state.former
+            if gone.token_hash is not None:
+                former = (*former, (gone.token_hash, seat, entry.seq, gone.since))
+            state = rep(state, seats=tuple(seats), former=former)
+    spec = state.spec
+    game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
+    game_state = spec.evolve(game_state, entry.event)
+    hands_started = state.hands_started + (entry.name == HAND_STARTED)
+    hands_finished = state.hands_finished + (entry.name in SEED_REVEALED)
+    withheld = state.withheld
+    if entry.event.withheld:
+        named = entry.event.private_to
+        receivers = frozenset(int(entry.payload[f]) for f in named if isinstance(entry.payload.get(f), int))
+        withheld = (*withheld, (entry.seq, receivers))
+    cut, record_hands = state.record_cut, state.record_hands
+    if entry.name in SEED_REVEALED or (entry.name in BETWEEN_HANDS and _extends_record(state, entry)):
+        cut, record_hands = entry.seq, hands_finished
+    return rep(
+        state,
+        version=entry.seq,
+        last_hash=entry.hash,
+        game_state=game_state,
+        hands_started=hands_started,
+        hands_finished=hands_finished,
+        record_cut=cut,
+        record_hands=record_hands,
+        withheld=withheld,
+    )
+
+
+def fold(entries: Sequence[Entry], table_id: str, owner_token_hash: str, upto: int) -> TableState:
+    """The table's state at version ``upto`` (1 <= upto <= len(entries)), folded afresh."""
+    state = start_state(table_id, entries[0], owner_token_hash)
+    for entry in entries[1:upto]:
+        state = apply_entry(state, entry)
+    return state
