@@ -11,11 +11,11 @@ from collections.abc import Iterable
 
 from trapoula.domain.events import Payload
 from trapoula.service.automation import Automation
+from trapoula.service.entries import Entry
 from trapoula.service.errors import ErrorContext, PermissionDenied
 from trapoula.service.inputs import check_version
 from trapoula.service.principals import Principal, principal_of
 from trapoula.service.queries import TableIndex, list_games, record_of
-from trapoula.service.recording import Entry
 from trapoula.service.store import TableStore
 from trapoula.service.views import (
     GameInfo,

@@ -12,8 +12,6 @@ the snapshot's version; its earlier events are read from the store when first ne
 
 The aggregate's module and class name are part of the topic of every stored event
 (``trapoula.service.recording:Table.Recorded``): :class:`Table` stays in this module.
-``Entry``, ``TableState`` and ``apply_entry`` are importable from here too, where they were first
-defined.
 """
 
 from __future__ import annotations
@@ -26,11 +24,8 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 
 from trapoula.domain.chain import GENESIS
-from trapoula.service.entries import Entry as Entry
-from trapoula.service.entries import EntryLog, check_link, decode
-from trapoula.service.tablestate import TableState as TableState
-from trapoula.service.tablestate import apply_entry as apply_entry
-from trapoula.service.tablestate import start_state
+from trapoula.service.entries import Entry, EntryLog, check_link, decode
+from trapoula.service.tablestate import TableState, apply_entry, start_state
 
 CHECKPOINT_EVERY = 64
 """A table keeps its folded state every this many versions, to rebuild past views quickly."""

@@ -2,7 +2,7 @@
 
 Everything here reads a :class:`~trapoula.service.recording.Table` already in memory; nothing
 asks the store, except a watch reaching before a snapshot's version (the table's earlier events
-are then read once, :class:`~trapoula.service.recording.EntryLog`).  Watchers that see a table
+are then read once, :class:`~trapoula.service.entries.EntryLog`).  Watchers that see a table
 alike (the same principal kind and viewer: the spectators, or the watchers of one seat) share one
 rendering of each event (:attr:`Table.renders`), and a woken watcher takes the folded state after
 each new event from :attr:`Table.recent` instead of folding again.
@@ -14,9 +14,11 @@ from dataclasses import dataclass
 
 from trapoula.domain.events import Payload, Viewer, redact, visible
 from trapoula.domain.game import acting_seats
+from trapoula.service.entries import Entry
 from trapoula.service.errors import ErrorContext, VersionAhead
 from trapoula.service.principals import Principal
-from trapoula.service.recording import Entry, Table, TableState, apply_entry, forget_oldest, state_at
+from trapoula.service.recording import Table, forget_oldest, state_at
+from trapoula.service.tablestate import TableState, apply_entry
 
 
 @dataclass(frozen=True, slots=True)
