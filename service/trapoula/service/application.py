@@ -27,6 +27,8 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from eventsourcing.persistence import IntegrityError
+
 from trapoula.domain import bots
 from trapoula.service import moves
 from trapoula.service.automation import AUTO_WORKERS, Automation
@@ -40,12 +42,15 @@ from trapoula.service.inputs import (
     check_deal,
     check_key,
     check_name,
+    check_request_id,
     parse_table_id,
 )
 from trapoula.service.principals import (
     OWNER,
     SPECTATOR,
     Principal,
+    derived_table_id,
+    derived_token,
     new_token,
     seat_principal,
     token_hash,
@@ -122,7 +127,8 @@ class Tables(TableReads):
     ) -> None:
         self.store = TableStore(database_url, schema=schema, cache_size=cache_size, snapshot_every=snapshot_every)
         """The event store."""
-        self.dealer = Dealer(secret if secret is not None else secrets.token_bytes(32), chunk_events)
+        self._secret = secret if secret is not None else secrets.token_bytes(32)
+        self.dealer = Dealer(self._secret, chunk_events)
         self.commands = Commands(self.store)
         self.automation = Automation(self.commands, self.dealer, auto_workers)
         self.commands.after_save = self.automation.after_save
@@ -214,43 +220,61 @@ class Tables(TableReads):
         first_dealer: int | None = None,
         initial_totals: Sequence[int] | None = None,
         manual_deal: bool = False,
+        request_id: str | None = None,
     ) -> tuple[str, str]:
         """Create a table; returns ``(table_id, owner_token)``.
 
         ``initial_totals`` empty or None means all zero.  The owner token may start the match
-        and deal hands; only its hash is stored.
+        and deal hands; only its hash is stored.  With a ``request_id`` (16 to 128 printable ASCII
+        characters, random, as secret as the token) the call may be retried: the same request id
+        answers the same table id and owner token, on any replica sharing the secret, and makes
+        one table only (whatever the repeated request; the table id and token derive from the
+        request id and the secret).
 
         Raises:
             InvalidInput: unknown game (``unknown_game``), a seat count outside the game's range
                 (``bad_seats``), a bad option (``bad_option``), a first dealer or totals that do
-                not fit (``bad_config``).
+                not fit (``bad_config``), a bad request id (``bad_request_id``).
         """
-        owner_token = new_token()
-        created, preset = new_table(game, seats, options, first_dealer, initial_totals, manual_deal, owner_token)
+        request_id = check_request_id(request_id)
+        if request_id is None:
+            tid, owner_token = None, new_token()
+        else:
+            tid = derived_table_id(self._secret, request_id)
+            owner_token = derived_token(self._secret, f"{tid}/owner/{request_id}")
+        created, preset = new_table(game, seats, options, first_dealer, initial_totals, manual_deal, owner_token, tid)
         table_id = str(created.originator_id)
-        self.store.save_events(table_id, [created])
+        try:
+            self.store.save_events(table_id, [created])
+        except IntegrityError:
+            if request_id is None:
+                raise
+            self.store.load(table_id)  # a retry: the table was created by the first call
         if preset:  # computer seats an option fixes (mau_mau R7.2 computer_seats)
             self.commands.execute(table_id, None, OWNER, seat_bots(preset))
         return table_id, owner_token
 
-    def join(self, table_id: str, name: str, seat: int | None = None) -> tuple[int, str]:
+    def join(self, table_id: str, name: str, seat: int | None = None, request_id: str | None = None) -> tuple[int, str]:
         """Take a seat (``seat``, or the first free one); returns ``(seat, seat_token)``.
 
         In a started match of a game with seat changes (``mau_mau`` R6.9) the newcomer takes the
         lowest vacant seat between hands, or is queued during a hand: the seat is then -1 and the
-        token acts once the next hand seats him.
+        token acts once the next hand seats him.  With a ``request_id`` (as in :meth:`create_table`)
+        the call may be retried: the same request id at the same table answers the same seat and
+        token, and takes one seat only.
 
         Raises:
             TableNotFound: no such table.
             InvalidInput: a bad table id (``bad_table_id``), a bad name (``bad_name``: 1 to 64
-                characters after stripping spaces, no control characters) or a seat out of range
-                (``bad_seat``).
+                characters after stripping spaces, no control characters), a seat out of range
+                (``bad_seat``) or a bad request id (``bad_request_id``).
             SeatTaken: the seat is taken or none is free.
             AlreadyStarted: the match has started.
         """
         parse_table_id(table_id)
         checked = check_name(name or "")
-        token = new_token()
+        request_id = check_request_id(request_id)
+        token = new_token() if request_id is None else derived_token(self._secret, f"{table_id}/seat/{request_id}")
         chosen: list[int] = []
         self.commands.execute(table_id, None, SPECTATOR, take_seat(seat, checked, None, token, chosen))
         return chosen[0], token

@@ -157,6 +157,32 @@ def parse_table_id(table_id: str) -> uuid.UUID:
     )
 
 
+MIN_REQUEST_ID = 16
+"""Shortest request id (``CreateTable``, ``JoinTable``): it yields a token, so it must be hard to guess."""
+
+
+def check_request_id(request_id: Any) -> str | None:
+    """A request id: empty or None (none), else text of :data:`MIN_REQUEST_ID` to
+    :data:`MAX_COMMAND_ID` printable ASCII characters.
+
+    Raises:
+        InvalidInput: otherwise (``bad_request_id``).
+    """
+    if request_id is None or request_id == "":
+        return None
+    if (
+        not isinstance(request_id, str)
+        or not MIN_REQUEST_ID <= len(request_id) <= MAX_COMMAND_ID
+        or not (request_id.isascii() and request_id.isprintable())
+    ):
+        raise InvalidInput(
+            f"request_id {clip(request_id)!r}: expected {MIN_REQUEST_ID} to {MAX_COMMAND_ID} printable ASCII "
+            "characters (a random id, as secret as the token it yields)",
+            reason="bad_request_id",
+        )
+    return request_id
+
+
 def check_version(after: Any) -> int:
     """A watch's ``from_version``: an integer >= 0.
 

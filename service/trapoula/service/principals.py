@@ -6,9 +6,11 @@ compared in constant time.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
+import uuid
 from dataclasses import dataclass
 from typing import Literal
 
@@ -70,6 +72,24 @@ def token_hash(token: str) -> str:
 def new_token() -> str:
     """A fresh token: 32 random bytes, URL-safe base64 (43 characters)."""
     return secrets.token_urlsafe(32)
+
+
+def derived_token(secret: bytes, label: str) -> str:
+    """The token a retried call gets again: HMAC-SHA256(secret, ``label``), URL-safe base64 (43
+    characters), where ``label`` holds the caller's request id (as secret as the token).
+
+    >>> derived_token(bytes(32), "t/seat/r") == derived_token(bytes(32), "t/seat/r") != derived_token(bytes(32), "x")
+    True
+    """
+    digest = hmac.new(secret, label.encode("utf-8"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def derived_table_id(secret: bytes, request_id: str) -> uuid.UUID:
+    """The table id a retried ``create_table`` with ``request_id`` gets again (a version-4 UUID made
+    from HMAC-SHA256(secret, "create/" + request_id))."""
+    digest = hmac.new(secret, f"create/{request_id}".encode(), hashlib.sha256).digest()
+    return uuid.UUID(bytes=digest[:16], version=4)
 
 
 def principal_of(state: TableState, token: str | None) -> Principal | None:

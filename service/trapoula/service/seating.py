@@ -25,7 +25,7 @@ from trapoula.service.drafts import Draft
 from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, TABLE_CREATED
 from trapoula.service.errors import AlreadyStarted, SeatTaken, clip
 from trapoula.service.inputs import check_int, check_key
-from trapoula.service.principals import token_hash
+from trapoula.service.principals import principal_of, token_hash
 from trapoula.service.recording import Table
 from trapoula.service.tablestate import SeatRecord, TableState, created_payload
 
@@ -38,9 +38,10 @@ def new_table(
     initial_totals: Sequence[int] | None,
     manual_deal: bool,
     owner_token: str,
+    table_id: uuid.UUID | None = None,
 ) -> tuple[Table.Created, dict[int, str]]:
-    """The ``TableCreated`` event of a new table (a fresh id, version 1) and the computer seats its
-    options fix (``mau_mau`` R7.2 ``computer_seats``: seat -> level).
+    """The ``TableCreated`` event of a new table (``table_id``, else a fresh id; version 1) and the
+    computer seats its options fix (``mau_mau`` R7.2 ``computer_seats``: seat -> level).
 
     The whole configuration is checked now: later hands must never fail on it.
 
@@ -78,7 +79,7 @@ def new_table(
         raise InvalidInput(f"options {clip(options)!r} are not plain JSON data", reason="bad_option") from None
     created = Table.Created(  # type: ignore[call-arg]
         originator_topic=get_topic(Table),
-        originator_id=uuid.uuid4(),
+        originator_id=table_id or uuid.uuid4(),
         originator_version=1,
         timestamp=Table.Created.create_timestamp(),
         name=TABLE_CREATED,
@@ -93,12 +94,15 @@ def new_table(
 
 
 def seat_bots(preset: Mapping[int, str]) -> Decide:
-    """The decision seating the computer players an option fixes (seat -> level)."""
+    """The decision seating the computer players an option fixes (seat -> level), in those of
+    their seats still free (all of them, but on a retried creation)."""
 
     def decide(table: Table) -> list[Draft]:
+        seats = table.state.seats
         return [
             Draft(SEAT_TAKEN, {"seat": s, "name": f"{lv} bot {s}", "bot": lv, "token_hash": None}, "table")
             for s, lv in sorted(preset.items())
+            if seats[s] is None
         ]
 
     return decide
@@ -107,6 +111,8 @@ def seat_bots(preset: Mapping[int, str]) -> Decide:
 def take_seat(seat: int | None, name: str | None, bot: str | None, token: str | None, chosen: list[int]) -> Decide:
     """The decision seating a person (``name``, ``token``) or a bot (``bot``, a level; ``name``
     optional) in ``seat`` or the first free one; the seat taken is put in ``chosen`` (-1: queued).
+    A person whose ``token`` already holds a seat at the table (or waits for one) is not seated
+    again: the decision stores nothing and ``chosen`` is that seat (a retried join).
 
     Raises (from the decision):
         InvalidInput: a seat out of range (``bad_seat``).
@@ -117,6 +123,11 @@ def take_seat(seat: int | None, name: str | None, bot: str | None, token: str | 
     def decide(table: Table) -> list[Draft]:
         state = table.state
         table_id = state.table_id
+        if token is not None:
+            earlier = principal_of(state, token)  # a retried join (its request id made the same token)
+            if earlier is not None and earlier.kind in ("seat", "waiting"):
+                chosen[:] = [earlier.seat if earlier.seat is not None else -1]
+                return []
         if seat is not None:
             check_int(seat, "seat", "bad_seat")
         if state.started:

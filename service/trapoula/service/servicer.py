@@ -136,6 +136,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
                 first_dealer,
                 list(request.initial_totals),
                 request.manual_deal,
+                request.request_id,
             )
             return pb.CreateTableResponse(table_id=table_id, owner_token=owner_token)
 
@@ -146,7 +147,9 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
 
         async def work() -> pb.JoinTableResponse:
             seat_wanted = request.seat if request.HasField("seat") else None
-            seat, token = await self._run(self.tables.join, request.table_id, request.name, seat_wanted)
+            seat, token = await self._run(
+                self.tables.join, request.table_id, request.name, seat_wanted, request.request_id
+            )
             return pb.JoinTableResponse(seat=seat, seat_token=token, queued=seat < 0)
 
         return await self._guard(context, work)
