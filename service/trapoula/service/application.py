@@ -108,6 +108,9 @@ class Tables(TableReads):
         snapshot_every: take a table's snapshot each time its version passes a multiple of this
             (:data:`~trapoula.service.snapshots.SNAPSHOT_EVERY`; docs/storage.md); 0 turns
             snapshots off: they are then neither taken nor read, and every cold load replays the log.
+        recent_states: the latest folded states each table in memory keeps (``--recent-states``;
+            None: as it is, :data:`~trapoula.service.recording.RECENT_STATES` by default); it applies
+            to every table of the process.
 
     Raises:
         Exception: whatever the store raises when it cannot be opened (a bad URL, an unwritable
@@ -124,7 +127,10 @@ class Tables(TableReads):
         chunk_events: int = CHUNK_EVENTS,
         auto_workers: int = AUTO_WORKERS,
         snapshot_every: int = SNAPSHOT_EVERY,
+        recent_states: int | None = None,
     ) -> None:
+        if recent_states is not None:  # a setting of the process: every table in memory keeps as many
+            Table.recent_states = max(1, recent_states)
         self.store = TableStore(database_url, schema=schema, cache_size=cache_size, snapshot_every=snapshot_every)
         """The event store."""
         self._secret = secret if secret is not None else secrets.token_bytes(32)

@@ -228,6 +228,7 @@ def open_tables(settings: Settings) -> Tables:
             snapshot_every=settings.snapshot_every,
             cache_size=settings.cache_size,
             auto_workers=settings.auto_workers,
+            recent_states=settings.recent_states,
         )
     except Exception as exc:
         lines = str(exc).strip().splitlines()

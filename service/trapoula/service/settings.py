@@ -8,6 +8,7 @@
 | `--watch-poll-seconds` | `TRAPOULA_WATCH_POLL_SECONDS` | `5` | how often an idle watch stream re-reads the store (a change wakes it at once); 0.05 to 3600 |
 | `--snapshot-every` | `TRAPOULA_SNAPSHOT_EVERY` | `512` | events between two snapshots of a table, so loading a long match does not replay it all ([docs/storage.md](docs/storage.md)); 0 for none |
 | `--cache-size` | `TRAPOULA_CACHE_SIZE` | `1000` | tables kept in memory (more: fewer store reads, more memory); 1 to 1000000 |
+| `--recent-states` | `TRAPOULA_RECENT_STATES` | `64` | latest folded states each table in memory keeps, so a woken watcher renders new events without folding again (more: fewer folds, more memory); 1 to 4096 |
 | `--auto-workers` | `TRAPOULA_AUTO_WORKERS` | `2` | threads playing the bots' moves and automatic deals in the background; 1 to 64 |
 | `--projection` | `TRAPOULA_PROJECTION` | `on` | `on` or `off`: whether this server keeps the read models up to date (at least one server must) |
 | `--metrics-address` | `TRAPOULA_METRICS_ADDRESS` | `127.0.0.1:9464` | where Prometheus metrics are served over HTTP (`host:port`, port 0 picks a free port), or `off` ([docs/operations.md](docs/operations.md)) |
@@ -52,6 +53,7 @@ from trapoula.service.settingvalues import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_DATABASE_URL,
     DEFAULT_METRICS_ADDRESS,
+    DEFAULT_RECENT_STATES,
     DEFAULT_SNAPSHOT_EVERY,
     DEFAULT_WATCH_POLL_SECONDS,
 )
@@ -79,6 +81,8 @@ class Settings:
     """Events between two snapshots of a table (0: none; every cold load replays the whole log)."""
     cache_size: int = DEFAULT_CACHE_SIZE
     """Tables kept in memory (each brought up to date from the store when read)."""
+    recent_states: int = DEFAULT_RECENT_STATES
+    """Latest folded states each table in memory keeps (``recording.Table.recent_states``)."""
     auto_workers: int = DEFAULT_AUTO_WORKERS
     """Background threads playing automatic moves (bots, automatic deals) for all tables."""
     projection: bool = True

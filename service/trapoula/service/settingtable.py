@@ -23,6 +23,7 @@ from trapoula.service.settingvalues import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_DATABASE_URL,
     DEFAULT_METRICS_ADDRESS,
+    DEFAULT_RECENT_STATES,
     DEFAULT_SNAPSHOT_EVERY,
     DEFAULT_WATCH_POLL_SECONDS,
     check_address,
@@ -33,6 +34,7 @@ from trapoula.service.settingvalues import (
     parse_log_level,
     parse_metrics_address,
     parse_poll_seconds,
+    parse_recent_states,
     parse_schema,
     parse_secret,
     parse_snapshot_every,
@@ -96,6 +98,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "cache_size", "--cache-size", "TRAPOULA_CACHE_SIZE", "TABLES", f"`{DEFAULT_CACHE_SIZE}`",
         "tables kept in memory (more: fewer store reads, more memory); 1 to 1000000", parse_cache_size,
+    ),
+    Setting(
+        "recent_states", "--recent-states", "TRAPOULA_RECENT_STATES", "STATES", f"`{DEFAULT_RECENT_STATES}`",
+        "latest folded states each table in memory keeps, so a woken watcher renders new events without "
+        "folding again (more: fewer folds, more memory); 1 to 4096",
+        parse_recent_states,
     ),
     Setting(
         "auto_workers", "--auto-workers", "TRAPOULA_AUTO_WORKERS", "THREADS", f"`{DEFAULT_AUTO_WORKERS}`",

@@ -26,6 +26,9 @@ MAX_SNAPSHOT_EVERY = 1_000_000
 DEFAULT_CACHE_SIZE = 1000
 """Tables kept in memory by default (``Tables(cache_size=...)``)."""
 MAX_CACHE_SIZE = 1_000_000
+DEFAULT_RECENT_STATES = 64
+"""Latest folded states each table in memory keeps by default (``recording.RECENT_STATES``)."""
+MAX_RECENT_STATES = 4096
 """The largest table cache accepted."""
 DEFAULT_AUTO_WORKERS = 2
 """Background threads for automatic play by default (``Tables(auto_workers=...)``)."""
@@ -157,6 +160,18 @@ def parse_cache_size(text: str) -> int:
         ValueError: not a whole number, or out of range; the message names the value.
     """
     return _whole(text, "cache size", 1, MAX_CACHE_SIZE)
+
+
+def parse_recent_states(text: str) -> int:
+    """Latest folded states kept per table in memory: a whole number from 1 to 4096.
+
+    >>> parse_recent_states("32")
+    32
+
+    Raises:
+        ValueError: not a whole number, or out of range; the message names the value.
+    """
+    return _whole(text, "recent states", 1, MAX_RECENT_STATES)
 
 
 def parse_auto_workers(text: str) -> int:
