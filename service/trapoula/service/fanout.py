@@ -17,9 +17,20 @@ import contextlib
 import threading
 
 
-def _wake(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
+def _wake(futures: list[asyncio.Future[None]]) -> None:
+    for future in futures:
+        if not future.done():
+            future.set_result(None)
+
+
+def _wake_all(waiters: list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[None]]]) -> None:
+    """Wake ``waiters`` with one call into each of their event loops (not one per watcher)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+    for _, loop, future in waiters:
+        by_loop.setdefault(loop, []).append(future)
+    for loop, futures in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits there any more
+            loop.call_soon_threadsafe(_wake, futures)
 
 
 class Fanout:
@@ -42,9 +53,7 @@ class Fanout:
             self._closed = True
             waiting = [w for ws in self._waiters.values() for w in ws]
             self._waiters.clear()
-        for _, loop, future in waiting:
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(_wake, future)
+        _wake_all(waiting)
 
     def publish(self, table_id: str, version: int) -> None:
         """Table ``table_id`` reached ``version``: wake every watcher waiting for less (any thread)."""
@@ -55,9 +64,7 @@ class Fanout:
             ready = [w for w in waiting if w[0] < version]
             if ready:
                 self._waiters[table_id] = [w for w in waiting if w[0] >= version]
-        for _, loop, future in ready:
-            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits there any more
-                loop.call_soon_threadsafe(_wake, future)
+        _wake_all(ready)
 
     def latest(self, table_id: str) -> int:
         """The highest version published for a table (0 if none)."""
