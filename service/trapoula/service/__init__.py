@@ -1,11 +1,21 @@
-"""trapoula's service layer: the event-sourced ``Tables`` application and its gRPC (grpc.aio) server.
+"""trapoula's service layer: the event-sourced ``Tables`` and its gRPC (grpc.aio) server.
 
-* :mod:`trapoula.service.application`: ``Tables``, one event-sourced aggregate per table; speaks
+The map of its modules, and the path of one command (load → decide → save → publish), is in
+docs/architecture.md.  In short:
+
+* :mod:`trapoula.service.application`: ``Tables``, the facade over the modules below; speaks
   domain types only (no gRPC).
-* :mod:`trapoula.service.entries`, :mod:`~trapoula.service.tablestate`,
+* :mod:`~trapoula.service.commands`, :mod:`~trapoula.service.moves`,
+  :mod:`~trapoula.service.seating`, :mod:`~trapoula.service.autoplay`,
+  :mod:`~trapoula.service.automation`: running commands and automatic play.
+* :mod:`~trapoula.service.store`, :mod:`~trapoula.service.committer`,
+  :mod:`~trapoula.service.recorder`, :mod:`~trapoula.service.follower`: the event store, group
+  commit, the one-round-trip save and the other replicas' saves.
+* :mod:`~trapoula.service.entries`, :mod:`~trapoula.service.tablestate`,
   :mod:`~trapoula.service.recording`: the stored events (one per fact, hash-chained), the
   table's folded state, and the aggregate that holds both.
-* :mod:`trapoula.service.servicer`, :mod:`~trapoula.service.convert`,
+* :mod:`~trapoula.service.views`, :mod:`~trapoula.service.reads`: what callers see.
+* :mod:`~trapoula.service.servicer`, :mod:`~trapoula.service.convert`,
   :mod:`~trapoula.service.status`, :mod:`~trapoula.service.fanout`,
   :mod:`~trapoula.service.server`: the wire.
 * ``python -m trapoula.service`` serves (see :mod:`trapoula.service.settings`).
