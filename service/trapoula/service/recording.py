@@ -29,7 +29,7 @@ from trapoula.service.tablestate import TableState, apply_entry, start_state
 
 CHECKPOINT_EVERY = 64
 """A table keeps its folded state every this many versions, to rebuild past views quickly."""
-RECENT_STATES = 64
+RECENT_STATES = 32
 """A table in memory keeps its folded states at this many latest versions (besides the checkpoints), so
 a watcher woken by a save renders the new events without folding again (``--recent-states``)."""
 

@@ -8,7 +8,7 @@
 | `--watch-poll-seconds` | `TRAPOULA_WATCH_POLL_SECONDS` | `5` | how often an idle watch stream re-reads the store (a change wakes it at once); 0.05 to 3600 |
 | `--snapshot-every` | `TRAPOULA_SNAPSHOT_EVERY` | `512` | events between two snapshots of a table, so loading a long match does not replay it all ([docs/storage.md](docs/storage.md)); 0 for none |
 | `--cache-size` | `TRAPOULA_CACHE_SIZE` | `1000` | tables kept in memory (more: fewer store reads, more memory); 1 to 1000000 |
-| `--recent-states` | `TRAPOULA_RECENT_STATES` | `64` | latest folded states each table in memory keeps, so a woken watcher renders new events without folding again (more: fewer folds, more memory); 1 to 4096 |
+| `--recent-states` | `TRAPOULA_RECENT_STATES` | `32` | latest folded states each table in memory keeps, so a woken watcher renders new events without folding again (more: fewer folds, more memory); 1 to 4096 |
 | `--auto-workers` | `TRAPOULA_AUTO_WORKERS` | `2` | threads playing the bots' moves and automatic deals in the background; 1 to 64 |
 | `--projection` | `TRAPOULA_PROJECTION` | `on` | `on` or `off`: whether this server keeps the read models up to date (at least one server must) |
 | `--metrics-address` | `TRAPOULA_METRICS_ADDRESS` | `127.0.0.1:9464` | where Prometheus metrics are served over HTTP (`host:port`, port 0 picks a free port), or `off` ([docs/operations.md](docs/operations.md)) |

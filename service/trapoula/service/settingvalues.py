@@ -26,7 +26,7 @@ MAX_SNAPSHOT_EVERY = 1_000_000
 DEFAULT_CACHE_SIZE = 1000
 """Tables kept in memory by default (``Tables(cache_size=...)``)."""
 MAX_CACHE_SIZE = 1_000_000
-DEFAULT_RECENT_STATES = 64
+DEFAULT_RECENT_STATES = 32
 """Latest folded states each table in memory keeps by default (``recording.RECENT_STATES``)."""
 MAX_RECENT_STATES = 4096
 """The largest table cache accepted."""
