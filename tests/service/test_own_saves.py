@@ -11,6 +11,7 @@ over gRPC, with polling every 10 minutes, receives the move at once, as A's log 
 from __future__ import annotations
 
 import asyncio
+import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from typing import Any
 
 import grpc
 import pytest
+import sqlalchemy
 
 from trapoula.clients.table import TableClient
 from trapoula.service.application import OWNER, SPECTATOR, Tables
@@ -174,3 +176,37 @@ def test_a_replica_skips_its_own_save_and_serves_it_from_memory_while_the_other_
     assert [(v, n) for v, n, _ in seen] == [(10, "CardPlayed"), (11, "TurnStarted")]
     assert [p for _, _, p in seen] == [i.event.payload for i in in_memory.items]
     assert [e.name for e in b.stored_events(table_id)[9:]] == ["CardPlayed", "TurnStarted"]
+
+
+def test_a_follower_hears_only_its_own_schema(postgres_store: Any) -> None:
+    """Stores in two schemas of one database have two notification channels: tables saved in the
+    other schema are neither announced nor move the follower's last notification id; a save by
+    another replica of its own schema is announced."""
+    other = f"trapoula_test_{secrets.token_hex(6)}"
+    engine = sqlalchemy.create_engine(postgres_store.url)
+    with engine.begin() as conn:
+        conn.execute(sqlalchemy.text(f'CREATE SCHEMA "{other}"'))
+    listening = postgres_store.open()
+    neighbour = Tables(postgres_store.url, schema=other)
+    same = postgres_store.open()
+    try:
+        assert listening.follow_store()
+        heard: list[tuple[str, int]] = []
+        listening.add_listener(lambda table_id, version: heard.append((table_id, version)))
+        for _ in range(3):
+            neighbour.create_table("agonia", 2)
+        time.sleep(1.0)  # a notification would have arrived by now
+        assert heard == [] and listening.follower.announced == 0
+        assert listening.follower._last == 0
+        table_id, _owner = same.create_table("agonia", 2)
+        deadline = time.monotonic() + WAIT_SECONDS
+        while (table_id, 1) not in heard and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert heard == [(table_id, 1)]
+    finally:
+        listening.close()
+        neighbour.close()
+        same.close()
+        with engine.begin() as conn:
+            conn.execute(sqlalchemy.text(f'DROP SCHEMA "{other}" CASCADE'))
+        engine.dispose()

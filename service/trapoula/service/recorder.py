@@ -27,6 +27,7 @@ library's path unchanged.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -96,12 +97,35 @@ def parse_payload(payload: str) -> Saved | None:
     return Saved(replica, tuple(heads), int(last))
 
 
+def channel_name(events_table_name: str, schema_name: str | None) -> str:
+    """The ``LISTEN/NOTIFY`` channel of an event table: ``schema_table`` (dots as underscores), or,
+    past PostgreSQL's 63 bytes, its start and a hash of the whole.
+
+    >>> channel_name("trapoula_events", None), channel_name("trapoula_events", "games")
+    ('trapoula_events', 'games_trapoula_events')
+    >>> len(channel_name("trapoula_events", "s" * 80))
+    63
+    """
+    name = f"{schema_name}_{events_table_name}" if schema_name else events_table_name
+    name = name.replace(".", "_")
+    if len(name.encode("utf-8")) <= 63:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
+    return f"{name.encode('utf-8')[:46].decode('utf-8', 'ignore')}_{digest}"
+
+
 class TableRecorder(SQLAlchemyApplicationRecorder):
     """The library's application recorder; on PostgreSQL its saves take one round trip (see the
     module docstring)."""
 
     replica: str = ""
     """The saving process's id in the ``NOTIFY`` payload (the store sets it)."""
+
+    def __init__(self, datastore: Any, *, events_table_name: str, schema_name: str | None = None) -> None:
+        """The library's recorder, whose notification channel also names the schema (see
+        :func:`channel_name`), so stores in two schemas of one database never hear each other."""
+        super().__init__(datastore, events_table_name=events_table_name, schema_name=schema_name)
+        self.channel_name = channel_name(events_table_name, schema_name)
 
     def insert_events(
         self, stored_events: Sequence[StoredEvent], *, session: Any = None, **kwargs: Any
@@ -145,7 +169,8 @@ class TableRecorder(SQLAlchemyApplicationRecorder):
                         cursor.nextset()
                         row = cursor.fetchone()
                 except psycopg.OperationalError:
-                    connection.invalidate()  # a broken connection goes back to no pool
+                    if raw.broken:
+                        connection.invalidate()  # a broken connection goes back to no pool
                     raise
         except psycopg.IntegrityError as exc:
             raise persistence.IntegrityError(str(exc)) from exc
