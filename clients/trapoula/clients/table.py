@@ -710,7 +710,9 @@ class TableClient:
     :class:`~trapoula.clients.errors.InvalidArgument` (``code`` None) for a bad one.
 
     Reconnecting by itself: calls go to the current server (the first, at the start).  A call
-    that fails with ``UNAVAILABLE`` or ``DEADLINE_EXCEEDED`` is tried again on the next server
+    that fails with ``UNAVAILABLE``, ``DEADLINE_EXCEEDED`` or ``CANCELLED`` (:data:`RETRY_CODES`;
+    ``CANCELLED``: a stopping server's gRPC cancels a call that arrives after it stopped serving,
+    as during a replica's SIGTERM) is tried again, the same request, on the next server
     (round robin), after a backoff (:data:`BACKOFF_INITIAL` seconds, times
     :data:`BACKOFF_MULTIPLIER` after each failure, capped at :data:`BACKOFF_MAX`, jittered by
     ±:data:`BACKOFF_JITTER`), until ``retry_for`` seconds have passed since the first failure;
@@ -863,7 +865,12 @@ class TableClient:
         """Call ``method`` (picked from a stub) with ``request``; retry as the class says.
 
         ``request``'s type names the method (``ActRequest``: ``Act``), which says whether a
-        failure that may have reached the server is retried (:data:`UNSAFE_METHODS`).
+        failure that may have reached the server is retried (:data:`UNSAFE_METHODS`).  A failure
+        of :data:`RETRY_CODES` is retried, the same request (so the same command id) each time.
+
+        Raises:
+            Unavailable: the retry budget is spent, or an unsafe call may have reached a server.
+            TrapoulaError: any other failure, typed (:mod:`trapoula.clients.errors`), at once.
         """
         name = type(request).__name__.removesuffix("Request")
         outage: _Outage | None = None
@@ -874,9 +881,9 @@ class TableClient:
                 response = method(self._stubs[index])(request, timeout=self.timeout, metadata=self._metadata(token))
             except grpc.RpcError as error:
                 failure = from_rpc_error(error)
-                retryable = never_sent(error) if name in UNSAFE_METHODS else _code(error) in RETRY_CODES
-                if not isinstance(failure, Unavailable):
+                if _code(error) not in RETRY_CODES:
                     raise failure from None
+                retryable = name not in UNSAFE_METHODS or never_sent(error)
                 outage = outage if outage is not None else _Outage(self, name)
                 try:
                     outage.fail(target, failure, retry=retryable)
@@ -978,12 +985,14 @@ class TableClient:
     ) -> ActResult:
         """Start the match (every seat taken): deals the first hand from a seed, or from ``deal``
         (``{"hands": [[...]], "starter": "7H", "stock": [...]}``, S5.3).  ``command_id`` (a new
-        UUID when None) is chosen once: every retry sends the same one, so the match starts once.
+        UUID when None) is chosen once: every retry (after ``UNAVAILABLE``, ``DEADLINE_EXCEEDED``
+        or ``CANCELLED``, within ``retry_for``) sends the same one, so the match starts once.
 
         Raises:
             PermissionDenied: neither the owner token nor a seat token of the table.
             AlreadyExists: the match has started.  CommandRejected: seats are free.
             InvalidArgument: a ``deal`` that is not an explicit deal's mapping.
+            Unavailable: no server answered within ``retry_for``.
         """
         request = table_pb2.StartMatchRequest(
             table_id=_text(table_id, "table_id"), command_id=_text(command_id or str(uuid.uuid4()), "command_id")
@@ -996,12 +1005,14 @@ class TableClient:
         """Issue ``command`` for the caller's seat; a repeated ``command_id`` returns the first result.
 
         ``command_id`` (a new UUID when None) is chosen once, before the first attempt: every retry
-        sends the same one, so the move is played once.
+        (after ``UNAVAILABLE``, ``DEADLINE_EXCEEDED`` or ``CANCELLED``, within ``retry_for``) sends
+        the same one, so the move is played once.
 
         Raises:
             CommandRejected: the rules refuse it (``reason``, ``rule``).
             PermissionDenied: no valid seat token.  Conflict: a concurrent command won; retry.
             InvalidArgument: a malformed command.
+            Unavailable: no server answered within ``retry_for``.
         """
         if not isinstance(command, Mapping):
             raise InvalidArgument(f"command {command!r} is not a mapping such as {{'kind': 'draw'}}")
