@@ -20,11 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import psycopg.errors
 import pytest
+import sqlalchemy.exc
+from eventsourcing import persistence
 
 from trapoula.api.v1 import table_pb2
 from trapoula.clients import table as table_module
-from trapoula.clients.errors import CommandRejected, InvalidArgument, PermissionDenied, Unavailable
+from trapoula.clients.errors import CommandRejected, InvalidArgument, PermissionDenied, TrapoulaError, Unavailable
 from trapoula.clients.table import Reconnected, TableClient, Update, Watch, my_move
 from trapoula.service.application import Tables
 from trapoula.service.server import create_server, start_server, stop_server
@@ -347,6 +350,108 @@ def test_a_watch_resumes_after_its_server_stops_with_no_event_lost_or_repeated(
     assert (resumed[0].target, resumed[0].from_version, resumed[0].failed) == (servers[-1], before, (a.address,))
     assert str(resumed[0]).startswith(f"reconnected to {servers[-1]} after ")
     assert f", resuming from version {before} (WatchTable; " in str(resumed[0])
+
+
+RESUMED = ["UNAVAILABLE", "CANCELLED", "DEADLINE_EXCEEDED", "INTERNAL", "UNKNOWN", "ABORTED", "RESOURCE_EXHAUSTED"]
+RAISED = [
+    "INVALID_ARGUMENT",
+    "NOT_FOUND",
+    "PERMISSION_DENIED",
+    "FAILED_PRECONDITION",
+    "OUT_OF_RANGE",
+    "UNAUTHENTICATED",
+]
+
+
+@pytest.mark.parametrize("code", RESUMED + RAISED)
+def test_a_watch_resumes_after_a_failure_that_is_not_the_callers(
+    code: str, replicas: list[Replica], proxy: StatusProxy
+) -> None:
+    """The stream ends with ``code`` after two updates.  A failure of the server or the network
+    (:data:`RESUMED`): the watch re-opens from version 2 and yields every version once, in order.
+    The caller's (:data:`RAISED`): it would come again, so it is raised, typed, with its code."""
+    a, _ = replicas
+    status = grpc.StatusCode[code]
+    seen: list[Reconnected] = []
+    with TableClient(a.address) as owner:
+        table_id, ann_token, bob_token = two_seats(owner)
+    proxy.plan = [Break("WatchTable", status, after=2)]
+    with (
+        TableClient(proxy.address, ann_token, retry_for=BUDGET, on_reconnect=seen.append) as watcher,
+        TableClient(a.address, ann_token) as ann,
+        TableClient(a.address, bob_token) as bob,
+        watcher.watch(table_id) as watch,
+    ):
+        updates = iter(watch)
+        got = [next(updates), next(updates)]
+        if code in RAISED:
+            with pytest.raises(TrapoulaError) as raised:
+                next(updates)
+            assert (raised.value.code, watch.version) == (status, 2)
+            assert [name for name, _ in proxy.calls] == ["WatchTable"]
+            return
+        head = play(table_id, [ann, bob], 3)
+        got += read_until(updates, head)
+    assert [u.version for u in got] == list(range(1, head + 1))
+    assert [(r.call, r.from_version, r.failed) for r in seen] == [("WatchTable", 2, (proxy.address,))]
+    assert [r.from_version for r in proxy.requests("WatchTable", table_pb2.WatchTableRequest)] == [0, 2]
+
+
+def session_ended() -> persistence.InternalError:
+    """What the store raises for a PostgreSQL session ended by ``idle_in_transaction_session_timeout``
+    (eventsourcing's error, from SQLAlchemy's, from psycopg's)."""
+    driver = psycopg.errors.IdleInTransactionSessionTimeout("terminating connection due to idle-in-transaction timeout")
+    try:
+        try:
+            raise sqlalchemy.exc.InternalError("SELECT 1", {}, driver) from driver
+        except sqlalchemy.exc.InternalError as middle:
+            raise persistence.InternalError(middle) from middle
+    except persistence.InternalError as top:
+        return top
+
+
+def test_a_watch_ended_by_a_store_timeout_answers_store_unavailable_and_resumes(
+    replicas: list[Replica], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A's store fails the watch's second read with the error of a session its database ended: the
+    stream ends ``UNAVAILABLE`` / ``store_unavailable`` (it was ``INTERNAL``), and a client's watch
+    resumes from the last version it yielded, each version once."""
+    a, _ = replicas
+    with TableClient(a.address) as owner:
+        table_id, ann_token, bob_token = two_seats(owner)
+    reads = a.tables.events_after
+    failing = {"reads": 0}
+
+    def failing_once(*args: Any, **kwargs: Any) -> Any:
+        failing["reads"] += 1
+        if failing["reads"] == 2:
+            raise session_ended()
+        return reads(*args, **kwargs)
+
+    monkeypatch.setattr(a.tables, "events_after", failing_once)
+    seen: list[Reconnected] = []
+    with (
+        TableClient(a.address, ann_token, retry_for=0) as plain,
+        TableClient(a.address, ann_token, retry_for=BUDGET, on_reconnect=seen.append) as resuming,
+        TableClient(a.address, ann_token) as ann,
+        TableClient(a.address, bob_token) as bob,
+    ):
+        with plain.watch(table_id) as watch:
+            updates = iter(watch)
+            first = next(updates)
+            play(table_id, [ann, bob], 1)
+            with pytest.raises(Unavailable) as ended:
+                read_until(updates, 10**9)
+        assert (ended.value.code, ended.value.reason) == (grpc.StatusCode.UNAVAILABLE, "store_unavailable")
+        failing["reads"] = 0
+        with resuming.watch(table_id) as watch:
+            updates = iter(watch)
+            got = [next(updates)]
+            head = play(table_id, [ann, bob], 2)
+            got += read_until(updates, head)
+    assert first.version == 1
+    assert [u.version for u in got] == list(range(1, head + 1))
+    assert [(r.call, r.failed) for r in seen] == [("WatchTable", (a.address,))]
 
 
 def test_a_watch_whose_servers_are_gone_raises_unavailable_naming_them(replicas: list[Replica]) -> None:

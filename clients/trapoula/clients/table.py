@@ -82,6 +82,20 @@ new outage with a fresh budget, not as one more failed attempt."""
 RETRY_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED})
 """The failures after which a safe unary call is retried (``CANCELLED``: a stopping server's gRPC
 cancels a call that arrives after it stopped serving, without running it)."""
+RESUME_CODES = frozenset(
+    {
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.CANCELLED,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.ABORTED,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+    }
+)
+"""The failures after which a :class:`Watch` re-opens its stream: the server's or the network's,
+not the caller's.  Any other (``INVALID_ARGUMENT``, ``NOT_FOUND``, ``PERMISSION_DENIED``,
+``FAILED_PRECONDITION``, ``OUT_OF_RANGE``, ``UNAUTHENTICATED`` ...) would come again: it is raised."""
 UNSAFE_METHODS = frozenset({"CreateTable", "JoinTable", "AddBot"})
 """Calls that carry no command id: retried only when they never reached a server (:func:`never_sent`)."""
 NEVER_SENT_MESSAGES = ("failed to connect to all addresses", "errors resolving", "DNS resolution failed")
@@ -582,7 +596,8 @@ class Watch:
 
     Iterating yields updates until the server ends the stream (the match is over) or
     :meth:`cancel` is called (from any thread); then iteration just stops.  When the stream
-    breaks with ``UNAVAILABLE`` (the server stopping, killed, or the network), a watch made by
+    breaks with a failure that is not the caller's (:data:`RESUME_CODES`: ``UNAVAILABLE`` as the
+    server stops, is killed, loses its store or the network; ``INTERNAL`` ...), a watch made by
     :meth:`TableClient.watch` re-opens ``WatchTable`` from the last version it yielded, on the
     client's next server, with the client's backoff and within its ``retry_for`` budget; each
     event is yielded once, in order (anything at or below the last version is skipped).  The
@@ -600,8 +615,10 @@ class Watch:
             keeps the table and the token.
 
     Raises (while iterating):
-        Unavailable: the budget is spent (its message names the servers tried).
-        TrapoulaError: any other failure, typed (:mod:`trapoula.clients.errors`).
+        Unavailable: the budget is spent (its message names the servers tried and the last
+            failure; ``code`` and ``reason`` are the last failure's).
+        TrapoulaError: a failure that is the caller's (``PERMISSION_DENIED``, ``NOT_FOUND``,
+            ``OUT_OF_RANGE`` ...), typed (:mod:`trapoula.clients.errors`), at once.
     """
 
     def __init__(
@@ -682,7 +699,7 @@ class Watch:
                 client = self._client
                 if client is None and code == grpc.StatusCode.CANCELLED:
                     return
-                if client is None or code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
+                if client is None or code not in RESUME_CODES:
                     raise failure from None
                 lasted = time.monotonic() - opened >= STABLE_SECONDS and failure.reason != "store_unavailable"
                 if outage is None or delivered or lasted:
@@ -1037,8 +1054,8 @@ class TableClient:
         (leaving it cancels the call).
 
         The stream has no deadline (it is live); cancel it, or leave its ``with``, to stop.  When
-        it breaks (``UNAVAILABLE``), it resumes from the last version it yielded on the next
-        server, within ``retry_for`` (:class:`Watch`).
+        it breaks with a failure that is not the caller's (:data:`RESUME_CODES`), it resumes from
+        the last version it yielded on the next server, within ``retry_for`` (:class:`Watch`).
 
         Raises:
             InvalidArgument: ``from_version`` is not a whole number >= 0.
