@@ -29,6 +29,7 @@ from typing import Any
 
 import grpc
 import pytest
+from databases import NO_POSTGRES
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from processes import ServerProcess, TcpProxy, free_port, fresh_schema, proxied_url, servers, target_of
 
@@ -48,7 +49,7 @@ RECOVERY_SECONDS = 60.0
 def pg_url(postgres_url: str | None) -> str:
     """``TEST_DATABASE_URL`` (the PostgreSQL tests skip without it)."""
     if not postgres_url:
-        pytest.skip("TEST_DATABASE_URL is not set: the PostgreSQL fault tests need a database")
+        pytest.skip(NO_POSTGRES)
     return postgres_url
 
 

@@ -10,6 +10,7 @@ import psycopg.errors
 import pytest
 import sqlalchemy.engine
 import sqlalchemy.exc
+from databases import NO_POSTGRES
 from eventsourcing import persistence
 from eventsourcing_sqlalchemy.datastore import SQLAlchemyDatastore
 
@@ -72,7 +73,7 @@ def test_a_session_left_idle_in_a_transaction_is_ended_by_the_server(postgres_ur
     settings :func:`store_url` adds, PostgreSQL ends such a session after 10 s and a save waits at
     most 5 s for a lock, so one lost replica cannot stall the others (docs/replicas.md)."""
     if not postgres_url:
-        pytest.skip("TEST_DATABASE_URL is not set")
+        pytest.skip(NO_POSTGRES)
     engine = sqlalchemy.create_engine(store_url(postgres_url))
     try:
         with engine.connect() as conn:
@@ -186,7 +187,7 @@ def test_a_session_ended_by_the_idle_in_transaction_timeout_is_unavailable(postg
     through the store's own transaction (eventsourcing over SQLAlchemy over psycopg), answers
     ``UNAVAILABLE`` / ``store_unavailable`` (it was ``INTERNAL``)."""
     if not postgres_url:
-        pytest.skip("TEST_DATABASE_URL is not set")
+        pytest.skip(NO_POSTGRES)
     datastore = SQLAlchemyDatastore(url=postgres_url)
     assert datastore.engine is not None
     try:
