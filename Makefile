@@ -21,7 +21,7 @@ install: $(STAMP)  ## create .venv and install trapoula with the server, Postgre
 proto: $(STAMP)  ## regenerate the gRPC/protobuf code from protos/ (never edit it by hand)
 	$(PY) hatch_build.py
 
-test: $(STAMP)  ## run the test suite (PostgreSQL tests use TEST_DATABASE_URL)
+test: $(STAMP)  ## run the test suite (PostgreSQL tests use TEST_DATABASE_URL, else a container where Docker runs)
 	$(PY) -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder tests
 	$(PY) -m pytest -q --doctest-modules domain
 

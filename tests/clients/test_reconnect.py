@@ -3,7 +3,9 @@
 Two "replicas" are two ``Tables`` on one SQLite file, each behind its own in-process gRPC
 server; a server can stop and start again on the same port.  A client-side interceptor
 (:class:`Tap`) counts the attempts that leave the client and can lose a reply after the server
-has answered it, as a server killed between its commit and its reply would.
+has answered it, as a server killed between its commit and its reply would.  A
+:class:`StatusProxy` sits in front of a replica and ends planned calls with a chosen status
+(:class:`Break`), on the wire, as a stopping or failing server would.
 """
 
 from __future__ import annotations
@@ -12,14 +14,20 @@ import asyncio
 import socket
 import threading
 from collections.abc import Callable, Iterator
+from concurrent import futures
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import grpc
+import psycopg.errors
 import pytest
+import sqlalchemy.exc
+from eventsourcing import persistence
 
+from trapoula.api.v1 import table_pb2
 from trapoula.clients import table as table_module
-from trapoula.clients.errors import CommandRejected, InvalidArgument, PermissionDenied, Unavailable
+from trapoula.clients.errors import CommandRejected, InvalidArgument, PermissionDenied, TrapoulaError, Unavailable
 from trapoula.clients.table import Reconnected, TableClient, Update, Watch, my_move
 from trapoula.service.application import Tables
 from trapoula.service.server import create_server, start_server, stop_server
@@ -161,6 +169,104 @@ class Tap(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
         return outcome
 
 
+@dataclass
+class Break:
+    """A planned failure: the next call of ``method`` through a :class:`StatusProxy` ends with ``code``."""
+
+    method: str
+    code: grpc.StatusCode
+    ran: bool = False
+    """A unary call: ended after the replica answered it (its reply lost), else before it is sent on."""
+    after: int = 0
+    """A stream: ended when its message number ``after`` (0-based) arrives, instead of passing it on."""
+
+
+_STREAMING = {m.name for m in table_pb2.DESCRIPTOR.services_by_name["TableService"].methods if m.server_streaming}
+
+
+class StatusProxy(grpc.GenericRpcHandler):  # type: ignore[misc]
+    """A gRPC server in front of a replica: passes every call through as bytes (with its
+    ``authorization`` and the replica's status and rich details), except the calls its
+    :attr:`plan` lists, each ended once with its status.  :attr:`calls` records ``(method,
+    request bytes)`` of each call it received."""
+
+    def __init__(self, upstream: str) -> None:
+        self.plan: list[Break] = []
+        self.calls: list[tuple[str, bytes]] = []
+        self._lock = threading.Lock()
+        self._channel = grpc.insecure_channel(upstream)
+        self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+        self._server.add_generic_rpc_handlers((self,))
+        self.address = f"127.0.0.1:{self._server.add_insecure_port('127.0.0.1:0')}"
+        self._server.start()
+
+    def close(self) -> None:
+        self._server.stop(grace=None)
+        self._channel.close()
+
+    def requests(self, method: str, message: Any) -> list[Any]:
+        """The requests of ``method`` received, parsed as ``message``."""
+        return [message.FromString(raw) for name, raw in self.calls if name == method]
+
+    def _take(self, method: str, request: bytes) -> Break | None:
+        with self._lock:
+            self.calls.append((method, request))
+            planned = next((b for b in self.plan if b.method == method), None)
+            if planned is not None:
+                self.plan.remove(planned)
+            return planned
+
+    def service(self, details: Any) -> Any:
+        path = details.method
+        method = path.rsplit("/", 1)[-1]
+
+        def forwarded(context: Any) -> tuple[tuple[str, str], ...]:
+            return tuple((k, v) for k, v in context.invocation_metadata() if k == "authorization")
+
+        def relay(error: grpc.RpcError, context: Any) -> None:
+            context.set_trailing_metadata(error.trailing_metadata() or ())
+            context.abort(error.code(), error.details())
+
+        def unary(request: bytes, context: Any) -> bytes:
+            planned = self._take(method, request)
+            if planned is not None and not planned.ran:
+                context.abort(planned.code, f"planned {planned.code.name}")
+            try:
+                reply: bytes = self._channel.unary_unary(path)(request, metadata=forwarded(context), timeout=30)
+            except grpc.RpcError as error:
+                relay(error, context)
+            if planned is not None:
+                context.abort(planned.code, f"planned {planned.code.name} (the replica answered)")
+            return reply
+
+        def stream(request: bytes, context: Any) -> Iterator[bytes]:
+            planned = self._take(method, request)
+            call = self._channel.unary_stream(path)(request, metadata=forwarded(context))
+            context.add_callback(call.cancel)
+            try:
+                for count, message in enumerate(call):
+                    if planned is not None and count == planned.after:
+                        call.cancel()
+                        context.abort(planned.code, f"planned {planned.code.name}")
+                    yield message
+            except grpc.RpcError as error:
+                relay(error, context)
+
+        if method in _STREAMING:
+            return grpc.unary_stream_rpc_method_handler(stream)
+        return grpc.unary_unary_rpc_method_handler(unary)
+
+
+@pytest.fixture
+def proxy(replicas: list[Replica]) -> Iterator[StatusProxy]:
+    """A :class:`StatusProxy` in front of replica A."""
+    started = StatusProxy(replicas[0].address)
+    try:
+        yield started
+    finally:
+        started.close()
+
+
 def tapped(address: str, tap: Tap, **kwargs: Any) -> TableClient:
     """A client of ``address`` whose unary calls go through ``tap``."""
     return TableClient(address, channel=grpc.intercept_channel(grpc.insecure_channel(address), tap), **kwargs)
@@ -246,6 +352,108 @@ def test_a_watch_resumes_after_its_server_stops_with_no_event_lost_or_repeated(
     assert f", resuming from version {before} (WatchTable; " in str(resumed[0])
 
 
+RESUMED = ["UNAVAILABLE", "CANCELLED", "DEADLINE_EXCEEDED", "INTERNAL", "UNKNOWN", "ABORTED", "RESOURCE_EXHAUSTED"]
+RAISED = [
+    "INVALID_ARGUMENT",
+    "NOT_FOUND",
+    "PERMISSION_DENIED",
+    "FAILED_PRECONDITION",
+    "OUT_OF_RANGE",
+    "UNAUTHENTICATED",
+]
+
+
+@pytest.mark.parametrize("code", RESUMED + RAISED)
+def test_a_watch_resumes_after_a_failure_that_is_not_the_callers(
+    code: str, replicas: list[Replica], proxy: StatusProxy
+) -> None:
+    """The stream ends with ``code`` after two updates.  A failure of the server or the network
+    (:data:`RESUMED`): the watch re-opens from version 2 and yields every version once, in order.
+    The caller's (:data:`RAISED`): it would come again, so it is raised, typed, with its code."""
+    a, _ = replicas
+    status = grpc.StatusCode[code]
+    seen: list[Reconnected] = []
+    with TableClient(a.address) as owner:
+        table_id, ann_token, bob_token = two_seats(owner)
+    proxy.plan = [Break("WatchTable", status, after=2)]
+    with (
+        TableClient(proxy.address, ann_token, retry_for=BUDGET, on_reconnect=seen.append) as watcher,
+        TableClient(a.address, ann_token) as ann,
+        TableClient(a.address, bob_token) as bob,
+        watcher.watch(table_id) as watch,
+    ):
+        updates = iter(watch)
+        got = [next(updates), next(updates)]
+        if code in RAISED:
+            with pytest.raises(TrapoulaError) as raised:
+                next(updates)
+            assert (raised.value.code, watch.version) == (status, 2)
+            assert [name for name, _ in proxy.calls] == ["WatchTable"]
+            return
+        head = play(table_id, [ann, bob], 3)
+        got += read_until(updates, head)
+    assert [u.version for u in got] == list(range(1, head + 1))
+    assert [(r.call, r.from_version, r.failed) for r in seen] == [("WatchTable", 2, (proxy.address,))]
+    assert [r.from_version for r in proxy.requests("WatchTable", table_pb2.WatchTableRequest)] == [0, 2]
+
+
+def session_ended() -> persistence.InternalError:
+    """What the store raises for a PostgreSQL session ended by ``idle_in_transaction_session_timeout``
+    (eventsourcing's error, from SQLAlchemy's, from psycopg's)."""
+    driver = psycopg.errors.IdleInTransactionSessionTimeout("terminating connection due to idle-in-transaction timeout")
+    try:
+        try:
+            raise sqlalchemy.exc.InternalError("SELECT 1", {}, driver) from driver
+        except sqlalchemy.exc.InternalError as middle:
+            raise persistence.InternalError(middle) from middle
+    except persistence.InternalError as top:
+        return top
+
+
+def test_a_watch_ended_by_a_store_timeout_answers_store_unavailable_and_resumes(
+    replicas: list[Replica], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A's store fails the watch's second read with the error of a session its database ended: the
+    stream ends ``UNAVAILABLE`` / ``store_unavailable`` (it was ``INTERNAL``), and a client's watch
+    resumes from the last version it yielded, each version once."""
+    a, _ = replicas
+    with TableClient(a.address) as owner:
+        table_id, ann_token, bob_token = two_seats(owner)
+    reads = a.tables.events_after
+    failing = {"reads": 0}
+
+    def failing_once(*args: Any, **kwargs: Any) -> Any:
+        failing["reads"] += 1
+        if failing["reads"] == 2:
+            raise session_ended()
+        return reads(*args, **kwargs)
+
+    monkeypatch.setattr(a.tables, "events_after", failing_once)
+    seen: list[Reconnected] = []
+    with (
+        TableClient(a.address, ann_token, retry_for=0) as plain,
+        TableClient(a.address, ann_token, retry_for=BUDGET, on_reconnect=seen.append) as resuming,
+        TableClient(a.address, ann_token) as ann,
+        TableClient(a.address, bob_token) as bob,
+    ):
+        with plain.watch(table_id) as watch:
+            updates = iter(watch)
+            first = next(updates)
+            play(table_id, [ann, bob], 1)
+            with pytest.raises(Unavailable) as ended:
+                read_until(updates, 10**9)
+        assert (ended.value.code, ended.value.reason) == (grpc.StatusCode.UNAVAILABLE, "store_unavailable")
+        failing["reads"] = 0
+        with resuming.watch(table_id) as watch:
+            updates = iter(watch)
+            got = [next(updates)]
+            head = play(table_id, [ann, bob], 2)
+            got += read_until(updates, head)
+    assert first.version == 1
+    assert [u.version for u in got] == list(range(1, head + 1))
+    assert [(r.call, r.failed) for r in seen] == [("WatchTable", (a.address,))]
+
+
 def test_a_watch_whose_servers_are_gone_raises_unavailable_naming_them(replicas: list[Replica]) -> None:
     a, b = replicas
     with TableClient([a.address, b.address], retry_for=0.5) as ann:
@@ -318,6 +526,55 @@ def test_act_is_retried_on_the_next_server_when_one_is_stopped(replicas: list[Re
     assert result.version > now.version
     assert again.version == result.version  # the repeated id: the first result, nothing saved
     assert [(r.call, r.target, r.failed, r.from_version) for r in seen] == [("Act", b.address, (a.address,), None)]
+
+
+@pytest.mark.parametrize("ran", [False, True], ids=["cancelled-unrun", "cancelled-after-it-ran"])
+def test_start_match_and_act_answered_cancelled_are_retried_with_the_same_command_id(
+    ran: bool, replicas: list[Replica], proxy: StatusProxy
+) -> None:
+    """A stopping server's gRPC answers ``CANCELLED`` (a call that arrived after it stopped
+    serving); here the status comes before the replica ran the call, or after (its reply lost).
+    The client sends the same command id again: the match starts once and the move lands once."""
+    a, _ = replicas
+    with TableClient(a.address) as owner:
+        table_id = owner.create_table("agonia", seats=2).table_id
+        tokens = [owner.join(table_id, name).token for name in ("ann", "bob")]
+    proxy.plan = [Break("StartMatch", grpc.StatusCode.CANCELLED, ran), Break("Act", grpc.StatusCode.CANCELLED, ran)]
+    seen: list[Reconnected] = []
+    with (
+        TableClient(proxy.address, tokens[0], retry_for=BUDGET, on_reconnect=seen.append) as ann,
+        TableClient(proxy.address, tokens[1], retry_for=BUDGET, on_reconnect=seen.append) as bob,
+        TableClient(a.address, tokens[0]) as direct,
+    ):
+        started = ann.start_match(table_id)
+        assert started.version == direct.view(table_id).version
+        mover = ann if my_move(ann.view(table_id).view) else bob
+        before = mover.view(table_id)
+        moved = mover.act(table_id, before.view["legal"][0])
+        assert moved.version == direct.view(table_id).version > before.version
+    starts = proxy.requests("StartMatch", table_pb2.StartMatchRequest)
+    acts = proxy.requests("Act", table_pb2.ActRequest)
+    assert len(starts) == len(acts) == 2
+    assert starts[0].command_id == starts[1].command_id != ""
+    assert acts[0].command_id == acts[1].command_id != ""
+    assert [(r.call, r.attempts, r.failed) for r in seen] == [
+        ("StartMatch", 1, (proxy.address,)),
+        ("Act", 1, (proxy.address,)),
+    ]
+
+
+def test_create_table_answered_cancelled_is_not_retried(proxy: StatusProxy) -> None:
+    """``CreateTable`` carries no command id: ``CANCELLED`` may have come after it ran, so it is
+    raised at once as :class:`Unavailable` (one attempt)."""
+    proxy.plan = [Break("CreateTable", grpc.StatusCode.CANCELLED)]
+    with TableClient(proxy.address, retry_for=BUDGET) as client, pytest.raises(Unavailable) as failed:
+        client.create_table("agonia", seats=2)
+    assert [name for name, _ in proxy.calls] == ["CreateTable"]
+    assert failed.value.code == grpc.StatusCode.CANCELLED
+    assert str(failed.value) == (
+        f"no answer from the trapoula server at {proxy.address}: planned CANCELLED "
+        "(CreateTable is not retried: it may have reached the server)"
+    )
 
 
 def test_a_server_down_then_back_on_the_same_port_within_the_budget(

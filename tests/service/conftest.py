@@ -1,17 +1,16 @@
 """Fixtures of the service tests: ``Tables`` on SQLite and PostgreSQL, an in-process gRPC server.
 
 PostgreSQL: the URL comes from ``TEST_DATABASE_URL`` (for example
-``postgresql+psycopg://postgres@127.0.0.1:5432/test``), else from a testcontainers PostgreSQL
-when that package and a Docker engine are there.  Each test gets a fresh schema
-``trapoula_test_<random>`` that is dropped afterwards, so runs never collide.  Without the
-variable, or when the database cannot be reached, the PostgreSQL tests are skipped with the
-reason printed (``-ra``).
+``postgresql+psycopg://postgres@127.0.0.1:5432/test``; Docker is then never asked), else from a
+testcontainers PostgreSQL where a Docker engine answers (``databases.py``).  Each test gets a
+fresh schema ``trapoula_test_<random>`` that is dropped afterwards, so runs never collide.
+Without either, or when the database cannot be reached, the PostgreSQL tests are skipped with
+the reason printed (``-ra``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import sys
 import threading
@@ -32,6 +31,8 @@ from trapoula.service.server import create_server, start_server, stop_server
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:  # ``--import-mode=importlib``: the tests import ``processes`` from here
     sys.path.insert(0, _HERE)
+
+from databases import NO_POSTGRES, postgres_database  # noqa: E402  (after the path is set)
 
 SECRET = bytes.fromhex("5e" * 32)
 """The server secret of every test (seeds are reproducible)."""
@@ -58,36 +59,18 @@ def sqlite_store(tmp_path: Any) -> Store:
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str | None]:
-    """``TEST_DATABASE_URL``; else a testcontainers PostgreSQL where Docker runs; else None."""
-    url = os.environ.get("TEST_DATABASE_URL")
-    if url:
+    """``TEST_DATABASE_URL``; else a testcontainers PostgreSQL where Docker answers; else None
+    (:func:`databases.postgres_database`)."""
+    with postgres_database() as url:
         yield url
-        return
-    try:
-        from testcontainers.postgres import PostgresContainer  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        yield None
-        return
-    try:
-        container = PostgresContainer("postgres:16-alpine", driver="psycopg").start()
-    except Exception:  # no Docker engine (DockerException), no image ...
-        yield None
-        return
-    try:
-        yield str(container.get_connection_url())
-    finally:
-        container.stop()
 
 
 @pytest.fixture
 def postgres_store(postgres_url: str | None) -> Iterator[Store]:
-    """A fresh schema in the PostgreSQL database of ``TEST_DATABASE_URL`` (dropped afterwards)."""
+    """A fresh schema in the tests' PostgreSQL database (dropped afterwards)."""
     url = postgres_url
     if not url:
-        pytest.skip(
-            "TEST_DATABASE_URL is not set (and no testcontainers PostgreSQL could be started); PostgreSQL "
-            "tests need e.g. TEST_DATABASE_URL=postgresql+psycopg://user@host:5432/db"
-        )
+        pytest.skip(NO_POSTGRES)
     schema = f"trapoula_test_{secrets.token_hex(6)}"
     try:
         engine = sqlalchemy.create_engine(url)

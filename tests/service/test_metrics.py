@@ -188,9 +188,15 @@ def test_a_scrape_during_and_after_a_match_shows_every_metric(metered_on: Metere
 
 
 def test_a_store_that_cannot_be_reached_is_counted(metered: MeteredServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted, and told to the unreachable-store listeners (the health check's), once; a call
+    failing otherwise is not."""
+    told: list[str] = []
+    metered.metrics.add_unreachable_listener(lambda: told.append("unreachable"))
     with TableClient(metered.address, retry_for=0) as owner:
         table_id = owner.create_table("agonia", 2).table_id
         assert value(metered.scrape(), "trapoula_open_tables") == 1
+        with pytest.raises(NotFound):
+            owner.view("00000000-0000-4000-8000-000000000000")
 
         def unreachable(*_args: Any) -> Any:
             raise persistence.OperationalError("connection refused")
@@ -199,6 +205,7 @@ def test_a_store_that_cannot_be_reached_is_counted(metered: MeteredServer, monke
         with pytest.raises(Unavailable):
             owner.view(table_id)
         monkeypatch.undo()
+    assert told == ["unreachable"]
     samples = metered.scrape()
     assert value(samples, "trapoula_store_errors_total", kind="unreachable") == 1
     assert value(samples, "trapoula_rpcs_total", method="GetView", result="UNAVAILABLE") == 1

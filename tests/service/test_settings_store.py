@@ -3,14 +3,20 @@ store is reported (DESIGN, Errors)."""
 
 from __future__ import annotations
 
+import time
+
 import grpc
+import psycopg.errors
 import pytest
 import sqlalchemy.engine
 import sqlalchemy.exc
+from databases import NO_POSTGRES
 from eventsourcing import persistence
+from eventsourcing_sqlalchemy.datastore import SQLAlchemyDatastore
 
 from trapoula.service import status
 from trapoula.service.application import store_url
+from trapoula.service.errors import Conflict
 from trapoula.service.settings import Settings
 
 
@@ -67,7 +73,7 @@ def test_a_session_left_idle_in_a_transaction_is_ended_by_the_server(postgres_ur
     settings :func:`store_url` adds, PostgreSQL ends such a session after 10 s and a save waits at
     most 5 s for a lock, so one lost replica cannot stall the others (docs/replicas.md)."""
     if not postgres_url:
-        pytest.skip("TEST_DATABASE_URL is not set")
+        pytest.skip(NO_POSTGRES)
     engine = sqlalchemy.create_engine(store_url(postgres_url))
     try:
         with engine.connect() as conn:
@@ -89,3 +95,108 @@ def test_an_unreachable_store_is_unavailable_without_the_database_message() -> N
     lost = sqlalchemy.exc.OperationalError("SELECT 1", {}, Exception("server closed the connection unexpectedly"))
     assert status.describe(lost)[0] is grpc.StatusCode.UNAVAILABLE
     assert status.describe(persistence.IntegrityError("duplicate key"))[0] is grpc.StatusCode.INTERNAL
+
+
+def wrapped(driver: Exception, layer: type[sqlalchemy.exc.DBAPIError], outer: type[Exception] | None) -> Exception:
+    """``driver`` (psycopg's error) as SQLAlchemy raises it (``layer``, ``from`` it), and as the
+    eventsourcing recorders raise that in turn (``outer``, ``from`` it; None: not wrapped again)."""
+    middle = layer("SELECT 1", {}, driver)
+    middle.__cause__ = driver
+    if outer is None:
+        return middle
+    top = outer(middle)
+    top.__cause__ = middle
+    return top
+
+
+SESSION_ENDED = psycopg.errors.IdleInTransactionSessionTimeout(
+    "terminating connection due to idle-in-transaction timeout"
+)
+
+
+@pytest.mark.parametrize(
+    ("error", "code"),
+    [
+        (SESSION_ENDED, grpc.StatusCode.UNAVAILABLE),
+        (wrapped(SESSION_ENDED, sqlalchemy.exc.InternalError, None), grpc.StatusCode.UNAVAILABLE),
+        (wrapped(SESSION_ENDED, sqlalchemy.exc.InternalError, persistence.InternalError), grpc.StatusCode.UNAVAILABLE),
+        (
+            wrapped(psycopg.errors.TransactionTimeout("transaction timeout"), sqlalchemy.exc.InternalError, None),
+            grpc.StatusCode.UNAVAILABLE,
+        ),
+        (
+            wrapped(
+                psycopg.errors.LockNotAvailable("lock timeout"),
+                sqlalchemy.exc.OperationalError,
+                persistence.OperationalError,
+            ),
+            grpc.StatusCode.UNAVAILABLE,
+        ),
+        (
+            wrapped(psycopg.errors.QueryCanceled("statement timeout"), sqlalchemy.exc.OperationalError, None),
+            grpc.StatusCode.UNAVAILABLE,
+        ),
+        (psycopg.OperationalError("consuming input failed: server closed the connection"), grpc.StatusCode.UNAVAILABLE),
+        (
+            wrapped(
+                psycopg.errors.InFailedSqlTransaction("current transaction is aborted"),
+                sqlalchemy.exc.InternalError,
+                persistence.InternalError,
+            ),
+            grpc.StatusCode.INTERNAL,
+        ),
+        (
+            wrapped(
+                psycopg.errors.UniqueViolation("duplicate key"),
+                sqlalchemy.exc.IntegrityError,
+                persistence.IntegrityError,
+            ),
+            grpc.StatusCode.INTERNAL,
+        ),
+    ],
+    ids=[
+        "idle-in-transaction",
+        "idle-in-transaction-by-sqlalchemy",
+        "idle-in-transaction-by-eventsourcing",
+        "transaction-timeout",
+        "lock-timeout",
+        "statement-timeout",
+        "connection-lost",
+        "aborted-transaction",
+        "duplicate-key",
+    ],
+)
+def test_store_timeouts_and_lost_connections_are_unavailable_however_wrapped(
+    error: Exception, code: grpc.StatusCode
+) -> None:
+    """The database's timeouts and connection errors answer ``UNAVAILABLE`` / ``store_unavailable``
+    whether psycopg, SQLAlchemy or eventsourcing raised them; other database errors stay ``INTERNAL``."""
+    answered, _, reason, _ = status.describe(error)
+    assert (answered, reason) == (code, "store_unavailable" if code is grpc.StatusCode.UNAVAILABLE else "internal")
+
+
+def test_a_service_error_caused_by_a_store_error_keeps_its_own_code() -> None:
+    conflict = Conflict("saves kept colliding")
+    conflict.__cause__ = persistence.OperationalError("connection refused")
+    assert status.describe(conflict)[:3:2] == (grpc.StatusCode.ABORTED, "conflict")
+
+
+@pytest.mark.postgres
+def test_a_session_ended_by_the_idle_in_transaction_timeout_is_unavailable(postgres_url: str | None) -> None:
+    """The error a real PostgreSQL session ended by ``idle_in_transaction_session_timeout`` raises,
+    through the store's own transaction (eventsourcing over SQLAlchemy over psycopg), answers
+    ``UNAVAILABLE`` / ``store_unavailable`` (it was ``INTERNAL``)."""
+    if not postgres_url:
+        pytest.skip(NO_POSTGRES)
+    datastore = SQLAlchemyDatastore(url=postgres_url)
+    assert datastore.engine is not None
+    try:
+        with pytest.raises(persistence.InternalError) as ended, datastore.transaction(commit=False) as session:
+            session.execute(sqlalchemy.text("SET LOCAL idle_in_transaction_session_timeout = '50ms'"))
+            time.sleep(0.5)  # idle in the transaction until the server ends the session
+            session.execute(sqlalchemy.text("SELECT 1"))
+    finally:
+        datastore.engine.dispose()
+    assert isinstance(ended.value.__cause__.__cause__, psycopg.errors.IdleInTransactionSessionTimeout)
+    code, _, reason, _ = status.describe(ended.value)
+    assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "store_unavailable")

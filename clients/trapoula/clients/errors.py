@@ -13,7 +13,7 @@ client code never inspects gRPC errors:
 | ``FAILED_PRECONDITION`` | :class:`CommandRejected` (``reason``, ``rule``) |
 | ``ABORTED`` | :class:`Conflict` |
 | ``ALREADY_EXISTS`` | :class:`AlreadyExists` |
-| ``UNAVAILABLE``, ``DEADLINE_EXCEEDED`` | :class:`Unavailable` |
+| ``UNAVAILABLE``, ``DEADLINE_EXCEEDED``, ``CANCELLED`` | :class:`Unavailable` |
 | anything else | :class:`TrapoulaError` |
 """
 
@@ -112,7 +112,8 @@ class AlreadyExists(TrapoulaError):
 
 
 class Unavailable(TrapoulaError):
-    """The server cannot be reached or did not answer in time (``UNAVAILABLE``, ``DEADLINE_EXCEEDED``)."""
+    """The server cannot be reached or did not answer (``UNAVAILABLE``, ``DEADLINE_EXCEEDED``; ``CANCELLED``:
+    a stopping server's gRPC cancels a call that arrives after it stopped serving, without running it)."""
 
 
 _BY_CODE: dict[grpc.StatusCode, type[TrapoulaError]] = {
@@ -125,6 +126,7 @@ _BY_CODE: dict[grpc.StatusCode, type[TrapoulaError]] = {
     grpc.StatusCode.ALREADY_EXISTS: AlreadyExists,
     grpc.StatusCode.UNAVAILABLE: Unavailable,
     grpc.StatusCode.DEADLINE_EXCEEDED: Unavailable,
+    grpc.StatusCode.CANCELLED: Unavailable,
 }
 
 

@@ -82,6 +82,20 @@ new outage with a fresh budget, not as one more failed attempt."""
 RETRY_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED})
 """The failures after which a safe unary call is retried (``CANCELLED``: a stopping server's gRPC
 cancels a call that arrives after it stopped serving, without running it)."""
+RESUME_CODES = frozenset(
+    {
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.CANCELLED,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.ABORTED,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+    }
+)
+"""The failures after which a :class:`Watch` re-opens its stream: the server's or the network's,
+not the caller's.  Any other (``INVALID_ARGUMENT``, ``NOT_FOUND``, ``PERMISSION_DENIED``,
+``FAILED_PRECONDITION``, ``OUT_OF_RANGE``, ``UNAUTHENTICATED`` ...) would come again: it is raised."""
 UNSAFE_METHODS = frozenset({"CreateTable", "JoinTable", "AddBot"})
 """Calls that carry no command id: retried only when they never reached a server (:func:`never_sent`)."""
 NEVER_SENT_MESSAGES = ("failed to connect to all addresses", "errors resolving", "DNS resolution failed")
@@ -582,7 +596,8 @@ class Watch:
 
     Iterating yields updates until the server ends the stream (the match is over) or
     :meth:`cancel` is called (from any thread); then iteration just stops.  When the stream
-    breaks with ``UNAVAILABLE`` (the server stopping, killed, or the network), a watch made by
+    breaks with a failure that is not the caller's (:data:`RESUME_CODES`: ``UNAVAILABLE`` as the
+    server stops, is killed, loses its store or the network; ``INTERNAL`` ...), a watch made by
     :meth:`TableClient.watch` re-opens ``WatchTable`` from the last version it yielded, on the
     client's next server, with the client's backoff and within its ``retry_for`` budget; each
     event is yielded once, in order (anything at or below the last version is skipped).  The
@@ -600,8 +615,10 @@ class Watch:
             keeps the table and the token.
 
     Raises (while iterating):
-        Unavailable: the budget is spent (its message names the servers tried).
-        TrapoulaError: any other failure, typed (:mod:`trapoula.clients.errors`).
+        Unavailable: the budget is spent (its message names the servers tried and the last
+            failure; ``code`` and ``reason`` are the last failure's).
+        TrapoulaError: a failure that is the caller's (``PERMISSION_DENIED``, ``NOT_FOUND``,
+            ``OUT_OF_RANGE`` ...), typed (:mod:`trapoula.clients.errors`), at once.
     """
 
     def __init__(
@@ -682,7 +699,7 @@ class Watch:
                 client = self._client
                 if client is None and code == grpc.StatusCode.CANCELLED:
                     return
-                if client is None or code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED):
+                if client is None or code not in RESUME_CODES:
                     raise failure from None
                 lasted = time.monotonic() - opened >= STABLE_SECONDS and failure.reason != "store_unavailable"
                 if outage is None or delivered or lasted:
@@ -710,7 +727,9 @@ class TableClient:
     :class:`~trapoula.clients.errors.InvalidArgument` (``code`` None) for a bad one.
 
     Reconnecting by itself: calls go to the current server (the first, at the start).  A call
-    that fails with ``UNAVAILABLE`` or ``DEADLINE_EXCEEDED`` is tried again on the next server
+    that fails with ``UNAVAILABLE``, ``DEADLINE_EXCEEDED`` or ``CANCELLED`` (:data:`RETRY_CODES`;
+    ``CANCELLED``: a stopping server's gRPC cancels a call that arrives after it stopped serving,
+    as during a replica's SIGTERM) is tried again, the same request, on the next server
     (round robin), after a backoff (:data:`BACKOFF_INITIAL` seconds, times
     :data:`BACKOFF_MULTIPLIER` after each failure, capped at :data:`BACKOFF_MAX`, jittered by
     ±:data:`BACKOFF_JITTER`), until ``retry_for`` seconds have passed since the first failure;
@@ -863,7 +882,12 @@ class TableClient:
         """Call ``method`` (picked from a stub) with ``request``; retry as the class says.
 
         ``request``'s type names the method (``ActRequest``: ``Act``), which says whether a
-        failure that may have reached the server is retried (:data:`UNSAFE_METHODS`).
+        failure that may have reached the server is retried (:data:`UNSAFE_METHODS`).  A failure
+        of :data:`RETRY_CODES` is retried, the same request (so the same command id) each time.
+
+        Raises:
+            Unavailable: the retry budget is spent, or an unsafe call may have reached a server.
+            TrapoulaError: any other failure, typed (:mod:`trapoula.clients.errors`), at once.
         """
         name = type(request).__name__.removesuffix("Request")
         outage: _Outage | None = None
@@ -874,9 +898,9 @@ class TableClient:
                 response = method(self._stubs[index])(request, timeout=self.timeout, metadata=self._metadata(token))
             except grpc.RpcError as error:
                 failure = from_rpc_error(error)
-                retryable = never_sent(error) if name in UNSAFE_METHODS else _code(error) in RETRY_CODES
-                if not isinstance(failure, Unavailable):
+                if _code(error) not in RETRY_CODES:
                     raise failure from None
+                retryable = name not in UNSAFE_METHODS or never_sent(error)
                 outage = outage if outage is not None else _Outage(self, name)
                 try:
                     outage.fail(target, failure, retry=retryable)
@@ -978,12 +1002,14 @@ class TableClient:
     ) -> ActResult:
         """Start the match (every seat taken): deals the first hand from a seed, or from ``deal``
         (``{"hands": [[...]], "starter": "7H", "stock": [...]}``, S5.3).  ``command_id`` (a new
-        UUID when None) is chosen once: every retry sends the same one, so the match starts once.
+        UUID when None) is chosen once: every retry (after ``UNAVAILABLE``, ``DEADLINE_EXCEEDED``
+        or ``CANCELLED``, within ``retry_for``) sends the same one, so the match starts once.
 
         Raises:
             PermissionDenied: neither the owner token nor a seat token of the table.
             AlreadyExists: the match has started.  CommandRejected: seats are free.
             InvalidArgument: a ``deal`` that is not an explicit deal's mapping.
+            Unavailable: no server answered within ``retry_for``.
         """
         request = table_pb2.StartMatchRequest(
             table_id=_text(table_id, "table_id"), command_id=_text(command_id or str(uuid.uuid4()), "command_id")
@@ -996,12 +1022,14 @@ class TableClient:
         """Issue ``command`` for the caller's seat; a repeated ``command_id`` returns the first result.
 
         ``command_id`` (a new UUID when None) is chosen once, before the first attempt: every retry
-        sends the same one, so the move is played once.
+        (after ``UNAVAILABLE``, ``DEADLINE_EXCEEDED`` or ``CANCELLED``, within ``retry_for``) sends
+        the same one, so the move is played once.
 
         Raises:
             CommandRejected: the rules refuse it (``reason``, ``rule``).
             PermissionDenied: no valid seat token.  Conflict: a concurrent command won; retry.
             InvalidArgument: a malformed command.
+            Unavailable: no server answered within ``retry_for``.
         """
         if not isinstance(command, Mapping):
             raise InvalidArgument(f"command {command!r} is not a mapping such as {{'kind': 'draw'}}")
@@ -1026,8 +1054,8 @@ class TableClient:
         (leaving it cancels the call).
 
         The stream has no deadline (it is live); cancel it, or leave its ``with``, to stop.  When
-        it breaks (``UNAVAILABLE``), it resumes from the last version it yielded on the next
-        server, within ``retry_for`` (:class:`Watch`).
+        it breaks with a failure that is not the caller's (:data:`RESUME_CODES`), it resumes from
+        the last version it yielded on the next server, within ``retry_for`` (:class:`Watch`).
 
         Raises:
             InvalidArgument: ``from_version`` is not a whole number >= 0.

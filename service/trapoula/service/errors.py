@@ -123,7 +123,7 @@ class Unavailable(ServiceError):
 
 
 class StoreUnavailable(Unavailable):
-    """The event store cannot be reached (``UNAVAILABLE``, reason ``store_unavailable``).
+    """The event store cannot be reached or timed out (``UNAVAILABLE``, reason ``store_unavailable``).
 
     Nothing half-written stays behind (every save is one transaction), but a save whose commit
     was cut off may or may not have landed: retry the command with the same command id, which

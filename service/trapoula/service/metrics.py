@@ -35,7 +35,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import Executor
 from typing import Any
 from wsgiref.simple_server import WSGIServer
@@ -189,6 +189,7 @@ class Metrics:
         self._changed: dict[str, int] = {}
         self._open: set[str] = set()
         self._games: OrderedDict[str, str] = OrderedDict()
+        self._unreachable: list[Callable[[], None]] = []
         self._http: WSGIServer | None = None
         self._http_thread: threading.Thread | None = None
         self.http_address: str | None = None
@@ -213,6 +214,16 @@ class Metrics:
         tables, self._tables = self._tables, None
         if tables is not None:
             tables.remove_listener(self.table_changed)
+
+    def add_unreachable_listener(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` (in the event loop; it must not block) after each call that failed
+        because the store could not be reached (one more ``trapoula_store_errors_total{kind="unreachable"}``)."""
+        self._unreachable.append(listener)
+
+    def remove_unreachable_listener(self, listener: Callable[[], None]) -> None:
+        """Stop calling ``listener`` (no-op when it is not listening)."""
+        if listener in self._unreachable:
+            self._unreachable.remove(listener)
 
     def table_changed(self, table_id: str, version: int) -> None:
         """``Tables`` listener: ``table_id`` reached ``version`` (any thread; no I/O)."""
@@ -363,6 +374,9 @@ class Metrics:
                     extra["game"] = info.game
                 what = "ok: table created" if created else outcome
                 calls_log.log(level, "%s %s (%.1f ms)", method, what, seconds * 1000, extra=extra)
+            if info.store_error == "unreachable":
+                for listener in list(self._unreachable):
+                    listener()
         except Exception:  # pragma: no cover - counting must never fail a call
             log.exception("cannot count a call of %s", info.method)
 

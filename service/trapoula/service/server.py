@@ -33,6 +33,7 @@ from grpc_reflection.v1alpha import reflection
 from trapoula.api.v1 import table_pb2
 from trapoula.service.application import Tables
 from trapoula.service.fanout import Fanout
+from trapoula.service.health import StoreHealth, store_probe
 from trapoula.service.metrics import Metrics
 from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
@@ -74,6 +75,7 @@ class _Parts:
     health: Any
     listener: Callable[[str, int], None]
     servicer: TableServicer
+    store_health: StoreHealth
 
 
 _PARTS: weakref.WeakKeyDictionary[grpc.aio.Server, _Parts] = weakref.WeakKeyDictionary()
@@ -92,11 +94,13 @@ def create_server(
 
     Call it inside the running event loop that will serve.  ``address`` is ``host:port``; port 0
     picks a free port, returned as ``port``.  Health checking reports ``SERVING`` for ``""`` and
-    for ``trapoula.api.v1.TableService`` once started; reflection (``grpc.reflection.v1alpha``: the
-    grpcio-reflection package offers no v1 service yet) lists both services.  Store
-    calls run on a pool of ``workers`` threads.  Every call is counted in ``metrics`` (a new
-    :class:`~trapoula.service.metrics.Metrics` if None; :func:`metrics_of` returns it), which
-    follows ``tables`` until :func:`stop_server`; serving them over HTTP is the caller's choice.
+    for ``trapoula.api.v1.TableService`` once started, ``NOT_SERVING`` for both once stopping,
+    and for ``TableService`` while the store cannot be reached (:mod:`trapoula.service.health`);
+    reflection (``grpc.reflection.v1alpha``: the grpcio-reflection package offers no v1 service
+    yet) lists both services.  Store calls run on a pool of ``workers`` threads.  Every call is
+    counted in ``metrics`` (a new :class:`~trapoula.service.metrics.Metrics` if None;
+    :func:`metrics_of` returns it), which follows ``tables`` until :func:`stop_server`; serving
+    them over HTTP is the caller's choice.
     ``ListLobby``, ``ListMatches`` and ``GetStandings`` read ``read_models`` (None: they are
     answered ``UNAVAILABLE``, reason ``read_models_off``); keeping them up to date is the
     caller's (:func:`open_read_models`).
@@ -130,7 +134,9 @@ def create_server(
         ) from cause
     tables.add_listener(fanout.publish)
     servicer.metrics.attach(tables, executor)
-    _PARTS[server] = _Parts(tables, fanout, executor, health_servicer, fanout.publish, servicer)
+    store_health = StoreHealth(health_servicer, store_probe(tables), (SERVICE_NAME,))
+    servicer.metrics.add_unreachable_listener(store_health.store_failed)
+    _PARTS[server] = _Parts(tables, fanout, executor, health_servicer, fanout.publish, servicer, store_health)
     return server, port
 
 
@@ -165,12 +171,14 @@ def _check_port_free(address: str) -> None:
 
 
 async def start_server(server: grpc.aio.Server) -> None:
-    """Start a server made by :func:`create_server` and report it ``SERVING``."""
+    """Start a server made by :func:`create_server` and report it ``SERVING``; from then on the
+    health of ``TableService`` follows the store: ``NOT_SERVING`` while it cannot be reached
+    (:class:`~trapoula.service.health.StoreHealth`, checked once before this returns)."""
     await server.start()
     parts = _PARTS.get(server)
     if parts is not None:
-        for name in ("", SERVICE_NAME):
-            await parts.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        await parts.health.set("", health_pb2.HealthCheckResponse.SERVING)
+        await parts.store_health.start()
 
 
 async def stop_server(server: grpc.aio.Server, grace: float = GRACE_SECONDS) -> None:
@@ -185,6 +193,8 @@ async def stop_server(server: grpc.aio.Server, grace: float = GRACE_SECONDS) -> 
     parts = _PARTS.pop(server, None)
     deadline = asyncio.get_running_loop().time() + grace
     if parts is not None:
+        parts.servicer.metrics.remove_unreachable_listener(parts.store_health.store_failed)
+        await parts.store_health.stop()
         await parts.health.enter_graceful_shutdown()
         parts.tables.remove_listener(parts.listener)
         parts.servicer.metrics.detach()

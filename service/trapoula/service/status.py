@@ -10,7 +10,7 @@
 | ``Conflict`` | ``ABORTED`` | ``conflict`` |
 | ``VersionAhead`` | ``OUT_OF_RANGE`` | ``version_ahead`` |
 | ``Unavailable`` | ``UNAVAILABLE`` | ``server_stopping`` |
-| the event store unreachable (:func:`store_down`) | ``UNAVAILABLE`` | ``store_unavailable`` |
+| the event store unreachable or timed out (:func:`store_down`) | ``UNAVAILABLE`` | ``store_unavailable`` |
 | anything else | ``INTERNAL`` | ``internal`` (logged with a reference quoted in the message) |
 
 ``ErrorInfo.domain`` is ``"trapoula"``; ``metadata`` holds ``rule`` (for a refusal), ``seat``,
@@ -70,27 +70,61 @@ _CODES: tuple[tuple[type[BaseException], grpc.StatusCode], ...] = (
 )
 
 
+def _driver_errors() -> tuple[type[BaseException], ...]:
+    """psycopg's own ``OperationalError`` and ``InterfaceError`` (none without the postgres extra)."""
+    try:
+        import psycopg
+    except ImportError:
+        return ()
+    return (psycopg.OperationalError, psycopg.InterfaceError)
+
+
 _STORE_DOWN: tuple[type[BaseException], ...] = (
     persistence.OperationalError,
     persistence.InterfaceError,
     sqlalchemy.exc.OperationalError,
     sqlalchemy.exc.InterfaceError,
+    *_driver_errors(),
 )
 """What the store raises when its database cannot be reached or drops the connection (refused,
-reset, timed out, shut down; SQLite's "database is locked"), as the eventsourcing recorders and
-SQLAlchemy raise it."""
+reset, timed out, shut down; PostgreSQL's ``lock_timeout`` and ``statement_timeout``; SQLite's
+"database is locked"), as psycopg, SQLAlchemy and the eventsourcing recorders raise it."""
+
+STORE_DOWN_SQLSTATES = frozenset({"25P03", "25P04"})
+"""PostgreSQL error codes that psycopg raises as ``InternalError`` although the session was ended
+by a timeout: ``idle_in_transaction_session_timeout`` (25P03) and ``transaction_timeout``
+(25P04, PostgreSQL 17).  (``lock_timeout`` 55P03, ``statement_timeout`` 57014, shutdowns 57P0x
+and connection failures 08xxx are ``OperationalError``s already.)"""
+
+_WRAPPERS = (persistence.PersistenceError, sqlalchemy.exc.SQLAlchemyError)
+"""Errors that wrap the driver's error (``raise ... from``): eventsourcing's and SQLAlchemy's."""
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and the errors it wraps, followed through ``__cause__`` while the wrapper is the
+    store's (eventsourcing wraps SQLAlchemy's error, which wraps the driver's)."""
+    links = [exc]
+    while isinstance(links[-1], _WRAPPERS) and links[-1].__cause__ is not None and len(links) < 8:
+        links.append(links[-1].__cause__)
+    return links
 
 
 def store_down(exc: BaseException) -> bool:
-    """True when ``exc`` says the event store is unreachable for now (a retry may succeed).
+    """True when ``exc`` says the event store is unreachable for now (a retry may succeed): a
+    connection-level error or a timeout of the database (:data:`STORE_DOWN_SQLSTATES` too), or a
+    connection SQLAlchemy invalidated, whether raised by psycopg or wrapped by SQLAlchemy and by
+    eventsourcing.  Errors of the service (refusals, conflicts) never count, whatever caused them.
 
     >>> store_down(persistence.OperationalError("connection refused"))
     True
     >>> store_down(persistence.IntegrityError("duplicate key"))
     False
     """
-    return isinstance(exc, _STORE_DOWN) or (
-        isinstance(exc, sqlalchemy.exc.DBAPIError) and bool(exc.connection_invalidated)
+    return any(
+        isinstance(link, _STORE_DOWN)
+        or (isinstance(link, sqlalchemy.exc.DBAPIError) and bool(link.connection_invalidated))
+        or getattr(link, "sqlstate", None) in STORE_DOWN_SQLSTATES
+        for link in _chain(exc)
     )
 
 
@@ -110,7 +144,7 @@ def describe(exc: BaseException) -> tuple[grpc.StatusCode, str, str, dict[str, s
     if store_down(exc):
         log.warning("event store unreachable: %s", str(exc).strip().splitlines()[0][:300] if str(exc).strip() else exc)
         exc = StoreUnavailable(
-            "the event store cannot be reached; nothing half-written is kept: retry the call (the same "
+            "the event store cannot be reached or timed out; nothing half-written is kept: retry the call (the same "
             "command id is answered with its first result if the command did land)",
             context=context_of(exc),
         )
