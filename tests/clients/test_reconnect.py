@@ -429,6 +429,7 @@ def test_a_watch_ended_by_a_store_timeout_answers_store_unavailable_and_resumes(
         return reads(*args, **kwargs)
 
     monkeypatch.setattr(a.tables, "events_after", failing_once)
+    monkeypatch.setattr(a.tables, "watch_in_memory", lambda *args, **kwargs: None)  # every read asks the store
     seen: list[Reconnected] = []
     with (
         TableClient(a.address, ann_token, retry_for=0) as plain,

@@ -43,7 +43,7 @@ def store_probe(tables: Tables) -> Callable[[], None] | None:
     """A blocking check that the store of ``tables`` answers: ``SELECT 1`` on a connection of its
     SQLAlchemy engine (raises what the driver raises when it does not).  None when there is nothing
     to probe: an in-memory SQLite store (it lives in this process, on one shared connection)."""
-    datastore = getattr(tables.factory, "datastore", None)
+    datastore = getattr(tables.store.factory, "datastore", None)
     engine = getattr(datastore, "engine", None)
     if not isinstance(engine, sqlalchemy.Engine) or getattr(datastore, "is_sqlite_in_memory_db", False):
         return None
