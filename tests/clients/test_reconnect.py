@@ -564,18 +564,51 @@ def test_start_match_and_act_answered_cancelled_are_retried_with_the_same_comman
     ]
 
 
-def test_create_table_answered_cancelled_is_not_retried(proxy: StatusProxy) -> None:
-    """``CreateTable`` carries no command id: ``CANCELLED`` may have come after it ran, so it is
-    raised at once as :class:`Unavailable` (one attempt)."""
-    proxy.plan = [Break("CreateTable", grpc.StatusCode.CANCELLED)]
+def test_add_bot_answered_cancelled_is_not_retried(replicas: list[Replica], proxy: StatusProxy) -> None:
+    """``AddBot`` carries no command or request id: ``CANCELLED`` may have come after it ran, so it
+    is raised at once as :class:`Unavailable` (one attempt)."""
+    a, _ = replicas
+    with TableClient(a.address) as owner:
+        table_id = owner.create_table("agonia", seats=2).table_id
+    proxy.plan = [Break("AddBot", grpc.StatusCode.CANCELLED)]
     with TableClient(proxy.address, retry_for=BUDGET) as client, pytest.raises(Unavailable) as failed:
-        client.create_table("agonia", seats=2)
-    assert [name for name, _ in proxy.calls] == ["CreateTable"]
+        client.add_bot(table_id)
+    assert [name for name, _ in proxy.calls] == ["AddBot"]
     assert failed.value.code == grpc.StatusCode.CANCELLED
     assert str(failed.value) == (
         f"no answer from the trapoula server at {proxy.address}: planned CANCELLED "
-        "(CreateTable is not retried: it may have reached the server)"
+        "(AddBot is not retried: it may have reached the server)"
     )
+
+
+@pytest.mark.parametrize("ran", [False, True], ids=["cancelled-unrun", "cancelled-after-it-ran"])
+def test_create_table_and_join_answered_cancelled_are_retried_with_the_same_request_id(
+    ran: bool, replicas: list[Replica], proxy: StatusProxy
+) -> None:
+    """``CANCELLED`` before or after the replica ran the call: the client sends the same request id
+    again, and the server answers the same table and the same seat: one table, one seat taken."""
+    a, _ = replicas
+    proxy.plan = [
+        Break("CreateTable", grpc.StatusCode.CANCELLED, ran),
+        Break("JoinTable", grpc.StatusCode.CANCELLED, ran),
+    ]
+    seen: list[Reconnected] = []
+    with TableClient(proxy.address, retry_for=BUDGET, on_reconnect=seen.append) as client:
+        table = client.create_table("agonia", seats=2)
+        joined = client.join(table.table_id, "ann")
+    creates = proxy.requests("CreateTable", table_pb2.CreateTableRequest)
+    joins = proxy.requests("JoinTable", table_pb2.JoinTableRequest)
+    assert len(creates) == len(joins) == 2
+    assert creates[0].request_id == creates[1].request_id != ""
+    assert joins[0].request_id == joins[1].request_id != ""
+    with TableClient(a.address) as direct:
+        assert [t.table_id for t in direct.list_tables()] == [table.table_id]
+        assert direct.view(table.table_id).view["table"]["seats"] == [
+            {"seat": 0, "name": "ann", "bot": None},
+            {"seat": 1, "free": True},
+        ]
+    assert joined.seat == 0
+    assert [(r.call, r.attempts) for r in seen] == [("CreateTable", 1), ("JoinTable", 1)]
 
 
 def test_a_server_down_then_back_on_the_same_port_within_the_budget(
@@ -624,19 +657,17 @@ def test_refusals_are_not_retried(replicas: list[Replica]) -> None:
         assert tap.names() == ["Act", "Act"]
 
 
-def test_create_table_is_not_retried_once_it_may_have_reached_a_server(replicas: list[Replica]) -> None:
-    """The server made the table, the reply was lost: ``Unavailable`` at once, one attempt, one table."""
+def test_create_table_is_retried_once_it_may_have_reached_a_server(replicas: list[Replica]) -> None:
+    """The server made the table, the reply was lost: the retry with the same request id answers
+    that table, and there is one table."""
     a, _ = replicas
     tap = Tap(lose={"CreateTable"})
-    with tapped(a.address, tap, retry_for=BUDGET) as client, pytest.raises(Unavailable) as failed:
-        client.create_table("agonia", seats=2)
-    assert tap.names() == ["CreateTable"]
-    assert str(failed.value) == (
-        f"no answer from the trapoula server at {a.address}: Socket closed "
-        "(CreateTable is not retried: it may have reached the server)"
-    )
+    with tapped(a.address, tap, retry_for=BUDGET) as client:
+        table = client.create_table("agonia", seats=2)
+    assert tap.names() == ["CreateTable", "CreateTable"]
+    assert table.table_id == tap.lost["CreateTable"].table_id
     with TableClient(a.address) as client:
-        assert [t.table_id for t in client.list_tables()] == [tap.lost["CreateTable"].table_id]
+        assert [t.table_id for t in client.list_tables()] == [table.table_id]
 
 
 def test_create_table_is_retried_when_it_never_reached_a_server(replicas: list[Replica]) -> None:

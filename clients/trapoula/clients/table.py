@@ -96,8 +96,9 @@ RESUME_CODES = frozenset(
 """The failures after which a :class:`Watch` re-opens its stream: the server's or the network's,
 not the caller's.  Any other (``INVALID_ARGUMENT``, ``NOT_FOUND``, ``PERMISSION_DENIED``,
 ``FAILED_PRECONDITION``, ``OUT_OF_RANGE``, ``UNAUTHENTICATED`` ...) would come again: it is raised."""
-UNSAFE_METHODS = frozenset({"CreateTable", "JoinTable", "AddBot"})
-"""Calls that carry no command id: retried only when they never reached a server (:func:`never_sent`)."""
+UNSAFE_METHODS = frozenset({"AddBot"})
+"""Calls that carry no command or request id: retried only when they never reached a server
+(:func:`never_sent`)."""
 NEVER_SENT_MESSAGES = ("failed to connect to all addresses", "errors resolving", "DNS resolution failed")
 """How gRPC's own ``UNAVAILABLE`` messages begin when the channel had no connection for a call."""
 CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
@@ -741,11 +742,13 @@ class TableClient:
     - ``Act``, ``StartMatch``: their command id is chosen once, before the first attempt, and
       the server answers a repeated id from the same caller with the first result and saves
       nothing, so a retry never plays a move twice.
+    - ``CreateTable``, ``JoinTable``: their request id is chosen once, before the first attempt,
+      and the server answers a repeated request id with the same table or seat and token and
+      stores nothing more (on any replica sharing the server secret).
     - ``WatchTable``: see :class:`Watch` (resumes from the last version it yielded).
-    - ``CreateTable``, ``JoinTable``, ``AddBot`` carry no such id: retrying one that reached a
-      server could make a second table or take a second seat.  They are retried only when the
-      call certainly never reached a server (:func:`never_sent`: gRPC could not connect to it);
-      otherwise the ``Unavailable`` is raised at once.
+    - ``AddBot`` carries no such id: retrying one that reached a server could seat a second bot.
+      It is retried only when the call certainly never reached a server (:func:`never_sent`:
+      gRPC could not connect to it); otherwise the ``Unavailable`` is raised at once.
 
     Other failures (``PERMISSION_DENIED``, ``FAILED_PRECONDITION`` ...) are raised at once.
     What gRPC does by itself is kept: transparent retries of a call refused unprocessed, and
@@ -938,13 +941,15 @@ class TableClient:
         first_dealer: int | None = None,
         initial_totals: Sequence[int] = (),
         manual_deal: bool = False,
+        request_id: str | None = None,
     ) -> CreatedTable:
-        """Create a table.  Retried only when it never reached a server (:func:`never_sent`).
+        """Create a table.  Retried with one ``request_id`` (a new random one when None: 32 hex
+        digits), so a retry answers the table the first attempt made and makes no other.
 
         Raises:
-            InvalidArgument: unknown game, option or seat count.
-            Unavailable: no server answered; or the call may have reached one (not retried: a
-                second table could be made).
+            InvalidArgument: unknown game, option or seat count; a request id that is not 16 to
+                128 printable ASCII characters.
+            Unavailable: no server answered within the retry budget.
         """
         if isinstance(initial_totals, str | bytes) or not isinstance(initial_totals, Sequence):
             raise InvalidArgument(f"initial_totals {initial_totals!r} is not a list of whole numbers")
@@ -954,24 +959,30 @@ class TableClient:
             options=_options(options),
             initial_totals=[_whole(t, "initial total", -_INT32_MAX - 1) for t in initial_totals],
             manual_deal=bool(manual_deal),
+            request_id=uuid.uuid4().hex if request_id is None else _text(request_id, "request_id"),
         )
         if first_dealer is not None:
             request.first_dealer = _whole(first_dealer, "first_dealer")
         response = self._call(lambda stub: stub.CreateTable, request)
         return CreatedTable(response.table_id, response.owner_token)
 
-    def join(self, table_id: str, name: str, seat: int | None = None) -> Joined:
+    def join(self, table_id: str, name: str, seat: int | None = None, request_id: str | None = None) -> Joined:
         """Take a seat (``seat``, or the first free one); the client adopts its token if it has none.
 
-        Retried only when it never reached a server (:func:`never_sent`): a retry could take a
-        second seat.
+        Retried with one ``request_id`` (a new random one when None), so a retry answers the seat
+        and token the first attempt took and takes no other.
 
         Raises:
             NotFound: unknown table.
             AlreadyExists: the seat is taken or the match has started.
-            Unavailable: no server answered, or the call may have reached one.
+            InvalidArgument: a bad name, or a request id that is not 16 to 128 printable ASCII characters.
+            Unavailable: no server answered within the retry budget.
         """
-        request = table_pb2.JoinTableRequest(table_id=_text(table_id, "table_id"), name=_text(name, "name"))
+        request = table_pb2.JoinTableRequest(
+            table_id=_text(table_id, "table_id"),
+            name=_text(name, "name"),
+            request_id=uuid.uuid4().hex if request_id is None else _text(request_id, "request_id"),
+        )
         if seat is not None:
             request.seat = _whole(seat, "seat")
         response = self._call(lambda stub: stub.JoinTable, request)
