@@ -11,6 +11,7 @@ each new event from :attr:`Table.recent` instead of folding again.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from trapoula.domain.events import Payload, Viewer, redact, visible
 from trapoula.domain.game import acting_seats
@@ -110,8 +111,11 @@ def shown(entry: Entry, viewer: Viewer) -> bool:
     return entry.event is None or visible(entry.event, viewer)
 
 
-def table_view(state: TableState, principal: Principal) -> Payload:
+def table_view(state: TableState, principal: Principal, shared: dict[Any, Any] | None = None) -> Payload:
     """What ``principal`` may see of a table: the game's view for its viewer plus a ``table`` part.
+
+    ``shared``: a dict kept for ``state`` across its viewers, where the parts every viewer sees
+    alike (the acting seats, the seats, whether a deal is awaited) are worked out once.
 
     Before the match starts the game's view is that of its initial state (free seats have empty
     names).  The ``table`` part: ``table_id, version, status, seats ([{seat, name, bot} or
@@ -122,21 +126,35 @@ def table_view(state: TableState, principal: Principal) -> Payload:
     spec = state.spec
     game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
     view = dict(spec.seat_view(game_state, principal.viewer))
-    view["acting"] = list(acting_seats(spec, game_state, range(len(state.seats)))) if state.started else []
-    needs_deal = state.started and not state.over and bool(spec.needs_deal(game_state))
+    common = shared.get("common") if shared is not None else None
+    if common is None:
+        common = _common_parts(state, game_state)
+        if shared is not None:
+            shared["common"] = common
+    acting, status, seats, needs_deal = common
+    view["acting"] = list(acting)
     view["table"] = {
         "table_id": state.table_id,
         "version": state.position(principal.viewer),
-        "status": state.status,
-        "seats": [
-            {"seat": i, "name": s.name, "bot": s.bot} if s is not None else {"seat": i, "free": True}
-            for i, s in enumerate(state.seats)
-        ],
+        "status": status,
+        "seats": [dict(seat) for seat in seats],
         "manual_deal": state.manual_deal,
         "viewer": principal.kind,
         "needs_deal": needs_deal,
     }
     return view
+
+
+def _common_parts(state: TableState, game_state: Any) -> tuple[tuple[int, ...], str, tuple[Payload, ...], bool]:
+    """``(acting seats, status, seats, needs_deal)`` of ``state``: alike for every viewer."""
+    spec = state.spec
+    acting = acting_seats(spec, game_state, range(len(state.seats))) if state.started else ()
+    needs_deal = state.started and not state.over and bool(spec.needs_deal(game_state))
+    seats = tuple(
+        {"seat": i, "name": s.name, "bot": s.bot} if s is not None else {"seat": i, "free": True}
+        for i, s in enumerate(state.seats)
+    )
+    return acting, state.status, seats, needs_deal
 
 
 def act_result(table: Table, span: tuple[int, int], principal: Principal) -> ActResult:
@@ -186,9 +204,11 @@ def watch_batch(table: Table, principal: Principal, after: int, limit: int = 100
         item = shared.get(key) if shared is not None else None
         if item is None or item.event.version != position:
             state = _state_after(table, seq, state)
-            item = WatchItem(seen(entry, viewer, position), table_view(state, principal))
-            if seq > head - table.recent_states:  # only the recent ones are shared
-                _remember(table, seq, key, item)
+            recent = seq > head - table.recent_states  # only the recent ones are shared
+            parts = _shared(table, seq) if recent else {}
+            item = WatchItem(seen(entry, viewer, position), table_view(state, principal, parts))
+            if recent:
+                parts[key] = item
         items.append(item)
     return WatchBatch(tuple(items), head, top, head_state.over)
 
@@ -226,11 +246,12 @@ def _state_after(table: Table, seq: int, known: TableState | None) -> TableState
     return state_at(table, seq)
 
 
-def _remember(table: Table, seq: int, key: object, item: WatchItem) -> None:
+def _shared(table: Table, seq: int) -> dict[Any, Any]:
+    """The dict shared by the renderings of version ``seq`` of ``table`` (made when first needed)."""
     renders = table.renders
     shared = renders.get(seq)
     if shared is None:
         shared = renders.setdefault(seq, {})
         if len(renders) > table.recent_states:
             forget_oldest(renders, table.recent_states)
-    shared[key] = item
+    return shared
