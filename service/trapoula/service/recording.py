@@ -16,6 +16,7 @@ The aggregate's module and class name are part of the topic of every stored even
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -103,9 +104,9 @@ class Table(Aggregate):
         """The folded state at the table's current version."""
         self.checkpoints: dict[int, TableState] = {1: self.state}
         """Folded states at versions 1 and every multiple of :data:`CHECKPOINT_EVERY`."""
-        self.recent: dict[int, TableState] = {1: self.state}
+        self.recent: OrderedDict[int, TableState] = OrderedDict({1: self.state})
         """Folded states at the latest :attr:`recent_states` versions (oldest first)."""
-        self.renders: dict[int, dict[Any, Any]] = {}
+        self.renders: OrderedDict[int, dict[Any, Any]] = OrderedDict()
         """Renderings of recent events shared by the watchers that see them alike, by version
         (:mod:`trapoula.service.views`); bounded like :attr:`recent`."""
 
@@ -140,8 +141,8 @@ class Table(Aggregate):
                 "last_command": last_command,
                 "state": state,
                 "checkpoints": {state.version: state},
-                "recent": {state.version: state},
-                "renders": {},
+                "recent": OrderedDict({state.version: state}),
+                "renders": OrderedDict(),
             }
         )
         return table
@@ -192,13 +193,13 @@ class Table(Aggregate):
         self.last_command = key
 
 
-def forget_oldest(memo: dict[int, Any], keep: int) -> None:
-    """Drop the oldest keys of ``memo`` (a dict filled in increasing key order) until at most
-    ``keep`` remain; safe while other threads read or add (a race only leaves one more)."""
+def forget_oldest(memo: OrderedDict[Any, Any], keep: int) -> None:
+    """Drop the oldest entries of ``memo`` until at most ``keep`` remain (each in constant time);
+    safe while other threads read or add (a race only leaves one more)."""
     while len(memo) > keep:
         try:
-            del memo[next(iter(memo))]
-        except (KeyError, RuntimeError, StopIteration):  # another thread changed it meanwhile
+            memo.popitem(last=False)
+        except KeyError:  # emptied by another thread meanwhile
             return
 
 

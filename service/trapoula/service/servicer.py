@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -76,7 +77,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         """Counts, times and logs every call (:func:`add_to_server` wraps each RPC in it)."""
         self._in_flight = 0
         self._idle: asyncio.Event | None = None
-        self._encoded: dict[int, tuple[WatchItem, bytes]] = {}
+        self._encoded: OrderedDict[int, tuple[WatchItem, bytes]] = OrderedDict()
 
     async def drain(self, timeout: float) -> bool:
         """Wait until no unary call is in flight (at most ``timeout`` seconds); False on timeout.
