@@ -251,26 +251,38 @@ def test_manifests_validate_against_the_kubernetes_schemas(version: str) -> None
 # --------------------------------------------------------------------------- settings cross-check
 
 
+def compose_env(service: str) -> dict[str, str]:
+    """The environment compose gives a service, its ``${NAME:-default}`` references resolved."""
+    return {k: interpolate(str(v)) for k, v in compose()["services"][service]["environment"].items()}
+
+
+ENV_SOURCES = ["k8s", "compose", "compose projector", "Dockerfile"]
+"""Every place the deploy files give the server its environment (:func:`deploy_env_sets`)."""
+
+
 def deploy_env_sets() -> dict[str, dict[str, str]]:
-    """Every environment the deploy files give the server, by where it comes from."""
+    """Every environment the deploy files give the server, by where it comes from: the Kubernetes
+    ConfigMap and Secret, each compose service running the server, the image."""
     configmap = one("ConfigMap")["data"]
     secret = one("Secret")["stringData"]
-    replica = compose()["services"]["trapoula"]["environment"]
-    return {
+    sets = {
         "k8s": {**configmap, **secret},
-        "compose": {k: interpolate(str(v)) for k, v in replica.items()},
+        "compose": compose_env("trapoula"),
+        "compose projector": compose_env("projector"),
         "Dockerfile": {k: v for k, v in dockerfile_env(final_stage()).items() if k.startswith("TRAPOULA_")},
     }
+    assert list(sets) == ENV_SOURCES
+    return sets
 
 
-@pytest.mark.parametrize("source", ["k8s", "compose", "Dockerfile"])
+@pytest.mark.parametrize("source", ENV_SOURCES)
 def test_every_variable_set_is_a_documented_setting(source: str) -> None:
     env = deploy_env_sets()[source]
     unknown = {k for k in env if k.startswith("TRAPOULA_")} - documented_env()
     assert not unknown, f"{source} sets variables the server does not document: {sorted(unknown)}"
 
 
-@pytest.mark.parametrize("source", ["k8s", "compose", "Dockerfile"])
+@pytest.mark.parametrize("source", ENV_SOURCES)
 def test_every_value_set_is_accepted_by_the_server(source: str) -> None:
     env = deploy_env_sets()[source]
     settings = Settings.from_env(env)  # raises ValueError naming a bad variable
@@ -282,10 +294,12 @@ def test_every_value_set_is_accepted_by_the_server(source: str) -> None:
 
 def test_the_replicas_share_one_postgresql_database() -> None:
     services = compose()["services"]
-    for env in (deploy_env_sets()["k8s"], deploy_env_sets()["compose"]):
+    envs = deploy_env_sets()
+    for env in (envs["k8s"], envs["compose"], envs["compose projector"]):
         assert env["TRAPOULA_DATABASE_URL"].startswith("postgresql+psycopg://")
-    url = deploy_env_sets()["compose"]["TRAPOULA_DATABASE_URL"]
+    url = envs["compose"]["TRAPOULA_DATABASE_URL"]
     assert url == "postgresql+psycopg://trapoula:trapoula@postgres:5432/trapoula"
+    assert envs["compose projector"]["TRAPOULA_DATABASE_URL"] == url
     postgres = services["postgres"]["environment"]
     assert interpolate(postgres["POSTGRES_PASSWORD"]) == "trapoula"
     assert (postgres["POSTGRES_USER"], postgres["POSTGRES_DB"]) == ("trapoula", "trapoula")
@@ -311,6 +325,35 @@ def test_compose_runs_postgres_two_replicas_and_a_grpc_balancer() -> None:
     assert f"{GRPC_PORT}:{GRPC_PORT}" in envoy["ports"]
     assert "./envoy.yaml:/etc/envoy/envoy.yaml:ro" in envoy["volumes"]
     assert "healthcheck" in services["postgres"]
+
+
+def test_compose_runs_one_projector_beside_the_balanced_replicas() -> None:
+    services = compose()["services"]
+    replica, projector = services["trapoula"], services["projector"]
+    assert projector.get("deploy", {}).get("replicas", 1) == 1, "one container holds the projection"
+    assert "ports" not in projector and "container_name" not in projector
+    assert str(METRICS_PORT) in {str(p) for p in projector["expose"]}
+    # The same server as the replicas: image, build, database, settings, health check, stop grace.
+    for key in ("build", "image", "expose", "depends_on", "stop_grace_period", "restart"):
+        assert projector[key] == replica[key], key
+    assert projector.get("healthcheck") == replica.get("healthcheck") is None, "both use the image's HEALTHCHECK"
+    names = replica["environment"].keys() | projector["environment"].keys()
+    differ = {k for k in names if replica["environment"].get(k) != projector["environment"].get(k)}
+    assert differ == {"TRAPOULA_PROJECTION"}, "only the projection tells the projector from a replica"
+    # Not behind Envoy: Envoy balances over the name "trapoula" alone and waits for the replicas only.
+    assert "projector" not in services["envoy"].get("depends_on", {})
+
+
+def test_compose_runs_the_projection_on_the_projector_alone() -> None:
+    services = compose()["services"]
+    # Quoted: a bare off is YAML's false.
+    assert services["trapoula"]["environment"]["TRAPOULA_PROJECTION"] == "off"
+    assert services["projector"]["environment"]["TRAPOULA_PROJECTION"] == "on"
+    envs = deploy_env_sets()
+    assert Settings.from_env(envs["compose"]).projection is False
+    assert Settings.from_env(envs["compose projector"]).projection is True
+    servers = [name for name, service in services.items() if service.get("image", "").startswith("trapoula:")]
+    assert sorted(servers) == ["projector", "trapoula"], "every server container is a replica or the projector"
 
 
 def envoy_parts() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
@@ -376,6 +419,9 @@ def test_prometheus_scrapes_every_replica() -> None:
     jobs = {job["job_name"]: job for job in config["scrape_configs"]}
     (sd,) = jobs["trapoula"]["dns_sd_configs"]
     assert sd["names"] == ["trapoula"] and sd["port"] == METRICS_PORT
+    (static,) = jobs["trapoula-projector"]["static_configs"]
+    assert static["targets"] == [f"projector:{METRICS_PORT}"]
+    assert "projector" in compose()["services"]
 
 
 def compose_cli() -> list[str] | None:
@@ -415,7 +461,11 @@ def test_docker_compose_config_accepts_the_compose_file() -> None:
     env = resolved["services"]["trapoula"]["environment"]
     assert env["TRAPOULA_DATABASE_URL"] == "postgresql+psycopg://trapoula:s3cret@postgres:5432/trapoula"
     assert resolved["services"]["postgres"]["environment"]["POSTGRES_PASSWORD"] == "s3cret"
-    assert {"postgres", "trapoula", "envoy"} <= set(resolved["services"])
+    assert {"postgres", "trapoula", "projector", "envoy"} <= set(resolved["services"])
+    # Compose merged the shared settings into both services (YAML merge keys) and kept on/off strings.
+    projector = resolved["services"]["projector"]["environment"]
+    assert projector == {**env, "TRAPOULA_PROJECTION": "on"}
+    assert env["TRAPOULA_PROJECTION"] == "off"
 
 
 # --------------------------------------------------------------------------- Dockerfile
