@@ -128,10 +128,37 @@ EXPECTED_KINDS = {
     "configmap.yaml": ["ConfigMap"],
     "secret.example.yaml": ["Secret"],
     "deployment.yaml": ["Deployment"],
+    "projector.yaml": ["Deployment"],
     "service.yaml": ["Service", "Service"],
     "poddisruptionbudget.yaml": ["PodDisruptionBudget"],
     "kustomization.yaml": ["Kustomization"],
 }
+
+SERVING = "trapoula"
+"""The Deployment of the serving replicas: the pods behind the Services, projection off."""
+PROJECTOR = "trapoula-projector"
+"""The Deployment of the one pod keeping the read models: projection on, behind no Service."""
+DEPLOYMENTS = [SERVING, PROJECTOR]
+
+
+def pod_spec(deployment: str) -> dict[str, Any]:
+    spec: dict[str, Any] = one("Deployment", deployment)["spec"]["template"]["spec"]
+    return spec
+
+
+def container_of(deployment: str) -> dict[str, Any]:
+    (container,) = pod_spec(deployment)["containers"]
+    assert isinstance(container, dict)
+    return container
+
+
+def pod_labels(deployment: str) -> dict[str, str]:
+    labels: dict[str, str] = one("Deployment", deployment)["spec"]["template"]["metadata"]["labels"]
+    return labels
+
+
+def selects(selector: Mapping[str, str], labels: Mapping[str, str]) -> bool:
+    return selector.items() <= labels.items()
 
 
 def test_every_manifest_parses_with_the_expected_kinds() -> None:
@@ -143,6 +170,7 @@ def test_every_manifest_parses_with_the_expected_kinds() -> None:
             assert doc["metadata"]["name"], name
             assert "namespace" not in doc["metadata"], f"{name}: manifests are namespace-free"
     assert kinds == EXPECTED_KINDS
+    assert sorted(d["metadata"]["name"] for d in objects("Deployment")) == sorted(DEPLOYMENTS)
 
 
 def test_kustomization_lists_every_manifest_but_the_secret_example() -> None:
@@ -150,12 +178,13 @@ def test_kustomization_lists_every_manifest_but_the_secret_example() -> None:
     resources = kustomization["resources"]
     assert sorted(resources) == sorted(set(EXPECTED_KINDS) - {"kustomization.yaml", "secret.example.yaml"})
     assert all((K8S / r).is_file() for r in resources)
-    container = one("Deployment")["spec"]["template"]["spec"]["containers"][0]
-    assert [image["name"] for image in kustomization["images"]] == [container["image"].split(":")[0]]
+    images = [image["name"] for image in kustomization["images"]]
+    for deployment in DEPLOYMENTS:
+        assert images == [container_of(deployment)["image"].split(":")[0]], deployment
 
 
 def test_deployment_runs_two_replicas_that_every_selector_finds() -> None:
-    deployment = one("Deployment")
+    deployment = one("Deployment", SERVING)
     spec = deployment["spec"]
     assert spec["replicas"] == 2
     labels = spec["template"]["metadata"]["labels"]
@@ -167,39 +196,68 @@ def test_deployment_runs_two_replicas_that_every_selector_finds() -> None:
     assert spec["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
 
 
-def test_container_ports_match_the_configured_addresses() -> None:
-    container = one("Deployment")["spec"]["template"]["spec"]["containers"][0]
+def test_projector_runs_one_pod_that_no_service_or_budget_selects() -> None:
+    spec = one("Deployment", PROJECTOR)["spec"]
+    assert spec["replicas"] == 1
+    strategy = spec["strategy"]
+    # One pod at a time through updates (two at once would be safe, but only repeat the work).
+    assert strategy["type"] == "Recreate" or (
+        strategy["type"] == "RollingUpdate" and strategy["rollingUpdate"]["maxSurge"] == 0
+    ), strategy
+    labels = pod_labels(PROJECTOR)
+    assert selects(spec["selector"]["matchLabels"], labels)
+    assert labels["app.kubernetes.io/component"] == "projector"
+    # No client is sent to it, and node drains need not wait for it.
+    for service in objects("Service"):
+        assert not selects(service["spec"]["selector"], labels), service["metadata"]["name"]
+    assert not selects(one("PodDisruptionBudget")["spec"]["selector"]["matchLabels"], labels)
+    # Neither Deployment adopts the other's pods.
+    assert not selects(one("Deployment", SERVING)["spec"]["selector"]["matchLabels"], labels)
+    assert not selects(spec["selector"]["matchLabels"], pod_labels(SERVING))
+
+
+@pytest.mark.parametrize("deployment", DEPLOYMENTS)
+def test_container_ports_match_the_configured_addresses(deployment: str) -> None:
+    container = container_of(deployment)
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
     assert ports == {"grpc": GRPC_PORT, "metrics": METRICS_PORT}
     data = one("ConfigMap")["data"]
     assert port_of(data["TRAPOULA_ADDRESS"]) == ports["grpc"]
     assert port_of(data["TRAPOULA_METRICS_ADDRESS"]) == ports["metrics"]
-    annotations = one("Deployment")["spec"]["template"]["metadata"]["annotations"]
+    annotations = one("Deployment", deployment)["spec"]["template"]["metadata"]["annotations"]
     assert annotations["prometheus.io/scrape"] == "true"
     assert int(annotations["prometheus.io/port"]) == ports["metrics"]
 
 
-def test_probes_are_grpc_health_checks_of_the_grpc_port() -> None:
-    container = one("Deployment")["spec"]["template"]["spec"]["containers"][0]
+@pytest.mark.parametrize("deployment", DEPLOYMENTS)
+def test_probes_are_grpc_health_checks_of_the_grpc_port(deployment: str) -> None:
+    container = container_of(deployment)
     for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
         spec = container[probe]
         assert set(spec) & {"grpc", "httpGet", "tcpSocket", "exec"} == {"grpc"}, probe
         assert spec["grpc"]["port"] == GRPC_PORT, probe  # Kubernetes takes no port name here
     assert container["readinessProbe"]["grpc"]["service"] == SERVICE_NAME
     assert container["startupProbe"]["grpc"]["service"] == SERVICE_NAME
-    assert container["livenessProbe"]["grpc"].get("service", "") in ("", SERVICE_NAME)
+    # The server as a whole: it stays SERVING while the store is unreachable (SERVICE_NAME turns
+    # NOT_SERVING), so a database outage takes pods out of rotation but never restarts them.
+    assert container["livenessProbe"]["grpc"].get("service", "") == ""
 
 
-def test_pods_stop_within_their_grace_period() -> None:
-    pod = one("Deployment")["spec"]["template"]["spec"]
-    pre_stop = pod["containers"][0]["lifecycle"]["preStop"]["exec"]["command"]
+@pytest.mark.parametrize("deployment", DEPLOYMENTS)
+def test_pods_stop_within_their_grace_period(deployment: str) -> None:
+    pod = pod_spec(deployment)
+    lifecycle = pod["containers"][0].get("lifecycle", {})
+    if deployment == SERVING:  # in the Services' endpoints: wait while it leaves them
+        assert "preStop" in lifecycle
+    pre_stop = lifecycle["preStop"]["exec"]["command"] if "preStop" in lifecycle else ["sleep", "0"]
     assert pre_stop[0] == "sleep"
     # preStop, then SIGTERM: the server's drain (GRACE_SECONDS), with at least 5 s to spare.
     assert pod["terminationGracePeriodSeconds"] >= float(pre_stop[1]) + GRACE_SECONDS + 5
 
 
-def test_pods_run_as_the_images_unprivileged_user() -> None:
-    pod = one("Deployment")["spec"]["template"]["spec"]
+@pytest.mark.parametrize("deployment", DEPLOYMENTS)
+def test_pods_run_as_the_images_unprivileged_user(deployment: str) -> None:
+    pod = pod_spec(deployment)
     user = next(args for op, args in final_stage() if op == "USER")
     uid, _, gid = user.partition(":")
     assert pod["securityContext"]["runAsNonRoot"] is True
@@ -211,22 +269,62 @@ def test_pods_run_as_the_images_unprivileged_user() -> None:
     assert container["capabilities"]["drop"] == ["ALL"]
     # A Service named "trapoula" would otherwise inject TRAPOULA_PORT, TRAPOULA_SERVICE_HOST ...
     assert pod["enableServiceLinks"] is False
+    assert pod["automountServiceAccountToken"] is False
 
 
-def test_configuration_comes_from_the_configmap_and_secret() -> None:
-    container = one("Deployment")["spec"]["template"]["spec"]["containers"][0]
+def test_projector_is_the_serving_replicas_server_with_the_projection_on() -> None:
+    serving, projector = container_of(SERVING), container_of(PROJECTOR)
+    same = ("image", "ports", "envFrom", "startupProbe", "readinessProbe", "livenessProbe", "resources")
+    for key in (*same, "securityContext", "volumeMounts"):
+        assert projector[key] == serving[key], key
+    for key in ("securityContext", "volumes", "enableServiceLinks", "automountServiceAccountToken"):
+        assert pod_spec(PROJECTOR)[key] == pod_spec(SERVING)[key], key
+    assert [e["name"] for e in projector["env"]] == [e["name"] for e in serving["env"]] == ["TRAPOULA_PROJECTION"]
+
+
+def k8s_env(deployment: str) -> dict[str, str]:
+    """The environment a Deployment's container gets, as Kubernetes builds it: each ``envFrom``
+    source in order (a later one wins), then the ``env`` entries (which win over them)."""
+    container = container_of(deployment)
+    env: dict[str, str] = {}
+    for ref in container["envFrom"]:
+        if "configMapRef" in ref:
+            env.update(one("ConfigMap", ref["configMapRef"]["name"])["data"])
+        else:
+            env.update(one("Secret", ref["secretRef"]["name"])["stringData"])
+    for entry in container.get("env", []):
+        assert set(entry) == {"name", "value"}, f"{deployment}: {entry['name']} needs a literal value, no valueFrom"
+        env[entry["name"]] = entry["value"]
+    return env
+
+
+@pytest.mark.parametrize("deployment", DEPLOYMENTS)
+def test_configuration_comes_from_the_configmap_and_secret(deployment: str) -> None:
+    container = container_of(deployment)
     sources = {(k, v["name"]) for ref in container["envFrom"] for k, v in ref.items()}
     assert sources == {("configMapRef", "trapoula"), ("secretRef", "trapoula")}
-    assert "env" not in container
+    # Besides them, only what tells the two Deployments apart: the projection, set nowhere else.
+    entries = container.get("env", [])
+    assert [e["name"] for e in entries] == ["TRAPOULA_PROJECTION"]
+    assert all(isinstance(e["value"], str) for e in entries), "env values must be strings (quote on/off)"
     one("ConfigMap")
     one("Secret")
     data = one("ConfigMap")["data"]
     assert all(isinstance(v, str) for v in data.values()), "ConfigMap values must be strings (quote on/off, numbers)"
     assert "TRAPOULA_DATABASE_URL" not in data, "the database URL holds a password: it belongs in the Secret"
+    shared = data.keys() | one("Secret")["stringData"].keys()
+    assert not shared & {e["name"] for e in entries}, "a setting comes from one place"
+
+
+def test_k8s_runs_the_projection_on_the_projector_alone() -> None:
+    assert k8s_env(SERVING)["TRAPOULA_PROJECTION"] == "off"
+    assert k8s_env(PROJECTOR)["TRAPOULA_PROJECTION"] == "on"
+    assert Settings.from_env(k8s_env(SERVING)).projection is False
+    assert Settings.from_env(k8s_env(PROJECTOR)).projection is True
 
 
 def test_services_expose_the_grpc_port_and_a_headless_name() -> None:
-    container_ports = {p["name"] for p in one("Deployment")["spec"]["template"]["spec"]["containers"][0]["ports"]}
+    container_ports = {p["name"] for p in container_of(SERVING)["ports"]}
     service = one("Service")["spec"]
     assert service["type"] == "ClusterIP"
     assert [(p["name"], p["port"], p["targetPort"]) for p in service["ports"]] == [("grpc", GRPC_PORT, "grpc")]
@@ -251,26 +349,38 @@ def test_manifests_validate_against_the_kubernetes_schemas(version: str) -> None
 # --------------------------------------------------------------------------- settings cross-check
 
 
+def compose_env(service: str) -> dict[str, str]:
+    """The environment compose gives a service, its ``${NAME:-default}`` references resolved."""
+    return {k: interpolate(str(v)) for k, v in compose()["services"][service]["environment"].items()}
+
+
+ENV_SOURCES = ["k8s", "k8s projector", "compose", "compose projector", "Dockerfile"]
+"""Every place the deploy files give the server its environment (:func:`deploy_env_sets`)."""
+
+
 def deploy_env_sets() -> dict[str, dict[str, str]]:
-    """Every environment the deploy files give the server, by where it comes from."""
-    configmap = one("ConfigMap")["data"]
-    secret = one("Secret")["stringData"]
-    replica = compose()["services"]["trapoula"]["environment"]
-    return {
-        "k8s": {**configmap, **secret},
-        "compose": {k: interpolate(str(v)) for k, v in replica.items()},
+    """Every environment the deploy files give the server, by where it comes from: each Kubernetes
+    Deployment (its ConfigMap, Secret and env entries), each compose service running the server,
+    the image."""
+    sets = {
+        "k8s": k8s_env(SERVING),
+        "k8s projector": k8s_env(PROJECTOR),
+        "compose": compose_env("trapoula"),
+        "compose projector": compose_env("projector"),
         "Dockerfile": {k: v for k, v in dockerfile_env(final_stage()).items() if k.startswith("TRAPOULA_")},
     }
+    assert list(sets) == ENV_SOURCES
+    return sets
 
 
-@pytest.mark.parametrize("source", ["k8s", "compose", "Dockerfile"])
+@pytest.mark.parametrize("source", ENV_SOURCES)
 def test_every_variable_set_is_a_documented_setting(source: str) -> None:
     env = deploy_env_sets()[source]
     unknown = {k for k in env if k.startswith("TRAPOULA_")} - documented_env()
     assert not unknown, f"{source} sets variables the server does not document: {sorted(unknown)}"
 
 
-@pytest.mark.parametrize("source", ["k8s", "compose", "Dockerfile"])
+@pytest.mark.parametrize("source", ENV_SOURCES)
 def test_every_value_set_is_accepted_by_the_server(source: str) -> None:
     env = deploy_env_sets()[source]
     settings = Settings.from_env(env)  # raises ValueError naming a bad variable
@@ -282,10 +392,13 @@ def test_every_value_set_is_accepted_by_the_server(source: str) -> None:
 
 def test_the_replicas_share_one_postgresql_database() -> None:
     services = compose()["services"]
-    for env in (deploy_env_sets()["k8s"], deploy_env_sets()["compose"]):
+    envs = deploy_env_sets()
+    for env in (envs["k8s"], envs["k8s projector"], envs["compose"], envs["compose projector"]):
         assert env["TRAPOULA_DATABASE_URL"].startswith("postgresql+psycopg://")
-    url = deploy_env_sets()["compose"]["TRAPOULA_DATABASE_URL"]
+    assert envs["k8s projector"]["TRAPOULA_DATABASE_URL"] == envs["k8s"]["TRAPOULA_DATABASE_URL"]
+    url = envs["compose"]["TRAPOULA_DATABASE_URL"]
     assert url == "postgresql+psycopg://trapoula:trapoula@postgres:5432/trapoula"
+    assert envs["compose projector"]["TRAPOULA_DATABASE_URL"] == url
     postgres = services["postgres"]["environment"]
     assert interpolate(postgres["POSTGRES_PASSWORD"]) == "trapoula"
     assert (postgres["POSTGRES_USER"], postgres["POSTGRES_DB"]) == ("trapoula", "trapoula")
@@ -311,6 +424,35 @@ def test_compose_runs_postgres_two_replicas_and_a_grpc_balancer() -> None:
     assert f"{GRPC_PORT}:{GRPC_PORT}" in envoy["ports"]
     assert "./envoy.yaml:/etc/envoy/envoy.yaml:ro" in envoy["volumes"]
     assert "healthcheck" in services["postgres"]
+
+
+def test_compose_runs_one_projector_beside_the_balanced_replicas() -> None:
+    services = compose()["services"]
+    replica, projector = services["trapoula"], services["projector"]
+    assert projector.get("deploy", {}).get("replicas", 1) == 1, "one container holds the projection"
+    assert "ports" not in projector and "container_name" not in projector
+    assert str(METRICS_PORT) in {str(p) for p in projector["expose"]}
+    # The same server as the replicas: image, build, database, settings, health check, stop grace.
+    for key in ("build", "image", "expose", "depends_on", "stop_grace_period", "restart"):
+        assert projector[key] == replica[key], key
+    assert projector.get("healthcheck") == replica.get("healthcheck") is None, "both use the image's HEALTHCHECK"
+    names = replica["environment"].keys() | projector["environment"].keys()
+    differ = {k for k in names if replica["environment"].get(k) != projector["environment"].get(k)}
+    assert differ == {"TRAPOULA_PROJECTION"}, "only the projection tells the projector from a replica"
+    # Not behind Envoy: Envoy balances over the name "trapoula" alone and waits for the replicas only.
+    assert "projector" not in services["envoy"].get("depends_on", {})
+
+
+def test_compose_runs_the_projection_on_the_projector_alone() -> None:
+    services = compose()["services"]
+    # Quoted: a bare off is YAML's false.
+    assert services["trapoula"]["environment"]["TRAPOULA_PROJECTION"] == "off"
+    assert services["projector"]["environment"]["TRAPOULA_PROJECTION"] == "on"
+    envs = deploy_env_sets()
+    assert Settings.from_env(envs["compose"]).projection is False
+    assert Settings.from_env(envs["compose projector"]).projection is True
+    servers = [name for name, service in services.items() if service.get("image", "").startswith("trapoula:")]
+    assert sorted(servers) == ["projector", "trapoula"], "every server container is a replica or the projector"
 
 
 def envoy_parts() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
@@ -376,6 +518,9 @@ def test_prometheus_scrapes_every_replica() -> None:
     jobs = {job["job_name"]: job for job in config["scrape_configs"]}
     (sd,) = jobs["trapoula"]["dns_sd_configs"]
     assert sd["names"] == ["trapoula"] and sd["port"] == METRICS_PORT
+    (static,) = jobs["trapoula-projector"]["static_configs"]
+    assert static["targets"] == [f"projector:{METRICS_PORT}"]
+    assert "projector" in compose()["services"]
 
 
 def compose_cli() -> list[str] | None:
@@ -415,7 +560,11 @@ def test_docker_compose_config_accepts_the_compose_file() -> None:
     env = resolved["services"]["trapoula"]["environment"]
     assert env["TRAPOULA_DATABASE_URL"] == "postgresql+psycopg://trapoula:s3cret@postgres:5432/trapoula"
     assert resolved["services"]["postgres"]["environment"]["POSTGRES_PASSWORD"] == "s3cret"
-    assert {"postgres", "trapoula", "envoy"} <= set(resolved["services"])
+    assert {"postgres", "trapoula", "projector", "envoy"} <= set(resolved["services"])
+    # Compose merged the shared settings into both services (YAML merge keys) and kept on/off strings.
+    projector = resolved["services"]["projector"]["environment"]
+    assert projector == {**env, "TRAPOULA_PROJECTION": "on"}
+    assert env["TRAPOULA_PROJECTION"] == "off"
 
 
 # --------------------------------------------------------------------------- Dockerfile
