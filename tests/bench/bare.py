@@ -270,17 +270,15 @@ async def stream_run(
     """
     total = groups * streams
     channels = _channels(address, total)
-    received = 0
     failures: list[BaseException] = []
 
     async def follow(i: int) -> None:
-        nonlocal received
         group = i // streams
         request = struct.pack(">III", message_bytes, group, burst)
         call = channels[i % len(channels)].unary_stream(WATCH_METHOD, None, None)(request, timeout=None)
         try:
             async for _ in call:
-                received += 1
+                pass
         except Exception as exc:
             failures.append(exc)
         finally:
