@@ -252,6 +252,13 @@ def test_a_pace_is_a_poisson_schedule_and_counts_the_moves_due() -> None:
     assert fresh.take() == dues[1]  # ... and counting drew nothing
     fresh.closed = dues[4]
     assert fresh.due_by(dues[9]) == 5  # a table that stopped playing has no moves due after
+    # a bot may take a move before the table's schedule was started: it begins then, once
+    lazy = load._Pace(4.0, random.Random(11))
+    before = time.perf_counter()
+    first = lazy.take()
+    assert first > before
+    lazy.start(0.0)
+    assert lazy.take() > first
 
 
 def test_a_paced_run_makes_the_moves_due_at_the_rate_and_the_store_holds_them(

@@ -461,11 +461,14 @@ class _Pace:
         """When the table stopped playing (its match ended, or it failed); inf while it plays."""
 
     def start(self, now: float) -> None:
-        """The schedule begins at ``now``: the first move is due after one drawn gap."""
-        self.next = now + self.rng.expovariate(self.per_second)
+        """The schedule begins at ``now``, unless it has begun: the first move is due after one drawn gap."""
+        if self.next == math.inf:
+            self.next = now + self.rng.expovariate(self.per_second)
 
     def take(self) -> float:
-        """The time the next move is due (it is the caller's to make)."""
+        """The time the next move is due (it is the caller's to make); the schedule begins now
+        if it has not yet."""
+        self.start(time.perf_counter())
         due = self.next
         self.next += self.rng.expovariate(self.per_second)
         self.taken.append(due)
@@ -811,6 +814,9 @@ class _Run:
                 self.events = 0  # the figures are the play's alone
             self.started = time.monotonic()
             self.previous = self.snapshot()
+            now = time.perf_counter()
+            for pace in self.paces:  # the tables set up so far: their schedules begin together
+                pace.start(now)
             self.go.set()
             reporter = asyncio.create_task(self.report())
             ends = [asyncio.create_task(self.stop.wait()), asyncio.create_task(self.enough.wait())]
