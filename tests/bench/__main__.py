@@ -104,7 +104,7 @@ class Plan:
 
 
 FULL = Plan(2.0, 1000, 1.5, (1, 100), 2.0, 8.0, 1.0, 3.0, 1000, 5, 400, 400.0, 15.0, 40, 15.0, 100)
-"""``make bench``: about 5 minutes on 2 cores."""
+"""``make bench``: about 4 minutes on 2 cores (``--full``: 5)."""
 QUICK = Plan(0.1, 100, 0.05, (1, 3), 0.1, 0.3, 0.1, 0.2, 20, 1, 4, 8.0, 1.0, 2, 1.0, 3)
 """``--quick``: a smoke run of every step, its figures too short to read anything from."""
 FULL_PACED_SECONDS = 60.0
