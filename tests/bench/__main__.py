@@ -1,14 +1,16 @@
-"""``python -m bench [--quick] [--json PATH]``: measure every figure of docs/benchmarks.md in one
-run and print them side by side (``make bench``).
+"""``python -m bench [--quick | --full] [--json PATH]``: measure every figure of docs/benchmarks.md in
+one run and print them side by side, each bounded one beside its bound (``make bench``).
 
 The run goes through its steps in order, a progress bar on standard error showing where it is:
-the pure domain (and open_spiel), replay of a record, the gRPC rows (SQLite, then PostgreSQL,
-each table count beside the echo and the store append measured just before it), fan-out, memory.
-Then the report goes to standard output; ``--json PATH`` writes every figure there too.
+the pure domain (and open_spiel), replay of a record, the gRPC rows (SQLite, then PostgreSQL: at
+each table count ``Act``, then the bare baselines at its sizes: a unary call, stream messages, an
+append of its events), fan-out (and its bare baseline), a paced load and the saturation of one
+and two replicas (PostgreSQL), memory.  Then the report goes to standard output, ending with the
+bounds, each marked met or NOT MET; ``--json PATH`` writes every figure there too.
 
 A part that cannot run on this machine (no PostgreSQL, no open_spiel) prints why in place of its
-figures and the run goes on.  Exit status: 0 when every other figure was measured, 1 when a step
-failed (its figures say why), 2 for bad usage.
+figures and the run goes on.  Exit status: 0 when every other figure was measured (whether or not
+the bounds are met), 1 when a step failed (its figures say why), 2 for bad usage.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import platform
@@ -33,28 +36,33 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from trapoula.clients.load import LoadResult
 from trapoula.domain.registry import GAMES
 
-from . import calls, domain, store
+from . import bare, calls, domain, loads, store
 from .figures import (
     ACT_FIELDS,
-    ECHO_FIELDS,
+    BASELINE_FIELDS,
     FANOUT_KEYS,
     MEMORY_KEYS,
     OPENSPIEL_KEYS,
+    PACED_KEYS,
     RATIO_FIELDS,
     REPLAY_KEYS,
+    SATURATION_KEYS,
     SKIPPED,
     STORES,
+    Bound,
     Results,
     Value,
     Window,
+    bounds,
     domain_keys,
     expected_keys,
     may_skip,
     ratio,
 )
-from .servers import ServerProcess, postgres_schema, postgres_url, serve_echo
+from .servers import ServerProcess, postgres_schema, postgres_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,23 +78,37 @@ class Plan:
     levels: tuple[int, ...]
     """Tables at once in the gRPC rows."""
     warmup: float
-    """Unmeasured seconds at the start of each gRPC run."""
+    """Unmeasured seconds at the start of each ``Act`` run."""
     window: float
     """Measured seconds of each ``Act`` run."""
+    baseline_warmup: float
+    """Unmeasured seconds at the start of each bare baseline."""
     baseline_window: float
-    """Measured seconds of each echo and store-append run."""
+    """Measured seconds of each bare baseline."""
     watchers: int
     """Spectator streams in the fan-out."""
     rounds: int
     """Events fanned out (one ``Act`` each)."""
+    paced_tables: int
+    """Tables of the paced load."""
+    paced_rate: float
+    """Moves a second in all of the paced load."""
+    paced_seconds: float
+    """Seconds the paced load plays (after its tables are set up)."""
+    saturation_tables: int
+    """Closed-loop tables of each saturation run."""
+    saturation_seconds: float
+    """Seconds each saturation run plays (after its tables are set up)."""
     memory_tables: int
     """Tables opened in each memory pass."""
 
 
-FULL = Plan(3.0, 1000, 1.5, (1, 10, 100), 2.0, 8.0, 4.0, 1000, 5, 100)
-"""``make bench``: about 4 minutes on 2 cores."""
-QUICK = Plan(0.1, 100, 0.05, (1, 3), 0.1, 0.3, 0.2, 20, 1, 3)
+FULL = Plan(2.0, 1000, 1.5, (1, 100), 2.0, 8.0, 1.0, 3.0, 1000, 5, 400, 400.0, 15.0, 40, 15.0, 100)
+"""``make bench``: about 4 minutes on 2 cores (``--full``: 5)."""
+QUICK = Plan(0.1, 100, 0.05, (1, 3), 0.1, 0.3, 0.1, 0.2, 20, 1, 4, 8.0, 1.0, 2, 1.0, 3)
 """``--quick``: a smoke run of every step, its figures too short to read anything from."""
+FULL_PACED_SECONDS = 60.0
+"""``--full``: the paced load plays this long (issue 15's run), the rest as :data:`FULL`."""
 
 
 class Bench:
@@ -98,7 +120,7 @@ class Bench:
         self.results = Results()
         self.scratch = scratch
         self.progress = progress
-        self.steps = len(GAMES) + 2 + len(plan.levels) * (1 + 2 * len(STORES)) + 2
+        self.steps = len(GAMES) + 2 + 4 * len(plan.levels) * len(STORES) + 2 + 1 + 2 + 1
         self.task: TaskID = progress.add_task("starting", total=self.steps)
         self.failed = False
         self.timings: dict[str, float] = {}
@@ -134,6 +156,12 @@ class Bench:
         else:
             self.results.put(key, value)
 
+    def _put_or_skip(self, key: str, value: float | None, why: str) -> None:
+        if value is None:
+            self.results.skip([key], why)
+        else:
+            self.results.put(key, value)
+
     def step_replay(self) -> None:
         """Replay, audit and cold load of a stored record."""
         url = f"sqlite:///{self.scratch / 'replay.sqlite3'}"
@@ -144,31 +172,76 @@ class Bench:
         r.put("replay.audit_events_per_s", figures.audit_per_s)
         r.put("replay.cold_load_events_per_s", figures.cold_load_per_s)
 
-    def echo(self, address: str, n: int) -> None:
-        """The bare echo at ``n`` callers."""
-        window = asyncio.run(calls.echo_run(address, n, self.plan.warmup, self.plan.baseline_window))
-        self._window(f"grpc.echo.{n}", window, "echo")
-
-    def act(self, kind: str, server: ServerProcess, n: int) -> None:
-        """``Act`` at ``n`` tables at once on ``server``, and the server's CPU in the window."""
-        window, cpu = asyncio.run(
-            calls.act_run(server.address, n, self.plan.warmup, self.plan.window, server.cpu_seconds)
-        )
+    def act(self, kind: str, server: ServerProcess, n: int) -> calls.ActRun:
+        """``Act`` at ``n`` tables at once on ``server``, the server's CPU in the window, and the
+        sizes the baselines copy."""
+        run = asyncio.run(calls.act_run(server.address, n, self.plan.warmup, self.plan.window, server.cpu_seconds))
         prefix = f"grpc.{kind}.{n}.act"
+        window = run.window
         self._window(prefix, window, f"Act on {kind} at {n} tables")
-        self.results.put(f"{prefix}.errors", window.errors)
-        if cpu is None:
-            self.results.skip([f"{prefix}.server_cores", f"{prefix}.server_cpu_ms"], "no /proc to read it from")
+        r = self.results
+        r.put(f"{prefix}.errors", window.errors)
+        no_cpu = "no /proc to read the server's CPU time from"
+        if run.cpu_seconds is None:
+            r.skip([f"{prefix}.server_cores"], no_cpu)
         else:
-            self.results.put(f"{prefix}.server_cores", cpu / window.seconds)
-            if window.calls:
-                self.results.put(f"{prefix}.server_cpu_ms", cpu * 1000.0 / window.calls)
+            r.put(f"{prefix}.server_cores", run.cpu_seconds / window.seconds)
+        self._put_or_skip(f"{prefix}.server_cpu_ms", run.cpu_ms, no_cpu if run.cpu_seconds is None else "no Act")
+        r.put(f"{prefix}.request_bytes", run.request_bytes)
+        r.put(f"{prefix}.reply_bytes", run.reply_bytes)
+        r.put(f"{prefix}.stream_messages", run.stream_messages)
+        r.put(f"{prefix}.stream_message_bytes", run.stream_message_bytes)
+        return run
 
-    def append(self, kind: str, url: str, schema: str | None, n: int) -> None:
-        """The bare store append at ``n`` callers, then the row's ratios."""
-        window = store.append_run(url, schema, n, self.plan.warmup, self.plan.baseline_window)
-        self._window(f"grpc.{kind}.{n}.append", window, f"store append on {kind} at {n} callers")
-        self._row_ratios(kind, n)
+    def unary(self, kind: str, n: int, server: ServerProcess, run: calls.ActRun) -> None:
+        """The bare unary call at ``n`` callers, with the request and reply sizes of ``run``'s ``Act``."""
+        p = self.plan
+        measured = asyncio.run(
+            bare.unary_run(
+                server.address,
+                n,
+                p.baseline_warmup,
+                p.baseline_window,
+                round(run.request_bytes),
+                round(run.reply_bytes),
+                run.token_chars,
+                server.cpu_seconds,
+            )
+        )
+        prefix = f"grpc.{kind}.{n}.echo"
+        self._window(prefix, measured.window, f"bare unary call at {n} callers")
+        self._put_or_skip(f"{prefix}.server_cpu_ms", measured.cpu_ms, "no /proc, or no call")
+
+    def streams(self, kind: str, n: int, server: ServerProcess, run: calls.ActRun) -> None:
+        """Bare stream messages: ``n`` groups (tables) of :data:`calls.SEATS` streams, each woken
+        from another thread and sending as many messages, as big, as ``run``'s streams had per ``Act``."""
+        p = self.plan
+        burst = max(1, round(run.stream_messages / calls.SEATS))
+        measured = asyncio.run(
+            bare.stream_run(
+                server.address,
+                n,
+                calls.SEATS,
+                round(run.stream_message_bytes),
+                burst,
+                p.baseline_warmup,
+                p.baseline_window,
+                server.cpu_seconds,
+            )
+        )
+        prefix = f"grpc.{kind}.{n}.stream"
+        self.results.put(f"{prefix}.per_s", measured.window.per_s)
+        self._put_or_skip(f"{prefix}.server_cpu_ms", measured.cpu_ms, "no /proc, or no message")
+
+    def append(self, kind: str, url: str, schema: str | None, n: int, run: calls.ActRun) -> None:
+        """The bare append of the events ``run``'s commands stored, at ``n`` callers."""
+        p = self.plan
+        figures = store.append_in_child(url, schema, run.table_ids, n, p.baseline_warmup, p.baseline_window)
+        row = f"grpc.{kind}.{n}"
+        self._window(f"{row}.append", figures.window, f"bare append on {kind} at {n} callers")
+        self._put_or_skip(f"{row}.append.cpu_ms", figures.cpu_ms, "no append completed")
+        self.results.put(f"{row}.act.events", figures.events)
+        self.results.put(f"{row}.act.event_bytes", figures.event_bytes)
 
     def _window(self, prefix: str, window: Window, what: str) -> None:
         r = self.results
@@ -184,33 +257,133 @@ class Bench:
         if window.errors:
             r.notes.append(f"{what}: {window.errors} failed call(s), the first: {window.first_error}")
 
-    def _row_ratios(self, kind: str, n: int) -> None:
-        row, echo = f"grpc.{kind}.{n}", f"grpc.echo.{n}"
+    def row_ratios(self, kind: str, n: int) -> None:
+        """The bare CPU of one command, and ``Act``'s figures over the baselines'."""
+        row = f"grpc.{kind}.{n}"
         get = self.results.number
+        parts = (
+            get(f"{row}.echo.server_cpu_ms"),
+            get(f"{row}.append.cpu_ms"),
+            get(f"{row}.stream.server_cpu_ms"),
+            get(f"{row}.act.stream_messages"),
+        )
+        echo_ms, append_ms, message_ms, messages = parts
+        base = None
+        if echo_ms is not None and append_ms is not None and message_ms is not None and messages is not None:
+            base = echo_ms + append_ms + messages * message_ms
+        self._put_or_skip(f"{row}.baseline.cpu_ms", base, "a part of the baseline is missing")
         pairs = {
-            "ratio.p50_vs_echo": (get(f"{row}.act.p50_ms"), get(f"{echo}.p50_ms")),
-            "ratio.p99_vs_echo": (get(f"{row}.act.p99_ms"), get(f"{echo}.p99_ms")),
+            "ratio.cpu_vs_bare": (get(f"{row}.act.server_cpu_ms"), base),
+            "ratio.p50_vs_echo": (get(f"{row}.act.p50_ms"), get(f"{row}.echo.p50_ms")),
             "ratio.p50_vs_append": (get(f"{row}.act.p50_ms"), get(f"{row}.append.p50_ms")),
-            "ratio.p99_vs_append": (get(f"{row}.act.p99_ms"), get(f"{row}.append.p99_ms")),
-            "ratio.echo_rate_vs_act": (get(f"{echo}.per_s"), get(f"{row}.act.per_s")),
-            "ratio.append_rate_vs_act": (get(f"{row}.append.per_s"), get(f"{row}.act.per_s")),
         }
         for field, (a, b) in pairs.items():
-            value = ratio(a, b)
-            if value is None:
-                self.results.skip([f"{row}.{field}"], "a figure of the row is missing")
-            else:
-                self.results.put(f"{row}.{field}", value)
+            self._put_or_skip(f"{row}.{field}", ratio(a, b), "a figure of the row is missing")
 
-    def step_fanout(self, address: str) -> None:
-        """One event to many spectator streams of one table of the server at ``address``."""
-        result = asyncio.run(calls.fanout_run(address, self.plan.watchers, self.plan.rounds))
+    def step_fanout(self, server: ServerProcess) -> calls.Fanout:
+        """One event to many spectator streams of one table of ``server``, and the server's CPU."""
+        result = asyncio.run(
+            calls.fanout_run(server.address, self.plan.watchers, self.plan.rounds, cpu=server.cpu_seconds)
+        )
         r = self.results
         r.put("fanout.watchers", result.watchers)
         r.put("fanout.p50_ms", result.delays.p50_ms)
         r.put("fanout.p99_ms", result.delays.p99_ms)
         r.put("fanout.max_ms", result.delays.max_ms)
         r.put("fanout.act_ms", result.act_ms)
+        r.put("fanout.message_bytes", result.message_bytes)
+        r.put("fanout.messages_per_watcher", result.messages_per_watcher)
+        self._put_or_skip("fanout.server_cpu_ms_per_watcher", result.cpu_ms_per_watcher, "no /proc")
+        return result
+
+    def step_bare_fanout(self, server: ServerProcess, fanout: calls.Fanout) -> None:
+        """As many bare streams as the fan-out's watchers, in one group, each woken from another
+        thread and sending as many messages, as big, as each watcher had per round."""
+        p = self.plan
+        burst = max(1, round(fanout.messages_per_watcher))
+        measured = asyncio.run(
+            bare.stream_run(
+                server.address,
+                1,
+                fanout.watchers,
+                round(fanout.message_bytes),
+                burst,
+                p.baseline_warmup,
+                p.baseline_window,
+                server.cpu_seconds,
+            )
+        )
+        r = self.results
+        r.put("fanout.bare.per_s", measured.window.per_s)
+        self._put_or_skip("fanout.bare.server_cpu_ms", measured.cpu_ms, "no /proc")
+        get = r.number
+        message_ms = get("fanout.bare.server_cpu_ms")
+        per_watcher = None if message_ms is None else message_ms * fanout.messages_per_watcher
+        self._put_or_skip(
+            "fanout.ratio.cpu_vs_bare", ratio(get("fanout.server_cpu_ms_per_watcher"), per_watcher), "no /proc"
+        )
+
+    def step_paced(self, url: str) -> None:
+        """``trapoula load --rate`` against one fresh replica on a fresh PostgreSQL schema."""
+        p = self.plan
+        with postgres_schema(url) as (schema, info):
+            if schema is None:
+                self.results.skip(PACED_KEYS, info)
+                self.results.notes.append(f"paced load: {info}")
+                return
+            with ServerProcess.trapoula(url, self.scratch / "paced-server.log", schema) as server:
+                result = loads.paced(
+                    server.address, p.paced_tables, p.paced_rate, p.paced_seconds, self.scratch / "paced-load.log"
+                )
+        r = self.results
+        r.put("paced.tables", p.paced_tables)
+        r.put("paced.rate", p.paced_rate)
+        r.put("paced.seconds", result.final.elapsed)
+        r.put("paced.setup_s", result.setup_seconds or 0.0)
+        r.put("paced.per_s", result.achieved_rate)
+        r.put("paced.errors", result.final.error_count)
+        r.put("paced.behind", result.behind)
+        self._load_notes("paced load", result)
+        spread = result.latency
+        if spread is None:
+            raise RuntimeError("the paced load completed no Act")
+        r.put("paced.p50_ms", spread.p50)
+        r.put("paced.p90_ms", spread.p90)
+        r.put("paced.p99_ms", spread.p99)
+        r.put("paced.max_ms", spread.max)
+
+    def _load_notes(self, what: str, result: LoadResult) -> None:
+        for kind, message in sorted(result.examples.items()):
+            self.results.notes.append(f"{what}: {result.final.errors.get(kind, 0)} {kind}, the first: {message}")
+
+    def step_saturation(self, url: str, replicas: int) -> None:
+        """Closed-loop load at saturation against ``replicas`` fresh replicas on one fresh schema."""
+        p = self.plan
+        name = "one" if replicas == 1 else "two"
+        with postgres_schema(url) as (schema, info), contextlib.ExitStack() as stack:
+            if schema is None:
+                self.results.skip(SATURATION_KEYS, info)
+                if replicas == 1:
+                    self.results.notes.append(f"saturation: {info}")
+                return
+            addresses = []
+            for i in range(replicas):  # one after the other: the first creates the store's tables
+                server = ServerProcess.trapoula(url, self.scratch / f"saturation-{name}-{i}.log", schema).launch()
+                stack.callback(server.stop)
+                addresses.append(server.wait().address)
+            result = loads.saturated(
+                addresses, p.saturation_tables, p.saturation_seconds, self.scratch / f"saturation-{name}.log"
+            )
+        r = self.results
+        r.put("saturation.tables", p.saturation_tables)
+        r.put(f"saturation.{name}.per_s", result.achieved_rate)
+        r.put(f"saturation.{name}.errors", result.final.error_count)
+        self._load_notes(f"saturation, {name} replica(s)", result)
+        if replicas == 2:
+            self._ratio("saturation.ratio.two_vs_one", "saturation.two.per_s", r.number("saturation.one.per_s"))
+            value = r.values.get("saturation.ratio.two_vs_one")
+            if isinstance(value, str):  # the one-replica run failed: the ratio is missing, say so
+                self.results.values["saturation.ratio.two_vs_one"] = "failed: the one-replica run was not measured"
 
     def step_memory(self) -> None:
         """Memory per open table."""
@@ -243,6 +416,19 @@ class Bench:
         with self.step("replay of a stored record", REPLAY_KEYS):
             self.step_replay()
         self.grpc_rows()
+        url = postgres_url()
+        with self.step(
+            f"paced load: {self.plan.paced_tables} tables, {self.plan.paced_rate:g} moves/s, "
+            f"{self.plan.paced_seconds:g} s",
+            PACED_KEYS,
+        ):
+            self.step_paced(url)
+        for replicas in (1, 2):
+            keys = [k for k in SATURATION_KEYS if (".one." in k) == (replicas == 1) or k == "saturation.tables"]
+            if replicas == 2:
+                keys.append("saturation.ratio.two_vs_one")
+            with self.step(f"saturation: {replicas} replica(s)", keys):
+                self.step_saturation(url, replicas)
         with self.step("memory per open table", MEMORY_KEYS):
             self.step_memory()
         self.progress.update(self.task, description="done")
@@ -268,17 +454,14 @@ class Bench:
         self.progress.advance(self.task, count)
 
     def grpc_rows(self) -> None:
-        """The gRPC rows and the fan-out.  The servers start together (the echo, one on a SQLite file,
-        one on a fresh PostgreSQL schema); then the SQLite rows, each table count after the echo at
-        that concurrency and before the store append, then the fan-out on the SQLite server, then
-        the PostgreSQL rows."""
-        levels = self.plan.levels
-        echo_keys = [f"grpc.echo.{n}.{f}" for n in levels for f in ("per_s", "p50_ms", "p99_ms")]
+        """The gRPC rows and the fan-out.  The servers start together (the bare one, one on a SQLite
+        file, one on a fresh PostgreSQL schema); then the SQLite rows, then the fan-out on the
+        SQLite server and its bare baseline, then the PostgreSQL rows; then they stop."""
         url = postgres_url()
         sqlite_url = f"sqlite:///{self.scratch / 'grpc.sqlite3'}"
         with postgres_schema(url) as (schema, info), contextlib.ExitStack() as stack:
             launched = {
-                "echo": ServerProcess.echo(self.scratch / "echo-server.log").launch(),
+                "bare": ServerProcess.bare(self.scratch / "bare-server.log").launch(),
                 "sqlite": ServerProcess.trapoula(sqlite_url, self.scratch / "sqlite-server.log").launch(),
             }
             if schema is not None:
@@ -290,43 +473,65 @@ class Bench:
                 try:
                     ready[name] = server.wait()
                 except RuntimeError as exc:
-                    self.fail(echo_keys if name == "echo" else self.row_keys(name), exc)
-            echo = ready["echo"].address if "echo" in ready else None
-            self.store_rows("sqlite", sqlite_url, None, ready.get("sqlite"), echo)
-            with self.step(f"fan-out to {self.plan.watchers} watchers", FANOUT_KEYS):
+                    self.fail([] if name == "bare" else self.row_keys(name), exc)
+            self.store_rows("sqlite", sqlite_url, None, ready.get("sqlite"), ready.get("bare"))
+            fanout = None
+            fanout_keys = [k for k in FANOUT_KEYS if ".bare." not in k and ".ratio." not in k]
+            with self.step(f"fan-out to {self.plan.watchers} watchers", fanout_keys):
                 if "sqlite" not in ready:
                     raise RuntimeError("the SQLite server did not start")
-                self.step_fanout(ready["sqlite"].address)
+                fanout = self.step_fanout(ready["sqlite"])
+            with self.step(
+                f"bare fan-out to {self.plan.watchers} streams", [k for k in FANOUT_KEYS if k not in fanout_keys]
+            ):
+                if fanout is None:
+                    raise RuntimeError("the fan-out was not measured")
+                if "bare" not in ready:
+                    raise RuntimeError("the bare server did not start")
+                self.step_bare_fanout(ready["bare"], fanout)
             if schema is None:
                 self.results.skip(self.row_keys("postgresql"), info)
                 self.results.notes.append(f"postgresql rows: {info}")
-                self.skip_steps(2 * len(levels))
+                self.skip_steps(4 * len(self.plan.levels))
             else:
                 self.results.machine["postgresql"] = info
-                self.store_rows("postgresql", url, schema, ready.get("postgresql"), None)
+                self.store_rows("postgresql", url, schema, ready.get("postgresql"), ready.get("bare"))
 
-    def row_keys(self, kind: str) -> list[str]:
-        """Every key of one store's rows."""
-        return [f"grpc.{kind}.{n}.{f}" for n in self.plan.levels for f in (*ACT_FIELDS, *RATIO_FIELDS)]
+    def row_keys(self, kind: str, levels: Sequence[int] | None = None) -> list[str]:
+        """Every key of one store's rows (at ``levels``, else every level of the plan)."""
+        fields = (*ACT_FIELDS, *BASELINE_FIELDS, *RATIO_FIELDS)
+        return [f"grpc.{kind}.{n}.{f}" for n in (levels or self.plan.levels) for f in fields]
 
     def store_rows(
-        self, kind: str, url: str, schema: str | None, server: ServerProcess | None, echo: str | None
+        self, kind: str, url: str, schema: str | None, server: ServerProcess | None, bare_server: ServerProcess | None
     ) -> None:
-        """The rows of one store, its server (None: it did not start); the echo's too at ``echo``
-        (None: measured elsewhere, or its server did not start)."""
+        """The rows of one store, its server (None: it did not start), beside the bare server's."""
         for n in self.plan.levels:
-            row = [f"grpc.{kind}.{n}.{f}" for f in (*ACT_FIELDS, *RATIO_FIELDS)]
-            if kind == STORES[0]:
-                with self.step(f"bare gRPC echo, {n} at once", [f"grpc.echo.{n}.{f}" for f in ECHO_FIELDS]):
-                    if echo is None:
-                        raise RuntimeError("the echo server did not start")
-                    self.echo(echo, n)
-            with self.step(f"Act on {kind}, {n} table(s) at once", row):
+            row = f"grpc.{kind}.{n}"
+            run: calls.ActRun | None = None
+            with self.step(f"Act on {kind}, {n} table(s) at once", [f"{row}.{f}" for f in ACT_FIELDS]):
                 if server is None:
                     raise RuntimeError(f"the {kind} server did not start")
-                self.act(kind, server, n)
-            with self.step(f"bare store append on {kind}, {n} at once", row):
-                self.append(kind, url, schema, n)
+                run = self.act(kind, server, n)
+            for what, fields, measure in (
+                (f"bare unary call, {n} at once, {kind}'s Act sizes", ("echo.",), self.unary),
+                (f"bare stream messages, {n} table(s), {kind}'s Act sizes", ("stream.",), self.streams),
+            ):
+                with self.step(what, [f"{row}.{f}" for f in BASELINE_FIELDS if f.startswith(fields)]):
+                    if run is None:
+                        raise RuntimeError("Act was not measured: no sizes to copy")
+                    if bare_server is None:
+                        raise RuntimeError("the bare server did not start")
+                    measure(kind, n, bare_server, run)
+            append_keys = [f"{row}.{f}" for f in BASELINE_FIELDS if f.startswith("append.")]
+            with self.step(f"bare append of Act's events on {kind}, {n} at once", append_keys):
+                if run is None:
+                    raise RuntimeError("Act was not measured: no events to copy")
+                self.append(kind, url, schema, n, run)
+            for key in (f"{row}.act.events", f"{row}.act.event_bytes"):
+                if key not in self.results.values:
+                    self.results.values[key] = "failed: the bare append did not run"
+            self.row_ratios(kind, n)
 
 
 # --------------------------------------------------------------------------- report
@@ -357,26 +562,94 @@ def _machine() -> dict[str, str]:
     }
 
 
+def _number(value: Value | None) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
+
+
 def _rate(value: Value | None) -> str:
-    if isinstance(value, str) or value is None:
+    v = _number(value)
+    if v is None:
         return "-"
-    return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+    return f"{v:,.0f}" if v >= 100 else f"{v:,.1f}"
 
 
 def _ms(value: Value | None) -> str:
-    return "-" if isinstance(value, str) or value is None else f"{value:,.2f}"
+    v = _number(value)
+    return "-" if v is None else f"{v:,.2f}"
+
+
+def _cpu(value: Value | None) -> str:
+    v = _number(value)
+    return "-" if v is None else f"{v:,.3f}"
 
 
 def _times(value: Value | None) -> str:
-    return "-" if isinstance(value, str) or value is None else f"{value:,.1f}x"
+    v = _number(value)
+    return "-" if v is None else f"{v:,.2f}x"
 
 
 def _bytes(value: Value | None) -> str:
-    return "-" if isinstance(value, str) or value is None else f"{value / 1024:,.1f} KiB"
+    v = _number(value)
+    return "-" if v is None else f"{v / 1024:,.1f} KiB"
+
+
+def _count(value: Value | None) -> str:
+    v = _number(value)
+    return "-" if v is None else f"{v:,.0f}"
+
+
+def _one(value: Value | None) -> str:
+    v = _number(value)
+    return "-" if v is None else f"{v:,.1f}"
+
+
+def _ratio_text(value: Value | None) -> str:
+    v = _number(value)
+    return "-" if v is None else f"{v:.3f}"
+
+
+def _bound_value(bound: Bound, value: float) -> str:
+    match bound.unit:
+        case "ms":
+            return f"{value:,.1f} ms"
+        case "KiB":
+            return f"{value / 1024:,.1f} KiB"
+        case "count":
+            return f"{value:,.0f}"
+    return f"{value:,.2f}x"
+
+
+def _bound_limit(bound: Bound) -> str:
+    if bound.unit == "count" and bound.limit == 0 and bound.at_most:
+        return "= 0"
+    sign = "≤" if bound.at_most else "≥"
+    limit = {"ms": f"{bound.limit:g} ms", "KiB": f"{bound.limit / 1024:g} KiB", "count": f"{bound.limit:g}"}
+    return f"{sign} {limit.get(bound.unit, f'{bound.limit:g}')}"
+
+
+def verdicts(results: Results, plan: Plan) -> list[tuple[Bound, float | None, bool | None]]:
+    """Every bound with its figure and whether it is met (None: the figure was not measured)."""
+    out = []
+    for bound in bounds(plan.levels):
+        value = results.number(bound.key)
+        out.append((bound, value, None if value is None else bound.met(value)))
+    return out
+
+
+def _styled(met: bool | None) -> str:
+    return {None: "[yellow]not measured[/]", True: "[green]met[/]", False: "[bold red]NOT MET[/]"}[met]
+
+
+def _bound_cell(results: Results, plan: Plan, key: str) -> str:
+    """The bound beside a figure in a table: ``≤ 2: NOT MET``."""
+    for bound, value, met in verdicts(results, plan):
+        if bound.key == key:
+            return f"{_bound_limit(bound)}: {_styled(met)}" if value is not None else _styled(None)
+    return ""
 
 
 def report(results: Results, plan: Plan, out: Console) -> None:
-    """Print every figure and ratio: one table per part, then the notes."""
+    """Print every figure and ratio: one table per part, the bounds, then the notes."""
     v = results.values.get
     m = results.machine
     out.print(
@@ -425,83 +698,191 @@ def report(results: Results, plan: Plan, out: Console) -> None:
     out.print(t)
 
     t = Table(
-        title="gRPC: Act at N tables at once, beside a bare echo and a bare store append at N at once",
-        caption=f"closed loop; {calls.GAME}, {calls.SEATS} client bots a table following WatchTable; latencies in ms; "
-        f"windows of {plan.window:g} s (Act) and {plan.baseline_window:g} s (baselines) after {plan.warmup:g} s",
+        title="gRPC: Act at N tables at once (closed loop), the server's CPU, and the sizes the baselines copy",
+        caption=f"{calls.GAME}, {calls.SEATS} client bots a table following WatchTable; latencies in ms; a window of "
+        f"{plan.window:g} s after {plan.warmup:g} s; server cores: the server process's CPU seconds per second "
+        "(1.0: one core busy); msgs: the messages the table's streams received per Act",
     )
-    for name in ("store", "N", "Act/s", "Act p50", "Act p99", "errors", "echo/s", "echo p50", "echo p99"):
+    for name in ("store", "N", "Act/s", "p50", "p99", "errors", "server cores", "CPU ms/Act"):
         t.add_column(name, justify="left" if name == "store" else "right")
-    for name in ("append/s", "append p50", "append p99"):
+    for name in ("request B", "reply B", "msgs", "msg B", "events", "events B"):
         t.add_column(name, justify="right")
     for kind in STORES:
         for n in plan.levels:
-            row, echo = f"grpc.{kind}.{n}", f"grpc.echo.{n}"
-            errors = v(f"{row}.act.errors")
+            a = f"grpc.{kind}.{n}.act"
             t.add_row(
                 kind,
                 str(n),
-                _rate(v(f"{row}.act.per_s")),
-                _ms(v(f"{row}.act.p50_ms")),
-                _ms(v(f"{row}.act.p99_ms")),
-                str(errors) if isinstance(errors, int) else "-",
-                _rate(v(f"{echo}.per_s")),
-                _ms(v(f"{echo}.p50_ms")),
-                _ms(v(f"{echo}.p99_ms")),
-                _rate(v(f"{row}.append.per_s")),
-                _ms(v(f"{row}.append.p50_ms")),
-                _ms(v(f"{row}.append.p99_ms")),
+                _rate(v(f"{a}.per_s")),
+                _ms(v(f"{a}.p50_ms")),
+                _ms(v(f"{a}.p99_ms")),
+                _count(v(f"{a}.errors")),
+                _ms(v(f"{a}.server_cores")),
+                _cpu(v(f"{a}.server_cpu_ms")),
+                _count(v(f"{a}.request_bytes")),
+                _count(v(f"{a}.reply_bytes")),
+                _ms(v(f"{a}.stream_messages")),
+                _count(v(f"{a}.stream_message_bytes")),
+                _ms(v(f"{a}.events")),
+                _count(v(f"{a}.event_bytes")),
             )
     out.print(t)
 
     t = Table(
-        title="gRPC ratios: Act latency over the baselines' latency, the baselines' rate over Act's; "
-        "the server's CPU in the Act window",
-        caption="server cores: the server process's CPU seconds per second of the window (1.0: one core busy)",
+        title="Bare baselines at the same N with Act's sizes: a grpc.aio unary call, stream messages woken from "
+        "another thread, a recorder append of Act's events",
+        caption=f"windows of {plan.baseline_window:g} s after {plan.baseline_warmup:g} s; CPU ms: the bare server's "
+        "(the appending process's) CPU per call, message or append",
     )
-    headers = ("store", "N", "p50 / echo", "p99 / echo", "p50 / append", "p99 / append", "echo/s / Act/s")
-    for name in (*headers, "append/s / Act/s", "server cores", "server CPU ms/Act"):
+    for name in ("store", "N", "call/s", "call p50", "call p99", "call CPU ms", "msgs/s", "msg CPU ms"):
         t.add_column(name, justify="left" if name == "store" else "right")
+    for name in ("append/s", "append p50", "append p99", "append CPU ms"):
+        t.add_column(name, justify="right")
     for kind in STORES:
         for n in plan.levels:
             row = f"grpc.{kind}.{n}"
-            cores = v(f"{row}.act.server_cores")
             t.add_row(
                 kind,
                 str(n),
-                *(_times(v(f"{row}.{f}")) for f in RATIO_FIELDS),
-                "-" if isinstance(cores, str) or cores is None else f"{cores:.2f}",
-                _ms(v(f"{row}.act.server_cpu_ms")),
+                _rate(v(f"{row}.echo.per_s")),
+                _ms(v(f"{row}.echo.p50_ms")),
+                _ms(v(f"{row}.echo.p99_ms")),
+                _cpu(v(f"{row}.echo.server_cpu_ms")),
+                _rate(v(f"{row}.stream.per_s")),
+                _cpu(v(f"{row}.stream.server_cpu_ms")),
+                _rate(v(f"{row}.append.per_s")),
+                _ms(v(f"{row}.append.p50_ms")),
+                _ms(v(f"{row}.append.p99_ms")),
+                _cpu(v(f"{row}.append.cpu_ms")),
             )
     out.print(t)
 
-    t = Table(title=f"Fan-out: one Act, its event to every spectator stream of one table ({plan.rounds} rounds)")
+    t = Table(
+        title="Act's server CPU over the bare baseline: one unary call + one append of its events + its stream "
+        "messages (bound ≤ 2)",
+        caption="CPU ms per Act; msgs CPU: the messages one Act caused times a bare message's CPU; "
+        "p50 / call and p50 / append: Act's median latency over the bare call's and the bare append's",
+    )
+    for name in ("store", "N", "Act CPU", "call CPU", "msgs CPU", "append CPU", "bare CPU", "Act / bare", "bound"):
+        t.add_column(name, justify="left" if name in ("store", "bound") else "right")
+    t.add_column("p50 / call", justify="right")
+    t.add_column("p50 / append", justify="right")
+    for kind in STORES:
+        for n in plan.levels:
+            row = f"grpc.{kind}.{n}"
+            messages, message_ms = _number(v(f"{row}.act.stream_messages")), _number(v(f"{row}.stream.server_cpu_ms"))
+            t.add_row(
+                kind,
+                str(n),
+                _cpu(v(f"{row}.act.server_cpu_ms")),
+                _cpu(v(f"{row}.echo.server_cpu_ms")),
+                _cpu(None if messages is None or message_ms is None else messages * message_ms),
+                _cpu(v(f"{row}.append.cpu_ms")),
+                _cpu(v(f"{row}.baseline.cpu_ms")),
+                _times(v(f"{row}.ratio.cpu_vs_bare")),
+                _bound_cell(results, plan, f"{row}.ratio.cpu_vs_bare"),
+                _times(v(f"{row}.ratio.p50_vs_echo")),
+                _times(v(f"{row}.ratio.p50_vs_append")),
+            )
+    out.print(t)
+
+    t = Table(title=f"Fan-out: one Act, its events to every spectator stream of one table ({plan.rounds} round(s))")
     t.add_column("figure")
     t.add_column("value", justify="right")
-    t.add_row("watchers (WatchTable streams)", _count(v("fanout.watchers")))
-    t.add_row("delivery p50 ms", _ms(v("fanout.p50_ms")))
-    t.add_row("delivery p99 ms", _ms(v("fanout.p99_ms")))
-    t.add_row("delivery max ms (until the last watcher had it)", _ms(v("fanout.max_ms")))
-    t.add_row("the Act's own latency ms (median)", _ms(v("fanout.act_ms")))
+    t.add_column("bound")
+    t.add_row("watchers (WatchTable streams)", _count(v("fanout.watchers")), "")
+    t.add_row("delivery p50 ms", _ms(v("fanout.p50_ms")), "")
+    t.add_row("delivery p99 ms", _ms(v("fanout.p99_ms")), _bound_cell(results, plan, "fanout.p99_ms"))
+    t.add_row("delivery max ms (until the last watcher had it)", _ms(v("fanout.max_ms")), "")
+    t.add_row("the Act's own latency ms (median)", _ms(v("fanout.act_ms")), "")
+    t.add_row(
+        "messages per watcher per round, their mean bytes",
+        f"{_ms(v('fanout.messages_per_watcher'))}, {_count(v('fanout.message_bytes'))}",
+        "",
+    )
+    t.add_row("server CPU ms per watcher per round", _cpu(v("fanout.server_cpu_ms_per_watcher")), "")
+    t.add_row("bare stream: messages/s", _rate(v("fanout.bare.per_s")), "")
+    t.add_row("bare stream: server CPU ms per message", _cpu(v("fanout.bare.server_cpu_ms")), "")
+    t.add_row(
+        "server CPU per watcher / bare messages' CPU",
+        _times(v("fanout.ratio.cpu_vs_bare")),
+        _bound_cell(results, plan, "fanout.ratio.cpu_vs_bare"),
+    )
+    out.print(t)
+
+    t = Table(
+        title=f"Paced load (trapoula load --rate): {_count(v('paced.tables'))} {loads.GAME} tables of {loads.SEATS} "
+        f"bots + {loads.WATCHERS} spectator, {_count(v('paced.rate'))} moves/s in all, one replica on PostgreSQL",
+        caption="open loop: each move sent when due (Poisson per table), latency from its due time; the tables are "
+        "set up before the clock starts",
+    )
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    t.add_column("bound")
+    t.add_row("seconds played (after the set-up)", _one(v("paced.seconds")), "")
+    t.add_row("set-up seconds (before the clock)", _one(v("paced.setup_s")), "")
+    t.add_row("moves/s achieved", _one(v("paced.per_s")), "")
+    t.add_row("moves due but not made at the end", _count(v("paced.behind")), "")
+    t.add_row("Act p50 / p90 ms", f"{_ms(v('paced.p50_ms'))} / {_ms(v('paced.p90_ms'))}", "")
+    t.add_row("Act p99 ms", _ms(v("paced.p99_ms")), _bound_cell(results, plan, "paced.p99_ms"))
+    t.add_row("Act max ms", _ms(v("paced.max_ms")), "")
+    t.add_row("errors", _count(v("paced.errors")), _bound_cell(results, plan, "paced.errors"))
+    out.print(t)
+
+    t = Table(
+        title=f"Saturation: closed-loop trapoula load, {_count(v('saturation.tables'))} {loads.GAME} tables of "
+        f"{loads.SEATS} bots + {loads.WATCHERS} spectator, {plan.saturation_seconds:g} s, PostgreSQL",
+        caption="the same load against one replica, then spread over two replicas on one schema (--address A,B)",
+    )
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    t.add_column("bound")
+    t.add_row(
+        "one replica: moves/s (errors)", f"{_one(v('saturation.one.per_s'))} ({_count(v('saturation.one.errors'))})", ""
+    )
+    t.add_row(
+        "two replicas: moves/s (errors)",
+        f"{_one(v('saturation.two.per_s'))} ({_count(v('saturation.two.errors'))})",
+        "",
+    )
+    t.add_row(
+        "two / one",
+        _times(v("saturation.ratio.two_vs_one")),
+        _bound_cell(results, plan, "saturation.ratio.two_vs_one"),
+    )
     out.print(t)
 
     t = Table(title="Memory per open table (agonia, 4 seats, match started)")
     t.add_column("figure")
     t.add_column("value", justify="right")
-    t.add_row("tables opened (each pass)", _count(v("memory.tables")))
-    t.add_row("Python heap per table (tracemalloc)", _bytes(v("memory.traced_bytes_per_table")))
-    t.add_row("resident memory per table (RSS)", _bytes(v("memory.rss_bytes_per_table")))
+    t.add_column("bound")
+    t.add_row("tables opened (each pass)", _count(v("memory.tables")), "")
+    t.add_row("Python heap per table (tracemalloc)", _bytes(v("memory.traced_bytes_per_table")), "")
+    t.add_row(
+        "resident memory per table (RSS)",
+        _bytes(v("memory.rss_bytes_per_table")),
+        _bound_cell(results, plan, "memory.rss_bytes_per_table"),
+    )
     out.print(t)
+
+    t = Table(title="Bounds (issue 15): each figure beside its bound")
+    t.add_column("figure")
+    t.add_column("measured", justify="right")
+    t.add_column("bound", justify="right")
+    t.add_column("")
+    judged = verdicts(results, plan)
+    for bound, value, met in judged:
+        t.add_row(bound.what, "-" if value is None else _bound_value(bound, value), _bound_limit(bound), _styled(met))
+    out.print(t)
+    met_count = sum(1 for _, _, met in judged if met)
+    unmeasured = sum(1 for _, _, met in judged if met is None)
+    out.print(
+        f"bounds: {met_count} of {len(judged)} met" + (f", {unmeasured} not measured" if unmeasured else ""),
+        highlight=False,
+    )
 
     for line in results.notes:
         out.print(f"note: {line}", highlight=False)
-
-
-def _ratio_text(value: Value | None) -> str:
-    return "-" if isinstance(value, str) or value is None else f"{value:.3f}"
-
-
-def _count(value: Value | None) -> str:
-    return "-" if isinstance(value, str) or value is None else f"{value:,.0f}"
 
 
 def check(results: Results, plan: Plan) -> list[str]:
@@ -521,26 +902,38 @@ def check(results: Results, plan: Plan) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the flags, run, print the report; the exit status (see the module docstring)."""
     parser = argparse.ArgumentParser(prog="python -m bench", description="Measure trapoula (docs/benchmarks.md).")
-    parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds (figures not to be read)")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="a smoke run of every step (figures not to be read)")
+    size.add_argument(
+        "--full",
+        action="store_true",
+        help=f"the paced load plays {FULL_PACED_SECONDS:g} s instead of {FULL.paced_seconds:g}",
+    )
     parser.add_argument("--json", metavar="PATH", type=Path, help="also write every figure to PATH as JSON")
-    parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--bare-server", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--append-probe", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--memory-probe", nargs=2, metavar=("TABLES", "URL"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.echo_server:
-        serve_echo()
+    if args.bare_server:
+        bare.serve_bare()
+        return 0
+    if args.append_probe:
+        print(json.dumps(store.append_figures(json.loads(sys.stdin.read()))))
         return 0
     if args.memory_probe:
         count, url = args.memory_probe
         print(json.dumps(asdict(store.memory_figures(url, int(count)))))
         return 0
     plan = QUICK if args.quick else FULL
+    if args.full:
+        plan = dataclasses.replace(FULL, paced_seconds=FULL_PACED_SECONDS)
     err = Console(stderr=True)
     out = Console()
     if not out.is_terminal:  # a file or a pipe: wide enough for every table on its lines
-        out = Console(width=150)
+        out = Console(width=170)
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="trapoula-bench-") as scratch:
-        columns = (TextColumn("{task.description:<44}"), BarColumn(), TextColumn("{task.completed}/{task.total}"))
+        columns = (TextColumn("{task.description:<52}"), BarColumn(), TextColumn("{task.completed}/{task.total}"))
         with Progress(*columns, TimeElapsedColumn(), console=err) as progress:
             bench = Bench(plan, Path(scratch), progress)
             bench.results.machine.update(_machine())
@@ -554,6 +947,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             "plan": asdict(plan),
             "machine": results.machine,
             "figures": results.values,
+            "bounds": {
+                b.key: {"value": value, "bound": _bound_limit(b), "met": met}
+                for b, value, met in verdicts(results, plan)
+            },
             "notes": results.notes,
             "step_seconds": bench.timings,
         }

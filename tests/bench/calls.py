@@ -1,5 +1,5 @@
-"""Calls over gRPC, measured from the client: ``Act`` at N tables at once, the bare echo at the
-same concurrency, and the fan-out of one event to many watchers.
+"""Calls over gRPC, measured from the client: ``Act`` at N tables at once, and the fan-out of one
+event to many watchers (the bare baselines beside them are in :mod:`bench.bare`).
 
 Every run is closed-loop: N callers, each sending its next call as soon as it has the reply to
 the last.  A run sets up first, then lets the calls go for ``warmup`` seconds unmeasured, then
@@ -11,6 +11,10 @@ bot (:func:`trapoula.domain.bots.choose`, level :data:`LEVEL`) that follows its 
 ``WatchTable`` stream and sends ``Act`` when its view offers it a move, as a person's client
 does (``trapoula load``'s players).  A table thus has at most one command in flight: N tables is
 a concurrency of N.  When a match ends its slot sets up a new table (those calls are not counted).
+
+Beside the latencies, an ``Act`` run notes the sizes its baselines copy: the mean ``ActRequest``
+and ``ActResponse`` (bytes), the ``authorization`` token's length, and the stream messages the
+seats' streams received in the window (how many per ``Act``, their mean size).
 """
 
 from __future__ import annotations
@@ -33,7 +37,6 @@ from trapoula.clients.table import command_message, my_move
 from trapoula.domain.bots import choose
 
 from .figures import Window
-from .servers import ECHO_METHOD
 
 GAME = "agonia"
 """The game of the ``Act`` tables."""
@@ -47,8 +50,6 @@ TIMEOUT = 30.0
 """Seconds a call may take."""
 SETUP_SECONDS = 120.0
 """Seconds the tables may take to be set up before a run gives up waiting for them."""
-ECHO_PAYLOAD = bytes(range(256))[:96]
-"""The echo request: 96 bytes, about an ``ActRequest`` with its ids and a card."""
 
 
 def _bearer(token: str) -> tuple[tuple[str, str], ...]:
@@ -70,11 +71,37 @@ class _Meter:
     latencies: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     first_error: str = ""
+    request_bytes: int = 0
+    """The requests' sizes, summed over the calls in the window (those given to :meth:`done`)."""
+    reply_bytes: int = 0
+    messages: list[tuple[str, int, int]] = field(default_factory=list)
+    """The stream messages received in the window: ``(table id, event version, bytes)``."""
+    starts: dict[str, int] = field(default_factory=dict)
+    """Each table's version once its match started: the messages after it are its commands'."""
 
-    def done(self, sent: float, now: float) -> None:
-        """One call sent at ``sent`` answered at ``now``."""
+    def done(self, sent: float, now: float, request: Any = None, reply: Any = None) -> None:
+        """One call sent at ``sent`` answered at ``now`` (its request and reply messages, to size them)."""
         if self.begin <= now <= self.end:
             self.latencies.append((now - sent) * 1000.0)
+            if request is not None and reply is not None:
+                self.request_bytes += request.ByteSize()
+                self.reply_bytes += reply.ByteSize()
+
+    def message(self, now: float, table_id: str, message: Any) -> None:
+        """One stream message of a table received at ``now``."""
+        if self.begin <= now <= self.end:
+            self.messages.append((table_id, int(message.event.version), message.ByteSize()))
+
+    def caused(self) -> tuple[int, int]:
+        """The messages received in the window that the tables' commands caused (those after
+        each match's start: not the events of setting the table up and starting its match, which
+        a stream opened late may still be catching up on), and their bytes."""
+        count = size = 0
+        for table_id, version, nbytes in self.messages:
+            if version > self.starts.get(table_id, 1 << 62):
+                count += 1
+                size += nbytes
+        return count, size
 
     def failed(self, exc: BaseException) -> None:
         """One call failed (counted whenever it happens)."""
@@ -118,36 +145,6 @@ async def _timed(
     return meter.window(), used
 
 
-# --------------------------------------------------------------------------- echo
-
-
-async def echo_run(address: str, callers: int, warmup: float, window: float) -> Window:
-    """``callers`` closed-loop callers of the bare echo at ``address`` (:data:`ECHO_METHOD`)."""
-    channels = _channels(address, callers)
-    meter = _Meter()
-    try:
-        calls = [c.unary_unary(ECHO_METHOD, None, None) for c in channels]  # raw bytes
-        for call in calls:  # connect every channel before the clock starts
-            await call(ECHO_PAYLOAD, timeout=TIMEOUT)
-
-        async def caller(i: int) -> None:
-            call = calls[i % len(calls)]
-            while True:
-                sent = time.perf_counter()
-                try:
-                    await call(ECHO_PAYLOAD, timeout=TIMEOUT)
-                except grpc.aio.AioRpcError as exc:
-                    meter.failed(exc)
-                    await asyncio.sleep(0.1)
-                    continue
-                meter.done(sent, time.perf_counter())
-
-        measured, _ = await _timed(meter, callers, warmup, window, caller)
-        return measured
-    finally:
-        await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)
-
-
 # --------------------------------------------------------------------------- Act
 
 
@@ -169,6 +166,7 @@ async def _seat_bot(
     call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table_id), metadata=metadata)
     try:
         async for message in call:
+            meter.message(time.perf_counter(), table_id, message)
             if message.event.name == "MatchEnded":
                 return
             version = int(message.event.version)
@@ -181,7 +179,7 @@ async def _seat_bot(
                 request = table_pb2.ActRequest(table_id=table_id, command_id=uuid.uuid4().hex, command=command)
                 sent = time.perf_counter()
                 response = await stub.Act(request, metadata=metadata, timeout=TIMEOUT)
-                meter.done(sent, time.perf_counter())
+                meter.done(sent, time.perf_counter(), request, response)
                 last = max(last, int(response.version))
                 if any(e.name == "MatchEnded" for e in response.events):
                     return
@@ -213,16 +211,46 @@ async def _play(
     table_id, owner, tokens = table
     bots = [asyncio.create_task(_seat_bot(stub, table_id, t, random.Random(rng.random()), meter)) for t in tokens]
     try:
-        await stub.StartMatch(
+        started = await stub.StartMatch(
             table_pb2.StartMatchRequest(table_id=table_id, command_id=uuid.uuid4().hex),
             metadata=_bearer(owner),
             timeout=TIMEOUT,
         )
+        meter.starts[table_id] = int(started.version)
         await asyncio.gather(*bots)
     finally:
         for bot in bots:
             bot.cancel()
         await asyncio.gather(*bots, return_exceptions=True)
+
+
+@dataclass(frozen=True, slots=True)
+class ActRun:
+    """One ``Act`` run: the calls of its window, the server's CPU in it, and the sizes to copy."""
+
+    window: Window
+    cpu_seconds: float | None
+    """The server process's CPU time in the window; None where it cannot be read."""
+    table_ids: tuple[str, ...]
+    """Every table the run played (to read the events its commands stored)."""
+    request_bytes: float
+    """Mean ``ActRequest`` size (serialized)."""
+    reply_bytes: float
+    """Mean ``ActResponse`` size."""
+    token_chars: int
+    """Length of the seat token sent as ``authorization: Bearer <token>``."""
+    stream_messages: float
+    """Stream messages the seats' streams received in the window that commands caused (not the
+    set-up's, nor the match start's), per ``Act`` completed in the window."""
+    stream_message_bytes: float
+    """Their mean size."""
+
+    @property
+    def cpu_ms(self) -> float | None:
+        """The server's CPU milliseconds per ``Act`` completed in the window."""
+        if self.cpu_seconds is None or not self.window.calls:
+            return None
+        return self.cpu_seconds * 1000.0 / self.window.calls
 
 
 async def act_run(
@@ -232,7 +260,7 @@ async def act_run(
     window: float,
     cpu: Callable[[], float | None] = lambda: None,
     seed: int = 1,
-) -> tuple[Window, float | None]:
+) -> ActRun:
     """``tables`` tables playing at once against the trapoula server at ``address``; the ``Act``
     calls completed in the window, and the CPU seconds the server used in it (``cpu()``: the
     server process's CPU time so far; None where it cannot be read).
@@ -244,12 +272,20 @@ async def act_run(
     stubs = [table_pb2_grpc.TableServiceStub(c) for c in channels]
     meter = _Meter()
     rng = random.Random(seed)
+    played: list[str] = []
+    tokens: list[str] = []
     try:
         first: list[tuple[str, str, list[str]] | None] = [None] * tables
 
+        async def set_up(stub: table_pb2_grpc.TableServiceAsyncStub) -> tuple[str, str, list[str]]:
+            table = await _set_up(stub)
+            played.append(table[0])
+            tokens.extend(table[2])
+            return table
+
         async def prepare(i: int) -> None:
             try:
-                first[i] = await _set_up(stubs[i % len(stubs)])
+                first[i] = await set_up(stubs[i % len(stubs)])
             except Exception as exc:
                 meter.failed(exc)
 
@@ -262,14 +298,26 @@ async def act_run(
             while True:
                 try:
                     if table is None:
-                        table = await _set_up(stub)
+                        table = await set_up(stub)
                     await _play(stub, table, own, meter)
                 except Exception as exc:  # counted; the slot goes on with a new table
                     meter.failed(exc)
                     await asyncio.sleep(0.5)
                 table = None
 
-        return await _timed(meter, tables, warmup, window, slot, cpu)
+        measured, used = await _timed(meter, tables, warmup, window, slot, cpu)
+        calls = max(1, measured.calls)
+        streamed, streamed_bytes = meter.caused()
+        return ActRun(
+            measured,
+            used,
+            tuple(played),
+            meter.request_bytes / calls,
+            meter.reply_bytes / calls,
+            max((len(t) for t in tokens), default=0),
+            streamed / calls,
+            streamed_bytes / max(1, streamed),
+        )
     finally:
         await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)
 
@@ -288,11 +336,34 @@ class Fanout:
     """Delivery delays; ``max_ms`` is the longest wait of a round for its last watcher."""
     act_ms: float
     """The median latency of the rounds' ``Act`` calls."""
+    cpu_seconds: float | None
+    """The server's CPU time over the rounds, each from sending its ``Act`` until every stream
+    had every event it caused; None where it cannot be read."""
+    messages: int
+    """Messages the streams received in the rounds."""
+    message_bytes: float
+    """Their mean size."""
+
+    @property
+    def cpu_ms_per_watcher(self) -> float | None:
+        """The server's CPU milliseconds per watcher and round (one ``Act``'s events to one stream)."""
+        if self.cpu_seconds is None:
+            return None
+        return self.cpu_seconds * 1000.0 / (self.rounds * self.watchers)
+
+    @property
+    def messages_per_watcher(self) -> float:
+        """Messages each stream received per round."""
+        return self.messages / (self.rounds * self.watchers)
 
 
-async def fanout_run(address: str, watchers: int, rounds: int, seed: int = 1) -> Fanout:
+async def fanout_run(
+    address: str, watchers: int, rounds: int, seed: int = 1, cpu: Callable[[], float | None] = lambda: None
+) -> Fanout:
     """``watchers`` spectator streams on one table of the server at ``address``; ``rounds`` times,
-    one seat's ``Act`` and the time until every stream has the first event it caused.
+    one seat's ``Act`` and the time until every stream has the first event it caused, and the
+    server's CPU time (``cpu()``: its CPU time so far) from the ``Act`` until every stream has
+    every event it caused.
 
     The streams are spread over :data:`CHANNELS` connections.  Each round starts once every
     stream has every event so far, so a delay is that of the round's event alone.
@@ -318,15 +389,22 @@ async def fanout_run(address: str, watchers: int, rounds: int, seed: int = 1) ->
         seen = [0] * watchers
         arrived = [0.0] * watchers
         baseline = head
+        counting = False
+        messages = 0
+        sizes = 0
         failures: list[BaseException] = []
         progress = asyncio.Condition()
 
         async def watch(i: int) -> None:
+            nonlocal messages, sizes
             call = stubs[i % len(stubs)].WatchTable(table_pb2.WatchTableRequest(table_id=table_id))
             try:
                 async for message in call:
                     now = time.perf_counter()
                     version = int(message.event.version)
+                    if counting:
+                        messages += 1
+                        sizes += message.ByteSize()
                     if version > seen[i]:
                         seen[i] = version
                         if version > baseline and not arrived[i]:
@@ -352,6 +430,7 @@ async def fanout_run(address: str, watchers: int, rounds: int, seed: int = 1) ->
             await asyncio.wait_for(everyone_at(head), SETUP_SECONDS)
             delays: list[float] = []
             acts: list[float] = []
+            used: float | None = 0.0
             for _ in range(rounds):
                 views = []
                 for token in tokens:
@@ -362,10 +441,15 @@ async def fanout_run(address: str, watchers: int, rounds: int, seed: int = 1) ->
                 mover = next(i for i, v in enumerate(views) if my_move(v))
                 command = command_message(choose(GAME, views[mover], LEVEL, rng))
                 request = table_pb2.ActRequest(table_id=table_id, command_id=uuid.uuid4().hex, command=command)
+                counting = True
+                before = cpu()
                 sent = time.perf_counter()
                 response = await stub.Act(request, metadata=_bearer(tokens[mover]), timeout=TIMEOUT)
                 acts.append((time.perf_counter() - sent) * 1000.0)
                 await asyncio.wait_for(everyone_at(int(response.version)), SETUP_SECONDS)
+                after = cpu()
+                counting = False
+                used = used + after - before if used is not None and before is not None and after is not None else None
                 delays += [(t - sent) * 1000.0 for t in arrived]
                 baseline = int(response.version)
                 arrived = [0.0] * watchers
@@ -374,6 +458,8 @@ async def fanout_run(address: str, watchers: int, rounds: int, seed: int = 1) ->
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         acts.sort()
-        return Fanout(watchers, rounds, Window.of(delays, 0.0), acts[len(acts) // 2])
+        return Fanout(
+            watchers, rounds, Window.of(delays, 0.0), acts[len(acts) // 2], used, messages, sizes / max(1, messages)
+        )
     finally:
         await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)

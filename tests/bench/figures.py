@@ -1,5 +1,6 @@
 """The figures of a benchmark run: what each one is called, how calls measured in a time window
-become a rate and latency percentiles, and the flat list of keys a complete run fills in.
+become a rate and latency percentiles, the flat list of keys a complete run fills in, and the
+bounds some of them must meet (:func:`bounds`).
 
 Every figure has a key (``grpc.sqlite.10.act.p99_ms``); :class:`Results` maps keys to numbers, or
 to a text ``skipped: <reason>`` where a part could not run (no PostgreSQL, no open_spiel).
@@ -127,48 +128,163 @@ ACT_FIELDS = (
     "act.errors",
     "act.server_cores",
     "act.server_cpu_ms",
+    "act.request_bytes",
+    "act.reply_bytes",
+    "act.stream_messages",
+    "act.stream_message_bytes",
+    "act.events",
+    "act.event_bytes",
+)
+"""Per store and table count: ``Act`` over gRPC, with the server process's CPU in the window
+(cores busy on average, CPU ms per command) and the sizes the baselines copy: the request and
+the reply (bytes), the stream messages one command causes to its table's watchers (how many, and
+their mean size), the events one command stores (how many, and their bytes in all)."""
+BASELINE_FIELDS = (
+    "echo.per_s",
+    "echo.p50_ms",
+    "echo.p99_ms",
+    "echo.server_cpu_ms",
+    "stream.per_s",
+    "stream.server_cpu_ms",
     "append.per_s",
     "append.p50_ms",
     "append.p99_ms",
+    "append.cpu_ms",
 )
-"""Per store and table count: ``Act`` over gRPC (with the server process's CPU in the window: cores
-busy on average, CPU ms per command) and the bare store append."""
-SERVER_CPU_FIELDS = ("act.server_cores", "act.server_cpu_ms")
-"""The server's CPU figures, read from ``/proc`` (skipped where there is none)."""
+"""Per store and table count, the bare baselines at the same concurrency and sizes: a unary call
+(rate, latency, the bare server's CPU ms per call), a stream message woken from another thread
+(messages a second, CPU ms per message) and a recorder append of the same events (rate,
+latency, the appending process's CPU ms per append)."""
 RATIO_FIELDS = (
+    "baseline.cpu_ms",
+    "ratio.cpu_vs_bare",
     "ratio.p50_vs_echo",
-    "ratio.p99_vs_echo",
     "ratio.p50_vs_append",
-    "ratio.p99_vs_append",
-    "ratio.echo_rate_vs_act",
-    "ratio.append_rate_vs_act",
 )
-"""Per store and table count: ``Act`` latency over the baselines' latency, the baselines' rate over
-``Act``'s (how many times the bare call's cost a command costs)."""
-ECHO_FIELDS = ("per_s", "p50_ms", "p99_ms")
-"""Per table count: the bare gRPC echo."""
+"""Per store and table count: the bare CPU of one command (a unary call, its stream messages, an
+append of its events), ``Act``'s server CPU over it, and ``Act``'s median latency over the bare
+call's and the bare append's."""
+CPU_FIELDS = (
+    "act.server_cores",
+    "act.server_cpu_ms",
+    "echo.server_cpu_ms",
+    "stream.server_cpu_ms",
+    "baseline.cpu_ms",
+    "ratio.cpu_vs_bare",
+)
+"""The figures read from ``/proc`` (skipped where there is none)."""
 
 
 def grpc_keys(levels: Sequence[int]) -> list[str]:
     """The keys of the gRPC rows for the concurrency ``levels`` (tables at once)."""
-    keys = [f"grpc.echo.{n}.{f}" for n in levels for f in ECHO_FIELDS]
-    for store in STORES:
-        keys += [f"grpc.{store}.{n}.{f}" for n in levels for f in (*ACT_FIELDS, *RATIO_FIELDS)]
-    return keys
+    fields = (*ACT_FIELDS, *BASELINE_FIELDS, *RATIO_FIELDS)
+    return [f"grpc.{store}.{n}.{f}" for store in STORES for n in levels for f in fields]
 
 
-FANOUT_KEYS = ["fanout.watchers", "fanout.p50_ms", "fanout.p99_ms", "fanout.max_ms", "fanout.act_ms"]
-"""One event to many spectator streams: how many, delivery percentiles and the slowest, the ``Act``."""
+FANOUT_KEYS = [
+    "fanout.watchers",
+    "fanout.p50_ms",
+    "fanout.p99_ms",
+    "fanout.max_ms",
+    "fanout.act_ms",
+    "fanout.messages_per_watcher",
+    "fanout.message_bytes",
+    "fanout.server_cpu_ms_per_watcher",
+    "fanout.bare.per_s",
+    "fanout.bare.server_cpu_ms",
+    "fanout.ratio.cpu_vs_bare",
+]
+"""One event to many spectator streams: how many, delivery percentiles and the slowest, the
+``Act``, the messages each watcher had per round and their mean size; the server's CPU per watcher
+and round, a bare stream message's (woken from another thread), their ratio."""
+
+PACED_KEYS = [
+    "paced.tables",
+    "paced.rate",
+    "paced.seconds",
+    "paced.setup_s",
+    "paced.per_s",
+    "paced.p50_ms",
+    "paced.p90_ms",
+    "paced.p99_ms",
+    "paced.max_ms",
+    "paced.errors",
+    "paced.behind",
+]
+"""``trapoula load --rate``: tables, target rate, seconds played, set-up time, the rate achieved,
+``Act`` latency from each move's due time, errors, moves due but not made at the end."""
+
+SATURATION_KEYS = [
+    "saturation.tables",
+    "saturation.one.per_s",
+    "saturation.one.errors",
+    "saturation.two.per_s",
+    "saturation.two.errors",
+    "saturation.ratio.two_vs_one",
+]
+"""Closed-loop ``trapoula load`` against one replica, then two on the same database."""
 
 MEMORY_KEYS = ["memory.tables", "memory.traced_bytes_per_table", "memory.rss_bytes_per_table"]
 """Tables held open, Python heap growth per table (tracemalloc) and the process's RSS growth per table."""
 
 
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A bound a figure must meet (issue 15): at most, or at least, ``limit``."""
+
+    key: str
+    limit: float
+    at_most: bool
+    what: str
+    """What the figure is, for the report."""
+    unit: str = "x"
+    """How the figure and the limit are printed: ``x`` a ratio, ``ms``, ``KiB`` (bytes shown in
+    KiB), ``count``."""
+
+    def met(self, value: float) -> bool:
+        """True when ``value`` meets the bound."""
+        return value <= self.limit if self.at_most else value >= self.limit
+
+
+def bounds(levels: Sequence[int]) -> list[Bound]:
+    """Every bound, in the report's order (the gRPC ones at each of ``levels``)."""
+    out = [
+        Bound(
+            f"grpc.{store}.{n}.ratio.cpu_vs_bare", 2.0, True, f"Act server CPU / bare baseline, {store}, {n} table(s)"
+        )
+        for store in STORES
+        for n in levels
+    ]
+    return [
+        *out,
+        Bound("fanout.ratio.cpu_vs_bare", 3.0, True, "fan-out: server CPU per watcher / bare stream message"),
+        Bound("fanout.p99_ms", 100.0, True, "fan-out: delivery p99 to every watcher", "ms"),
+        Bound("paced.p99_ms", 100.0, True, "paced load: Act p99 (from the due time)", "ms"),
+        Bound("paced.errors", 0, True, "paced load: errors", "count"),
+        Bound("saturation.ratio.two_vs_one", 1.6, False, "saturation: two replicas' moves/s / one's"),
+        Bound("memory.rss_bytes_per_table", 64 * 1024, True, "memory per open table (resident)", "KiB"),
+    ]
+
+
 def expected_keys(games: Sequence[str], levels: Sequence[int]) -> list[str]:
     """Every key a complete run fills in (a number, or a skip reason where allowed)."""
-    return [*domain_keys(games), *REPLAY_KEYS, *grpc_keys(levels), *FANOUT_KEYS, *MEMORY_KEYS]
+    return [
+        *domain_keys(games),
+        *REPLAY_KEYS,
+        *grpc_keys(levels),
+        *FANOUT_KEYS,
+        *PACED_KEYS,
+        *SATURATION_KEYS,
+        *MEMORY_KEYS,
+    ]
 
 
 def may_skip(key: str) -> bool:
     """True for the figures that may be skipped on a machine without PostgreSQL, open_spiel or ``/proc``."""
-    return key.startswith(("openspiel.", "grpc.postgresql.")) or key.endswith(SERVER_CPU_FIELDS)
+    if key.startswith(("openspiel.", "grpc.postgresql.", "paced.", "saturation.")):
+        return True
+    return key.endswith(CPU_FIELDS) or key in (
+        "fanout.server_cpu_ms_per_watcher",
+        "fanout.bare.server_cpu_ms",
+        "fanout.ratio.cpu_vs_bare",
+    )

@@ -3,9 +3,9 @@
 * :class:`ServerProcess` ``("trapoula")``: ``python -m trapoula.service`` on port 0, what an operator
   runs, with its default settings but the store (and a free port for its metrics, when it serves
   them, so that several run side by side).
-* :class:`ServerProcess` ``("echo")``: ``python -m bench --echo-server``: a bare ``grpc.aio`` server
-  whose one method (:data:`ECHO_METHOD`, a generic unary handler on raw bytes, no protobuf) returns
-  the request as it came: the floor any gRPC call in Python stands on (:func:`serve_echo`).
+* :class:`ServerProcess` ``("bare")``: ``python -m bench --bare-server``: a bare ``grpc.aio`` server
+  (:mod:`bench.bare`): a unary call and stream messages with no work behind them, the floor any
+  gRPC call in Python stands on.
 * :func:`postgres_schema`: a fresh schema ``trapoula_bench_<random>`` in the database of
   ``TRAPOULA_BENCH_DATABASE_URL``, else ``TEST_DATABASE_URL``, else :data:`DEFAULT_POSTGRES_URL`;
   dropped at the end.  When none connects it says why instead.
@@ -16,7 +16,6 @@ the load generator's own work on the same interpreter lock.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import queue
@@ -29,19 +28,16 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-import grpc
 import sqlalchemy
 
 from trapoula.service.settings import display_url
+
+from .bare import READY
 
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 """The PostgreSQL database tried when no URL is set."""
 STARTUP_SECONDS = 60.0
 """How long a server process may take to say it serves."""
-ECHO_METHOD = "/trapoula.bench.Echo/Echo"
-"""The echo server's one method: raw request bytes back."""
-ECHO_READY = "echo serving on "
-"""The line the echo server prints once serving, followed by ``host:port``."""
 TRAPOULA_READY = "trapoula serving on "
 """The line ``python -m trapoula.service`` prints once serving, followed by ``host:port``."""
 
@@ -78,9 +74,9 @@ class ServerProcess:
         return cls(argv, TRAPOULA_READY, log_path, env)
 
     @classmethod
-    def echo(cls, log_path: Path) -> ServerProcess:
-        """The bare echo server (``python -m bench --echo-server``) on ``127.0.0.1:0``."""
-        return cls([sys.executable, "-m", "bench", "--echo-server"], ECHO_READY, log_path, bench_env())
+    def bare(cls, log_path: Path) -> ServerProcess:
+        """The bare server (``python -m bench --bare-server``) on ``127.0.0.1:0``."""
+        return cls([sys.executable, "-m", "bench", "--bare-server"], READY, log_path, bench_env())
 
     def launch(self) -> ServerProcess:
         """Start the process, without waiting for it to serve (see :meth:`wait`)."""
@@ -173,32 +169,6 @@ def bench_env() -> dict[str, str]:
     here = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH", "")) if p)
     return env
-
-
-async def _echo(request: bytes, context: grpc.aio.ServicerContext[bytes, bytes]) -> bytes:
-    return request
-
-
-async def _serve_echo() -> None:
-    server = grpc.aio.server()
-    service, method = ECHO_METHOD.strip("/").split("/")
-    handler = grpc.unary_unary_rpc_method_handler(_echo)  # no (de)serializers: raw bytes in and out
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, {method: handler}),))
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    print(f"{ECHO_READY}127.0.0.1:{port}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    await server.stop(1.0)
-
-
-def serve_echo() -> None:
-    """Serve :data:`ECHO_METHOD` on a free port of 127.0.0.1 until SIGTERM; print
-    ``echo serving on HOST:PORT`` once serving."""
-    asyncio.run(_serve_echo())
 
 
 def postgres_url() -> str:

@@ -11,8 +11,11 @@ table, and the bare store append that the gRPC rows are compared with.
   in ``Tables``' cache of a fresh process; the growth of the Python heap (``tracemalloc``) and of
   the process's resident memory, each divided by the tables added.
 * Store append: the recorder ``Tables`` saves through (eventsourcing-sqlalchemy, the same store
-  and settings) appends one small event per call, each caller to its own stream; the calls run
-  on a pool of as many threads as the server's store pool, as the server runs its store calls.
+  and settings) appends the very events ``Act`` commands stored (read back from the store: each
+  command's events, their topics and bytes as stored), one command's events per call, each
+  caller to its own stream, in a process of its own (``python -m bench --append-probe``, whose
+  CPU time is what the appends cost); the calls run from an asyncio loop on a pool of as many
+  threads as the server's store pool, as the server runs its store calls.
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ import sys
 import time
 import tracemalloc
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from eventsourcing.persistence import StoredEvent
 
@@ -191,44 +195,158 @@ def memory_figures(database_url: str, count: int) -> MemoryFigures:
         tables.close()
 
 
-def append_run(database_url: str, schema: str | None, callers: int, warmup: float, window: float) -> Window:
-    """``callers`` closed-loop callers appending one small event each per call through the store's
-    recorder (:data:`STORE_WORKERS` threads); the appends completed in the window."""
-    tables = Tables(database_url, SECRET, schema=schema)
+Batch = list[tuple[str, bytes]]
+"""One command's stored events: ``(topic, state)`` each, in order."""
+
+
+def act_batches(tables: Tables, table_ids: Iterable[str]) -> list[Batch]:
+    """The events each seat's command (``Act``) stored at the tables ``table_ids``, one batch per
+    command, as the store holds them (a command's events carry its id; those of a seat's command
+    start with the seat's own)."""
+    batches: list[Batch] = []
+    for table_id in table_ids:
+        current: Batch = []
+        command: Any = None
+        for stored in tables.recorder.select_events(uuid.UUID(table_id)):
+            event = tables.mapper.to_domain_event(stored)
+            command_id = getattr(event, "command_id", None)
+            if command_id is None or command_id != command:
+                if current:
+                    batches.append(current)
+                current, command = [], None
+                if command_id is not None and str(getattr(event, "actor", "")).startswith("seat:"):
+                    command = command_id
+            if command is not None:
+                current.append((stored.topic, bytes(stored.state)))
+        if current:
+            batches.append(current)
+    return batches
+
+
+@dataclass(frozen=True, slots=True)
+class AppendFigures:
+    """Bare appends of ``Act``'s events in a window, and the appending process's CPU in it."""
+
+    window: Window
+    cpu_seconds: float
+    """The appending process's CPU time in the window (all its threads)."""
+    events: float
+    """Events per append (the mean over the commands replayed)."""
+    event_bytes: float
+    """Bytes of events per append (their stored state, summed; the mean over the commands)."""
+
+    @property
+    def cpu_ms(self) -> float | None:
+        """CPU milliseconds per append completed in the window."""
+        return self.cpu_seconds * 1000.0 / self.window.calls if self.window.calls else None
+
+
+def append_in_child(
+    database_url: str, schema: str | None, table_ids: Sequence[str], callers: int, warmup: float, window: float
+) -> AppendFigures:
+    """:func:`append_figures` in a process of its own (``python -m bench --append-probe``), so that
+    its CPU time is the appends' alone.
+
+    Raises:
+        RuntimeError: the child failed; the message holds the end of its error output.
+    """
+    spec = {
+        "url": database_url,
+        "schema": schema,
+        "tables": list(table_ids),
+        "callers": callers,
+        "warmup": warmup,
+        "window": window,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "--append-probe"],
+        input=json.dumps(spec),
+        capture_output=True,
+        text=True,
+        env=bench_env(),
+        timeout=600,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the append probe failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    return AppendFigures(Window(**figures["window"]), figures["cpu_seconds"], figures["events"], figures["event_bytes"])
+
+
+def append_figures(spec: dict[str, Any]) -> dict[str, Any]:
+    """The append probe (run by :func:`append_in_child` from the JSON ``spec``): read the events of
+    the ``Act`` commands of ``spec["tables"]``, then ``spec["callers"]`` closed-loop callers each
+    append one command's events per call (:data:`STORE_WORKERS` threads), each to its own new
+    stream, cycling through the commands; measure ``spec["window"]`` seconds after
+    ``spec["warmup"]``.  The figures, ready for JSON.
+
+    Raises:
+        RuntimeError: no command's events were found.
+    """
+    tables = Tables(spec["url"], SECRET, schema=spec["schema"])
     executor = ThreadPoolExecutor(max_workers=STORE_WORKERS, thread_name_prefix="bench-store")
+    try:
+        batches = act_batches(tables, spec["tables"])
+        if not batches:
+            raise RuntimeError("the tables hold no seat's command")
+        callers, warmup, window = int(spec["callers"]), float(spec["warmup"]), float(spec["window"])
+        result = _append_run(tables, executor, batches, callers, warmup, window)
+    finally:
+        executor.shutdown(wait=True)
+        tables.close()
+    measured, cpu = result
+    return {
+        "window": {f: getattr(measured, f) for f in Window.__dataclass_fields__},
+        "cpu_seconds": cpu,
+        "events": sum(len(b) for b in batches) / len(batches),
+        "event_bytes": sum(len(state) for b in batches for _, state in b) / len(batches),
+    }
+
+
+def _append_run(
+    tables: Tables, executor: ThreadPoolExecutor, batches: list[Batch], callers: int, warmup: float, window: float
+) -> tuple[Window, float]:
     recorder = tables.recorder
     latencies: list[float] = []
     errors: list[str] = []
+    cpu = [0.0, 0.0]
 
-    def append(stream: uuid.UUID, version: int) -> None:
-        recorder.insert_events([StoredEvent(stream, version, "bench:Appended", b'{"n":%d}' % version)])
+    def append(stream: uuid.UUID, version: int, batch: Batch) -> None:
+        recorder.insert_events(
+            [StoredEvent(stream, version + i, topic, state) for i, (topic, state) in enumerate(batch, start=1)]
+        )
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
         now = time.perf_counter()
         begin, end = now + warmup, now + warmup + window
 
-        async def caller() -> None:
+        async def caller(index: int) -> None:
             stream = uuid.uuid4()
             version = 0
+            turn = index * 7919  # callers start at different commands
             while time.perf_counter() < end:
-                version += 1
+                batch = batches[turn % len(batches)]
+                turn += 1
                 sent = time.perf_counter()
                 try:
-                    await loop.run_in_executor(executor, append, stream, version)
+                    await loop.run_in_executor(executor, append, stream, version, batch)
                 except Exception as exc:
                     errors.append(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
                     stream, version = uuid.uuid4(), 0
                     continue
+                version += len(batch)
                 done = time.perf_counter()
                 if begin <= done <= end:
                     latencies.append((done - sent) * 1000.0)
 
-        await asyncio.gather(*(caller() for _ in range(callers)))
+        async def clock() -> None:
+            await asyncio.sleep(warmup)
+            cpu[0] = time.process_time()
+            await asyncio.sleep(max(0.0, end - time.perf_counter()))
+            cpu[1] = time.process_time()
 
-    try:
-        asyncio.run(main())
-    finally:
-        executor.shutdown(wait=True)
-        tables.close()
-    return Window.of(latencies, window, len(errors), errors[0] if errors else "")
+        await asyncio.gather(clock(), *(caller(i) for i in range(callers)))
+
+    asyncio.run(main())
+    return Window.of(latencies, window, len(errors), errors[0] if errors else ""), cpu[1] - cpu[0]

@@ -20,9 +20,9 @@ import pytest
 from trapoula.domain.registry import GAMES
 
 from .__main__ import QUICK
-from .figures import SKIPPED, expected_keys, may_skip
+from .figures import SKIPPED, bounds, expected_keys, may_skip
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(180)
 
 HERE = Path(__file__).resolve().parent
 
@@ -40,7 +40,7 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Comp
         capture_output=True,
         text=True,
         env=env,
-        timeout=110,
+        timeout=170,
         check=False,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
@@ -51,7 +51,9 @@ def test_every_figure_is_measured_or_says_why_it_was_skipped(quick_run: tuple[An
     _, document = quick_run
     figures = document["figures"]
     keys = expected_keys(sorted(GAMES), QUICK.levels)
-    assert len(keys) == 12 + 4 + 4 + 2 * 3 + 2 * 2 * 15 + 5 + 3  # every game, open_spiel, replay, echo, rows ...
+    # every game, open_spiel, replay; per store and level Act (12), the baselines (10), the ratios (4);
+    # fan-out, paced load, saturation, memory
+    assert len(keys) == 12 + 4 + 4 + 2 * 2 * (12 + 10 + 4) + 11 + 11 + 6 + 3
     missing = [k for k in keys if k not in figures]
     assert missing == []
     for key in keys:
@@ -70,17 +72,37 @@ def test_the_figures_that_must_be_positive_are(quick_run: tuple[Any, dict[str, A
     for key in ("replay.events", "replay.fold_events_per_s", "replay.audit_events_per_s"):
         assert figures[key] > 0
     for n in QUICK.levels:
-        assert figures[f"grpc.echo.{n}.per_s"] > 0
-        assert figures[f"grpc.sqlite.{n}.act.per_s"] > 0
-        assert figures[f"grpc.sqlite.{n}.act.errors"] == 0
-        assert 0 < figures[f"grpc.sqlite.{n}.act.p50_ms"] <= figures[f"grpc.sqlite.{n}.act.p99_ms"]
-        assert figures[f"grpc.sqlite.{n}.append.per_s"] > 0
+        row = f"grpc.sqlite.{n}"
+        assert figures[f"{row}.act.per_s"] > 0
+        assert figures[f"{row}.act.errors"] == 0
+        assert 0 < figures[f"{row}.act.p50_ms"] <= figures[f"{row}.act.p99_ms"]
+        for key in ("request_bytes", "reply_bytes", "stream_messages", "stream_message_bytes", "events", "event_bytes"):
+            assert figures[f"{row}.act.{key}"] > 0, key
+        assert figures[f"{row}.act.events"] >= 1  # each command stores its own event at least
+        for key in ("echo.per_s", "stream.per_s", "append.per_s", "append.cpu_ms"):
+            assert figures[f"{row}.{key}"] > 0, key
         if sys.platform == "linux":
-            assert figures[f"grpc.sqlite.{n}.act.server_cores"] > 0
-        p50, echo = figures[f"grpc.sqlite.{n}.act.p50_ms"], figures[f"grpc.echo.{n}.p50_ms"]
-        assert figures[f"grpc.sqlite.{n}.ratio.p50_vs_echo"] == pytest.approx(p50 / echo)
+            assert figures[f"{row}.act.server_cores"] > 0
+            parts = (
+                figures[f"{row}.echo.server_cpu_ms"]
+                + figures[f"{row}.append.cpu_ms"]
+                + figures[f"{row}.act.stream_messages"] * figures[f"{row}.stream.server_cpu_ms"]
+            )
+            assert figures[f"{row}.baseline.cpu_ms"] == pytest.approx(parts)
+            assert figures[f"{row}.ratio.cpu_vs_bare"] == pytest.approx(figures[f"{row}.act.server_cpu_ms"] / parts)
+        p50, echo = figures[f"{row}.act.p50_ms"], figures[f"{row}.echo.p50_ms"]
+        assert figures[f"{row}.ratio.p50_vs_echo"] == pytest.approx(p50 / echo)
     assert figures["fanout.watchers"] == QUICK.watchers
     assert 0 < figures["fanout.p50_ms"] <= figures["fanout.p99_ms"] <= figures["fanout.max_ms"]
+    assert figures["fanout.messages_per_watcher"] >= 1 and figures["fanout.bare.per_s"] > 0
+    if sys.platform == "linux":
+        assert figures["fanout.server_cpu_ms_per_watcher"] > 0 and figures["fanout.ratio.cpu_vs_bare"] > 0
+    if not isinstance(figures["paced.per_s"], str):  # PostgreSQL was there
+        assert figures["paced.tables"] == QUICK.paced_tables and figures["paced.errors"] == 0
+        assert figures["paced.per_s"] > 0 and 0 < figures["paced.p50_ms"] <= figures["paced.p99_ms"]
+        assert figures["saturation.one.per_s"] > 0 and figures["saturation.two.per_s"] > 0
+        one, two = figures["saturation.one.per_s"], figures["saturation.two.per_s"]
+        assert figures["saturation.ratio.two_vs_one"] == pytest.approx(two / one)
     assert figures["memory.tables"] == QUICK.memory_tables
     assert figures["memory.traced_bytes_per_table"] > 0
 
@@ -90,13 +112,32 @@ def test_the_report_prints_every_part_and_row(quick_run: tuple[Any, dict[str, An
     text = done.stdout
     for title in ("Pure domain", "open_spiel crazy_eights", "Replay of a stored record", "gRPC: Act at N tables"):
         assert title in text
-    for title in ("gRPC ratios", "Fan-out", "Memory per open table"):
+    for title in ("Bare baselines", "over the bare baseline", "Fan-out", "Paced load", "Saturation"):
         assert title in text
+    assert "Memory per open table" in text
     for game in GAMES:
         assert f"│ {game} " in text
     for store in ("sqlite", "postgresql"):
         for n in QUICK.levels:
             rows = [line for line in text.splitlines() if line.startswith(f"│ {store} ") and f"│ {n} │" in line]
-            assert len(rows) == 2, (store, n)  # the figures' row and the ratios' row
+            assert len(rows) == 3, (store, n)  # Act's row, the baselines' row and the ratio's row
     if any(isinstance(v, str) for v in document["figures"].values()):
         assert "note: " in text  # what was skipped, and why
+
+
+def test_every_bound_is_printed_beside_its_figure_and_marked(quick_run: tuple[Any, dict[str, Any]]) -> None:
+    done, document = quick_run
+    text = done.stdout
+    judged = document["bounds"]
+    assert list(judged) == [b.key for b in bounds(QUICK.levels)]
+    start = text.index("Bounds (issue 15)")
+    lines = text[start:].splitlines()
+    for bound in bounds(QUICK.levels):
+        line = next(line for line in lines if f"│ {bound.what} " in line)
+        verdict = judged[bound.key]
+        mark = {True: "│ met ", False: "│ NOT MET ", None: "│ not measured "}[verdict["met"]]
+        assert mark in line and f" {verdict['bound']} │" in line, line
+        if verdict["value"] is not None:
+            assert verdict["met"] == bound.met(verdict["value"])
+    met = sum(1 for v in judged.values() if v["met"])
+    assert f"bounds: {met} of {len(judged)} met" in text

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
+import math
 import os
+import random
 import re
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -215,6 +219,119 @@ def test_ctrl_c_stops_cleanly_with_the_summary(served: Served, capsys: pytest.Ca
     assert _summary(lines)["errors"].split() == ["errors", "none"]
 
 
+# --------------------------------------------------------------------------- paced (open loop)
+
+PACED_LINE = re.compile(
+    r"^t +(?P<t>\d+\.\d)s \| commands (?P<commands>\d+) \+\d+ (?P<rate>[\d.]+)/s \(target (?P<target>[\d.]+)/s\) "
+    r"\| act ms p50/p90/p99/max (\S+) \(run (\S+)\) \| streamed [\d.]+/s \| matches \d+ \+\d+ \| errors (?P<errors>.+)$"
+)
+
+
+def _act_ms(row: str) -> tuple[float, float, float, float]:
+    """p50, p90, p99 and max of the summary's ``Act ms`` row."""
+    found = re.fullmatch(r"  Act ms    p50 (\S+)  p90 (\S+)  p99 (\S+)  max (\S+)( from each move's due time)?", row)
+    assert found is not None, row
+    return float(found[1]), float(found[2]), float(found[3]), float(found[4])
+
+
+def test_a_pace_is_a_poisson_schedule_and_counts_the_moves_due() -> None:
+    pace = load._Pace(4.0, random.Random(11))
+    pace.start(100.0)
+    dues = [pace.take() for _ in range(20_000)]
+    assert dues == sorted(dues) and dues[0] > 100.0
+    gaps = [b - a for a, b in itertools.pairwise(dues)]
+    assert sum(gaps) / len(gaps) == pytest.approx(0.25, rel=0.03)  # 4 a second on average
+    assert sum(g < 0.25 for g in gaps) / len(gaps) == pytest.approx(1 - math.exp(-1), abs=0.02)  # exponential
+    # moves due by a time: the taken ones at or before it, and those still to take
+    assert pace.due_by(dues[99]) == 100
+    assert pace.due_by(100.0) == 0
+    fresh = load._Pace(4.0, random.Random(11))
+    fresh.start(100.0)
+    fresh.take()
+    assert fresh.due_by(dues[9]) == 10  # one taken, nine counted ahead without being drawn
+    assert fresh.take() == dues[1]  # ... and counting drew nothing
+    fresh.closed = dues[4]
+    assert fresh.due_by(dues[9]) == 5  # a table that stopped playing has no moves due after
+    # a bot may take a move before the table's schedule was started: it begins then, once
+    lazy = load._Pace(4.0, random.Random(11))
+    before = time.perf_counter()
+    first = lazy.take()
+    assert first > before
+    lazy.start(0.0)
+    assert lazy.take() > first
+
+
+def test_a_paced_run_makes_the_moves_due_at_the_rate_and_the_store_holds_them(
+    served: Served, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """4 agonia tables, 24 moves a second in all, for 5 s: about 120 moves, each made when due."""
+    argv = ["--address", served.address, "--tables", "4", "--seats", "2", "--rate", "24", "--seed", "5"]
+    code, lines, err = _run([*argv, "--duration", "5", "--every", "1"], capsys)
+    assert code == 0, "\n".join([*lines[-10:], err])
+    assert err == ""
+    assert lines[1] == (
+        "paced: 24 moves/s in all, each table 6/s on average (Poisson); Act latency counted from each move's due time"
+    )
+    assert re.fullmatch(r"set up 4 table\(s\) in [\d.]+ s \(errors 0\); the clock starts", lines[2])
+    ticks = [m for m in map(PACED_LINE.match, lines) if m]
+    assert len(ticks) >= 5 and all(m["target"] == "24.0" and m["errors"] == "0" for m in ticks)
+    rows = _summary(lines)
+    assert rows["errors"].split() == ["errors", "none"]
+    made = int(rows["commands"].split()[1])
+    scheduled, behind = (int(n) for n in re.findall(r"\d+", rows["schedule"]))
+    assert 0.7 * 120 <= scheduled <= 1.3 * 120  # a Poisson count of mean 120 (sd 11)
+    assert made + behind == scheduled
+    assert behind <= max(4, scheduled // 10)  # the moves in flight when the run ended (a busy machine: a few more)
+    assert abs(made / 5.0 - 24.0) <= 0.3 * 24.0  # the achieved rate
+    assert rows["commands"].startswith(f"  commands  {made} Act calls, ") and "(target 24.0/s)" in rows["commands"]
+    p50, _p90, p99, _max = _act_ms(rows["Act"])
+    assert 0 < p50 <= p99
+    # each counted move is a seat's command in the store (a call cut short at the end may be stored too)
+    app = served.tables
+    logs = [app.stored_events(tid) for tid in app.table_ids()]
+    assert len(logs) == 4
+    seat_commands = {e.command_id for log in logs for e in log if e.actor.startswith("seat:") and e.command_id}
+    assert made <= len(seat_commands) <= made + 4
+
+
+def test_a_paced_run_counts_latency_from_the_due_time_when_the_server_falls_behind(
+    served: Served, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every Act takes 0.2 s on the server; one table is due 20 moves a second: it makes about 5,
+    the others fall behind, and the latency counted from their due times grows past a second."""
+    act = served.tables.act
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.2)
+        return act(*args, **kwargs)
+
+    monkeypatch.setattr(served.tables, "act", slow)
+    argv = ["--address", served.address, "--tables", "1", "--seats", "2", "--rate", "20", "--seed", "2"]
+    code, lines, err = _run([*argv, "--duration", "3", "--every", "3", "--watchers", "0"], capsys)
+    assert code == 0, "\n".join([*lines[-10:], err])
+    rows = _summary(lines)
+    made = int(rows["commands"].split()[1])
+    scheduled, behind = (int(n) for n in re.findall(r"\d+", rows["schedule"]))
+    assert 6 <= made <= 15  # one at a time, each at least 0.2 s
+    assert scheduled >= 35 and behind == scheduled - made  # about 60 were due
+    p50, _p90, _p99, most = _act_ms(rows["Act"])
+    assert p50 >= 200.0  # never less than the server's own time
+    assert most >= 1000.0  # the last moves were made long after they were due
+
+
+def test_set_up_first_starts_the_clock_once_every_table_plays(
+    served: Served, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--address", served.address, "--tables", "3", "--seats", "2", "--set-up-first", "--game", "crazy_eights"]
+    code, lines, err = _run([*argv, "--duration", "60", "--matches", "1", "--every", "5"], capsys)
+    assert code == 0, "\n".join([*lines[-10:], err])
+    assert re.fullmatch(r"set up 3 table\(s\) in [\d.]+ s \(errors 0\); the clock starts", lines[1])
+    rows = _summary(lines)
+    assert re.fullmatch(r"  set up    3 tables in [\d.]+ s, before the clock started", rows["set"])
+    assert "closed loop" in next(line for line in lines if line.startswith("summary: "))
+    assert "schedule" not in rows and int(rows["commands"].split()[1]) > 0
+
+
 # --------------------------------------------------------------------------- bad usage
 
 
@@ -226,6 +343,9 @@ def test_ctrl_c_stops_cleanly_with_the_summary(served: Served, capsys: pytest.Ca
         (["--duration", "nan"], "argument --duration: 'nan' is not a positive number of seconds"),
         (["--every", "often"], "argument --every: 'often' is not a number of seconds"),
         (["--watchers", "-1"], "argument --watchers: '-1' is below 0"),
+        (["--rate", "0"], "argument --rate: '0' is not a positive number of moves per second"),
+        (["--rate", "inf"], "argument --rate: 'inf' is not a positive number of moves per second"),
+        (["--rate", "fast"], "argument --rate: 'fast' is not a number of moves per second"),
         (["--game", "chess"], "argument --game: invalid choice: 'chess'"),
         (["--option", "target_points"], "argument --option: 'target_points' is not KEY=VALUE"),
     ],

@@ -15,7 +15,7 @@
     trapoula standings [--game G] [--player NAME] [--limit 50] [--address HOST:PORT]
     trapoula load    [--address HOST:PORT] [--tables 200] [--duration 60] [--game G] [--seats 4] [--bots LEVEL]
                      [--target N] [--option K=V ...] [--every 5] [--watchers 1] [--channels 8] [--timeout 30]
-                     [--seed N] [--matches N]
+                     [--seed N] [--matches N] [--rate MOVES_PER_S] [--set-up-first]
 
 ``serve`` hands every argument to ``python -m trapoula.service`` (its settings module parses
 them, so the two accept the same flags and environment); ``serve`` and ``demo`` (without
@@ -45,7 +45,7 @@ from trapoula.clients.audit import parse_record
 from trapoula.clients.demo import ServerNotStarted
 from trapoula.clients.errors import TrapoulaError
 from trapoula.clients.history import Page
-from trapoula.clients.load import LoadPlan, non_negative_arg, run_load, seconds_arg, whole_number_arg
+from trapoula.clients.load import LoadPlan, non_negative_arg, rate_arg, run_load, seconds_arg, whole_number_arg
 from trapoula.clients.replay import OMNISCIENT, Replay
 from trapoula.clients.table import TableClient
 from trapoula.clients.text import describe_event, render_view
@@ -517,6 +517,8 @@ def _cmd_load(args: argparse.Namespace, out: TextIO) -> int:
         timeout=args.timeout,
         seed=args.seed,
         matches=args.matches,
+        rate=args.rate or 0.0,
+        set_up_first=args.set_up_first,
     )
     result = run_load(plan, out)
     if result.interrupted:
@@ -643,6 +645,19 @@ def build_parser() -> argparse.ArgumentParser:
         type=non_negative_arg,
         default=0,
         help="end the run once this many matches have ended (default 0: play for the whole duration)",
+    )
+    p.add_argument(
+        "--rate",
+        type=rate_arg,
+        default=None,
+        metavar="MOVES_PER_S",
+        help="paced (open loop): this many moves a second in all, spread over the tables at random times, each "
+        "sent when due; Act latency counted from the due time (default: closed loop, each move at once)",
+    )
+    p.add_argument(
+        "--set-up-first",
+        action="store_true",
+        help="set every table up (seats, streams, match started) before the clock starts (always so with --rate)",
     )
     return parser
 

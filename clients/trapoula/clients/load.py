@@ -9,13 +9,35 @@ follows its seat's ``WatchTable`` stream and, when its view offers it a move
 of people would put on the server.  :attr:`LoadPlan.watchers` spectator streams per table follow
 it too.  When a match ends, a new table takes its place.
 
+Two ways to play:
+
+* **closed loop** (the default): a bot sends its command as soon as its view offers it a move, so
+  each table has one command in flight all the time and the server's speed sets the rate: the
+  most a server takes, when there are enough tables to keep it busy.
+* **paced** (open loop, :attr:`LoadPlan.rate` > 0): the moves come at a set rate in all, as people
+  play.  Each table's moves are due at the times of a Poisson process of ``rate / tables`` a
+  second (gaps drawn from the exponential distribution, each table its own draws), so that the
+  tables together make ``rate`` moves a second on average.  A bot whose move is due sends it on
+  time whether or not other tables' calls have returned; a move cannot go before the table's
+  previous one was answered (the next view depends on it), so a table the server keeps waiting
+  falls behind its schedule and makes its moves late.  The latency of ``Act`` is measured from
+  the time the move was due, not from the time it was sent, so that a slow server shows as the
+  waits its players would have seen (no coordinated omission).  The lines then show the rate
+  achieved beside the target, and the summary how many moves were due and how many still
+  behind schedule at the end.
+
+With :attr:`LoadPlan.set_up_first` (always when paced) every table is set up (created, seated,
+its streams opened, its match started) before the clock starts: the run's duration, its rates
+and latencies are then the play alone; a line says how long the set-up took.
+
 Everything runs in one process on one asyncio loop (``grpc.aio``), over
 :attr:`LoadPlan.channels` connections shared round robin by the tables, so hundreds of tables
 and their players fit.  Every :attr:`LoadPlan.every` seconds one line is printed (see
 :func:`interval_line`): elapsed time, commands (successful ``Act`` calls) and commands a second,
 the latency of ``Act`` in milliseconds (p50, p90, p99 and max, of the interval and of the whole
 run so far), messages streamed a second, matches finished and errors by status code; the last,
-shorter interval gets its line too.  A summary block (:func:`summary_block`) ends the run.
+shorter interval gets its line too (paced, the target rate beside the achieved one).  A summary
+block (:func:`summary_block`) ends the run.
 
 An error never stops the run: it is counted (by gRPC status code, ``STALLED`` for a table where
 nothing happened for :attr:`LoadPlan.timeout` seconds, ``STREAM_ENDED`` for a stream that ended
@@ -30,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import json
 import math
@@ -60,6 +83,7 @@ __all__ = [
     "interval_line",
     "non_negative_arg",
     "percentile",
+    "rate_arg",
     "run_load",
     "seconds_arg",
     "summary_block",
@@ -96,6 +120,21 @@ def seconds_arg(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def rate_arg(text: str) -> float:
+    """A positive, finite number of moves per second (``--rate``).
+
+    Raises:
+        argparse.ArgumentTypeError: not a number, not finite, or not above 0.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of moves per second") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of moves per second")
     return value
 
 
@@ -224,19 +263,23 @@ def _errors_text(errors: Mapping[str, int]) -> str:
     return f"{total} ({parts})"
 
 
-def interval_line(previous: Snapshot, now: Snapshot, interval: Spread | None, overall: Spread | None) -> str:
+def interval_line(
+    previous: Snapshot, now: Snapshot, interval: Spread | None, overall: Spread | None, rate: float = 0.0
+) -> str:
     """The line printed at the end of an interval (from ``previous`` to ``now``).
 
     ``t 10.0s | commands 2468 +1234 246.8/s | act ms p50/p90/p99/max 12.3/30.1/80.2/120.0 (run
     11.9/29.0/85.1/130.2) | streamed 3000.0/s | matches 7 +3 | errors 0`` (one line): rates are
-    per second over the interval; ``-`` where the interval had no ``Act``.
+    per second over the interval; ``-`` where the interval had no ``Act``.  A paced run (``rate``
+    > 0) gives its target beside the achieved rate: ``246.8/s (target 400.0/s)``.
     """
     seconds = max(now.elapsed - previous.elapsed, 1e-9)
     commands = now.commands - previous.commands
     act = interval.text() if interval is not None else "-"
     run = overall.text() if overall is not None else "-"
+    target = f" (target {rate:.1f}/s)" if rate > 0 else ""
     return (
-        f"t {now.elapsed:5.1f}s | commands {now.commands} +{commands} {commands / seconds:.1f}/s"
+        f"t {now.elapsed:5.1f}s | commands {now.commands} +{commands} {commands / seconds:.1f}/s{target}"
         f" | act ms p50/p90/p99/max {act} (run {run})"
         f" | streamed {(now.events - previous.events) / seconds:.1f}/s"
         f" | matches {now.matches} +{now.matches - previous.matches}"
@@ -265,6 +308,8 @@ class LoadPlan:
         seed: makes the bots' choices reproducible (the deals stay the server's); None: random.
         matches: end the run as soon as this many matches were played to their end (0: play for
             the whole duration).
+        rate: moves a second in all, paced (open loop, see the module docstring); 0: closed loop.
+        set_up_first: set every table up before the clock starts (always so when paced).
     """
 
     address: str
@@ -280,6 +325,18 @@ class LoadPlan:
     timeout: float = 30.0
     seed: int | None = None
     matches: int = 0
+    rate: float = 0.0
+    set_up_first: bool = False
+
+    @property
+    def paced(self) -> bool:
+        """True for an open-loop run at :attr:`rate` moves a second."""
+        return self.rate > 0
+
+    @property
+    def setup_before_clock(self) -> bool:
+        """True when every table is set up before the clock starts (:attr:`set_up_first`, or paced)."""
+        return self.set_up_first or self.paced
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +353,21 @@ class LoadResult:
     stale: int = 0
     """Act calls refused because the bot's view was behind the table; each went on from a fresh
     view (not counted as errors nor in the Act figures)."""
+    setup_seconds: float | None = None
+    """Seconds the tables took to be set up before the clock started; None when they were not
+    set up first (:attr:`LoadPlan.setup_before_clock`)."""
+    scheduled: int = 0
+    """Paced: the moves due by the end of the run (made or not); 0 for a closed loop."""
+
+    @property
+    def achieved_rate(self) -> float:
+        """Successful ``Act`` calls a second over the run (after the set-up, when set up first)."""
+        return self.final.commands / self.final.elapsed if self.final.elapsed > 0 else 0.0
+
+    @property
+    def behind(self) -> int:
+        """Paced: moves due by the end that were not made (late, or in flight); 0 for a closed loop."""
+        return max(0, self.scheduled - self.final.commands)
 
     @property
     def ok(self) -> bool:
@@ -308,17 +380,29 @@ def summary_block(plan: LoadPlan, result: LoadResult) -> str:
     final = result.final
     seconds = max(final.elapsed, 1e-9)
     how = "interrupted after" if result.interrupted else "ran"
+    mode = f"paced at {plan.rate:g} moves/s" if plan.paced else "closed loop"
     lines = [
         f"summary: {plan.game}, {plan.seats} seats, {plan.level} bots, {plan.tables} tables at once, "
         f"{plan.watchers} spectator stream(s) per table, {min(plan.channels, plan.tables)} connection(s) to "
-        f"{plan.address}; "
+        f"{plan.address}, {mode}; "
         f"{how} {final.elapsed:.1f} s",
-        f"  commands  {final.commands} Act calls, {final.commands / seconds:.1f}/s"
-        + (f" ({result.stale} more refused on a stale view, then made from a fresh one)" if result.stale else ""),
     ]
+    if result.setup_seconds is not None:
+        lines.append(f"  set up    {plan.tables} tables in {result.setup_seconds:.1f} s, before the clock started")
+    lines.append(
+        f"  commands  {final.commands} Act calls, {final.commands / seconds:.1f}/s"
+        + (f" (target {plan.rate:.1f}/s)" if plan.paced else "")
+        + (f" ({result.stale} more refused on a stale view, then made from a fresh one)" if result.stale else "")
+    )
+    if plan.paced:
+        lines.append(
+            f"  schedule  {result.scheduled} moves due by the end, {result.behind} of them not made"
+            " (behind schedule, or in flight)"
+        )
+    since = " from each move's due time" if plan.paced else ""
     if result.latency is not None:
         s = result.latency
-        lines.append(f"  Act ms    p50 {s.p50:.1f}  p90 {s.p90:.1f}  p99 {s.p99:.1f}  max {s.max:.1f}")
+        lines.append(f"  Act ms    p50 {s.p50:.1f}  p90 {s.p90:.1f}  p99 {s.p99:.1f}  max {s.max:.1f}{since}")
     else:
         lines.append("  Act ms    - (no Act call completed)")
     lines.append(f"  streamed  {final.events} messages, {final.events / seconds:.1f}/s")
@@ -361,12 +445,56 @@ def _bearer(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
 
-class _Table:
-    """One table's progress clock (for the stall check)."""
+class _Pace:
+    """One table's schedule of moves in a paced run: a Poisson process of ``per_second`` moves a
+    second, its times on the ``time.perf_counter`` clock."""
 
-    def __init__(self, table_id: str) -> None:
+    def __init__(self, per_second: float, rng: random.Random) -> None:
+        self.per_second = per_second
+        self.rng = rng
+        self.next = math.inf
+        """When the next move not yet taken is due."""
+        self.taken: list[float] = []
+        """The due times of the moves taken by a bot so far (each for one move: made, in flight,
+        or waited for), in order."""
+        self.closed = math.inf
+        """When the table stopped playing (its match ended, or it failed); inf while it plays."""
+
+    def start(self, now: float) -> None:
+        """The schedule begins at ``now``, unless it has begun: the first move is due after one drawn gap."""
+        if self.next == math.inf:
+            self.next = now + self.rng.expovariate(self.per_second)
+
+    def take(self) -> float:
+        """The time the next move is due (it is the caller's to make); the schedule begins now
+        if it has not yet."""
+        self.start(time.perf_counter())
+        due = self.next
+        self.next += self.rng.expovariate(self.per_second)
+        self.taken.append(due)
+        return due
+
+    def due_by(self, end: float) -> int:
+        """The moves due by ``end`` (or by the time the table stopped, if earlier), taken or not."""
+        end = min(end, self.closed)
+        count = bisect.bisect_right(self.taken, end)
+        if self.next <= end:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())  # count the moves still to take without drawing them
+            due = self.next
+            while due <= end:
+                count += 1
+                due += rng.expovariate(self.per_second)
+        return count
+
+
+class _Table:
+    """One table's progress clock (for the stall check), and its schedule when paced."""
+
+    def __init__(self, table_id: str, pace: _Pace | None = None) -> None:
         self.table_id = table_id
         self.last = time.monotonic()
+        self.pace = pace
 
     def touch(self) -> None:
         """Note that the table moved just now (for ``STALLED``)."""
@@ -396,6 +524,13 @@ class _Run:
         self.previous = Snapshot(0.0, 0, 0, 0, 0, {})
         self.running = True
         self.rng = random.Random(plan.seed)
+        self.go = asyncio.Event()
+        """Set when the clock starts: bots make no move before."""
+        self.unready = plan.tables
+        """Slots whose first table is neither set up nor failed yet (set-up first)."""
+        self.set_up = asyncio.Event()
+        """Set when every slot's first table was set up, or failed."""
+        self.paces: list[_Pace] = []
 
     def say(self, line: str) -> None:
         """Print one line of the report."""
@@ -411,6 +546,12 @@ class _Run:
             self.tables,
             dict(self.errors),
         )
+
+    def slot_ready(self) -> None:
+        """One slot's first table is set up (or failed): the clock starts when all are."""
+        self.unready -= 1
+        if self.unready <= 0:
+            self.set_up.set()
 
     def count_error(self, exc: BaseException, table_id: str | None) -> None:
         """Count one error under its kind (a status code, ``STALLED``, ...), keeping its first message."""
@@ -432,6 +573,7 @@ class _Run:
         """
         plan, metadata = self.plan, _bearer(token)
         last = 0
+        due: float | None = None  # paced: the due time of the move this bot is making (kept across a retry)
         call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table.table_id), metadata=metadata)
         try:
             async for message in call:
@@ -446,12 +588,24 @@ class _Run:
                     continue  # an event this bot's own command caused, already answered
                 last = version
                 view = json.loads(message.view.view_json)
+                if not self.go.is_set():
+                    await self.go.wait()  # set-up first: no move before the clock starts
                 while my_move(view) and self.running:  # no new command once the run has ended
                     command = command_message(choose(plan.game, view, plan.level, rng))
                     request = table_pb2.ActRequest(
                         table_id=table.table_id, command_id=uuid.uuid4().hex, command=command
                     )
-                    began = time.perf_counter()
+                    if table.pace is not None:  # paced: the move goes when due, its latency counts from then
+                        if due is None:
+                            due = table.pace.take()
+                        wait = due - time.perf_counter()
+                        if wait > 0:
+                            await asyncio.sleep(wait)
+                        if not self.running:
+                            return
+                        began = due
+                    else:
+                        began = time.perf_counter()
                     try:
                         response = await stub.Act(request, metadata=metadata, timeout=plan.timeout)
                     except grpc.aio.AioRpcError as exc:
@@ -473,6 +627,7 @@ class _Run:
                         return  # a reply after the end: not counted (the run's figures are final)
                     self.latencies.add((time.perf_counter() - began) * 1000.0)
                     self.commands += 1
+                    due = None
                     table.touch()
                     version = last = max(last, int(response.version))
                     if any(e.name == "MatchEnded" for e in response.events):
@@ -500,9 +655,15 @@ class _Run:
 
     # ------------------------------------------------------------------ tables
 
-    async def table(self, stub: table_pb2_grpc.TableServiceAsyncStub, where: list[str]) -> None:
+    async def table(
+        self, stub: table_pb2_grpc.TableServiceAsyncStub, where: list[str], first: list[bool] | None = None
+    ) -> None:
         """Create a table, seat the bots, start the match and play it to its end; the table's id
         is appended to ``where`` as soon as it exists (to name it in an error's message).
+
+        ``first``: ``[True]`` for a slot's first table in a run that sets its tables up first; it
+        is set to False, and :meth:`slot_ready` called, once the table is set up, and the table
+        then waits for the clock to start.
 
         Raises:
             grpc.aio.AioRpcError, _Stalled, _StreamEnded, or any fault of a bot.
@@ -513,7 +674,11 @@ class _Run:
         )
         self.tables += 1
         where.append(created.table_id)
-        table = _Table(created.table_id)
+        pace = None
+        if plan.paced:
+            pace = _Pace(plan.rate / plan.tables, random.Random(self.rng.getrandbits(64)))
+            self.paces.append(pace)
+        table = _Table(created.table_id, pace)
         tasks: list[asyncio.Task[None]] = []
         try:
             for seat in range(plan.seats):
@@ -531,6 +696,12 @@ class _Run:
                 metadata=_bearer(created.owner_token),
                 timeout=plan.timeout,
             )
+            if first is not None and first[0]:
+                first[0] = False
+                self.slot_ready()
+            await self.go.wait()
+            if pace is not None:
+                pace.start(time.perf_counter())
             table.touch()
             pending: set[asyncio.Task[None]] = set(tasks)
             while pending:
@@ -543,6 +714,8 @@ class _Run:
                 if pending and time.monotonic() - table.last >= plan.timeout:
                     raise _Stalled(f"no event for {plan.timeout:g} s")
         finally:
+            if pace is not None:
+                pace.closed = min(pace.closed, time.perf_counter())
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -555,14 +728,18 @@ class _Run:
     async def slot(self, stubs: Sequence[table_pb2_grpc.TableServiceAsyncStub], slot: int) -> None:
         """Keep one table playing: a new one each time a match ends or a table fails."""
         stub = stubs[slot % len(stubs)]
+        first = [True] if self.plan.setup_before_clock else None
         while self.running:
             where: list[str] = []
             try:
-                await self.table(stub, where)
+                await self.table(stub, where, first)
             except Exception as exc:
                 if not self.running:
                     return  # cut short by the end of the run
                 self.count_error(exc, where[0] if where else None)
+                if first is not None and first[0]:  # the clock need not wait for this slot
+                    first[0] = False
+                    self.slot_ready()
                 await asyncio.sleep(ERROR_PAUSE)
 
     # ------------------------------------------------------------------ the whole run
@@ -591,7 +768,7 @@ class _Run:
             await asyncio.sleep(max(0.0, self.started + tick * self.plan.every - time.monotonic()))
             tick += 1
             now = self.snapshot()
-            self.say(interval_line(self.previous, now, *self.latencies.roll()))
+            self.say(interval_line(self.previous, now, *self.latencies.roll(), rate=self.plan.rate))
             self.previous = now
 
     async def main(self) -> LoadResult:
@@ -616,20 +793,43 @@ class _Run:
                 f"{plan.duration:g} s{until}, {plan.watchers} spectator stream(s) per table, options "
                 f"{dict(plan.options) or 'default'}; a line every {plan.every:g} s"
             )
+            if plan.paced:
+                self.say(
+                    f"paced: {plan.rate:g} moves/s in all, each table {plan.rate / plan.tables:.3g}/s on average "
+                    "(Poisson); Act latency counted from each move's due time"
+                )
+            slots = [asyncio.create_task(self.slot(stubs, i)) for i in range(plan.tables)]
+            setup_seconds = None
+            if plan.setup_before_clock:
+                began = time.monotonic()
+                waits = [asyncio.create_task(self.set_up.wait()), asyncio.create_task(self.stop.wait())]
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                for waiting in waits:
+                    waiting.cancel()
+                setup_seconds = time.monotonic() - began
+                self.say(
+                    f"set up {self.tables} table(s) in {setup_seconds:.1f} s "
+                    f"(errors {_errors_text(self.errors)}); the clock starts"
+                )
+                self.events = 0  # the figures are the play's alone
             self.started = time.monotonic()
             self.previous = self.snapshot()
-            slots = [asyncio.create_task(self.slot(stubs, i)) for i in range(plan.tables)]
+            now = time.perf_counter()
+            for pace in self.paces:  # the tables set up so far: their schedules begin together
+                pace.start(now)
+            self.go.set()
             reporter = asyncio.create_task(self.report())
             ends = [asyncio.create_task(self.stop.wait()), asyncio.create_task(self.enough.wait())]
             await asyncio.wait(ends, timeout=plan.duration, return_when=asyncio.FIRST_COMPLETED)
             self.running = False
             final = self.snapshot()
+            end = time.perf_counter()
             for task in [reporter, *ends, *slots]:
                 task.cancel()
             await asyncio.gather(reporter, *ends, *slots, return_exceptions=True)
             interval, overall = self.latencies.roll()
             if final.elapsed - self.previous.elapsed >= 0.05:  # the last, shorter interval
-                self.say(interval_line(self.previous, final, interval, overall))
+                self.say(interval_line(self.previous, final, interval, overall, rate=plan.rate))
             return LoadResult(
                 final,
                 overall,
@@ -637,6 +837,8 @@ class _Run:
                 tuple(self.finished),
                 interrupted=self.stop.is_set(),
                 stale=self.stale,
+                setup_seconds=setup_seconds,
+                scheduled=sum(p.due_by(end) for p in self.paces),
             )
         finally:
             self.running = False
