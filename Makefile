@@ -53,7 +53,7 @@ play: $(STAMP)  ## play Agonia in the terminal against three bots
 golden: $(STAMP)  ## rewrite the golden playthrough files
 	$(PY) -m pytest -q tests/golden --update-golden
 
-bench: $(STAMP)  ## measure domain, replay, gRPC on SQLite and PostgreSQL, fan-out, memory (docs/benchmarks.md; BENCH_FLAGS=--quick)
+bench: $(STAMP)  ## measure domain, replay, Act over gRPC, fan-out, paced load, saturation, memory beside bare baselines and bounds (docs/benchmarks.md; BENCH_FLAGS=--quick or --full)
 	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet --disable-pip-version-check \
 		--only-binary :all: --timeout 20 --retries 1 open_spiel >/dev/null 2>&1 || \
 		echo "bench: open_spiel did not install (no network, or no wheel for this Python): its reference is skipped"

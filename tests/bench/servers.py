@@ -64,8 +64,20 @@ class ServerProcess:
 
     @classmethod
     def trapoula(cls, database_url: str, log_path: Path, schema: str | None = None) -> ServerProcess:
-        """``python -m trapoula.service`` on ``127.0.0.1:0`` with the store ``database_url``."""
-        argv = [sys.executable, "-m", "trapoula.service", "--address", "127.0.0.1:0", "--database-url", database_url]
+        """``python -m trapoula.service`` on ``127.0.0.1:0`` with the store ``database_url``, as a
+        serving replica: ``--projection off`` (the read models are kept by a replica of their own,
+        docs/replicas.md; the bench reads none of them)."""
+        argv = [
+            sys.executable,
+            "-m",
+            "trapoula.service",
+            "--address",
+            "127.0.0.1:0",
+            "--database-url",
+            database_url,
+            "--projection",
+            "off",
+        ]
         if schema:
             argv += ["--database-schema", schema]
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRAPOULA_") and k != "PYTHONPATH"}
