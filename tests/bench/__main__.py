@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -63,6 +63,11 @@ from .figures import (
     ratio,
 )
 from .servers import ServerProcess, postgres_schema, postgres_url
+
+PARTS = frozenset({"domain", "replay", "grpc", "paced", "saturation", "memory"})
+"""The parts of a run (``--only``); the gRPC part holds the Act rows, their baselines and the fan-out."""
+NOT_ASKED = "not asked for (--only)"
+"""Why a figure of a part left out was not measured."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,31 +411,55 @@ class Bench:
         self.results.notes.append(reason + "\n" + "".join(traceback.format_exception(exc)[-3:]).rstrip())
         self.failed = True
 
-    def run(self) -> Results:
-        """Every step in order, advancing the progress bar."""
-        for game in sorted(GAMES):
-            with self.step(f"pure domain: {game}", domain_keys([game])[:2]):
-                self.step_domain(game)
-        with self.step("open_spiel crazy_eights", OPENSPIEL_KEYS):
-            self.step_openspiel()
-        with self.step("replay of a stored record", REPLAY_KEYS):
-            self.step_replay()
-        self.grpc_rows()
+    def run(self, only: frozenset[str] = PARTS) -> Results:
+        """Every step in order (of the parts in ``only``: :data:`PARTS`), advancing the progress bar."""
+        if "domain" in only:
+            for game in sorted(GAMES):
+                with self.step(f"pure domain: {game}", domain_keys([game])[:2]):
+                    self.step_domain(game)
+            with self.step("open_spiel crazy_eights", OPENSPIEL_KEYS):
+                self.step_openspiel()
+        else:
+            self.not_asked([k for game in sorted(GAMES) for k in domain_keys([game])[:2]] + list(OPENSPIEL_KEYS))
+            self.skip_steps(len(GAMES) + 1)
+        if "replay" in only:
+            with self.step("replay of a stored record", REPLAY_KEYS):
+                self.step_replay()
+        else:
+            self.not_asked(REPLAY_KEYS)
+            self.skip_steps(1)
+        if "grpc" in only:
+            self.grpc_rows()
+        else:
+            self.not_asked([k for kind in STORES for k in self.row_keys(kind)] + list(FANOUT_KEYS))
+            self.skip_steps(4 * len(self.plan.levels) * len(STORES) + 2)
         url = postgres_url()
-        with self.step(
-            f"paced load: {self.plan.paced_tables} tables, {self.plan.paced_rate:g} moves/s, "
-            f"{self.plan.paced_seconds:g} s",
-            PACED_KEYS,
-        ):
-            self.step_paced(url)
+        if "paced" in only:
+            with self.step(
+                f"paced load: {self.plan.paced_tables} tables, {self.plan.paced_rate:g} moves/s, "
+                f"{self.plan.paced_seconds:g} s",
+                PACED_KEYS,
+            ):
+                self.step_paced(url)
+        else:
+            self.not_asked(PACED_KEYS)
+            self.skip_steps(1)
         for replicas in (1, 2):
             keys = [k for k in SATURATION_KEYS if (".one." in k) == (replicas == 1) or k == "saturation.tables"]
             if replicas == 2:
                 keys.append("saturation.ratio.two_vs_one")
+            if "saturation" not in only:
+                self.not_asked(keys)
+                self.skip_steps(1)
+                continue
             with self.step(f"saturation: {replicas} replica(s)", keys):
                 self.step_saturation(url, replicas)
-        with self.step("memory per open table", MEMORY_KEYS):
-            self.step_memory()
+        if "memory" in only:
+            with self.step("memory per open table", MEMORY_KEYS):
+                self.step_memory()
+        else:
+            self.not_asked(MEMORY_KEYS)
+            self.skip_steps(1)
         self.progress.update(self.task, description="done")
         return self.results
 
@@ -448,6 +477,10 @@ class Bench:
             self.fail(keys, exc)
         self.timings[description] = round(time.perf_counter() - started, 2)
         self.progress.advance(self.task)
+
+    def not_asked(self, keys: Iterable[str]) -> None:
+        """Mark ``keys`` as not measured: their part was left out (``--only``)."""
+        self.results.skip(keys, NOT_ASKED)
 
     def skip_steps(self, count: int) -> None:
         """Advance the progress bar over ``count`` steps that cannot run."""
@@ -891,12 +924,27 @@ def check(results: Results, plan: Plan) -> list[str]:
     wrong = []
     for key in expected_keys(sorted(GAMES), plan.levels):
         value = results.values.get(key)
+        if value == SKIPPED + NOT_ASKED:
+            continue  # its part was left out (--only)
         if value is None or (isinstance(value, str) and not (may_skip(key) and value.startswith(SKIPPED))):
             wrong.append(key)
     return wrong
 
 
 # --------------------------------------------------------------------------- main
+
+
+def _parts(text: str) -> frozenset[str]:
+    """The parts of ``--only``.
+
+    Raises:
+        argparse.ArgumentTypeError: a part that is not one of :data:`PARTS`.
+    """
+    parts = frozenset(p.strip() for p in text.split(",") if p.strip())
+    unknown = sorted(parts - PARTS)
+    if unknown or not parts:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected some of {', '.join(sorted(PARTS))}")
+    return parts
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -910,6 +958,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"the paced load plays {FULL_PACED_SECONDS:g} s instead of {FULL.paced_seconds:g}",
     )
     parser.add_argument("--json", metavar="PATH", type=Path, help="also write every figure to PATH as JSON")
+    parser.add_argument(
+        "--only",
+        metavar="PARTS",
+        type=_parts,
+        default=PARTS,
+        help=f"measure only these parts, comma-separated: {', '.join(sorted(PARTS))} (default: all)",
+    )
     parser.add_argument("--bare-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--append-probe", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--memory-probe", nargs=2, metavar=("TABLES", "URL"), help=argparse.SUPPRESS)
@@ -937,7 +992,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with Progress(*columns, TimeElapsedColumn(), console=err) as progress:
             bench = Bench(plan, Path(scratch), progress)
             bench.results.machine.update(_machine())
-            results = bench.run()
+            results = bench.run(args.only)
     results.machine["seconds"] = f"{time.monotonic() - began:.0f}"
     report(results, plan, out)
     out.print(f"ran {results.machine['seconds']} s", highlight=False)

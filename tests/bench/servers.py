@@ -149,10 +149,21 @@ class ServerProcess:
             process.wait(timeout=10)
 
     def cpu_seconds(self) -> float | None:
-        """The process's CPU time so far (user and system, s), from ``/proc``; None where it cannot
-        be read (not Linux, not running)."""
+        """The process's CPU time so far (user and system, s), from ``/proc``: the sum of its
+        threads' run time in nanoseconds (``task/*/schedstat``), else its clock ticks (``stat``,
+        1/100 s: too coarse for a short window); None where it cannot be read (not Linux, not
+        running)."""
         if self.process is None:
             return None
+        try:
+            total = 0
+            for task in os.listdir(f"/proc/{self.process.pid}/task"):
+                with open(f"/proc/{self.process.pid}/task/{task}/schedstat", encoding="ascii") as sched:
+                    total += int(sched.read().split()[0])
+            if total:
+                return total / 1e9
+        except (OSError, IndexError, ValueError):
+            pass
         try:
             with open(f"/proc/{self.process.pid}/stat", encoding="ascii") as stat:
                 fields = stat.read().rsplit(")", 1)[1].split()
