@@ -17,15 +17,20 @@ import contextlib
 import threading
 
 
-def _wake(futures: list[asyncio.Future[None]]) -> None:
+def _wake(futures: list[asyncio.Future[bool]]) -> None:
     for future in futures:
         if not future.done():
-            future.set_result(None)
+            future.set_result(True)
 
 
-def _wake_all(waiters: list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[None]]]) -> None:
+def _time_out(future: asyncio.Future[bool]) -> None:
+    if not future.done():
+        future.set_result(False)
+
+
+def _wake_all(waiters: list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[bool]]]) -> None:
     """Wake ``waiters`` with one call into each of their event loops (not one per watcher)."""
-    by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+    by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[bool]]] = {}
     for _, loop, future in waiters:
         by_loop.setdefault(loop, []).append(future)
     for loop, futures in by_loop.items():
@@ -39,7 +44,7 @@ class Fanout:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._latest: dict[str, int] = {}
-        self._waiters: dict[str, list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[None]]]] = {}
+        self._waiters: dict[str, list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[bool]]]] = {}
         self._closed = False
 
     @property
@@ -83,18 +88,18 @@ class Fanout:
         closed (True).  Cancellation propagates.
         """
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
+        future: asyncio.Future[bool] = loop.create_future()
         entry = (after, loop, future)
         with self._lock:
             if self._closed or self._latest.get(table_id, 0) > after:
                 return True
             self._waiters.setdefault(table_id, []).append(entry)
+        timer = loop.call_later(timeout, _time_out, future) if timeout is not None else None
         try:
-            await asyncio.wait_for(future, timeout)
-            return True
-        except TimeoutError:
-            return False
+            return await future  # a timer, not asyncio.wait_for: no task per wait
         finally:
+            if timer is not None:
+                timer.cancel()
             with self._lock:
                 waiting = self._waiters.get(table_id)
                 if waiting is not None:

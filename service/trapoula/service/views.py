@@ -164,12 +164,18 @@ def act_result(table: Table, span: tuple[int, int], principal: Principal) -> Act
     state = state_at(table, last)
     viewer = principal.viewer
     position = state.position(viewer, first - 1)
-    events = []
+    events: list[SeenEvent] = []
+    item: WatchItem | None = None
     for entry in table.entries[first - 1 : last]:
         if shown(entry, viewer):
             position += 1
             events.append(seen(entry, viewer, position))
-    return ActResult(position, tuple(events), table_view(state, principal))
+    last_entry = table.entries[last - 1]
+    if events and events[-1].version == position and shown(last_entry, viewer):
+        # the caller's view after its command is the rendering its own watchers get for that event
+        item = _render(table, last, last_entry, principal, position, state)
+    view = item.view if item is not None else table_view(state, principal)
+    return ActResult(position, tuple(events), view)
 
 
 def watch_batch(table: Table, principal: Principal, after: int, limit: int = 1000) -> WatchBatch:
@@ -204,13 +210,24 @@ def watch_batch(table: Table, principal: Principal, after: int, limit: int = 100
         item = shared.get(key) if shared is not None else None
         if item is None or item.event.version != position:
             state = _state_after(table, seq, state)
-            recent = seq > head - table.recent_states  # only the recent ones are shared
-            parts = _shared(table, seq) if recent else {}
-            item = WatchItem(seen(entry, viewer, position), table_view(state, principal, parts))
-            if recent:
-                parts[key] = item
+            item = _render(table, seq, entry, principal, position, state)
         items.append(item)
     return WatchBatch(tuple(items), head, top, head_state.over)
+
+
+def _render(table: Table, seq: int, entry: Entry, principal: Principal, position: int, state: TableState) -> WatchItem:
+    """``principal``'s rendering of event ``seq`` (``entry``, at ``position``) and of ``state`` after
+    it, shared with every caller who sees the table alike while ``seq`` is recent."""
+    key = (principal.kind, principal.viewer)
+    recent = seq > table.state.version - table.recent_states  # only the recent ones are shared
+    parts = _shared(table, seq) if recent else {}
+    item = parts.get(key)
+    if isinstance(item, WatchItem) and item.event.version == position:
+        return item
+    item = WatchItem(seen(entry, principal.viewer, position), table_view(state, principal, parts))
+    if recent:
+        parts[key] = item
+    return item
 
 
 def renders_missing(table: Table, principal: Principal, after: int) -> int:
