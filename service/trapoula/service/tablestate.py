@@ -80,6 +80,8 @@ class TableState:
         game but ``romis``, where another seat's withheld events are skipped, so that neither the
         stream nor a version number tells that they happened (rules/romis.md R5.4, section 9)."""
         upto = self.version if version is None else version
+        if not self.withheld:  # every game but romis: positions are versions
+            return upto
         return upto - sum(1 for seq, seats in self.withheld if seq <= upto and viewer not in seats)
 
     def version_at(self, viewer: Viewer, position: int) -> int:
