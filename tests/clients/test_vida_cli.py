@@ -239,7 +239,7 @@ def test_play_vida_at_a_server(address: str) -> None:
     assert code == 0, text
     assert "Teams: team 0 (you and heuristic-bot-2) v team 1 (heuristic-bot-1 and heuristic-bot-3)" in text
     assert "Your hand (you): " in text and "Your move [" in text
-    assert re.search(r"Contract: \d+ [♣♦♥♠] for team \d", text)
+    assert re.search(r"Contract: \d+ [♣♦♥♠](, vida x[248])? for team \d", text)  # doubled or not (R4.5)
     assert "Match over: team" in text and "Thanks for playing." in text
 
 
