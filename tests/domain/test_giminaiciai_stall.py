@@ -1,5 +1,6 @@
-"""Giminaičiai: decision T1, beyond the spec -- a hand ends (``stalled``, scored as R8.2) when a turn
-would start after the discard pile has been turned over twice (R4.6) with no lay-down in between.
+"""Giminaičiai: R8.4, the stalled hand (the product's decision T1, confirmed by the rules owners) -- a
+hand ends (``stalled``, scored as R8.2) when a turn would start after the discard pile has been
+turned over twice (R4.6), or taken from 3 x n times in a row, with no lay-down in between.
 
 Every position is a six-player hand (stock 9 cards, R3.5) in which each seat that does not lay down
 draws from the stock and discards the card it drew, so the pile comes back in the same order after
@@ -42,7 +43,7 @@ def _ended(t: Table) -> list[HandEnded]:
 
 def _fold(t: Table) -> None:
     """Replay: the events folded from the initial state give the live state, turn-over count included
-    (decision T1); and the audit rebuilds every command from the events (``command_for``) and decides
+    (R8.4); and the audit rebuilds every command from the events (``command_for``) and decides
     it again into exactly the recorded events."""
     state = SPEC.initial_state(t.config)
     for event in t.log:
@@ -61,8 +62,8 @@ def _fold(t: Table) -> None:
     assert state == t.state
 
 
-def test_decision_t1_r4_6_r8_2_the_hand_stalls_after_the_second_turn_over_without_a_lay_down() -> None:
-    """Decision T1, R4.6, R8.2: deck in canonical order, dealer 5 (starter 5S, stock 6S-AS, R3.6).
+def test_r8_4_r4_6_r8_2_the_hand_stalls_after_the_second_turn_over_without_a_lay_down() -> None:
+    """R8.4, R4.6, R8.2: deck in canonical order, dealer 5 (starter 5S, stock 6S-AS, R3.6).
     Nine turns empty the stock; seat 3's draw turns the 10-card pile over (count 1) and nothing ends.
     Nine more turns (seats 4 5 0 1 2 3 4 5 0) empty it again; seat 1's draw turns it over a second
     time and he draws 5S again, the hand goes on while he holds 8 cards, and after his discard the
@@ -109,8 +110,8 @@ def test_decision_t1_r4_6_r8_2_the_hand_stalls_after_the_second_turn_over_withou
     assert t.view(0)["last_hand"]["reason"] == "stalled"
 
 
-def test_decision_t1_a_lay_down_between_turn_overs_starts_the_count_again() -> None:
-    """Decision T1, R4.6, R5.5, R7.1, R7.3: seat 4 holds :data:`ILL72`, the starter is 2S.  Nine turns
+def test_r8_4_a_lay_down_between_turn_overs_starts_the_count_again() -> None:
+    """R8.4, R4.6, R5.5, R7.1, R7.3: seat 4 holds :data:`ILL72`, the starter is 2S.  Nine turns
     empty the stock; seat 3 turns the pile over (count 1); seat 4 draws and lays ILL72 down, discarding
     the drawn card (count 0; 10 points).  Eight turns (seat 4 is skipped) empty the stock; seat 2's
     turn-over is the second of the hand but the first since the lay-down: the hand goes on.  Nine
@@ -139,8 +140,8 @@ def test_decision_t1_a_lay_down_between_turn_overs_starts_the_count_again() -> N
     _fold(t)
 
 
-def test_decision_t1_the_player_of_the_second_turn_over_may_still_lay_down() -> None:
-    """Decision T1, R5.2, R7.3: seat 1 holds :data:`ILL72`, the starter is 2S.  Seat 3 turns the pile
+def test_r8_4_the_player_of_the_second_turn_over_may_still_lay_down() -> None:
+    """R8.4, R5.2, R7.3: seat 1 holds :data:`ILL72`, the starter is 2S.  Seat 3 turns the pile
     over first; seat 1's draw turns it over the second time (he draws the starter 2S again), but the
     hand only ends when the next turn would start: seat 1 lays down discarding 2S, the count starts
     again (10 points) and the hand goes on.  It stalls after seat 0's two later turn-overs; seat 1
@@ -165,8 +166,8 @@ def test_decision_t1_the_player_of_the_second_turn_over_may_still_lay_down() -> 
     _fold(t)
 
 
-def test_decision_t1_r4_1_r7_3_the_last_player_alone_cannot_score_the_others_points_for_ever() -> None:
-    """Decision T1, R4.1, decision 19, R7.3: two players; seat 0 draws 9C and lays :data:`ILL72` down,
+def test_r8_4_r4_1_r7_3_the_last_player_alone_cannot_score_the_others_points_for_ever() -> None:
+    """R8.4, R4.1, decision 19, R7.3: two players; seat 0 draws 9C and lays :data:`ILL72` down,
     discarding 9C (10 points).  Seat 1, alone, draws and discards: 36 turns empty the stock (37 - 1),
     his 37th draw turns the 38-card pile (the starter 8D, 9C and his 36 discards) over, 37 more turns
     empty the stock again, and the 75th draw turns it over the second time: after that discard the
@@ -186,8 +187,8 @@ def test_decision_t1_r4_1_r7_3_the_last_player_alone_cannot_score_the_others_poi
     assert ended.totals == (85, 0) and len(ended.remaining[1]) == 7
 
 
-def test_decision_t1_replay_equals_live_state_and_the_count_starts_at_zero_each_hand() -> None:
-    """Decision T1, R3.7, R8.3: the stalled hand of the first test folds from its events into the live
+def test_r8_4_replay_equals_live_state_and_the_count_starts_at_zero_each_hand() -> None:
+    """R8.4, R3.7, R8.3: the stalled hand of the first test folds from its events into the live
     state and replays command by command; the next hand (dealer 0) starts with no turn-over counted,
     and its own first turn-over counts 1."""
     t = Table(6)
@@ -220,8 +221,8 @@ LONE = "2C 5S 9D JH KS 3D QC"
 """Seven cards with no meld (R6.3): seat 1 can never lay down with them and the pile's 9C."""
 
 
-def test_decision_t1_r4_5_the_last_player_taking_back_his_own_discards_stalls_after_3n_draws() -> None:
-    """Decision T1, R4.2, R4.5, R7.3: two players; seat 0 lays :data:`ILL72` down with 9C (10 points).
+def test_r8_4_r4_5_the_last_player_taking_back_his_own_discards_stalls_after_3n_draws() -> None:
+    """R8.4, R4.2, R4.5, R7.3: two players; seat 0 lays :data:`ILL72` down with 9C (10 points).
     Seat 1, alone, takes 9C from the pile and discards 2C, takes 2C back and discards 9C, and so on:
     nothing is turned over, so only the count of draws in a row from the pile ends the hand -- after
     3 x 2 = 6 of them, when his sixth discard is made.  Seat 0 scores 10 + 6; seat 1 nothing."""
@@ -238,8 +239,8 @@ def test_decision_t1_r4_5_the_last_player_taking_back_his_own_discards_stalls_af
     _fold(t)
 
 
-def test_decision_t1_a_draw_from_the_stock_starts_the_pile_draw_count_again() -> None:
-    """Decision T1: as above, but after five draws from the pile seat 1 draws from the stock once (and
+def test_r8_4_a_draw_from_the_stock_starts_the_pile_draw_count_again() -> None:
+    """R8.4: as above, but after five draws from the pile seat 1 draws from the stock once (and
     discards what he drew): the count starts again, and the hand ends only after six more draws from
     the pile (10 + 5 + 1 + 6 points)."""
     t = Table(2)

@@ -2,7 +2,7 @@
 
 Its 1,000 random matches are among the costliest (about 70 s on one core): a hand lasts until
 every player has laid down his whole hand (R8.1), the pile has been turned over twice with no lay-down
-(decision T1) or, rarely, both piles are empty (R8.2); and every turn lists the player's legal
+(R8.4) or, rarely, both piles are empty (R8.2); and every turn lists the player's legal
 lay-downs (R5, in his view), some 40% of the time.  The random player is therefore steered by
 :func:`_nudge`, a cheap stand-in for the ``heuristic`` level, and matches taken up in the middle
 start just below the target (:func:`_initial_totals`).
@@ -186,7 +186,7 @@ GIMINAICIAI = Adapter(
     expected_reasons=frozenset(
         {
             "HandEnded/all_finished",  # R8.1
-            "HandEnded/stalled",  # decision T1 (docs/decisions/giminaiciai.md)
+            "HandEnded/stalled",  # R8.4 (formerly decision T1)
             "PointsScored/finishing_bonus",  # R7.1
             "PointsScored/extra_card_bonus",  # R7.2
             "PointsScored/card_taken",  # R7.3

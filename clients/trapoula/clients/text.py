@@ -811,7 +811,7 @@ _GIMINAICIAI_ENDINGS = {
     "piles_exhausted": "stock and discard pile empty",
     "stalled": "stalled: nobody laid down while the cards went round",
 }
-"""giminaiciai R8.1, R8.2 and the stalled hand (docs/decisions/giminaiciai.md T1): why a hand ended."""
+"""giminaiciai R8.1, R8.2 and the stalled hand (R8.4): why a hand ended."""
 
 
 def _ordinal(n: int) -> str:

@@ -7,9 +7,10 @@ main cards, never on a relative (R6, with the rank cycle 2..A..2 of R2.5; the gr
 the shared :mod:`trapoula.domain.games.relatives`).  He may keep or discard an 8th card and take
 further fitting cards from the top of the pile (R5.2, R5.3).  The first to lay down scores 10,
 every finisher 2^(N-7) - 1 for N cards laid, and each finished player 1 for every card the others
-take (R7).  The hand ends when everybody has laid down or both piles are empty (R8), or -- decision
-T1, beyond the spec (docs/decisions/giminaiciai.md) -- when the discard pile has been turned over
-twice with no lay-down in between (``stalled``, see :mod:`~trapoula.domain.games.giminaiciai.rules`);
+take (R7).  The hand ends when everybody has laid down or both piles are empty (R8), or when it
+stalls (R8.4, formerly the product's decision T1): the discard pile turned over twice, or taken from
+3 x n times in a row, with no lay-down in between (``stalled``, see
+:mod:`~trapoula.domain.games.giminaiciai.rules`);
 the match is played to ``target_score`` (200), ties playing on (R9).  Options (section 7): ``target_score``; the
 initial totals of R10.2 are the match's ``initial_totals``.
 

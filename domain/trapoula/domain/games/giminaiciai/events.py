@@ -16,8 +16,8 @@ Departures from the table of section 9, all of form, none of substance:
 * ``HandEnded`` also names the hand's ``winner``, the first player to lay down (R7.1), None when
   nobody did; ``remaining`` holds the cards still held by unfinished players (public from then on).
 
-One departure of substance, a decision beyond the spec (decision T1, docs/decisions/giminaiciai.md,
-for the rules owners to confirm): ``HandEnded`` has a third ``reason``, ``stalled``, for a hand that
+The stalled hand (R8.4, the product's decision T1 of docs/decisions/giminaiciai.md, confirmed by the
+rules owners): ``HandEnded`` has a third ``reason``, ``stalled``, for a hand that
 ends because the discard pile was turned over twice (R4.6) with no lay-down in between; it is scored
 as R8.2; the same reason ends a hand after 3 x n draws in a row from the discard pile.  Both are read
 from the events alone: count the ``DiscardPileTurnedOver`` events since the last ``HandLaidDown`` (or
@@ -102,7 +102,7 @@ class DiscardPileTurnedOver(Event):
 
     The second one with no ``HandLaidDown`` since the deal or the last ``HandLaidDown`` stalls the
     hand: unless ``seat`` lays down in this turn, ``HandEnded`` (``stalled``) follows his discard
-    (decision T1)."""
+    (R8.4)."""
 
     seat: int
     count: int
@@ -173,11 +173,11 @@ class PlayerFinished(Event):
 
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
-    """The hand is over (R8.1, R8.2, decision T1) and its points are added to the totals (R8.3).
+    """The hand is over (R8.1, R8.2, R8.4) and its points are added to the totals (R8.3).
 
-    ``reason``: ``all_finished`` (R8.1), ``piles_exhausted`` (R4.7, R8.2) or ``stalled`` (decision T1,
-    beyond the spec: a turn would start after two turn-overs of the discard pile, R4.6, with no
-    lay-down in between; it follows that turn's ``CardDiscarded``; unfinished players score nothing
+    ``reason``: ``all_finished`` (R8.1), ``piles_exhausted`` (R4.7, R8.2) or ``stalled`` (R8.4: a
+    turn would start after two turn-overs of the discard pile, R4.6, or after 3 x n draws in a row
+    from it, with no lay-down in between; it follows that turn's ``CardDiscarded``; unfinished players score nothing
     more, as R8.2).  ``remaining`` holds each seat's cards still in hand (empty for finished players),
     public from now on.
     """

@@ -12,17 +12,17 @@ Event order (section 9; ``ShuffleCommitted`` is folded into ``HandStarted``, see
   the dealer round to the dealer, ``StarterTurned``;
 * draw: [``DiscardPileTurnedOver``], ``CardDrawn``, then one ``PointsScored`` (``card_taken``, 1) per
   finished player in the order they finished (R7.3);
-* discard: ``CardDiscarded``; when the hand is stalled (decision T1, below): ``HandEnded``,
+* discard: ``CardDiscarded``; when the hand is stalled (R8.4, below): ``HandEnded``,
   ``ShuffleRevealed``, [``MatchEnded``];
 * lay-down: ``HandLaidDown``, [``PointsScored`` ``card_taken`` per finished player for the extra
   cards], [``PointsScored`` ``finishing_bonus``], [``PointsScored`` ``extra_card_bonus``],
   ``PlayerFinished``; when everybody has finished (R8.1) or the next turn would start with both piles
   empty (R4.7, R8.2): ``HandEnded``, ``ShuffleRevealed``, [``MatchEnded``] (R8.3, R9).
 
-Decision T1, beyond the spec (docs/decisions/giminaiciai.md; for the rules owners to confirm).  The
-spec lets a hand go on for ever: the last unfinished player may hold cards that can never be laid
+R8.4, the stalled hand (the product's decision T1 of docs/decisions/giminaiciai.md, confirmed by
+the rules owners).  Without it a hand could go on for ever: the last unfinished player may hold cards that can never be laid
 down (R4.1, decision 19: no card limit), or players may keep cycling the turned-over pile (R4.6),
-finished players scoring 1 per draw all the while (R7.3).  Trapoula ends the hand, reason
+finished players scoring 1 per draw all the while (R7.3).  R8.4 ends the hand, reason
 ``stalled``, when a turn would start after the discard pile has been turned over
 :data:`STALL_TURN_OVERS` (2) times with no lay-down in between: counted from the deal, and again from
 each lay-down (``GiminaiciaiState.turn_overs``, folded from ``DiscardPileTurnedOver`` and
@@ -30,7 +30,7 @@ each lay-down (``GiminaiciaiState.turn_overs``, folded from ``DiscardPileTurnedO
 he lays down, the count starts again and the hand goes on; if he discards, the hand ends after his
 discard.  It is scored as R8.2: unfinished players score nothing more (R7.4).  A lay-down never ends
 a hand as stalled (it resets the count), and a discard never leaves both piles empty, so ``stalled``
-never competes with the spec's two reasons.  A hand in which, from some turn on, nobody draws from
+never competes with the other two reasons.  A hand in which, from some turn on, nobody draws from
 the stock turns nothing over: it ends the same way after :data:`STALL_PILE_DRAWS_PER_PLAYER` x n
 draws in a row from the discard pile with no lay-down in between (``GiminaiciaiState.pile_draws``,
 folded from ``CardDrawn`` and ``HandLaidDown``).
@@ -107,10 +107,10 @@ _DECK_SET = frozenset(DECK)
 MAX_INITIAL_TOTAL = 10**9
 """Initial totals (R10.2) beyond this size are refused as malformed."""
 STALL_TURN_OVERS = 2
-"""Decision T1: after this many turn-overs of the discard pile (R4.6) with no lay-down in between, the
+"""R8.4: after this many turn-overs of the discard pile (R4.6) with no lay-down in between, the
 hand ends when the next turn would start (``HandEnded`` reason ``stalled``, scored as R8.2)."""
 STALL_PILE_DRAWS_PER_PLAYER = 3
-"""Decision T1: after 3 x n draws in a row from the discard pile (n players), none from the stock and
+"""R8.4: after 3 x n draws in a row from the discard pile (n players), none from the stock and
 no lay-down in between, the hand ends as stalled too when the next turn would start."""
 
 
@@ -225,7 +225,7 @@ def evolve(state: GiminaiciaiState, event: Event) -> GiminaiciaiState:
     to the next unfinished seat (R4.1); a turn-over makes the discard pile the stock, bottom card on
     top (R4.6).  ``turn_overs`` counts the turn-overs since the deal (``HandStarted`` sets 0) or the
     last lay-down (``HandLaidDown`` sets 0), ``pile_draws`` the draws in a row from the discard pile
-    (a draw from the stock or a lay-down sets 0), so a replay of the events rebuilds them (decision T1).
+    (a draw from the stock or a lay-down sets 0), so a replay of the events rebuilds them (R8.4).
     """
     match event:
         case CardDrawn(seat=seat, source=source, card=pile_card, stock_card=stock_card):
@@ -406,7 +406,7 @@ def _taken_points(acc: _Acc, cards: int) -> None:
 
 
 def _end_of_turn(acc: _Acc) -> None:
-    """R8.1, R4.7/R8.2, decision T1, R8.3, R9: end the hand when everybody has finished, when the next
+    """R8.1, R4.7/R8.2, R8.4, R8.3, R9: end the hand when everybody has finished, when the next
     turn would start with both piles empty, or when it would start after :data:`STALL_TURN_OVERS`
     turn-overs of the pile, or after :data:`STALL_PILE_DRAWS_PER_PLAYER` x n draws in a row from the
     pile, with no lay-down in between (``stalled``, scored as R8.2); then reveal the
@@ -452,7 +452,7 @@ def _decide_draw(state: GiminaiciaiState, cmd: Draw) -> tuple[Event, ...]:
 
 
 def _decide_discard(state: GiminaiciaiState, cmd: Discard) -> tuple[Event, ...]:
-    """R4.4; the end of a stalled hand (decision T1)."""
+    """R4.4; the end of a stalled hand (R8.4)."""
     _check_discard(state, cmd)
     acc = _Acc(state)
     acc.emit(CardDiscarded(seat=cmd.seat, card=cmd.card.code))
@@ -649,7 +649,7 @@ def command_for(state: GiminaiciaiState, events: Sequence[Event], i: int) -> Com
 
     ``MatchStarted`` and ``HandStarted`` open the table's ``next_hand``; ``DiscardPileTurnedOver``, and
     a ``CardDrawn`` that does not follow one, a ``draw``; ``CardDiscarded`` a ``discard`` (whose events
-    end with ``HandEnded`` ``stalled`` when it ends a stalled hand, decision T1); ``HandLaidDown`` a
+    end with ``HandEnded`` ``stalled`` when it ends a stalled hand, R8.4); ``HandLaidDown`` a
     ``lay_down`` (its groups as recorded, ``extra`` the number of extra cards).
     """
     event = events[i]

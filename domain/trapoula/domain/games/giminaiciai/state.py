@@ -61,10 +61,10 @@ class GiminaiciaiState:
     """The discard pile, bottom first (R3.4, R4.4)."""
     turn_overs: int = 0
     """Turn-overs of the discard pile (R4.6) since the last lay-down of the hand in progress, or since
-    its deal; at 2 the hand ends when the next turn would start (decision T1, ``rules.STALL_TURN_OVERS``)."""
+    its deal; at 2 the hand ends when the next turn would start (R8.4, ``rules.STALL_TURN_OVERS``)."""
     pile_draws: int = 0
     """Draws in a row from the discard pile (R4.2) since the last draw from the stock, the last
-    lay-down or the deal; at 3 x n the hand ends when the next turn would start (decision T1,
+    lay-down or the deal; at 3 x n the hand ends when the next turn would start (R8.4,
     ``rules.STALL_PILE_DRAWS_PER_PLAYER``)."""
     to_act: int | None = None
     drawn: bool = False
