@@ -271,7 +271,7 @@ def test_a_seats_replay_leaves_out_the_others_auxiliary_cards_r5_4(demo: tuple[P
 @pytest.mark.parametrize("where", ["local", "server"])
 def test_games_lists_romis_with_its_options_and_bot_levels(address: str, where: str) -> None:
     """R2.3 (2-4 players), section 7 (``target_score`` 100, R12.1; ``carried_bonus_factor`` 1, R12.3),
-    ``resubmit`` off (decision T1) and the computer players: ``trapoula games`` (``--local`` or a
+    ``resubmit`` off (R12.4) and the computer players: ``trapoula games`` (``--local`` or a
     server's ListGames)."""
     out = io.StringIO()
     flags = ["--local"] if where == "local" else ["--address", address]
@@ -317,7 +317,7 @@ def test_play_romis_by_typed_commands_to_the_end_of_the_match() -> None:
         "Refused: cannot by seat 0: he has a legal reveal (romis, hand 1, round 1, attempt 1) [reveal_possible, R4.7]"
         in text
     )
-    assert "You have submitted (sealed): reveal 5♣ 5♠" in text  # sent as the view lists it (decision T6)
+    assert "You have submitted (sealed): reveal 5♣ 5♠" in text  # sent as the view lists it (R5.6)
     assert "You turned up auxiliary card 1: 6♥" in text and "You turned up auxiliary card 2: J♣" in text
     assert "You have submitted (sealed): reveal J♣ with J♦ face down (new combination)" in text
     assert "No reveal is possible and no auxiliary card is left: submit cannot." in text

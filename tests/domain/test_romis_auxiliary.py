@@ -118,7 +118,7 @@ def test_r10_8_b_a_round_1_drop_out_scores_0_and_the_winner_lays_down() -> None:
 
 def test_r7_3_an_eliminated_seats_cards_form_the_eliminated_pile() -> None:
     """R7.3: the seat's revealed cards, then his hand, are set aside face down as the eliminated pile
-    (decision T4); his hand is hidden from everybody until the hand ends (section 9)."""
+    (R7.6); his hand is hidden from everybody until the hand ends (section 9)."""
     t = Table(3)
     t.deal(["6H 7H 5H 7D KC", "QS QD 3C 8H 4D", "2C 4S 9D JH KD"], ["2S 9H", "TS 6C", "8S TC"])
     t.reveal(0, "6H 7H")

@@ -122,7 +122,7 @@ def test_r8_3_r5_3_the_opened_round_does_not_give_the_companions_away() -> None:
 
 
 def test_r8_2_several_companions_in_any_order_are_sealed_in_canonical_order() -> None:
-    """R8.2, decision T6: every non-empty set of the hand cards related to the new card may be its
+    """R8.2, R5.6: every non-empty set of the hand cards related to the new card may be its
     companions (9D with 9S, 9H, TD: 7 choices); the command may list them in any order, the sealed
     payload lists them in canonical card order."""
     t = Table(2)

@@ -156,7 +156,7 @@ def test_r13_4_next_hand_is_refused_during_a_hand_and_after_the_match() -> None:
 )
 def test_r3_7_a_bad_explicit_deal_is_refused(raw: object, fragment: str) -> None:
     """R3.7: n hands of 5 cards and a stock of 52 - 5n, exactly the 52-card deck, no other key; a named
-    dealer must be the next hand's (decision T7); else ``bad_deal``."""
+    dealer must be the next hand's (R3.9); else ``bad_deal``."""
     t = Table(2)
     with pytest.raises(InvalidInput) as info:
         SPEC.explicit_deal(t.state, raw)  # type: ignore[arg-type]
@@ -165,14 +165,14 @@ def test_r3_7_a_bad_explicit_deal_is_refused(raw: object, fragment: str) -> None
 
 
 def test_r3_7_an_explicit_deal_may_name_the_next_dealer() -> None:
-    """R3.1, decision T7: ``dealer`` equal to the next hand's dealer (seat 1 of 2) is accepted."""
+    """R3.1, R3.9: ``dealer`` equal to the next hand's dealer (seat 1 of 2) is accepted."""
     t = Table(2)
     raw = {"hands": [list(ALL_CODES[:5]), list(ALL_CODES[5:10])], "stock": list(ALL_CODES[10:]), "dealer": 1}
     assert SPEC.explicit_deal(t.state, raw).order[:2] == parse_cards("2C 7C")
 
 
 def test_section_7_options_and_their_defaults() -> None:
-    """R12.1 target_score 100, R12.3 carried_bonus_factor 1, decision T1 resubmit false; integral
+    """R12.1 target_score 100, R12.3 carried_bonus_factor 1, R12.4 resubmit false; integral
     floats are accepted; anything else is ``bad_option``."""
     assert SPEC.option_defaults() == {"target_score": 100, "carried_bonus_factor": 1, "resubmit": False}
     assert parse_options({"target_score": 50.0, "carried_bonus_factor": 3, "resubmit": True}).to_dict() == {

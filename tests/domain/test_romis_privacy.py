@@ -1,5 +1,5 @@
 """Romis su iškritimu: sealed submissions (R5, section 9) -- their commitments, what the other seats see
-before the round resolves (R5.4, R6.4), and the ``resubmit`` option (decision T1)."""
+before the round resolves (R5.4, R6.4), and the ``resubmit`` option (R12.4)."""
 
 from __future__ import annotations
 
@@ -144,8 +144,8 @@ def test_r5_4_no_nonce_or_payload_reaches_another_seat_before_the_round_resolves
     assert sealed.nonce in seen_by(t, 0)
 
 
-def test_decision_t1_resubmit_off_keeps_r5_2() -> None:
-    """Decision T1, R5.2: by default a second submission is ``already_submitted``."""
+def test_r12_4_resubmit_off_keeps_r5_2() -> None:
+    """R12.4, R5.2: by default a second submission is ``already_submitted``."""
     t = Table(2)
     t.deal([SEAT_0[0], VARIANTS["reveal"][0]], [SEAT_0[1], VARIANTS["reveal"][1]])
     t.reveal(0, "6H 7H")
@@ -153,8 +153,8 @@ def test_decision_t1_resubmit_off_keeps_r5_2() -> None:
     assert t.legal(0) == []
 
 
-def test_decision_t1_resubmit_replaces_the_submission_until_the_round_resolves() -> None:
-    """Decision T1: with ``resubmit`` a seat that has submitted may submit again: a new SubmissionSealed
+def test_r12_4_resubmit_replaces_the_submission_until_the_round_resolves() -> None:
+    """R12.4: with ``resubmit`` a seat that has submitted may submit again: a new SubmissionSealed
     with the next serial in its nonce; the round still waits only for the seats that have not submitted
     (``acting``), the submitted seat keeps its legal reveals, and the round opens the last submission."""
     t = Table(2, options={"resubmit": True})
@@ -178,8 +178,8 @@ def test_decision_t1_resubmit_replaces_the_submission_until_the_round_resolves()
     assert t.revealed(0) == "5H 6H"
 
 
-def test_decision_t1_resubmit_a_cannot_again() -> None:
-    """Decision T1, R6.3: a seat with no reveal and no auxiliary card left may say ``cannot`` again."""
+def test_r12_4_resubmit_a_cannot_again() -> None:
+    """R12.4, R6.3: a seat with no reveal and no auxiliary card left may say ``cannot`` again."""
     t = Table(2, options={"resubmit": True})
     t.deal(["2C 5D 8H JS KC", "6H 7H 5H 7D 2D"], ["4S 9C", "3S 8D"])
     first = t.give_up(0)

@@ -186,8 +186,8 @@ def two_seats(hand_0: str) -> Table:
 
 
 def test_r9_3_the_redeal_may_give_the_cards_to_the_other_player() -> None:
-    """R9.3: both stuck with JC (seat 0) and 5C (seat 1), no card left: the two are gathered in the seat
-    order after the dealer (JC, 5C), shuffled (``redeal``) and dealt one each; with this deal (seat 0's
+    """R9.3, R9.6: both stuck with JC (seat 0) and 5C (seat 1), no card left: the two are gathered in
+    the seat order after the dealer (JC, 5C), shuffled (``redeal``) and dealt one at a time; with this deal (seat 0's
     hand dealt in the order 2C 2D 2H 3C 2S) the shuffle puts 5C first: seat 0 gets 5C (next to 5D), seat
     1 gets JC (same rank as JD), both reveal and all 52 cards are revealed (R10.5)."""
     t = two_seats("2C 2D 2H 3C 2S")
@@ -212,8 +212,8 @@ def test_r9_3_at_most_one_redeal_per_hand() -> None:
     assert (ended.reason, ended.hand_points) == ("stalemate", (25, 25))
 
 
-def test_decision_t2_an_obligatory_deal_is_refilled_from_the_eliminated_pile() -> None:
-    """Decision T2, R7.4, R9.1: 4 players whose cards are pairwise unrelated (rank i in suit i + k) all
+def test_r9_5_an_obligatory_deal_is_refilled_from_the_eliminated_pile() -> None:
+    """R9.5, R7.4, R9.1: 4 players whose cards are pairwise unrelated (rank i in suit i + k) all
     fail round 1 five times and receive five extra cards each; in the sixth attempt seats 0 (QH KH) and
     1 (QS QC) reveal, seats 2 and 3 drop out.  The first deal (R4.3) needs 6 cards, the stock holds 4
     (KS, AC, KC, AD): the eliminated pile (24 cards) is shuffled into the stock for the last two."""

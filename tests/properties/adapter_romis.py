@@ -201,7 +201,7 @@ def sealed_choices_do_not_leak(state: RomisState) -> None:
     live = [s for s in range(state.n) if state.live[s]]
     waiting = [s for s in live if state.submissions[s] is None]
     # a turn that cannot resolve the round: a waiting seat's while another waits, and with
-    # ``resubmit`` (decision T1) a new submission of a seat that has submitted while one waits
+    # ``resubmit`` (R12.4) a new submission of a seat that has submitted while one waits
     turns = (waiting if len(waiting) >= 2 else []) + [s for s in live if s not in waiting and waiting]
     viewers: list[Viewer] = [*range(state.n), None]
     before = {v: _without_submissions(_spec().seat_view(state, v)) for v in viewers}

@@ -137,7 +137,7 @@ def test_a_whole_match_with_a_person_and_bots(stub: table_pb2_grpc.TableServiceS
     assert json.loads(by_key["giminaiciai"].options_json) == {"target_score": 200}  # giminaiciai R10.1
     assert list(by_key["giminaiciai"].bot_levels) == ["random", "heuristic"] and not by_key["giminaiciai"].seat_changes
     assert (by_key["romis"].min_players, by_key["romis"].max_players) == (2, 4)  # romis R2.3
-    assert json.loads(by_key["romis"].options_json) == {  # romis R12.1, R12.3, decision T1
+    assert json.loads(by_key["romis"].options_json) == {  # romis R12.1, R12.3, R12.4
         "target_score": 100,
         "carried_bonus_factor": 1,
         "resubmit": False,

@@ -14,7 +14,7 @@ every refusal of section 8 (R13.1-R13.4):
 A refused command records nothing (section 8): the table's version is checked after each one.  The
 watchers' streams hold no card they may not see and no other seat's ``AuxiliaryUsed`` (section 9,
 R5.4).  Other tables: a hand dealt in the middle of a match (first dealer, initial totals and the
-carried bonus factor, R12.2, R12.3); the ``resubmit`` option (decision T1 of docs/decisions/romis.md);
+carried bonus factor, R12.2, R12.3); the ``resubmit`` option (R12.4, formerly decision T1);
 a match of server bots from seeded deals whose record verifies, and tampered copies that fail naming
 the rule.
 
@@ -124,7 +124,7 @@ PLAY_1: tuple[Step, ...] = (
     (0, reveal("6H", "7H", companions=["7D"]), ("new_combination_not_allowed", "R8.1")),
     (0, AUX, ("reveal_possible", "R6.1")),
     (0, CANNOT, ("reveal_possible", "R4.7")),
-    (0, reveal("7H", "6H"), None),  # in any order (decision T6)
+    (0, reveal("7H", "6H"), None),  # in any order (R5.6)
     (0, reveal("6H", "7H"), ("already_submitted", "R5.2")),
     (0, AUX, ("already_submitted", "R5.2")),
     (0, CANNOT, ("already_submitted", "R5.2")),
@@ -161,7 +161,7 @@ PLAY_1: tuple[Step, ...] = (
     (2, CANNOT, ("hand_over", "R4.1")),
 )
 """Hand 1, R10.8 (a): cy 2 points (round 2), bob 4 (round 3); ann lays down 4H (next to 5H) and 9H
-(next to 8H), in canonical order (decision T5): 7 revealed cards, both auxiliary cards unused (x4),
+(next to 8H), in canonical order (R10.10): 7 revealed cards, both auxiliary cards unused (x4),
 bonus 3 players x 1: 31."""
 
 # --------------------------------------------------------------------------- hand 2: a new combination
@@ -334,7 +334,7 @@ def named(seen: Sequence[tuple[str, Any]], name: str) -> list[Any]:
 def test_list_games_offers_romis_with_its_options_and_bot_levels(stub: Stub) -> None:
     """Game key ``romis``, 2 to 4 players (R2.3), the options of section 7 with their defaults
     (``target_score`` 100, R12.1; ``carried_bonus_factor`` 1, R12.3) and trapoula's ``resubmit``
-    (decision T1), the computer players, and no seat changes."""
+    (R12.4), the computer players, and no seat changes."""
     games = {g.key: g for g in stub.ListGames(pb.ListGamesRequest()).games}
     game = games["romis"]
     assert (game.title, game.min_players, game.max_players, game.seat_changes) == ("Romis su iškritimu", 2, 4, False)
@@ -343,7 +343,7 @@ def test_list_games_offers_romis_with_its_options_and_bot_levels(stub: Stub) -> 
 
 
 def test_a_romis_table_checks_its_seats_options_and_totals(stub: Stub) -> None:
-    """R2.3: 2 to 4 players; R12.1, R12.3: integers from 1; decision T1: ``resubmit`` a boolean;
+    """R2.3: 2 to 4 players; R12.1, R12.3: integers from 1; R12.4: ``resubmit`` a boolean;
     section 7: no other option (the initial totals of R12.2 are the table's ``initial_totals``, one
     per seat); R3.1: the first dealer is a seat."""
     for seats, options, totals, dealer, reason in (
@@ -405,7 +405,7 @@ def test_two_hands_through_act_with_every_refusal_of_section_8(
     seen = table.run(PLAY_1[:13])  # round 1
     sealed = named(seen, "SubmissionSealed")
     assert [(p["seat"], p["payload"]) for p in sealed] == [
-        (0, {"kind": "reveal", "cards": ["6H", "7H"], "companions": []}),  # canonical (decision T6)
+        (0, {"kind": "reveal", "cards": ["6H", "7H"], "companions": []}),  # canonical (R5.6)
         (1, {"kind": "reveal", "cards": ["KC", "KD"], "companions": []}),
         (2, {"kind": "reveal", "cards": ["8C", "8D"], "companions": []}),
     ]
@@ -545,7 +545,7 @@ R10_8_B = (Cards("6H 7H 5H 7D 2C", "3S 3D"), Cards("2D 4S 9C JH KD", "QC AS"))
 def test_resubmit_replaces_a_sealed_submission_and_the_round_opens_the_last(
     stub: Stub, auth: Auth, tables: Tables, tmp_path: Path
 ) -> None:
-    """Decision T1 (``resubmit``) over the wire: ann seals 7D 7H, then replaces it with 6H 7H (two
+    """R12.4 (``resubmit``) over the wire: ann seals 7D 7H, then replaces it with 6H 7H (two
     ``SubmissionSealed``, two commitments; bob sees neither payload, R5.2); ``use_auxiliary`` after a
     submission stays refused (R6.1).  Bob turns up both auxiliary cards and cannot: the round opens ann's
     last submission (R5.3), bob drops out with 0 points (R7.2) and ann, as in R10.8 (b), lays down 7D

@@ -16,7 +16,7 @@ Submissions are sealed with hash commitments and opened together when the round 
 submitted -- not even that it turned up an auxiliary card (``AuxiliaryUsed`` is withheld, R5.4); the
 audit checks every opening against its seal (:mod:`~trapoula.domain.games.romis.record`).
 Options (section 7): ``target_score``, ``carried_bonus_factor`` and trapoula's ``resubmit``
-(decision T1, docs/decisions/romis.md); the initial totals of R12.2 are the match's
+(R12.4, formerly decision T1); the initial totals of R12.2 are the match's
 ``initial_totals``.
 """
 

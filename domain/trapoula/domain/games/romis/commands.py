@@ -11,7 +11,7 @@ card not held, a card listed twice, unrelated cards -- is left to ``decide`` (R1
 
 The cards of a reveal, and its companions, are unordered: :func:`canonical` writes a reveal in the
 one form ``legal_commands`` lists (canonical card order, S2.3); ``decide`` accepts any order and seals
-the canonical form (decision T6).  An empty ``companions`` list is the same as none.
+the canonical form (R5.6).  An empty ``companions`` list is the same as none.
 """
 
 from __future__ import annotations

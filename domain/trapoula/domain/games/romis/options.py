@@ -4,7 +4,7 @@ The spec names three: ``target_score`` (R12.1), ``initial_totals`` (R12.2) and
 ``carried_bonus_factor`` (R12.3).  The platform carries the initial totals in
 :attr:`trapoula.domain.game.MatchConfig.initial_totals` (recorded in ``MatchStarted.initial_totals``),
 as for every other game, so they are not an option key here.  One option is trapoula's own,
-``resubmit`` (decision T1 of docs/decisions/romis.md): False keeps R5.2 (a sealed submission is
+``resubmit`` (R12.4, formerly decision T1): False keeps R5.2 (a sealed submission is
 binding); True lets a seat replace its submission until the round resolves.
 """
 
@@ -46,7 +46,7 @@ class RomisOptions:
     carried_bonus_factor: int = 1
     """R10.6, R12.3: the bonus factor of the match's first hand (match context for an audit)."""
     resubmit: bool = False
-    """Decision T1: True lets a seat that has submitted submit again until the round resolves (the
+    """R12.4: True lets a seat that has submitted submit again until the round resolves (the
     last submission counts); False is R5.2 (a submission cannot be changed)."""
 
     def to_dict(self) -> dict[str, Any]:
@@ -78,7 +78,7 @@ def parse_options(raw: Mapping[str, Any]) -> RomisOptions:
     ``raw`` maps option keys to plain values, e.g. ``{"target_score": 50, "resubmit": True}``:
     ``target_score`` an integer from 1 to 1,000,000 (R12.1), ``carried_bonus_factor`` an integer
     from 1 to 1,000 (R12.3) -- an integral float such as ``100.0`` from JSON is accepted for both --
-    and ``resubmit`` a boolean (decision T1).
+    and ``resubmit`` a boolean (R12.4).
 
     >>> parse_options({}).target_score, parse_options({"carried_bonus_factor": 2.0}).carried_bonus_factor
     (100, 2)
@@ -97,7 +97,7 @@ def parse_options(raw: Mapping[str, Any]) -> RomisOptions:
             values[key] = _integer(key, value, MAX_BONUS_FACTOR, "R12.3")
         elif key == "resubmit":
             if not isinstance(value, bool):
-                raise _bad(f"resubmit={str(value)[:32]!r}: expected true or false (decision T1)")
+                raise _bad(f"resubmit={str(value)[:32]!r}: expected true or false (R12.4)")
             values[key] = value
         else:
             raise _bad(

@@ -210,7 +210,7 @@ def final_lay_down(hand: Sequence[Card], companions: Sequence[Card], revealed: S
     """The winner's automatic final lay-down (R10.2): every hand card or companion related to a
     revealed card, repeatedly, laid cards counting as revealed (chains).  Scanned in canonical card
     order, pass after pass, a card laid as soon as it is found related; returns the cards in the order
-    laid (decision T5).
+    laid (R10.10).
 
     >>> from trapoula.domain.cards import parse_cards
     >>> [c.code for c in final_lay_down(parse_cards("5H 7D 2C"), (), parse_cards("6H 7H"))]

@@ -29,11 +29,12 @@ Event order (section 9):
 * the end of a hand: ``HandEnded`` (every hidden card public), one ``ShuffleRevealed`` for every shuffle of
   the hand (the deal first), [``MatchEnded``] (R10.9, R11).
 
-Decisions beyond the spec (docs/decisions/romis.md): T1 the ``resubmit`` option; T2 an obligatory
-deal that finds the stock empty (possible only after extra cards in rounds 1-2) is served like an
-extra deal (R9.1, R9.2); T3 the redeal deals one card at a time; T4 the order of the eliminated pile;
-T5 the order of the final lay-down; T6 the canonical order of a sealed reveal; T7 an explicit deal
-may name only the next hand's dealer.
+The product's decisions T1-T7 (docs/decisions/romis.md), confirmed by the rules owners, are rules now:
+R12.4 the ``resubmit`` option (T1); R9.5 an obligatory deal that finds the stock empty (possible only
+after extra cards in rounds 1-2) is served like an extra deal (R9.1, R9.2; T2); R9.6 the redeal deals
+one card at a time (T3); R7.6 the order of the eliminated pile (T4); R10.10 the order of the final
+lay-down (T5); R5.6 the canonical order of a sealed reveal (T6); R3.9 an explicit deal may name only
+the next hand's dealer (T7).
 """
 
 from __future__ import annotations
@@ -318,7 +319,7 @@ def _evolve_resolved(state: RomisState, event: RoundResolved) -> RomisState:
 
 
 def _evolve_eliminated(state: RomisState, seat: int) -> RomisState:
-    """R7.3: the seat's revealed cards, hand and companions go to the eliminated pile (decision T4)."""
+    """R7.3: the seat's revealed cards, hand and companions go to the eliminated pile (R7.6)."""
     gone = (*state.revealed[seat], *state.hands[seat], *state.companions[seat])
     return _set(
         state,
@@ -451,7 +452,7 @@ def _reject(state: RomisState, reason: str, rule: str, message: str) -> CommandR
 
 def _common(state: RomisState, seat: int, what: str, *, resubmit: bool) -> None:
     """``hand_over`` (R4.1), ``eliminated`` (R7.3), ``already_submitted`` (R5.2; not for a new
-    submission with the ``resubmit`` option, decision T1).
+    submission with the ``resubmit`` option, R12.4).
 
     Raises:
         InvalidInput: ``seat`` is not a seat of the table (``bad_seat``).
@@ -667,7 +668,7 @@ def _resolve(acc: _Acc) -> None:
 def _deal(acc: _Acc, stage: str, per_seat: int, seats: Sequence[int]) -> None:
     """Deal ``per_seat`` cards one at a time to ``seats`` in that order (R4.3, R4.5, R7.4).  When a card
     is needed and the stock is empty, the eliminated pile is shuffled and becomes the stock (R9.1; its
-    events come first); when both are exhausted the deal stops (R9.2, decision T2)."""
+    events come first); when both are exhausted the deal stops (R9.2, R9.5)."""
     st = acc.state
     stock = list(st.stock)
     restocked: tuple[Card, ...] | None = None
@@ -718,7 +719,7 @@ def _extra(acc: _Acc) -> bool:
 
 def _redeal(acc: _Acc) -> None:
     """R9.3: the live seats' hand cards, gathered in the seat order after the dealer, are shuffled and
-    dealt again one at a time in that order, each seat receiving as many as he had (decision T3)."""
+    dealt again one at a time in that order, each seat receiving as many as he had (R9.6)."""
     st = acc.state
     seats = seat_order(st.dealer, st.n, st.live)
     gathered = [c for s in seats for c in st.hands[s]]
@@ -830,7 +831,7 @@ def legal_commands(state: RomisState, seat: int) -> tuple[Command, ...]:
     """Every command ``seat`` may issue now (section 8), agreeing with ``decide``.
 
     During a round, for a live seat that has not submitted (or, with the ``resubmit`` option, also one
-    that has, decision T1): every legal reveal in canonical form (R4.7, R8; see
+    that has, R12.4): every legal reveal in canonical form (R4.7, R8; see
     :func:`~trapoula.domain.games.romis.reveals.legal_reveals`); when there is none, ``use_auxiliary``
     while an auxiliary card is left and the seat has not submitted (R6.1), else ``cannot`` (R6.3).
     """
@@ -889,7 +890,7 @@ def _code_list(raw: Any, what: str, size: int) -> tuple[Card, ...]:
 def explicit_deal(state: RomisState, raw: Mapping[str, Any]) -> Deal:
     """Build the next hand's deal from ``{"hands": [[5 codes] per seat], "stock": [codes, top first]}``
     (R3.7), with an optional ``"dealer"`` that must be the next hand's dealer (:func:`upcoming_dealer`,
-    R3.1, R3.8; decision T7).
+    R3.1, R3.8; R3.9).
 
     The auxiliary cards are the first 2n cards of ``stock`` (R3.7); the deck order is that of R3.6:
     the hands interleaved one card at a time from the seat after the dealer, then ``stock``.

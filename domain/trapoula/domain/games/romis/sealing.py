@@ -18,7 +18,7 @@ reproduce it exactly:
 * The nonce of a sealed submission (R5.2) is ``hmac_hex(secret,
   "nonce/<hand_no>/<seat>/<round>/<attempt>/<serial>")``, where ``serial`` counts the seat's
   earlier submissions in the same attempt of the round (0 for the first; only the ``resubmit``
-  option, decision T1, makes it more than 0).
+  option, R12.4, makes it more than 0).
 * The submission's commitment is ``SHA-256`` (lowercase hex) of the canonical JSON
   ``json.dumps({"seat": s, "round": r, "attempt": a, "payload": p, "nonce": n}, sort_keys=True,
   separators=(",", ":"))`` where the payload ``p`` is ``{"kind": "reveal", "cards": [...],
