@@ -261,7 +261,21 @@ def test_legal_commands_list_every_bid_from_the_minimum_to_max_bid_in_every_suit
     assert len(legal) == 2 + 85 * 4  # 160..1000
 
 
-def test_max_bid_option_caps_the_bids() -> None:
+def test_section_7_d7_max_bid_1000_by_default_a_bid_above_it_is_refused_and_1000_stands() -> None:
+    """Section 7 ``max_bid`` and D7, as the rules owners confirmed them: the rules set no maximum, and
+    the table bounds the bids it lists and accepts, 1000 by default.  Seat 0 speaks first (dealer 3,
+    R4.2): 1010 hearts is refused ``invalid_points`` (R4.3) and changes nothing; 1000 hearts is the
+    highest bid, after which seat 1 may only pass or call vida (nothing is above 1000)."""
+    table = dealt()
+    assert table.view(0)["options"]["max_bid"] == 1000
+    table.rejects("invalid_points", "R4.3", table.command("bid", 0, points=1010, suit="H"))
+    table.bid(0, 1000, "H")
+    assert table.view(None)["bid"] == {"seat": 0, "points": 1000, "suit": "H"}
+    assert table.legal(1) == [{"kind": "pass", "seat": 1}, {"kind": "vida", "seat": 1}]
+
+
+def test_section_7_max_bid_option_caps_the_bids() -> None:
+    """Section 7: a table created with ``max_bid`` 100 lists bids 80 to 100 only (3 values x 4 suits)."""
     table = dealt({"max_bid": 100})
     assert [c for c in table.legal(0) if c["kind"] == "bid"][-1] == {
         "kind": "bid",

@@ -8,7 +8,7 @@ import random
 import re
 from typing import Any
 
-from vida_helpers import MONO, Table, mono_hand
+from vida_helpers import MONO, MONO_TRICKS, Table, mono_hand
 
 from trapoula.domain.events import redact
 from trapoula.domain.games.vida import SPEC
@@ -173,3 +173,38 @@ def test_views_show_the_last_hands_score_until_the_next_hand_ends() -> None:
     view = table.view(3)
     assert (view["hand_points"], view["totals"], view["contract_made"]) == ([550, 0], [550, 0], True)
     assert (view["contract"], view["tricks_won"], view["tricks"], view["annulled"]) == (None, [0, 0], [], False)
+
+
+def test_section_9_phase_is_new_before_the_first_deal_and_match_over_after_the_hand_that_ends_it() -> None:
+    """Section 9 "Observable state", as the rules owners amended it: ``phase`` is ``new`` before the
+    first deal, ``auction`` once a hand is dealt, ``hand_over`` after a hand that leaves the match going
+    and ``match_over`` after the hand that ends it.  From 2451 to 0 with one game to win (R6.10): the
+    first MONO capot books 550 for team 0 (3001, not above 3550: R6.9, the match goes on, seat 0 deals
+    next, R3.5); the second makes 3551 > 3550, team 0 wins the one game and the match.  Every seat and a
+    spectator see the same phase."""
+    table = Table(options={"wins_needed": 1}, initial_totals=(2451, 0))
+    viewers = (0, 1, 2, 3, None)
+    assert {table.view(v)["phase"] for v in viewers} == {"new"}
+    table.deal(MONO)
+    assert {table.view(v)["phase"] for v in viewers} == {"auction"}
+    table.calls("80C", "pass", "pass", "pass")
+    table.tricks(MONO_TRICKS, belote="KC")
+    view = table.view(None)
+    assert (view["phase"], view["hand_over"], view["match_over"], view["totals"], view["next_dealer"]) == (
+        "hand_over",
+        True,
+        False,
+        [3001, 0],
+        0,
+    )
+    mono_hand(table)
+    for viewer in viewers:
+        view = table.view(viewer)
+        assert (view["phase"], view["hand_over"], view["match_over"], view["winner"], view["games_won"]) == (
+            "match_over",
+            True,
+            True,
+            0,
+            [1, 0],
+        )
+        assert (view["next_dealer"], view["to_act"], view["legal"]) == (None, None, [])

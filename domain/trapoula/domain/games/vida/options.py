@@ -1,8 +1,9 @@
-"""Vida's options (rules/vida.md section 7), plus the table's bid cap ``max_bid``.
+"""Vida's options (rules/vida.md section 7), the table's bid cap ``max_bid`` among them.
 
-Every key of section 7 with its default; ``max_bid`` (default 1000) bounds the bids a table lists
-as legal: a contract above 970 (250 capot + 20 belote + 2 x 350 declarations) can never be made,
-so the cap changes no outcome (a trapoula decision beside D7, which sets no maximum).
+Every key of section 7 with its default; ``max_bid`` (default 1000; section 7 and D7, a product
+decision the rules owners confirmed) bounds the bids a table lists as legal and accepts: no contract
+above 970 can be made in any hand (capot 250, belote 20, declarations at most 350), so the default
+cap changes no outcome.
 """
 
 from __future__ import annotations
@@ -85,7 +86,8 @@ class VidaOptions:
     first_dealer: FirstDealer = "random"
     """R3.1, D36: ``random`` (the table draws it) or a seat 0-3."""
     max_bid: int = 1000
-    """The highest bid the table accepts (a multiple of 10, at least 80); see the module docstring."""
+    """Section 7, D7: the highest bid the table lists and accepts (a multiple of 10, at least 80); see the
+    module docstring."""
 
     def to_dict(self) -> dict[str, Any]:
         """All options as plain data (a fresh dict each call)."""
