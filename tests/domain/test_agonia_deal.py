@@ -81,6 +81,17 @@ def test_section_7_a_bad_option_is_invalid_input_naming_key_and_value(options: d
     assert next(iter(options)) in str(info.value)
 
 
+def test_r7_1_target_points_is_capped_at_1000() -> None:
+    """R7.1, as the rules owners amended it: any limit from 0 up to 1,000.  1,000 is kept; 1,001 is
+    refused as malformed (``bad_option``), naming the key, the value and R7.1."""
+    assert SPEC.initial_state(_config(options={"target_points": 1000})).options.target_points == 1000
+    assert SPEC.initial_state(_config(options={"target_points": 0})).options.target_points == 0
+    with pytest.raises(InvalidInput) as info:
+        SPEC.initial_state(_config(options={"target_points": 1001}))
+    assert info.value.reason == "bad_option"
+    assert all(part in str(info.value) for part in ("target_points", "1001", "R7.1"))
+
+
 def test_section_7_good_options_are_kept_and_the_rest_defaulted() -> None:
     state = SPEC.initial_state(
         _config(options={"target_points": 50.0, "starter_ace_suit": "dealer", "announce_cards": True})

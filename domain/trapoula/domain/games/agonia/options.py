@@ -15,7 +15,8 @@ AnnouncePenalty = Literal["draw_one", "skip_turn", "ten_points"]
 SevenLastCard = Literal["penalty_then_out", "forbidden"]
 
 MAX_TARGET_POINTS = 1_000
-"""R7.1 names 50 or 100 as usual limits; a limit far above them only makes a match endless (and its record huge)."""
+"""R7.1: the highest ``target_points`` (the seed names 50 or 100 as usual limits; the cap keeps every
+match and its record bounded)."""
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "starter_ace_suit": ("ace", "first_player", "dealer", "previous_winner"),
@@ -29,7 +30,7 @@ class AgoniaOptions:
     """The table options of Agonia (R7.1-R7.6)."""
 
     target_points: int = 100
-    """R7.1: 0 plays a single hand; otherwise a total must exceed it to end the match."""
+    """R7.1: 0 plays a single hand; otherwise, up to 1,000, a total must exceed it to end the match."""
     starter_ace_suit: StarterAceSuit = "ace"
     """R7.2 (variant α): who chooses the suit when the up-card is an ace."""
     ace_last_card: bool = False
