@@ -20,9 +20,10 @@ Event order (section 9; ``ShuffleCommitted`` is folded into ``HandStarted``, see
   empty (R4.7, R8.2): ``HandEnded``, ``ShuffleRevealed``, [``MatchEnded``] (R8.3, R9).
 
 R8.4, the stalled hand (the product's decision T1 of docs/decisions/giminaiciai.md, confirmed by
-the rules owners).  Without it a hand could go on for ever: the last unfinished player may hold cards that can never be laid
-down (R4.1, decision 19: no card limit), or players may keep cycling the turned-over pile (R4.6),
-finished players scoring 1 per draw all the while (R7.3).  R8.4 ends the hand, reason
+the rules owners).  Without it a hand could go on for ever: the last unfinished player may hold
+cards that can never be laid down (R4.1, decision 19: no card limit), or players may keep cycling
+the turned-over pile (R4.6), finished players scoring 1 per draw all the while (R7.3).  R8.4 ends
+the hand, reason
 ``stalled``, when a turn would start after the discard pile has been turned over
 :data:`STALL_TURN_OVERS` (2) times with no lay-down in between: counted from the deal, and again from
 each lay-down (``GiminaiciaiState.turn_overs``, folded from ``DiscardPileTurnedOver`` and
