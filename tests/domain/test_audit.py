@@ -64,7 +64,9 @@ def chain(entries: Sequence[tuple[str, dict[str, Any]]], table_id: str = "t-audi
 
 
 def make_record(events: Sequence[Event], players: int) -> list[dict[str, Any]]:
-    """Table events, then the game events, chained."""
+    """Table events, then the game events, chained.  A record with an explicit hand is that of a table
+    created for explicit deals (``manual_deal``: S5.3 as the rules owners answered)."""
+    manual = any(e.event_name() == "HandStarted" and getattr(e, "explicit_deal", False) for e in events)
     table: list[tuple[str, dict[str, Any]]] = [
         (
             "TableCreated",
@@ -74,7 +76,7 @@ def make_record(events: Sequence[Event], players: int) -> list[dict[str, Any]]:
                 "options": {},
                 "first_dealer": None,
                 "initial_totals": None,
-                "manual_deal": False,
+                "manual_deal": manual,
             },
         )
     ]
@@ -168,6 +170,23 @@ def test_explicit_deal_hand_verifies_with_the_scores_worked_out_by_hand_s5_3(
     assert started["explicit_deal"] is True and started["seed"] is None
     assert started["commitment"] == deck_hash(explicit_deal().order)
     assert "record verified" in report.summary()
+
+
+def test_an_explicit_hand_at_a_table_not_created_for_explicit_deals_fails_s5_3(
+    explicit_record: list[dict[str, Any]],
+) -> None:
+    """S5.3, as the rules owners answered: only a table created for explicit deals may deal one.  The
+    verified explicit record, its ``TableCreated.manual_deal`` turned false and the chain recomputed
+    (a forger's best effort), fails at its ``HandStarted``, citing S5.3; nothing else is wrong."""
+    lines = copy.deepcopy(explicit_record)
+    created = line_of(lines, "TableCreated")
+    assert created["payload"]["manual_deal"] is True
+    created["payload"]["manual_deal"] = False
+    report = audit_record(rechain(lines))
+    assert not report.ok
+    started = line_of(lines, "HandStarted")
+    assert [(p.seq, p.name, p.rule) for p in report.problems] == [(started["seq"], "HandStarted", "S5.3")]
+    assert "not created for explicit deals" in report.problems[0].message
 
 
 def test_seeded_matches_verify_including_a_reshuffle_before_a_draw_s8_2() -> None:

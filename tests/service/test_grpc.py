@@ -68,8 +68,11 @@ def view_of(stub: table_pb2_grpc.TableServiceStub, table_id: str, metadata: Any 
 
 
 def two_people(stub: table_pb2_grpc.TableServiceStub, auth: Meta, deal: dict[str, Any]) -> tuple[str, Any, Any]:
-    """A started two-person table dealt ``deal``: ``(table_id, metadata of seat 0, of seat 1)``."""
-    created = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}))
+    """A started two-person table dealt ``deal``: ``(table_id, metadata of seat 0, of seat 1)``; the
+    table is created for explicit deals (``manual_deal``: S5.3 as the rules owners answered)."""
+    created = stub.CreateTable(
+        pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}, manual_deal=True)
+    )
     j0 = stub.JoinTable(pb.JoinTableRequest(table_id=created.table_id, name="ann"))
     j1 = stub.JoinTable(pb.JoinTableRequest(table_id=created.table_id, name="bob"))
     assert (j0.seat, j1.seat) == (0, 1)

@@ -76,9 +76,11 @@ def version_of(stub: Stub, table_id: str) -> int:
 
 
 def two_people(stub: Stub, auth: Meta, deal: dict[str, Any] | None) -> tuple[str, Any, Any, Any]:
-    """A two-person table (started with ``deal`` by the owner unless None):
+    """A two-person table (started with ``deal`` by the owner unless None, at a table created for
+    explicit deals then: ``manual_deal``, S5.3 as the rules owners answered):
     ``(table_id, owner, seat 0, seat 1)`` metadata."""
-    created = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}))
+    request = pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}, manual_deal=deal is not None)
+    created = stub.CreateTable(request)
     j0 = stub.JoinTable(pb.JoinTableRequest(table_id=created.table_id, name="ann"))
     j1 = stub.JoinTable(pb.JoinTableRequest(table_id=created.table_id, name="bob"))
     owner = auth(created.owner_token)
@@ -425,7 +427,9 @@ def test_command_ids_belong_to_their_caller(stub: Stub, auth: Meta, deal: dict[s
 def test_a_repeated_id_of_the_same_seat_returns_its_first_result_even_after_others_used_it(
     tables: Tables, deal: dict[str, Any]
 ) -> None:
-    table_id, _owner = tables.create_table("agonia", 2, {"target_points": 0})
+    """Command ids belong to their caller (the table is created for explicit deals, S5.3 as the rules
+    owners answered, so the owner may deal it)."""
+    table_id, _owner = tables.create_table("agonia", 2, {"target_points": 0}, manual_deal=True)
     _, t0 = tables.join(table_id, "ann")
     _, t1 = tables.join(table_id, "bob")
     p0, p1 = tables.authenticate(table_id, t0), tables.authenticate(table_id, t1)

@@ -172,6 +172,26 @@ def test_a_match_played_over_grpc_shows_in_the_history_and_the_standings(served:
     assert cli(["history", "--after", "yesterday", "--address", server.address], out=io.StringIO()) == 1
 
 
+def test_the_lobby_shows_a_table_for_explicit_deals_before_anyone_joins(served: tuple[Tables, Served]) -> None:
+    """S5.3 (vida R3.2, giminaiciai R3.8, romis R3.7), as the rules owners answered: a table for
+    explicit deals says so before anyone joins.  Two empty tables: the lobby lists the one created with
+    ``manual_deal`` as such, the ordinary one not; so does the thin client's ``lobby``."""
+    _, server = served
+    with grpc.insecure_channel(server.address) as channel:
+        stub = table_pb2_grpc.TableServiceStub(channel)
+        manual = stub.CreateTable(pb.CreateTableRequest(game="vida", seats=4, manual_deal=True)).table_id
+        ordinary = stub.CreateTable(pb.CreateTableRequest(game="vida", seats=4)).table_id
+
+        def lobby() -> dict[str, tuple[bool, list[int]]]:
+            listed = stub.ListLobby(pb.ListLobbyRequest()).tables
+            return {t.table_id: (t.manual_deal, list(t.free_seats)) for t in listed}
+
+        want = {manual: (True, [0, 1, 2, 3]), ordinary: (False, [0, 1, 2, 3])}
+        assert until(lobby, want) == want
+    with TableClient(server.address) as client:
+        assert {t.table_id: t.manual_deal for t in client.lobby().items} == {manual: True, ordinary: False}
+
+
 def test_a_server_without_read_models_answers_unavailable(sqlite_store: Any) -> None:
     tables = sqlite_store.open()
     server = Served(tables, None)

@@ -39,8 +39,11 @@ def seated(tables: Tables, target: int = 0, **create: Any) -> tuple[str, str, st
 
 
 def started(tables: Tables, deal: dict[str, Any] | None) -> tuple[str, Principal, Principal]:
-    """A started two-person table (explicit deal, or seeded when None): ``(id, seat 0, seat 1)``."""
-    table_id, _owner, t0, t1 = seated(tables)
+    """A started two-person table (explicit deal, or seeded when None): ``(id, seat 0, seat 1)``.
+
+    An explicit deal needs a table created for it (``manual_deal``, S5.3 as the rules owners answered).
+    """
+    table_id, _owner, t0, t1 = seated(tables, manual_deal=deal is not None)
     tables.start_match(table_id, OWNER, "start", deal)
     return table_id, tables.authenticate(table_id, t0), tables.authenticate(table_id, t1)
 
@@ -71,8 +74,9 @@ def drive(tables: Tables, table_id: str, people: dict[int, Principal], until: An
 
 
 def test_start_with_an_explicit_deal_stores_one_event_per_fact(tables: Tables, deal: dict[str, Any]) -> None:
-    """S5.2/S5.3: the start stores MatchStarted, HandStarted, one CardsDealt per seat, the up-card, the turn."""
-    table_id, _owner, _t0, _t1 = seated(tables)
+    """S5.2/S5.3: the start stores MatchStarted, HandStarted, one CardsDealt per seat, the up-card, the turn
+    (at a table created for explicit deals, S5.3 as the rules owners answered)."""
+    table_id, _owner, _t0, _t1 = seated(tables, manual_deal=True)
     result = tables.start_match(table_id, OWNER, "start", deal)
     assert result.version == 9
     assert names(tables, table_id) == [
@@ -320,12 +324,16 @@ def test_the_record_chains_every_event_of_a_finished_match(tables: Tables) -> No
                                     "first_dealer": None, "initial_totals": None, "manual_deal": False}  # fmt: skip
 
 
-def test_the_record_never_holds_a_hand_in_progress(tables: Tables, deal: dict[str, Any]) -> None:
-    """A record stops at the last SeedRevealed: nothing of the hand being played (DESIGN, Visibility)."""
+def test_the_record_never_holds_a_hand_in_progress(tables: Tables) -> None:
+    """A record stops at the last SeedRevealed: nothing of the hand being played (DESIGN, Visibility).
+
+    The first hand is dealt from a seed: this ordinary table deals hand 2 by itself, and an ordinary
+    table accepts no explicit deal (S5.3 as the rules owners answered; the test used to deal hand 1
+    explicitly)."""
     table_id, owner, t0, t1 = seated(tables, target=500)
     jsonl, hands = tables.record(table_id)
     assert (hands, len(jsonl.splitlines())) == (0, 4)  # header, TableCreated, 2 x SeatTaken
-    tables.start_match(table_id, OWNER, "start", deal)
+    tables.start_match(table_id, OWNER, "start")
     assert tables.record(table_id) == (jsonl, 0)  # hand 1 in progress: nothing of it
     people = {0: tables.authenticate(table_id, t0), 1: tables.authenticate(table_id, t1)}
     drive(tables, table_id, people, until=lambda view: view["hand_no"] == 2)

@@ -130,10 +130,11 @@ def failure(call: Callable[[], Any]) -> Refusal:
 
 
 class Table:
-    """A vida table over gRPC with ann, bob, cy and dee at seats 0-3."""
+    """A vida table over gRPC with ann, bob, cy and dee at seats 0-3, created for explicit deals
+    (``manual_deal``: R3.2 as the rules owners answered, an ordinary table takes none)."""
 
     def __init__(
-        self, stub: Stub, auth: Auth, tables: Tables, options: Mapping[str, Any], manual_deal: bool = False
+        self, stub: Stub, auth: Auth, tables: Tables, options: Mapping[str, Any], manual_deal: bool = True
     ) -> None:
         created = stub.CreateTable(
             pb.CreateTableRequest(game="vida", seats=4, options=dict(options), first_dealer=3, manual_deal=manual_deal)
@@ -637,7 +638,7 @@ def test_requests_are_converted_off_the_event_loop(
 def test_bid_points_beyond_32_bits_are_invalid_input_without_echo(tables: Tables) -> None:
     """``Tables.act`` takes the wire's 32-bit points only: a larger int is ``bad_command`` (its
     decimal text, over 4300 digits, used to raise a bare ``ValueError`` in the refusal message)."""
-    table_id, _ = tables.create_table("vida", 4, {"first_dealer": 3})
+    table_id, _ = tables.create_table("vida", 4, {"first_dealer": 3}, manual_deal=True)  # for the explicit deal
     for name in ("ann", "bob", "cy", "dee"):
         tables.join(table_id, name)
     tables.start_match(table_id, OWNER, "start", {"deck": DECK_A})

@@ -263,10 +263,11 @@ def wire(payload: Mapping[str, Any]) -> pb.Command:
 
 
 class VidaTable:
-    """A vida table over gRPC with four people seated: ann, bob, cy, dee at seats 0-3."""
+    """A vida table over gRPC with four people seated: ann, bob, cy, dee at seats 0-3, created for
+    explicit deals (``manual_deal``: R3.2 as the rules owners answered, an ordinary table takes none)."""
 
     def __init__(self, stub: Stub, auth: Auth, options: Mapping[str, Any], first_dealer: int | None = None) -> None:
-        request = pb.CreateTableRequest(game="vida", seats=4, options=dict(options))
+        request = pb.CreateTableRequest(game="vida", seats=4, options=dict(options), manual_deal=True)
         if first_dealer is not None:
             request.first_dealer = first_dealer
         created = stub.CreateTable(request)

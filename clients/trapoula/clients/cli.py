@@ -386,7 +386,8 @@ def _cmd_tables(args: argparse.Namespace, out: TextIO) -> int:
         print("no tables", file=out)
     for t in tables:
         free = ",".join(str(s) for s in t.free_seats) or "-"
-        print(f"{t.table_id}  {t.game:<12} {t.status:<8} seats {t.seats} free {free:<8} v{t.version}", file=out)
+        manual = "  manual deal" if t.manual_deal else ""
+        print(f"{t.table_id}  {t.game:<12} {t.status:<8} seats {t.seats} free {free:<8} v{t.version}{manual}", file=out)
     return EXIT_OK
 
 

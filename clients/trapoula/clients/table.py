@@ -179,6 +179,8 @@ class TableSummary:
     status: str
     """``open``, ``ready``, ``playing`` or ``over``."""
     version: int
+    manual_deal: bool = False
+    """True for a table created for explicit deals (S5.3): only it accepts one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -946,6 +948,10 @@ class TableClient:
         """Create a table.  Retried with one ``request_id`` (a new random one when None: 32 hex
         digits), so a retry answers the table the first attempt made and makes no other.
 
+        ``manual_deal`` makes a table for explicit deals (tests, the audit of a hand dealt at a
+        physical table): it deals a hand only on ``next_hand``, and only such a table accepts an
+        explicit deal (rules S5.3; vida R3.2, giminaiciai R3.8, romis R3.7).
+
         Raises:
             InvalidArgument: unknown game, option or seat count; a request id that is not 16 to
                 128 printable ASCII characters.
@@ -1018,7 +1024,8 @@ class TableClient:
 
         Raises:
             PermissionDenied: neither the owner token nor a seat token of the table.
-            AlreadyExists: the match has started.  CommandRejected: seats are free.
+            AlreadyExists: the match has started.  CommandRejected: seats are free; a ``deal`` at a
+                table not created with ``manual_deal`` (``explicit_deal_not_allowed``).
             InvalidArgument: a ``deal`` that is not an explicit deal's mapping.
             Unavailable: no server answered within ``retry_for``.
         """
@@ -1099,7 +1106,9 @@ class TableClient:
                 table_pb2.ListTablesRequest(game=game, page_size=page_size, page_token=token),
             )
             out.extend(
-                TableSummary(t.table_id, t.game, t.seats, tuple(t.free_seats), t.status, int(t.version))
+                TableSummary(
+                    t.table_id, t.game, t.seats, tuple(t.free_seats), t.status, int(t.version), bool(t.manual_deal)
+                )
                 for t in response.tables
             )
             token = response.next_page_token

@@ -334,11 +334,16 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
     In a game with seat changes (``GameSpec.seat_changes``, ``mau_mau`` R6.9-R6.10) a seat may
     also be taken after the start, right after the game's ``PlayerJoined`` for that seat, and a
     seat freed by ``PlayerLeft`` or ``PlayerEliminated`` may be taken again; ``JoinQueued`` lines
-    may appear after the start."""
+    may appear after the start.
+
+    A hand dealt explicitly (``HandStarted.explicit_deal``) at a table whose ``TableCreated`` does not
+    say ``manual_deal`` breaks the game's explicit-deal rule (S5.3; ``vida`` R3.2, ``giminaiciai``
+    R3.8, ``romis`` R3.7): only a table created for explicit deals may deal one."""
 
     def bad(line: _Line, message: str) -> None:
         audit.add(line.seq, line.name, "REC7", message, "format")
 
+    ordinary = False
     seats: int | None = None
     taken: set[int] = set()
     game_started = False
@@ -352,6 +357,7 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
                 bad(line, f"game {line.payload.get('game')!r} is not {spec.key!r}")
             raw = line.payload.get("seats")
             seats = raw if _is_int(raw) else None
+            ordinary = line.payload.get("manual_deal") is not True
             if seats is None:
                 bad(line, f"seats {raw!r} is not a number")
         elif line.name == "SeatTaken":
@@ -388,6 +394,15 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
                 bad(line, "token_hash is not a SHA-256 hex digest (only a server bot may have none)")
         else:
             game_started = True
+            if line.name == "HandStarted" and ordinary and line.payload.get("explicit_deal") is True:
+                audit.add(
+                    line.seq,
+                    line.name,
+                    spec.explicit_deal_rule,
+                    f"hand {line.payload.get('hand_no')!r} was dealt explicitly at a table not created for explicit "
+                    "deals (TableCreated.manual_deal is not true)",
+                    "format",
+                )
             if line.name in ("PlayerLeft", "PlayerEliminated") and spec.seat_changes:
                 taken.discard(line.payload.get("seat"))
     if lines and lines[0].name != "TableCreated":

@@ -163,6 +163,10 @@ class GameSpec(Generic[S, C]):
     """Checks the audit runs over the recorded game events besides replaying them through the
     rules, for what the rules alone do not prove (``romis``: every opened submission hashes to the
     commitment sealed before the round resolved, R5.2-R5.3); None when a game has none."""
+    explicit_deal_rule: str = "S5.3"
+    """The rule of the game's explicit deal (``S5.3`` for the shedding games; ``vida`` R3.2,
+    ``giminaiciai`` R3.8, ``romis`` R3.7): what a table cites when it refuses one, since only a table
+    created for explicit deals accepts one."""
     preset_bots: Callable[[Any], Mapping[int, str]] = field(default=lambda options: {})
     """Computer seats an option fixes at creation (``mau_mau`` R7.2 ``computer_seats``):
     parsed options -> {seat: level}."""

@@ -230,12 +230,15 @@ class Tables(TableReads):
     ) -> tuple[str, str]:
         """Create a table; returns ``(table_id, owner_token)``.
 
-        ``initial_totals`` empty or None means all zero.  The owner token may start the match
-        and deal hands; only its hash is stored.  With a ``request_id`` (16 to 128 printable ASCII
-        characters, random, as secret as the token) the call may be retried: the same request id
-        answers the same table id and owner token, on any replica sharing the secret, and makes
-        one table only (whatever the repeated request; the table id and token derive from the
-        request id and the secret).
+        ``initial_totals`` empty or None means all zero.  ``manual_deal`` makes a table for
+        explicit deals (tests, and the audit of a hand dealt at a physical table): it deals a hand
+        only on ``next_hand`` and is the only kind of table that accepts an explicit deal (S5.3;
+        vida R3.2, giminaiciai R3.8, romis R3.7); the listings and the table's view say so from its
+        creation.  The owner token may start the match and deal hands; only its hash is stored.
+        With a ``request_id`` (16 to 128 printable ASCII characters, random, as secret as the
+        token) the call may be retried: the same request id answers the same table id and owner
+        token, on any replica sharing the secret, and makes one table only (whatever the repeated
+        request; the table id and token derive from the request id and the secret).
 
         Raises:
             InvalidInput: unknown game (``unknown_game``), a seat count outside the game's range
@@ -307,7 +310,8 @@ class Tables(TableReads):
         self, table_id: str, principal: Principal, command_id: str, deal: Mapping[str, Any] | None = None
     ) -> ActResult:
         """Start the match: deal the first hand (from ``deal``, an explicit deal S5.3, or a seed),
-        then let bots move; needs the owner or a seat, and the owner for an explicit deal.
+        then let bots move; needs the owner or a seat, and the owner for an explicit deal, which only
+        a table created with ``manual_deal`` accepts.
 
         The result holds the caller's view of the start and of the automatic play saved with it
         (at most :data:`CHUNK_EVENTS` events in all); the rest follows in the background.
@@ -317,7 +321,9 @@ class Tables(TableReads):
             PermissionDenied: a spectator; a seat giving an explicit deal
                 (``explicit_deal_owner_only``: explicit deals are for audits and tests).
             InvalidInput: a bad table id, command id or deal.
-            CommandRejected: a seat is free (``seats_free``, S3.1).
+            CommandRejected: a seat is free (``seats_free``, S3.1); an explicit deal at a table not
+                created with ``manual_deal`` (``explicit_deal_not_allowed``, S5.3; vida R3.2,
+                giminaiciai R3.8, romis R3.7), which changes nothing.
             AlreadyStarted: the match has already started (under another command id).
         """
         parse_table_id(table_id)
@@ -338,7 +344,8 @@ class Tables(TableReads):
         ``{"kind": "play", "card": "7H", "suit": "S", "announce": false}``, ``{"kind": "draw"}``,
         ``{"kind": "pass"}``, ``{"kind": "choose_suit", "suit": "H"}``; or the table command
         ``{"kind": "next_hand", "deal": None | {"hands": [...], "starter": ..., "stock": [...]}}``
-        (owner or any seat; an explicit deal only from the owner).
+        (owner or any seat; an explicit deal only from the owner, at a table created with
+        ``manual_deal``).
 
         Command ids are the caller's: a ``command_id`` this caller (this seat, or the owner) has
         used returns the first result and saves nothing, whatever the command now sent; another
@@ -353,8 +360,9 @@ class Tables(TableReads):
                 another seat, or a seat giving an explicit deal (``explicit_deal_owner_only``).
             InvalidInput: a malformed command (bad table id, card code, unknown kind, bad command
                 id, ``points`` outside the wire's 32 bits ...).
-            CommandRejected: the rules refuse it (reason and rule number), or the match has not
-                started (``match_not_started``, S11).
+            CommandRejected: the rules refuse it (reason and rule number), the match has not
+                started (``match_not_started``, S11), or ``next_hand`` gives an explicit deal at a
+                table not created with ``manual_deal`` (``explicit_deal_not_allowed``, S5.3).
             Conflict: concurrent commands kept winning the race.
         """
         parse_table_id(table_id)

@@ -251,6 +251,7 @@ def summary_to_proto(summary: TableSummary) -> pb.TableSummary:
         free_seats=list(summary.free_seats),
         status=summary.status,
         version=summary.version,
+        manual_deal=summary.manual_deal,
     )
 
 

@@ -17,6 +17,26 @@ from trapoula.service.drafts import Draft, game_drafts
 from trapoula.service.errors import AlreadyStarted
 from trapoula.service.principals import Principal
 from trapoula.service.recording import Table
+from trapoula.service.tablestate import TableState
+
+
+def check_explicit_deal(state: TableState, deal: Mapping[str, Any] | None) -> None:
+    """An explicit deal only at a table created for explicit deals (``manual_deal``: for tests, and
+    for auditing a hand dealt at a physical table), never at an ordinary one, for the first hand and
+    for every ``next_hand`` (S5.3; ``vida`` R3.2, ``giminaiciai`` R3.8, ``romis`` R3.7: the rules
+    owners' answer).  A seeded deal (``deal`` None) is always allowed.
+
+    Raises:
+        CommandRejected: ``explicit_deal_not_allowed`` citing the game's explicit-deal rule
+            (``GameSpec.explicit_deal_rule``); the table is left as it was.
+    """
+    if deal is not None and not state.manual_deal:
+        raise CommandRejected(
+            "explicit_deal_not_allowed",
+            state.spec.explicit_deal_rule,
+            f"table {state.table_id} deals every hand from a seed: only a table created for explicit deals "
+            "(manual_deal) accepts one",
+        )
 
 
 def start_match(dealer: Dealer, principal: Principal, deal: Mapping[str, Any] | None) -> Decide:
@@ -24,12 +44,15 @@ def start_match(dealer: Dealer, principal: Principal, deal: Mapping[str, Any] | 
 
     Raises (from the decision):
         AlreadyStarted: the match has started.
-        CommandRejected: a seat is free (``seats_free``, S3.1), or the game refuses the deal.
+        CommandRejected: an explicit deal at a table not created for one (``explicit_deal_not_allowed``,
+            :func:`check_explicit_deal`), a seat is free (``seats_free``, S3.1), or the game refuses the
+            deal.
         InvalidInput: ``deal`` is not a deal of the game.
     """
 
     def decide(table: Table) -> list[Draft]:
         state = table.state
+        check_explicit_deal(state, deal)
         if state.started:
             raise AlreadyStarted(f"table {state.table_id}: the match has already started")
         if state.free_seats:
@@ -52,12 +75,15 @@ def seat_command(dealer: Dealer, principal: Principal, raw: Mapping[str, Any]) -
     after it.
 
     Raises (from the decision):
-        CommandRejected: the rules refuse it, or the match has not started (``match_not_started``, S11).
+        CommandRejected: the rules refuse it, the match has not started (``match_not_started``, S11),
+            or ``next_hand`` gives an explicit deal at a table not created for one
+            (``explicit_deal_not_allowed``, :func:`check_explicit_deal`).
         InvalidInput: a command the game cannot parse.
     """
 
     def decide(table: Table) -> list[Draft]:
         state = table.state
+        check_explicit_deal(state, raw.get("deal"))
         spec = state.spec
         command_obj = None if raw["kind"] == "next_hand" else spec.parse_command({**raw, "seat": principal.seat})
         if not state.started:

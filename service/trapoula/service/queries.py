@@ -120,7 +120,15 @@ class TableIndex:
             except TableNotFound:
                 continue
             summaries.append(
-                TableSummary(tid, state.game, len(state.seats), state.free_seats, state.status, state.position(None))
+                TableSummary(
+                    tid,
+                    state.game,
+                    len(state.seats),
+                    state.free_seats,
+                    state.status,
+                    state.position(None),
+                    state.manual_deal,
+                )
             )
         next_token = str(page[-1][0]) if len(rows) > size else ""
         return summaries, next_token

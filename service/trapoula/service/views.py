@@ -81,6 +81,8 @@ class TableSummary:
     status: str
     """``open``, ``ready``, ``playing`` or ``over``."""
     version: int
+    manual_deal: bool = False
+    """True for a table created for explicit deals (S5.3): it deals only on ``next_hand``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,6 +115,7 @@ SPEC: GameSpec[GiminaiciaiState, Command] = GameSpec(
     teams=(),
     event_rules=EVENT_RULES,
     commitment=commitment,
+    explicit_deal_rule="R3.8",
     reveal_seed_field="salt",
 )
 """Giminaičiai's game definition."""

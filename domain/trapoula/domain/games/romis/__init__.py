@@ -114,6 +114,7 @@ SPEC: GameSpec[RomisState, Command] = GameSpec(
     teams=(),
     event_rules=EVENT_RULES,
     commitment=commitment,
+    explicit_deal_rule="R3.7",
     reveal_seed_field="salt",
     record_checks=check_record,
 )

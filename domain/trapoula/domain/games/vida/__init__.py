@@ -102,6 +102,7 @@ SPEC: GameSpec[VidaState, Command] = GameSpec(
     teams=((0, 2), (1, 3)),
     event_rules=EVENT_RULES,
     commitment=commitment,
+    explicit_deal_rule="R3.2",
     reveal_seed_field="salt",
 )
 """Vida's game definition."""
