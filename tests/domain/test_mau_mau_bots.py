@@ -13,6 +13,7 @@ from trapoula.domain.deal import Deal
 from trapoula.domain.game import MatchConfig, SeatInfo
 from trapoula.domain.games.mau_mau import SPEC
 from trapoula.domain.games.mau_mau.bot import easy, hard, medium
+from trapoula.domain.games.mau_mau.commands import join_command
 
 LEVELS = ("random", "heuristic", "easy", "medium", "hard")
 
@@ -54,7 +55,14 @@ def choose(level: str, v: dict[str, Any], seed: int = 0) -> dict[str, Any]:
 
 
 def test_the_spec_offers_random_heuristic_and_the_three_skills_of_r7_2_4() -> None:
+    """R7.2.4, R7.2.5 (the product's decision, confirmed by the rules owners): ``random`` is ``easy``
+    and ``heuristic`` is ``medium``, as policies, as a joining computer's skill and in the option."""
     assert set(SPEC.bot_levels) == set(LEVELS)
+    assert SPEC.parse_command({"kind": "join", "name": "Eve", "computer": "random"}) == join_command("Eve", "easy")
+    assert SPEC.parse_command({"kind": "join", "name": "Eve", "computer": "heuristic"}) == join_command("Eve", "medium")
+    seats = tuple(SeatInfo(i, f"p{i}") for i in range(2))
+    state = SPEC.initial_state(MatchConfig("mau_mau", seats, {"computer_seats": {"1": "heuristic"}}))
+    assert state.options.skills() == {1: "medium"}
     assert SPEC.bot_levels["random"] is easy and SPEC.bot_levels["heuristic"] is medium
     assert SPEC.bot_levels["hard"] is hard
 

@@ -72,11 +72,40 @@ def test_r5_6_4_a_call_lapses_when_the_turn_ends() -> None:
 
 
 def test_r5_6_3_calling_early_and_more_than_once_is_never_punished() -> None:
+    """R5.6.3: a call with seven cards, and again, is never punished.  Changed by the rules owners'
+    answer (R5.6.3-R5.6.4): the repeat is accepted but stores no event (it used to be a second
+    ``MauCalled``)."""
     t = table()
     assert t.mau(0) == (called(0),)
-    assert t.mau(0) == (called(0),)
+    assert t.mau(0) == ()
     assert t.play(0, "AH") == (played(0, "AH", "H"),)
     assert "mau" in t.kinds(0)
+
+
+def test_r5_6_3_r5_6_4_a_repeated_call_changes_nothing_and_only_the_first_of_a_turn_is_an_event() -> None:
+    """R5.6.3-R5.6.4, as the rules owners answered: a call may be repeated any number of times in a
+    turn, but a repeat changes nothing: it is accepted like the first (``mau`` stays among the legal
+    commands) and stores no event; only the first call of a turn is a ``MauCalled``.  Seat 0 calls,
+    calls again (nothing), plays the ace AH (his turn goes on, R5.5.1) and calls again (nothing: the
+    call holds for the whole turn, R5.6.4), then draws KS, which ends his turn (R5.5.2); seat 1
+    draws; in seat 0's next turn the first call is a ``MauCalled`` again, and its repeat nothing."""
+    t = table()
+    assert t.mau(0) == (called(0),)
+    after_first = t.state
+    for _ in range(3):
+        assert t.mau(0) == ()
+        assert t.state is after_first
+        assert "mau" in t.kinds(0)
+    assert t.view(0)["mau_called"] is True
+    t.play(0, "AH")  # the turn goes on after an ace (R5.5.1)
+    assert t.mau(0) == ()
+    assert names(t.log).count("MauCalled") == 1
+    assert t.draw(0) == (drew(0, "KS"), turn(1))  # the draw ends the turn (R5.5.2); the call lapses (R5.6.4)
+    t.draw(1)
+    assert (t.to_act, t.view(0)["mau_called"]) == (0, False)
+    assert t.mau(0) == (called(0),)
+    assert t.mau(0) == ()
+    assert names(t.log).count("MauCalled") == 2
 
 
 def test_r5_6_5_a_call_out_of_turn_is_refused() -> None:

@@ -8,7 +8,7 @@ from mau_mau_helpers import Table, drew, names, of_type, passed, played, turn
 from trapoula.domain.cards import parse_cards
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.games.mau_mau.rules import card_points
-from trapoula.domain.games.shedding.events import HandEnded, MatchEnded, PlayerEliminated, SeedRevealed
+from trapoula.domain.games.shedding.events import HandEnded, MatchEnded, PlayerEliminated, PlayerJoined, SeedRevealed
 
 
 def test_r2_4_r6_4_the_worked_example_counts_48_and_6_points() -> None:
@@ -61,11 +61,14 @@ def test_r6_6_the_winner_of_the_hand_is_never_eliminated_by_it() -> None:
     assert t.view(None)["totals"] == [-99, -12, -30]
 
 
-def test_r6_6_a_match_cannot_start_from_a_total_already_at_the_limit() -> None:
-    """R6.6: a total at or below the limit is already out, so no match starts from one."""
+def test_r7_3_r6_6_a_match_cannot_start_from_a_total_already_at_the_limit() -> None:
+    """R7.3 (the product's decision, confirmed by the rules owners), R6.6: a total at or below the
+    limit is already out, so no match starts from one; the refusal names R7.3."""
     with pytest.raises(InvalidInput) as refused:
         Table(3, initial_totals=(-100, 0, 0))
-    assert refused.value.reason == "bad_config"
+    assert refused.value.reason == "bad_config" and "R7.3" in str(refused.value)
+    with pytest.raises(InvalidInput):
+        Table(3, options={"elimination_limit": -40}, initial_totals=(0, -41, 0))
     Table(3, initial_totals=(-99, 0, 0))  # one point above is still in
 
 
@@ -112,3 +115,53 @@ def test_s10_4_r6_8_a_blocked_hand_ends_with_nobody_out_and_everyone_scores_minu
     hands = [parse_cards(h) for h in ended.hands]
     assert (ended.reason, ended.winner) == ("blocked", None)
     assert ended.hand_points == (-card_points(hands[0]), -card_points(hands[1]))
+
+
+def test_r6_9_4_r2_5_a_newcomer_takes_the_seat_of_a_player_eliminated_in_the_last_hand() -> None:
+    """R6.9.4, R2.5 (the product's decisions, confirmed by the rules owners): R6.6's example eliminates
+    seat 1 at -107; eve joins between hands and takes that seat, the lowest vacant one (R6.9.2), with
+    the lowest total of the seated players, -60 (R6.9.1).  The record keeps both totals (the
+    ``PlayerEliminated`` at -107, the ``PlayerJoined`` at -60); until the next deal seat 1 shows hand
+    size 0 (it held six cards when the hand ended), then seven (R3.3)."""
+    t = elimination_table()
+    t.play(0, "5H")
+    assert t.join("eve") == (PlayerJoined(seat=1, name="eve", computer=None, total=-60),)
+    assert [(e.seat, e.total) for e in t.log if isinstance(e, PlayerEliminated | PlayerJoined)] == [  # type: ignore[union-attr]
+        (1, -107),
+        (1, -60),
+    ]
+    view = t.view(None)
+    # seat 1 shows 0 cards though its last occupant ended the hand with six; seat 2 still shows its six
+    assert (view["names"][1], view["totals"], view["hand_sizes"]) == ("eve", [-60, -60, -30], [0, 0, 6])
+    assert (view["seated"], view["eliminated"]) == ([0, 1, 2], [])
+    t.seeded()
+    assert t.view(None)["hand_sizes"] == [7, 7, 7]
+
+
+def test_r6_8_a_blocked_hand_that_eliminates_everybody_ends_the_match_with_no_winner() -> None:
+    """R6.8 (the product's answer, confirmed by the rules owners; decision 20 assumed it could not
+    happen): with the limit at -1, two players only draw until nothing can be drawn (S7.3) and both
+    pass: the hand is blocked, nobody scores 0, so both totals fall to -1 or below and both players
+    are eliminated (R6.6); the match ends with no winner."""
+    t = Table(2, options={"elimination_limit": -1})
+    t.seeded()
+    while t.state.can_draw() or t.pending:
+        t.draw(t.to_act)  # type: ignore[arg-type]
+    seat = t.to_act
+    assert seat is not None
+    t.pass_(seat)
+    events = t.pass_(1 - seat)
+    assert names(events) == [
+        "Passed",
+        "HandEnded",
+        "SeedRevealed",
+        "PlayerEliminated",
+        "PlayerEliminated",
+        "MatchEnded",
+    ]
+    ended = events[1]
+    assert isinstance(ended, HandEnded) and ended.winner is None
+    assert all(total is not None and total <= -1 for total in ended.totals)
+    assert [e.seat for e in of_type(events, "PlayerEliminated")] == [0, 1]  # type: ignore[attr-defined]
+    assert events[-1] == MatchEnded(winner=None, totals=ended.totals, reason="last_player")
+    assert t.view(None)["match_winner"] is None and t.state.phase.value == "match_over"

@@ -126,6 +126,8 @@ MAU_MAU = Adapter(
     # the call (R5.6) now and then, at any moment of one's turn; a leave (R6.10) seldom inside a
     # hand, more often between hands, so that most matches still end by elimination
     rare={"mau": (0.05, 0.0), "leave": (0.002, 0.06)},
+    # R5.6.3-R5.6.4: a call repeated in the turn is accepted and stores nothing
+    silent=lambda state, payload: payload["kind"] == "mau" and state.mau_called,
     table_commands=_table_commands,
     p_table=0.1,
     # R6.5: totals are 0 or less; R6.6: above the elimination limit, or the player is already out

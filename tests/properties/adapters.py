@@ -99,6 +99,12 @@ class Adapter:
     """The game's own checks of each event and the state it led to, ``(event, state)``, raising
     AssertionError (``vida``: trick points total 162 before rounding and 160 after, R2.7, R6.4)."""
 
+    silent: Callable[[Any, Payload], bool] | None = None
+    """Whether the rules accept a seat's command and store no event for it, ``(state, payload)``
+    (``mau_mau``: a "Mau" call repeated in a turn, R5.6.3-R5.6.4); None: every accepted command stores
+    at least one event.  The harness checks both ways: such a command causes no event, any other
+    accepted command causes one."""
+
     state_check: Callable[[Any], None] | None = None
     """The game's own checks of a sampled state (where the universe check runs), raising
     AssertionError (``romis``: no sealed choice shows to another viewer, R5.4)."""

@@ -16,6 +16,7 @@ import pytest
 from trapoula.clients.audit import audit_text, parse_record
 from trapoula.clients.replay import Replay
 from trapoula.domain import bots
+from trapoula.domain.cards import codes, deck_104
 from trapoula.domain.chain import event_hash
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.service.application import OWNER, SPECTATOR, Principal, Tables
@@ -189,6 +190,71 @@ def test_a_leave_leaves_two_players_and_the_match_ends_with_the_last_one_r6_10_3
     assert over.value.reason == "match_over"
 
 
+def _two_decks_but(*named: str) -> list[str]:
+    """The codes of the 104 cards (S2.2) in canonical order with one copy of each ``named`` left out."""
+    rest = list(codes(deck_104()))
+    for code in named:
+        rest.remove(code)
+    return rest
+
+
+def test_a_queued_join_lapses_when_the_hand_ends_the_match_r6_9_3(tables: Tables) -> None:
+    """R6.9.3 (the product's decision, confirmed by the rules owners): at a table for explicit deals
+    (S5.3) ann (seat 0, first to play, R3.5) holds seven plain hearts, the up-card is KH, and bob starts
+    at -99 with the limit at -100.  Eve joins during the hand: queued (seat -1, ``JoinQueued``).  Ann
+    plays her hearts while bob draws, calls "Mau" before her next-to-last card (R5.6.1) and goes out:
+    bob's 13 cards take him below -100, he is eliminated (R6.6) and ann, the last player left, wins
+    the match (R6.7).  Eve's join lapses: no ``PlayerJoined``, and her token cannot act
+    (``join_queued``: the match ended before she could be seated)."""
+    hearts = ["2H", "3H", "4H", "5H", "6H", "TH", "QH"]
+    bobs = ["2C", "3C", "4C", "5C", "6C", "TC", "QC"]
+    deal = {"hands": [hearts, bobs], "starter": "KH", "stock": _two_decks_but(*hearts, *bobs, "KH")}
+    table_id, _ = tables.create_table("mau_mau", 2, {}, initial_totals=[0, -99], manual_deal=True)
+    _, ann_token = tables.join(table_id, "ann", 0)
+    _, bob_token = tables.join(table_id, "bob", 1)
+    ann, bob = tables.authenticate(table_id, ann_token), tables.authenticate(table_id, bob_token)
+    tables.start_match(table_id, OWNER, "s", deal)
+    seat, eve_token = tables.join(table_id, "eve")
+    assert seat == -1 and _names(tables, table_id)[-1] == "JoinQueued"
+    for n, card in enumerate(hearts):
+        if card == "TH":
+            tables.act(table_id, ann, "mau", {"kind": "mau"})
+        result = tables.act(table_id, ann, f"p{n}", {"kind": "play", "card": card})
+        if card != "QH":
+            tables.act(table_id, bob, f"d{n}", {"kind": "draw"})
+    assert [e.name for e in result.events] == [
+        "CardPlayed",
+        "HandEnded",
+        "SeedRevealed",
+        "PlayerEliminated",
+        "MatchEnded",
+    ]
+    assert result.events[-1].payload["winner"] == 0
+    assert tables.settle(30)
+    names = _names(tables, table_id)
+    assert names[-1] == "MatchEnded" and "PlayerJoined" not in names and names.count("JoinQueued") == 1
+    eve = tables.authenticate(table_id, eve_token)
+    with pytest.raises(PermissionDenied) as lapsed:
+        tables.act(table_id, eve, "e", {"kind": "leave"})
+    assert lapsed.value.reason == "join_queued" and "match ended before" in lapsed.value.message
+    with pytest.raises(CommandRejected) as over:
+        tables.join(table_id, "zoe")
+    assert over.value.reason == "match_over"
+
+
+def test_a_leave_before_the_match_starts_is_refused_r6_10_4(tables: Tables) -> None:
+    """R6.10.4 (the product's decision, confirmed by the rules owners): before the start there is
+    nothing to leave: ``leave`` is refused with ``match_not_started`` and nothing is stored."""
+    table_id, _ = tables.create_table("mau_mau", 2, {})
+    _, token = tables.join(table_id, "ann", 0)
+    tables.join(table_id, "bob", 1)
+    before = _names(tables, table_id)
+    with pytest.raises(CommandRejected) as refused:
+        tables.act(table_id, tables.authenticate(table_id, token), "bye", {"kind": "leave"})
+    assert refused.value.reason == "match_not_started"
+    assert _names(tables, table_id) == before
+
+
 def test_a_recorded_match_with_joins_and_leaves_verifies_and_replays_and_tampering_shows(tables: Tables) -> None:
     """Acceptance: a Mau Mau match with joins and leaves exports, replays and verifies offline;
     a changed PlayerJoined total (R6.9.1) or a removed PlayerLeft breaks the record."""
@@ -208,7 +274,7 @@ def test_a_recorded_match_with_joins_and_leaves_verifies_and_replays_and_tamperi
         if "PlayerJoined" in names:
             break
         # R6.7: an elimination in the first hand left one player, so the match ended with that hand
-        # and the queued join lapsed (a decision recorded for the rules owners); deal again
+        # and the queued join lapsed (R6.9.3); deal again
         assert "PlayerEliminated" in names and names[-1] == "MatchEnded", names
     assert names.index("JoinQueued") < names.index("PlayerLeft") < names.index("PlayerJoined")
     assert "PlayerEliminated" in names and names[-1] == "MatchEnded"

@@ -53,12 +53,12 @@ def _as_dict(options: MauMauOptions) -> dict[str, Any]:
 
 
 ALIASES: Mapping[str, Skill] = {"random": "easy", "heuristic": "medium"}
-"""The levels every game offers (:data:`trapoula.domain.bots.LEVELS`) as Mau Mau skills: ``easy``
-chooses at random, ``medium`` is the heuristic player (R7.2.4)."""
+"""The levels every game offers (:data:`trapoula.domain.bots.LEVELS`) as Mau Mau skills (R7.2.5):
+``easy`` chooses at random, ``medium`` is the heuristic player (R7.2.4)."""
 
 
 def parse_skill(value: Any, what: str) -> Skill:
-    """``value`` as a skill level (R7.2); ``random`` and ``heuristic`` name ``easy`` and ``medium``.
+    """``value`` as a skill level (R7.2); ``random`` and ``heuristic`` name ``easy`` and ``medium`` (R7.2.5).
 
     Raises:
         InvalidInput: not one of ``easy``, ``medium``, ``hard``, ``random``, ``heuristic``

@@ -99,7 +99,7 @@ def initial_state(config: MatchConfig) -> MauMauState:
     Raises:
         InvalidInput: wrong number of seats (``bad_seats``), a bad option or a computer seat that
             is not a seat (``bad_option``), a first dealer out of range or initial totals of the
-            wrong length, above 0, or at or below the elimination limit (``bad_config``, R6.6).
+            wrong length, above 0, or at or below the elimination limit (``bad_config``, R7.3, R6.6).
     """
     n = len(config.seats)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
@@ -122,7 +122,7 @@ def initial_state(config: MatchConfig) -> MauMauState:
     if out:
         raise InvalidInput(
             f"initial totals {str(totals)[:80]}: seat(s) {out} would already be eliminated at or below the limit "
-            f"{options.elimination_limit} (R6.6)",
+            f"{options.elimination_limit} (R7.3, R6.6)",
             "bad_config",
         )
     return MauMauState(
@@ -308,8 +308,8 @@ def _end_turn(acc: Acc[MauMauState], seat: int) -> None:
 
 
 def _match_over_if_alone(acc: Acc[MauMauState]) -> None:
-    """R6.7: the match ends when at most one player is seated; he wins (nobody, if a blocked hand
-    eliminated every player)."""
+    """R6.7: the match ends when at most one player is seated; he wins (nobody, R6.8, if a blocked
+    hand eliminated every player)."""
     st = acc.state
     seated = st.seated
     if len(seated) <= 1:
@@ -411,7 +411,9 @@ def _decide_mau(state: MauMauState, cmd: Mau) -> tuple[Event, ...]:
     refusal = _turn_refusal(state, cmd.seat, "mau", "R5.6.5")
     if refusal is not None:
         raise refusal
-    return (MauCalled(seat=cmd.seat),)  # R5.6.1, R5.6.3: any number of times, never punished
+    if state.mau_called:  # R5.6.3-R5.6.4: a repeat in the same turn is accepted, changes nothing, stores nothing
+        return ()
+    return (MauCalled(seat=cmd.seat),)  # R5.6.1, R5.6.3: never punished
 
 
 def _decide_join(state: MauMauState, cmd: Join) -> tuple[Event, ...]:
@@ -469,7 +471,8 @@ def _decide_next_hand(state: MauMauState, cmd: NextHand) -> tuple[Event, ...]:
 
 
 def decide(state: MauMauState, command: Command) -> tuple[Event, ...]:
-    """Validate ``command`` against ``state`` and return the events it causes (section 8).
+    """Validate ``command`` against ``state`` and return the events it causes (section 8): none for a
+    "Mau" call repeated in the turn, which is accepted and changes nothing (R5.6.3-R5.6.4).
 
     Raises:
         CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why.
