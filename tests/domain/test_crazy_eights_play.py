@@ -217,8 +217,33 @@ def test_r4_3_a_player_who_drew_the_last_card_may_still_pass() -> None:
 
 
 def test_r4_7_r5_1_4_an_eight_may_be_the_last_card() -> None:
+    """R4.7, R5.1.4: seat 0 goes out with 8S naming diamonds.  The named suit has no use (R5.1.4), so
+    the active suit reported is the 8's own, spades (decision T1 of docs/decisions/crazy_eights.md,
+    the rules owners' open question R5.1.4 vs S4.3; this test used to expect diamonds, by S4.3); the
+    ``CardPlayed`` keeps the suit named, as played."""
     t = empty_stock("8S", "2D 6H", "QH")
     events = t.play(0, "8S", "D")
-    assert events[0] == played(0, "8S", "D", declared="D")
+    assert events[0] == played(0, "8S", "S", declared="D")
     assert [e.event_name() for e in events[1:]] == ["HandEnded", "SeedRevealed", "MatchEnded"]
     assert t.view(None)["match_winner"] == 0
+    for viewer in (0, 1, None):
+        view = t.view(viewer)
+        assert (view["top_card"], view["active_suit"]) == ("8S", "S")
+
+
+def test_decision_t1_r5_1_4_a_last_eight_reports_its_own_suit_and_a_middle_one_the_named_suit() -> None:
+    """Decision T1 (docs/decisions/crazy_eights.md), R5.1.2, R5.1.4, S4.3: an 8 that is not the last
+    card makes the named suit active (8D naming hearts: hearts, so seat 1 follows with 6H, R5.1.3); the
+    last card 8S naming clubs reports spades, the card's own suit, in the event and in every view; the
+    audit rebuilds that play with the suit named (S11)."""
+    t = empty_stock("8D 8S", "2D 6H", "QH")
+    assert t.play(0, "8D", "H")[0] == played(0, "8D", "H", declared="H")
+    assert t.view(None)["active_suit"] == "H"
+    t.play(1, "6H")
+    before = t.state
+    events = t.play(0, "8S", "C")
+    assert events[0] == played(0, "8S", "S", declared="C")
+    assert {t.view(viewer)["active_suit"] for viewer in (0, 1, None)} == {"S"}
+    assert SPEC.command_for(before, events, 0) == SPEC.parse_command(
+        {"kind": "play", "seat": 0, "card": "8S", "suit": "C"}
+    )

@@ -357,7 +357,9 @@ def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
     opts = state.options
     out = len(state.hands[seat]) == 1  # R6.1, R4.7: any card may go out
     declared = cmd.suit if card.rank is Rank.EIGHT else None
-    active = declared or card.suit  # R5.1.2, S4.3
+    # R5.1.2, S4.3; the named suit of a last 8 has no use (R5.1.4): its own suit is reported, decision
+    # T1 of docs/decisions/crazy_eights.md (the named suit stays in ``declared_suit``, as played)
+    active = card.suit if out else declared or card.suit
     pending = 0
     if not out:  # R5.7: going out with an action card has no effect
         if card.rank is Rank.TWO and opts.twos_draw_two:
