@@ -143,6 +143,8 @@ def test_r3_2_bad_explicit_deals_are_refused(raw: dict[str, object], options: di
 
 
 def test_r3_2_a_seeded_deal_commits_to_the_salt_and_deck_and_reveals_them_at_the_end() -> None:
+    """R3.2: the salt is the hand's seed (the product's decision, confirmed by the rules owners): the
+    commitment is SHA-256 of seed + ":" + the deck the seed shuffles, and the revealed salt is the seed."""
     table = Table()
     events = table.seeded(SEED)
     started = events[1]
@@ -165,6 +167,9 @@ def first_dealer_drawn(seed: str) -> int:
 
 
 def test_r3_1_d36_a_random_first_dealer_is_drawn_from_the_first_hands_seed() -> None:
+    """R3.1 (the draw from the first hand's seed, the product's decision confirmed by the rules owners):
+    the first dealer is the first integer of the seed's ``first_dealer`` stream, mod 4, worked out here
+    from HMAC-SHA256 directly."""
     for seed in (SEED, "a1" * 32, "00" * 32, "5c" * 32):
         table = Table(first_dealer=None)
         events = table.seeded(seed)
