@@ -200,7 +200,7 @@ def test_an_unusable_snapshot_is_ignored_the_log_replayed_and_the_snapshot_repla
         assert first.snapshots is not None
         snapshots.delete_snapshot(first.snapshots, first._load(table_id).id, head)  # if the last save took one
         with monkeypatch.context() as patch:
-            patch.setattr(snapshots, "code_fingerprint", lambda: "0" * 64)
+            patch.setattr(snapshots, "state_fingerprint", lambda game: "0" * 64)
             assert first.save_snapshot(table_id) == head  # as other code would have written it
     finally:
         first.close()
