@@ -3,7 +3,12 @@
 :class:`TableState` is the immutable fold of a table's stored events; :func:`apply_entry` is the
 one fold step, used both by the aggregate (:class:`~trapoula.service.recording.Table`) and to
 rebuild past states for watchers (:func:`~trapoula.service.recording.state_at`); :func:`fold`
-folds a state afresh from the first event.
+folds a state afresh from the first event.  A game event's fields are read from its decoded
+(upcast) event, never from the stored payload (docs/events.md).
+
+Snapshots hold this fold: a change to the fields of :class:`TableState` or :class:`SeatRecord` or
+to what :func:`apply_entry` makes of an event bumps
+:data:`trapoula.service.snapshots.TABLE_STATE_VERSION`.
 """
 
 from __future__ import annotations
