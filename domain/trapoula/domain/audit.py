@@ -6,7 +6,9 @@ it:
 
 1. the header (format, version, game, counts) — rule ``REC1``;
 2. every line's shape and the hash chain: ``seq`` numbering, ``prev_hash`` links and each
-   ``hash`` recomputed — rules ``REC2`` to ``REC5``;
+   ``hash`` recomputed over the line as written (with its schema version ``v`` when it has one)
+   — rules ``REC2`` to ``REC5``; then each game event is decoded at its version and upcast to
+   its class's current shape (``REC6``, docs/events.md), the shape every later check reads;
 3. each hand's commitment: a seeded hand's revealed seed hashes to the commitment published in
    ``HandStarted``, equals the hand's hidden seed and shuffles the game's deck into exactly the
    recorded deck order (S5.1); an explicit hand's deck order hashes to its commitment (S5.3);
