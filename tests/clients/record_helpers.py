@@ -20,13 +20,14 @@ NAMES = ("ann", "bob", "cat")
 
 
 def record_text(players: int = 3, target: int = 0, seed: int = 7) -> str:
-    """The JSON Lines record of a match between heuristic bots (seeded deals, seeded choices)."""
+    """The JSON Lines record of a match between heuristic bots (seeded deals, seeded choices), played
+    by the ``agonia`` of the registry (each event with its class's schema version, docs/record.md)."""
     spec = find_game("agonia")
     seats = tuple(SeatInfo(i, NAMES[i], "heuristic") for i in range(players))
     config = MatchConfig("agonia", seats, {"target_points": target})
     rng = random.Random(seed)
     state = spec.initial_state(config)
-    entries: list[tuple[str, dict[str, Any]]] = [
+    entries: list[tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], int]] = [
         (
             "TableCreated",
             {
@@ -53,7 +54,7 @@ def record_text(players: int = 3, target: int = 0, seed: int = 7) -> str:
             command = spec.parse_command(choose("agonia", spec.seat_view(state, seat), "heuristic", rng))
         for event in spec.decide(state, command):
             state = spec.evolve(state, event)
-            entries.append((event.event_name(), to_payload(event)))
+            entries.append((event.event_name(), to_payload(event), type(event).version))
     lines = chain_record(f"t-clients-{seed}", "agonia", entries)
     return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
 

@@ -20,6 +20,7 @@ import pytest
 from trapoula.domain.cards import Card, Rank, Suit, parse_card
 from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.domain.game import MatchConfig, SeatInfo
+from trapoula.domain.registry import GAMES
 from trapoula.service import snapshots
 from trapoula.service.application import CHUNK_EVENTS, OWNER, SPECTATOR, Tables, seat_principal
 from trapoula.service.entries import Entry, EntryLog
@@ -200,7 +201,7 @@ def test_an_unusable_snapshot_is_ignored_the_log_replayed_and_the_snapshot_repla
         assert first.snapshots is not None
         snapshots.delete_snapshot(first.snapshots, first._load(table_id).id, head)  # if the last save took one
         with monkeypatch.context() as patch:
-            patch.setattr(snapshots, "code_fingerprint", lambda: "0" * 64)
+            patch.setattr(snapshots, "state_fingerprint", lambda game: "0" * 64)
             assert first.save_snapshot(table_id) == head  # as other code would have written it
     finally:
         first.close()
@@ -239,6 +240,95 @@ def test_an_unusable_snapshot_is_ignored_the_log_replayed_and_the_snapshot_repla
             assert [(r.snapshot_version, r.events_read, r.ignored) for r in reports] == [(head, 0, None)]
         finally:
             tables.close()
+
+
+def _stored_fingerprint(tables: Tables, table_id: str) -> str:
+    """The fingerprint of the table's latest stored snapshot."""
+    assert tables.snapshots is not None
+    (latest,) = tables.snapshots.get(tables._load(table_id).id, desc=True, limit=1)
+    return str(latest.state["fingerprint"])
+
+
+def _snapshotted_match(store: Any, every: int) -> tuple[str, int, TableState]:
+    """A finished short match with a snapshot at its head: ``(table_id, head, state)``, the state
+    as a replay of the whole log gives it."""
+    first = store.open(snapshot_every=every)
+    try:
+        table_id = _short_match(first)
+        head = first.view(table_id, SPECTATOR)[0]
+        assert first.save_snapshot(table_id) == head
+        assert _stored_fingerprint(first, table_id) == "trapoula-snapshot/2 table/1 agonia/1"
+    finally:
+        first.close()
+    full, _ = _cold(store, snapshot_every=0)
+    try:
+        return table_id, head, full._load(table_id).state
+    finally:
+        full.close()
+
+
+def test_a_snapshot_survives_new_code_that_keeps_the_state_versions(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/storage.md section 3: the fingerprint is the snapshot format, the table-state version and
+    the game's ``state_version`` ("trapoula-snapshot/2 table/1 agonia/1"), never a digest of the
+    source: after a restart with other code for the game (another ``evolve``, the same state
+    version) the table is restored from the snapshot, nothing folded again."""
+    every = 8
+    table_id, head, expected = _snapshotted_match(store, every)
+    spec = GAMES["agonia"]
+    folded: list[str] = []
+
+    def evolve(state: Any, event: Any) -> Any:
+        folded.append(event.event_name())
+        return spec.evolve(state, event)
+
+    monkeypatch.setitem(GAMES, "agonia", dataclasses.replace(spec, evolve=evolve))
+    tables, reports = _cold(store, snapshot_every=every)
+    try:
+        assert tables._load(table_id).state == expected
+        assert [(r.snapshot_version, r.events_read, r.ignored) for r in reports] == [(head, 0, None)]
+        assert folded == []
+    finally:
+        tables.close()
+
+
+@pytest.mark.parametrize("bump", ["game", "table"])
+def test_a_bumped_state_version_makes_the_snapshots_unusable(
+    store: Any, monkeypatch: pytest.MonkeyPatch, bump: str
+) -> None:
+    """``GameSpec.state_version`` 2 for ``agonia`` (or ``TABLE_STATE_VERSION`` 2): the snapshot is
+    ignored, the table refolded from its log to the same state, and a snapshot under the new
+    fingerprint takes the old one's place; another game's fingerprint moves only with the table's."""
+    every = 8
+    table_id, head, expected = _snapshotted_match(store, every)
+    if bump == "game":
+        monkeypatch.setitem(GAMES, "agonia", dataclasses.replace(GAMES["agonia"], state_version=2))
+        fingerprint = "trapoula-snapshot/2 table/1 agonia/2"
+    else:
+        monkeypatch.setattr(snapshots, "TABLE_STATE_VERSION", 2)
+        fingerprint = "trapoula-snapshot/2 table/2 agonia/1"
+    assert snapshots.state_fingerprint("agonia") == fingerprint
+    other = (
+        "trapoula-snapshot/2 table/1 crazy_eights/1" if bump == "game" else "trapoula-snapshot/2 table/2 crazy_eights/1"
+    )
+    assert snapshots.state_fingerprint("crazy_eights") == other
+    tables, reports = _cold(store, snapshot_every=every)
+    try:
+        assert tables._load(table_id).state == expected
+        (report,) = reports
+        assert (report.snapshot_version, report.events_read) == (0, head)
+        assert report.ignored is not None and f"this code's {fingerprint!r}" in report.ignored
+        assert "'trapoula-snapshot/2 table/1 agonia/1'" in report.ignored
+        assert _stored_fingerprint(tables, table_id) == fingerprint
+    finally:
+        tables.close()
+    tables, reports = _cold(store, snapshot_every=every)
+    try:
+        assert tables._load(table_id).state == expected
+        assert [(r.snapshot_version, r.events_read, r.ignored) for r in reports] == [(head, 0, None)]
+    finally:
+        tables.close()
 
 
 def _reopen(tables: Tables, store: Any, every: int) -> tuple[Tables, list[ColdLoad]]:

@@ -72,10 +72,28 @@ def _seq(line: Mapping[str, Any]) -> int:
     return seq if isinstance(seq, int) and not isinstance(seq, bool) else 0
 
 
+def _decode(spec: GameSpec[Any, Any], line: Mapping[str, Any]) -> Event:
+    """The game event of a record line, read at the version the line gives (``v``, 1 when absent)
+    and upcast to its class's current shape.
+
+    Raises:
+        InvalidInput: not an event of the game, or a payload that does not decode.
+    """
+    name = str(line.get("name"))
+    cls = spec.event_types.get(name)
+    if cls is None:
+        raise InvalidInput(f"unknown event {name!r}", "bad_event")
+    payload = line.get("payload")
+    return from_payload(cls, payload if isinstance(payload, Mapping) else {}, line.get("v", 1))
+
+
 def _match_config(spec: GameSpec[Any, Any], lines: Sequence[Mapping[str, Any]]) -> MatchConfig:
     for line in lines:
         if line.get("name") == "MatchStarted":
-            p = line["payload"]
+            try:
+                p = to_payload(_decode(spec, line))
+            except InvalidInput as exc:  # reported as a MatchStarted that lacks or garbles its fields
+                raise ValueError(exc.message) from None
             names, bots = list(p["names"]), list(p["bots"])
             return MatchConfig(
                 game=spec.key,
@@ -171,12 +189,8 @@ class Replay:
             name = str(line.get("name"))
             if name in TABLE_EVENTS:
                 continue
-            cls = self.spec.event_types.get(name)
             try:
-                if cls is None:
-                    raise InvalidInput(f"unknown event {name!r}", "bad_event")
-                payload = line.get("payload")
-                event = from_payload(cls, payload if isinstance(payload, Mapping) else {})
+                event = _decode(self.spec, line)
                 state = self.spec.evolve(state, event)
             except Exception:  # a record that does not replay: say where and why, in rules terms
                 stop = Stop(_seq(line), name, _why(lines, _seq(line)), len(self._steps))

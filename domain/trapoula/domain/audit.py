@@ -6,7 +6,9 @@ it:
 
 1. the header (format, version, game, counts) — rule ``REC1``;
 2. every line's shape and the hash chain: ``seq`` numbering, ``prev_hash`` links and each
-   ``hash`` recomputed — rules ``REC2`` to ``REC5``;
+   ``hash`` recomputed over the line as written (with its schema version ``v`` when it has one)
+   — rules ``REC2`` to ``REC5``; then each game event is decoded at its version and upcast to
+   its class's current shape (``REC6``, docs/events.md), the shape every later check reads;
 3. each hand's commitment: a seeded hand's revealed seed hashes to the commitment published in
    ``HandStarted``, equals the hand's hidden seed and shuffles the game's deck into exactly the
    recorded deck order (S5.1); an explicit hand's deck order hashes to its commitment (S5.3);
@@ -37,9 +39,10 @@ from trapoula.domain.cards import codes, parse_cards
 from trapoula.domain.chain import GENESIS, HAND_REVEALED, RECORD_FORMAT, RECORD_VERSION, canonical_json, event_hash
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
-from trapoula.domain.events import Event, from_payload, to_payload
+from trapoula.domain.events import Event, from_payload, payload_mismatch, to_payload
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.registry import GAMES
+from trapoula.domain.upcasting import upcast
 
 __all__ = [
     "FORMAT",
@@ -210,6 +213,10 @@ class _Line:
     seq: int
     name: str
     payload: dict[str, Any]
+    """As recorded; for a decoded game event, its payload at the class's current version (upcast)."""
+    version: Any = 1
+    """The schema version the event was stored with: the line's ``v`` (1 when absent; whatever the
+    line says when it is malformed, which the decoding then refuses)."""
     event: Event | None = None
 
 
@@ -253,6 +260,7 @@ def _parse_lines(audit: _Audit, raw: Sequence[Mapping[str, Any]]) -> list[_Line]
     expected_seq = 1
     for index, line in enumerate(raw, start=1):
         seq, name, payload = line.get("seq"), line.get("name"), line.get("payload")
+        version = line.get("v", 1)
         if (
             isinstance(seq, bool)
             or not isinstance(seq, int)
@@ -267,6 +275,14 @@ def _parse_lines(audit: _Audit, raw: Sequence[Mapping[str, Any]]) -> list[_Line]
                 "format",
             )
             continue
+        if "v" in line and not (_is_int(version) and version > 1):
+            audit.add(
+                seq,
+                name,
+                "REC2",
+                f"v {version!r} is not an integer above 1 (a line without v is at version 1)",
+                "format",
+            )
         if seq != expected_seq:
             audit.add(seq, name, "REC3", f"seq {seq} where {expected_seq} was expected", "chain")
         recorded_prev, recorded_hash = line.get("prev_hash"), line.get("hash")
@@ -279,7 +295,7 @@ def _parse_lines(audit: _Audit, raw: Sequence[Mapping[str, Any]]) -> list[_Line]
                 "chain",
             )
         link = recorded_prev if isinstance(recorded_prev, str) else prev_hash
-        actual = event_hash(link, seq, name, payload)
+        actual = event_hash(link, seq, name, payload, version)
         if recorded_hash != actual:
             audit.add(
                 seq,
@@ -290,7 +306,7 @@ def _parse_lines(audit: _Audit, raw: Sequence[Mapping[str, Any]]) -> list[_Line]
             )
         prev_hash = recorded_hash if isinstance(recorded_hash, str) else actual
         expected_seq = seq + 1
-        out.append(_Line(seq, name, payload))
+        out.append(_Line(seq, name, payload, version))
     return out
 
 
@@ -304,21 +320,25 @@ def _decode(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> 
         if cls is None:
             audit.add(line.seq, line.name, "REC6", f"unknown event name {line.name!r} for game {spec.key!r}", "format")
             continue
-        fields = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-        missing, unknown = sorted(fields - set(line.payload)), sorted(set(line.payload) - fields)
-        if missing or unknown:
-            said = [f"lacks field(s) {missing}"] if missing else []
-            said += [f"has unknown field(s) {unknown}"] if unknown else []
-            audit.add(line.seq, line.name, "REC6", f"the {line.name} payload {' and '.join(said)}", "format")
+        try:
+            current = upcast(cls, line.payload, line.version) if line.version != cls.version else line.payload
+        except InvalidInput as exc:
+            audit.add(line.seq, line.name, "REC6", f"the {line.name} payload does not decode: {exc.message}", "format")
+            continue
+        mismatch = payload_mismatch(cls, current)
+        if mismatch is not None:
+            audit.add(line.seq, line.name, "REC6", f"the {line.name} payload {mismatch}", "format")
             continue
         try:
-            line.event = from_payload(cls, line.payload)
+            line.event = from_payload(cls, current)
         except InvalidInput as exc:
             audit.add(line.seq, line.name, "REC6", f"the {line.name} payload does not decode: {exc.message}", "format")
             continue
         except (TypeError, ValueError):
             audit.add(line.seq, line.name, "REC6", f"the {line.name} payload does not decode", "format")
             continue
+        if current is not line.payload or len(current) != len(dataclasses.fields(cls)):  # type: ignore[arg-type]
+            line.payload = to_payload(line.event)  # the upcast form, with defaults filled, for the checks below
         out.append(line)
     return out
 

@@ -7,6 +7,10 @@ changing every later hash.  The hash of event number ``seq`` (1, 2, ...) is
 
 in hex, where ``prev_hash`` is the previous event's hash (64 zeros before the first event) and
 ``canonical_json`` is JSON with sorted keys, separators ``,`` and ``:`` and non-ASCII escaped.
+An event stored at a schema version ``v`` other than 1 (``Event.version``, docs/events.md) has
+``"v": v`` in the hashed object too, beside ``seq``, ``name`` and ``payload``; an event at version
+1 has no ``v``, so every hash written before versions were recorded stays what it was.  The hash
+always covers the payload as it was stored, never an upcast form of it.
 
 >>> h = event_hash(GENESIS, 1, "Passed", {"seat": 0})
 >>> len(h), h == event_hash(GENESIS, 1, "Passed", {"seat": 0})
@@ -29,10 +33,36 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
-def event_hash(prev_hash: str, seq: int, name: str, payload: Mapping[str, Any]) -> str:
-    """The chained hash of one event (see the module docstring); hex, 64 digits."""
-    body = canonical_json({"seq": seq, "name": name, "payload": payload})
-    return hashlib.sha256((prev_hash + "\n" + body).encode("ascii")).hexdigest()
+def event_hash(prev_hash: str, seq: int, name: str, payload: Mapping[str, Any], version: int = 1) -> str:
+    """The chained hash of one event (see the module docstring); hex, 64 digits.
+
+    ``version`` is the schema version the event was stored with; it is hashed only when it is not 1.
+
+    >>> event_hash(GENESIS, 1, "Passed", {"seat": 0}, 1) == event_hash(GENESIS, 1, "Passed", {"seat": 0})
+    True
+    >>> event_hash(GENESIS, 1, "Passed", {"seat": 0}, 2) == event_hash(GENESIS, 1, "Passed", {"seat": 0})
+    False
+    """
+    value: dict[str, Any] = {"seq": seq, "name": name, "payload": payload}
+    if version != 1:
+        value["v"] = version
+    return hashlib.sha256((prev_hash + "\n" + canonical_json(value)).encode("ascii")).hexdigest()
+
+
+def record_line(
+    seq: int, name: str, payload: Mapping[str, Any], prev_hash: str, hash: str, version: int = 1
+) -> dict[str, Any]:
+    """One event line of a record (docs/record.md, 2.2): ``{"seq", "name", "payload", "prev_hash",
+    "hash"}``, with ``"v"`` after ``name`` only for an event stored at a version other than 1.
+
+    >>> record_line(3, "Passed", {"seat": 0}, "p", "h")
+    {'seq': 3, 'name': 'Passed', 'payload': {'seat': 0}, 'prev_hash': 'p', 'hash': 'h'}
+    >>> list(record_line(3, "Passed", {"seat": 0}, "p", "h", 2))
+    ['seq', 'name', 'v', 'payload', 'prev_hash', 'hash']
+    """
+    if version == 1:
+        return {"seq": seq, "name": name, "payload": payload, "prev_hash": prev_hash, "hash": hash}
+    return {"seq": seq, "name": name, "v": version, "payload": payload, "prev_hash": prev_hash, "hash": hash}
 
 
 HAND_REVEALED = frozenset({"SeedRevealed", "ShuffleRevealed"})
@@ -57,11 +87,18 @@ def record_header(table_id: str, game: str, hands: int, events: int) -> dict[str
     }
 
 
-def chain_record(table_id: str, game: str, entries: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, Any]]:
-    """Hash-chain ``(name, payload)`` entries into record lines, header first (docs/record.md).
+RecordEntry = tuple[str, Mapping[str, Any]] | tuple[str, Mapping[str, Any], int]
+"""One event for :func:`chain_record`: ``(name, payload)``, or ``(name, payload, version)`` for an
+event stored at a schema version other than 1."""
+
+
+def chain_record(table_id: str, game: str, entries: Sequence[RecordEntry]) -> list[dict[str, Any]]:
+    """Hash-chain ``(name, payload)`` or ``(name, payload, version)`` entries into record lines,
+    header first (docs/record.md).
 
     ``hands`` in the header counts the events that end a hand (:data:`HAND_REVEALED`).  Each line is
-    ``{"seq", "name", "payload", "prev_hash", "hash"}`` with ``seq`` from 1.
+    ``{"seq", "name", "payload", "prev_hash", "hash"}`` with ``seq`` from 1, and ``"v"`` for an
+    event whose version is not 1 (:func:`record_line`).
 
     >>> lines = chain_record("t", "agonia", [("Passed", {"seat": 0})])
     >>> lines[0]["events"], lines[1]["prev_hash"] == GENESIS
@@ -69,11 +106,13 @@ def chain_record(table_id: str, game: str, entries: Sequence[tuple[str, Mapping[
     >>> lines[1]["hash"] == event_hash(GENESIS, 1, "Passed", {"seat": 0})
     True
     """
-    hands = sum(1 for name, _ in entries if name in HAND_REVEALED)
+    hands = sum(1 for entry in entries if entry[0] in HAND_REVEALED)
     lines: list[dict[str, Any]] = [record_header(table_id, game, hands, len(entries))]
     prev = GENESIS
-    for seq, (name, payload) in enumerate(entries, start=1):
-        digest = event_hash(prev, seq, name, payload)
-        lines.append({"seq": seq, "name": name, "payload": dict(payload), "prev_hash": prev, "hash": digest})
+    for seq, entry in enumerate(entries, start=1):
+        name, payload = entry[0], entry[1]
+        version = entry[2] if len(entry) == 3 else 1
+        digest = event_hash(prev, seq, name, payload, version)
+        lines.append(record_line(seq, name, dict(payload), prev, digest, version))
         prev = digest
     return lines

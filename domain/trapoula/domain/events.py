@@ -11,6 +11,11 @@ Every event class declares what each viewer may see of it (STYLE habit 6):
 
 :func:`redact` gives the payload one viewer may see; :func:`to_payload`/:func:`from_payload` turn
 events into JSON-ready dictionaries and back (tuples become lists and back).
+
+Every event class has a schema version, :attr:`Event.version`, stored with each of its events.  A
+class bumps it on purpose when its shape changes; :func:`from_payload` reads a payload stored at an
+older version through the upcasters of :mod:`trapoula.domain.upcasting` and gives a field missing
+from it its dataclass default (docs/events.md).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.upcasting import upcast
 
 Seat: TypeAlias = int
 """A seat number, 0..n-1 clockwise (S3.1)."""
@@ -47,6 +53,10 @@ class Event:
     viewer gets no copy of it, not even a redacted one, and the positions it is shown in skip it
     (:func:`visible`).  ``romis``'s ``AuxiliaryUsed`` is one: its mere type would tell the others
     that the seat had no legal reveal (rules/romis.md R5.4, section 9)."""
+    version: ClassVar[int] = 1
+    """The schema version of the class's payload, stored with each event.  Bumped on purpose when
+    the class's shape changes, with an upcaster registered from the old version or a default for
+    the new field (:mod:`trapoula.domain.upcasting`, docs/events.md)."""
 
     @classmethod
     def event_name(cls) -> str:
@@ -81,6 +91,8 @@ def _frozen(value: Any) -> Any:
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 """The field names of each event class met so far, in declaration order (a class's fields never change)."""
+_REQUIRED: dict[type, frozenset[str]] = {}
+"""The fields of each event class met so far that have no default."""
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
@@ -91,23 +103,63 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+def _required(cls: type) -> frozenset[str]:
+    """The dataclass fields of ``cls`` without a default or a default factory."""
+    required = _REQUIRED.get(cls)
+    if required is None:
+        required = _REQUIRED[cls] = frozenset(
+            f.name
+            for f in dataclasses.fields(cls)
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        )
+    return required
+
+
 def to_payload(event: Event) -> Payload:
     """The event's fields as a JSON-ready dict (tuples become lists)."""
     return {name: _plain(getattr(event, name)) for name in _field_names(type(event))}
 
 
-def from_payload(cls: type[E], payload: Mapping[str, Any]) -> E:
-    """Rebuild an event of class ``cls`` from :func:`to_payload` output.
+def payload_mismatch(cls: type[Event], payload: Mapping[str, Any]) -> str | None:
+    """What keeps ``payload`` (at the class's current version) from being an event of ``cls``:
+    ``"lacks field(s) [...]"`` (fields with no default), ``"has unknown field(s) [...]"``, both
+    joined by ``and``; None when it fits.
 
-    Raises:
-        InvalidInput: a field is missing or unknown.
+    >>> from trapoula.domain.games.shedding.events import Passed
+    >>> payload_mismatch(Passed, {"seat": 0, "why": 1})
+    "has unknown field(s) ['why']"
     """
     names = _field_names(cls)
+    missing = sorted(_required(cls).difference(payload))
+    unknown = sorted(str(k) for k in payload if k not in names)
+    said = [f"lacks field(s) {missing}"] if missing else []
+    said += [f"has unknown field(s) {unknown}"] if unknown else []
+    return " and ".join(said) or None
+
+
+def from_payload(cls: type[E], payload: Mapping[str, Any], version: int | None = None) -> E:
+    """Rebuild an event of class ``cls`` from :func:`to_payload` output written at ``version``.
+
+    ``version`` is the schema version the payload was stored with (None: the class's own
+    :attr:`Event.version`, the payload of a current event).  An older payload is upcast first
+    (:func:`trapoula.domain.upcasting.upcast`; ``payload`` itself is never changed); then a field
+    it lacks takes its dataclass default.
+
+    Raises:
+        InvalidInput: ``version`` is not one this class reads, an upcaster fails, a field without a
+            default is missing or a field is unknown (``bad_event``; the message names them).
+    """
+    if version is not None and version != cls.version:
+        payload = upcast(cls, payload, version)
+    names = _field_names(cls)
     if len(payload) != len(names) or not all(name in payload for name in names):
-        raise InvalidInput(
-            f"event {cls.event_name()} payload fields {sorted(payload)} != expected {sorted(names)}",
-            reason="bad_event",
-        )
+        mismatch = payload_mismatch(cls, payload)
+        if mismatch is not None:
+            stored = cls.version if version is None else version
+            raise InvalidInput(
+                f"event {cls.event_name()} (version {cls.version}, stored at {stored}) payload {mismatch}",
+                reason="bad_event",
+            )
     return cls(**{k: _frozen(v) for k, v in payload.items()})
 
 

@@ -170,6 +170,11 @@ class GameSpec(Generic[S, C]):
     preset_bots: Callable[[Any], Mapping[int, str]] = field(default=lambda options: {})
     """Computer seats an option fixes at creation (``mau_mau`` R7.2 ``computer_seats``):
     parsed options -> {seat: level}."""
+    state_version: int = 1
+    """The version of what the game folds from its events: its state classes and what ``evolve``
+    makes of each event.  Bumped on purpose when either changes (a field of the state, a fix to
+    ``evolve``, an upcaster that reads old events differently), so that the service's stored
+    snapshots of the game's tables, keyed by it, are no longer used (docs/events.md)."""
 
 
 CommandFields = Mapping[str, tuple[frozenset[str], frozenset[str]]]

@@ -20,9 +20,8 @@ from typing import Any
 from trapoula.domain import bots
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
-from trapoula.domain.events import to_payload
 from trapoula.domain.game import GameSpec, acting_seats
-from trapoula.service.drafts import Draft, game_drafts
+from trapoula.service.drafts import Draft, event_draft, game_drafts
 from trapoula.service.entries import HAND_STARTED, SEAT_FREEING, SEAT_TAKEN
 from trapoula.service.errors import clip
 from trapoula.service.tablestate import SeatRecord, TableState
@@ -160,7 +159,7 @@ class Dealer:
             for event in events:
                 game_state = spec.evolve(game_state, event)
                 name = event.event_name()
-                drafts.append(Draft(name, to_payload(event), actor))
+                drafts.append(event_draft(event, actor))
                 hands += name == HAND_STARTED
                 if name in SEAT_FREEING and spec.seat_changes:  # an eliminated bot plays no more (R6.6)
                     gone = getattr(event, "seat", None)

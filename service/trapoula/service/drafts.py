@@ -19,12 +19,19 @@ from trapoula.service.recording import Table
 
 @dataclass(frozen=True, slots=True)
 class Draft:
-    """One fact to store: the event's ``name``, its full ``payload`` and who acted (``seat:2``,
-    ``bot:1``, ``owner``, ``table``)."""
+    """One fact to store: the event's ``name``, its full ``payload``, who acted (``seat:2``,
+    ``bot:1``, ``owner``, ``table``) and the payload's schema version (``Event.version``; 1 for the
+    table's own events)."""
 
     name: str
     payload: Payload
     actor: str
+    version: int = 1
+
+
+def event_draft(event: Event, actor: str) -> Draft:
+    """The draft of one domain event: its name, its payload and its class's schema version."""
+    return Draft(event.event_name(), to_payload(event), actor, type(event).version)
 
 
 def game_drafts(spec: GameSpec[Any, Any], game_state: Any, command: Any, actor: str) -> tuple[Any, list[Draft]]:
@@ -37,19 +44,20 @@ def game_drafts(spec: GameSpec[Any, Any], game_state: Any, command: Any, actor: 
     drafts = []
     for event in events:
         game_state = spec.evolve(game_state, event)
-        drafts.append(Draft(event.event_name(), to_payload(event), actor))
+        drafts.append(event_draft(event, actor))
     return game_state, drafts
 
 
 def chain(table: Table, drafts: Sequence[Draft], command_id: str | None) -> list[Table.Recorded]:
     """The stored events of ``drafts`` after ``table``'s version: versions ``version + 1 ...``,
-    each hash-chained to the one before (``prev_hash``, ``hash``), all carrying ``command_id``."""
+    each hash-chained to the one before (``prev_hash``, ``hash``, over the payload and its version),
+    all carrying ``command_id``."""
     state = table.state
     prev, seq = state.last_hash, state.version
     out: list[Table.Recorded] = []
     for d in drafts:
         seq += 1
-        h = event_hash(prev, seq, d.name, d.payload)
+        h = event_hash(prev, seq, d.name, d.payload, d.version)
         out.append(
             Table.Recorded(  # type: ignore[call-arg]
                 originator_id=table.id,
@@ -61,6 +69,7 @@ def chain(table: Table, drafts: Sequence[Draft], command_id: str | None) -> list
                 hash=h,
                 command_id=command_id,
                 actor=d.actor,
+                event_version=d.version,
             )
         )
         prev = h

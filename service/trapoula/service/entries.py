@@ -5,8 +5,13 @@ is one stored event: the table-level ``TableCreated`` and ``SeatTaken``, and eac
 the game.  A stored event carries
 
 * ``originator_version``: the table's version, the record's ``seq`` (1, 2, ...);
-* ``name`` and ``payload``: the fact, full and unredacted (``events.to_payload``);
-* ``prev_hash`` and ``hash``: the hash chain (:func:`trapoula.domain.chain.event_hash`);
+* ``name`` and ``payload``: the fact, full and unredacted (``events.to_payload``), as it was
+  written: an event of an older schema version is upcast when it is decoded, never rewritten;
+* ``event_version``: the schema version of the payload (``Event.version`` of the domain event's
+  class when it was written; 1 for table events and for every event stored before versions were
+  kept, docs/events.md);
+* ``prev_hash`` and ``hash``: the hash chain (:func:`trapoula.domain.chain.event_hash`, which
+  covers the version when it is not 1);
 * ``command_id`` and ``actor``: the client command that caused it and who acted (``seat:2``,
   ``bot:1``, ``owner``, ``table``).  Bot moves and automatic deals saved with a command (the
   first chunk of automatic play) carry that command's id; those saved later by the background
@@ -40,7 +45,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from trapoula.domain.chain import GENESIS, HAND_REVEALED, event_hash
+from trapoula.domain.chain import GENESIS, HAND_REVEALED, event_hash, record_line
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Payload, from_payload
 from trapoula.domain.registry import find_game
@@ -85,17 +90,14 @@ class Entry:
     actor: str
     """``seat:N``, ``bot:N``, ``owner``, or ``table``."""
     event: Event | None
-    """The decoded domain event; None for a table event."""
+    """The decoded domain event, upcast to its class's current version; None for a table event."""
+    version: int = 1
+    """The schema version the payload was stored with (``Event.version`` when it was written)."""
 
     def record_line(self) -> dict[str, Any]:
-        """The record's line for this event (brief: the record format)."""
-        return {
-            "seq": self.seq,
-            "name": self.name,
-            "payload": self.payload,
-            "prev_hash": self.prev_hash,
-            "hash": self.hash,
-        }
+        """The record's line for this event (docs/record.md, 2.2): the stored payload, with ``v``
+        when the version is not 1."""
+        return record_line(self.seq, self.name, self.payload, self.prev_hash, self.hash, self.version)
 
 
 class EntryLog(Sequence[Entry]):
@@ -220,11 +222,14 @@ class _LogView(Sequence[Entry]):
         return iter(self._log[self._start : self._stop])
 
 
-def decode(game: str, name: str, payload: Mapping[str, Any]) -> Event | None:
-    """The domain event of a stored event (None for a table event).
+def decode(game: str, name: str, payload: Mapping[str, Any], version: int = 1) -> Event | None:
+    """The domain event of a stored event written at schema ``version`` (None for a table event),
+    upcast to its class's current version (:func:`trapoula.domain.events.from_payload`).
 
     Raises:
-        CorruptLog: the name is not one of the game's events, or the payload does not fit it.
+        CorruptLog: the name is not one of the game's events, or the payload does not fit it (a
+            version this code does not read, a failing upcaster, a missing field without default,
+            an unknown field).
     """
     if name in TABLE_EVENTS:
         return None
@@ -233,19 +238,21 @@ def decode(game: str, name: str, payload: Mapping[str, Any]) -> Event | None:
     if cls is None:
         raise CorruptLog(f"stored event {name!r} is not an event of game {game!r}")
     try:
-        return from_payload(cls, payload)
+        return from_payload(cls, payload, version)
     except (InvalidInput, TypeError) as exc:
         raise CorruptLog(f"stored event {name!r} does not decode: {exc}") from exc
 
 
-def check_link(seq: int, name: str, payload: Mapping[str, Any], expected_prev: str, prev: str, h: str) -> None:
+def check_link(
+    seq: int, name: str, payload: Mapping[str, Any], expected_prev: str, prev: str, h: str, version: int = 1
+) -> None:
     """Check that stored event ``seq`` follows the event whose hash is ``expected_prev`` and that
-    ``h`` is its hash (:func:`trapoula.domain.chain.event_hash`).
+    ``h`` is its hash (:func:`trapoula.domain.chain.event_hash`, over the stored payload and version).
 
     Raises:
         CorruptLog: the event breaks the hash chain.
     """
-    if prev != expected_prev or h != event_hash(prev, seq, name, payload):
+    if prev != expected_prev or h != event_hash(prev, seq, name, payload, version):
         raise CorruptLog(f"stored event {seq} ({name}) breaks the hash chain")
 
 
@@ -263,12 +270,23 @@ def entries_of(events: Iterable[Any]) -> list[Entry]:
         seq = event.originator_version
         if seq != len(entries) + 1:
             raise CorruptLog(f"stored event {seq} follows version {len(entries)}")
-        check_link(seq, event.name, event.payload, prev, event.prev_hash, event.hash)
+        version = getattr(event, "event_version", 1)  # TableCreated has none: version 1
+        check_link(seq, event.name, event.payload, prev, event.prev_hash, event.hash, version)
         if seq == 1:
             game = event.payload["game"]
-        decoded = None if seq == 1 else decode(game, event.name, event.payload)
+        decoded = None if seq == 1 else decode(game, event.name, event.payload, version)
         entries.append(
-            Entry(seq, event.name, event.payload, event.prev_hash, event.hash, event.command_id, event.actor, decoded)
+            Entry(
+                seq,
+                event.name,
+                event.payload,
+                event.prev_hash,
+                event.hash,
+                event.command_id,
+                event.actor,
+                decoded,
+                version,
+            )
         )
         prev = event.hash
     return entries

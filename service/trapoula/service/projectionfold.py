@@ -22,6 +22,8 @@ from sqlalchemy import and_, bindparam, insert, select, tuple_, update
 from sqlalchemy.engine import Connection
 
 from trapoula.domain.chain import HAND_REVEALED
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.events import from_payload, to_payload
 from trapoula.domain.game import GameSpec
 from trapoula.domain.registry import GAMES
 from trapoula.service.entries import (
@@ -55,8 +57,11 @@ class Fact:
     """The event name (``TableCreated``, ``SeatTaken``, ``MatchEnded`` ...); ``""`` for a
     notification that is no table event (skipped, but its position counts)."""
     payload: Mapping[str, Any]
+    """As stored (a game event's fields are read through :func:`current_payload`)."""
     timestamp: datetime
     """When it was saved (aware, UTC)."""
+    event_version: int = 1
+    """The schema version of the payload (``Event.version`` when it was written)."""
 
 
 def fact_of(notification: Any, mapper: Any) -> Fact:
@@ -75,6 +80,7 @@ def fact_of(notification: Any, mapper: Any) -> Fact:
         when = datetime.fromtimestamp(0, UTC)
     elif when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
+    version = getattr(stored, "event_version", 1)
     return Fact(
         int(notification.id),
         str(notification.originator_id),
@@ -82,7 +88,22 @@ def fact_of(notification: Any, mapper: Any) -> Fact:
         name,
         payload,
         when.astimezone(UTC),
+        version if isinstance(version, int) else 1,
     )
+
+
+def current_payload(spec: GameSpec[Any, Any] | None, fact: Fact) -> Mapping[str, Any]:
+    """The fields of a game event's fact in its class's current shape: upcast from the version it
+    was stored at, defaults filled in (:func:`trapoula.domain.events.from_payload`).  The stored
+    payload as it is when the game or the event is unknown or the payload does not decode (the
+    fold reads every field tolerantly)."""
+    cls = spec.event_types.get(fact.name) if spec is not None else None
+    if cls is None:
+        return fact.payload
+    try:
+        return to_payload(from_payload(cls, fact.payload, fact.event_version))
+    except (InvalidInput, TypeError):
+        return fact.payload
 
 
 def _json(value: Any) -> str:
@@ -177,7 +198,7 @@ class Fold:
                 table.started_at = fact.timestamp
                 changed = True
             if name in SEAT_FREEING and spec is not None and spec.seat_changes:
-                seat = _int(p.get("seat"))
+                seat = _int(current_payload(spec, fact).get("seat"))
                 gone = table.occupant(seat) if seat is not None else None
                 if gone is not None:
                     gone.left_version = fact.version
@@ -226,7 +247,7 @@ class Fold:
     def _ended(self, table: FoldedTable, spec: GameSpec[Any, Any] | None, fact: Fact) -> None:
         """``MatchEnded``: every player's result, the match row, the standings (per game's payload:
         ``winner`` and per-seat ``totals``, or ``vida``'s ``winner_team`` and ``games_won``, R6.10)."""
-        p = fact.payload
+        p = current_payload(spec, fact)
         teams = spec.teams if spec is not None else ()
         winner_team = _int(p.get("winner_team"))
         if winner_team is not None and not 0 <= winner_team < len(teams):

@@ -55,7 +55,15 @@ class Table(Aggregate):
         owner_token_hash: str
 
     class Recorded(Aggregate.Event):
-        """Any later fact: ``SeatTaken`` or one domain event of the game."""
+        """Any later fact: ``SeatTaken`` or one domain event of the game.
+
+        ``event_version`` is the schema version the payload was written with (the domain event
+        class's ``Event.version``; 1 for the table's own events).  It came with the library's class
+        version 2 of this event: a stored ``Recorded`` of class version 1 (written before) has
+        none and is read as version 1 (:meth:`upcast_v1_v2`).
+        """
+
+        class_version = 2
 
         name: str
         payload: dict[str, Any]
@@ -63,6 +71,12 @@ class Table(Aggregate):
         hash: str
         command_id: str | None
         actor: str
+        event_version: int
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            """A fact stored before payloads carried their schema version is at version 1."""
+            state["event_version"] = 1
 
         def apply(self, aggregate: Any) -> None:
             """Append the fact to the table (checks the hash chain)."""
@@ -75,6 +89,7 @@ class Table(Aggregate):
                 self.hash,
                 self.command_id,
                 self.actor,
+                self.event_version,
             )
 
     def __init__(
@@ -160,15 +175,17 @@ class Table(Aggregate):
         hash: str,
         command_id: str | None,
         actor: str,
+        version: int = 1,
     ) -> None:
-        """Apply one stored event after the first.
+        """Apply one stored event after the first (``version``: the schema version of its payload).
 
         Raises:
             CorruptLog: the event breaks the hash chain or cannot be decoded.
         """
         state = self.state
-        check_link(seq, name, payload, state.last_hash, prev_hash, hash)
-        entry = Entry(seq, name, payload, prev_hash, hash, command_id, actor, decode(state.game, name, payload))
+        check_link(seq, name, payload, state.last_hash, prev_hash, hash, version)
+        event = decode(state.game, name, payload, version)
+        entry = Entry(seq, name, payload, prev_hash, hash, command_id, actor, event, version)
         new_state = apply_entry(state, entry)
         self.entries.append(entry)
         if seq % CHECKPOINT_EVERY == 0:

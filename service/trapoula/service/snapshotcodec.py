@@ -6,7 +6,7 @@ values, tuples, lists, sets, frozensets, dicts, cards, enums and dataclasses, an
 :func:`decode_value` rebuilds only classes of ``trapoula.domain`` (plus ``TableState`` and
 ``SeatRecord``), without calling any of their code, so whoever can write the database cannot make
 the server run code of his choosing.  Both raise :class:`SnapshotUnusable` for what they cannot
-write or read.
+write or read.  A change to the encoding bumps :data:`trapoula.service.snapshots.TABLE_STATE_VERSION`.
 """
 
 from __future__ import annotations

@@ -16,23 +16,36 @@ rebuilds only classes of ``trapoula.domain`` (plus ``TableState`` and ``SeatReco
 calling any of their code, so whoever can write the database cannot make the server run code of
 his choosing.
 
-A snapshot is a cache, never the source of truth.  It carries :func:`code_fingerprint` (the
-format and a digest of the code that folds the log); a snapshot whose fingerprint differs, that
-does not decode, or whose last event's hash is not the log's, is ignored (logged) and the table is
-replayed from its log.
+A snapshot is a cache, never the source of truth.  It carries its game and a fingerprint
+(:func:`state_fingerprint`): the snapshot format, the platform's table-state version and the
+game's state version, each a number bumped on purpose, never a digest of the source, so a deploy
+that changes no folded state keeps every snapshot.  A snapshot whose fingerprint is not this
+code's, that does not decode, or whose last event's hash is not the log's, is ignored (logged) and
+the table is replayed from its log.  Which number to bump (docs/events.md):
+
+* :data:`SNAPSHOT_FORMAT`: the layout of the snapshot row itself (the keys of its ``state`` and of
+  its body);
+* :data:`TABLE_STATE_VERSION`: the platform's fold, whatever the game: the fields of
+  :class:`~trapoula.service.tablestate.TableState` or ``SeatRecord``, what
+  :func:`~trapoula.service.tablestate.apply_entry` makes of an event, the command index, the value
+  encoding of :mod:`~trapoula.service.snapshotcodec`;
+* ``GameSpec.state_version`` of one game: that game's state classes, what its ``evolve`` makes of
+  an event, or an upcaster that reads its old events differently (a module shared by several games,
+  such as the shedding engine, bumps each of them).
+
+The codec refuses a snapshot whose dataclasses have other fields than the code's, so a forgotten
+bump after a change of shape costs one replay; a change of meaning without a bump (the same
+fields, folded differently) would be served from the old snapshot: bump it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError, Repository
@@ -40,7 +53,7 @@ from eventsourcing.domain import Snapshot
 from eventsourcing.persistence import EventStore
 from eventsourcing.utils import get_topic
 
-import trapoula.domain
+from trapoula.domain.registry import GAMES, find_game
 from trapoula.service.entries import Entry, entries_of
 from trapoula.service.errors import CorruptLog
 from trapoula.service.recording import Table
@@ -56,31 +69,27 @@ load that replayed at least this many events).  Measured on 12,000-event ``crazy
 snapshot takes a few milliseconds to encode and store, so 512 bounds the replay after the latest
 snapshot to about 0.1 s for 0.01 to 0.04 ms of snapshot work per saved event.  A multiple of
 ``CHECKPOINT_EVERY``; ``Tables(snapshot_every=0)`` turns snapshots off."""
-SNAPSHOT_FORMAT = "trapoula-snapshot/1"
-"""The layout of a snapshot's state; part of :func:`code_fingerprint`."""
+SNAPSHOT_FORMAT = "trapoula-snapshot/2"
+"""The layout of a snapshot's row (``/2``: the ``state`` names its game); part of :func:`state_fingerprint`."""
+TABLE_STATE_VERSION = 1
+"""The version of the platform's table fold: ``TableState`` and ``SeatRecord``, ``apply_entry``, the
+command index and the snapshot codec's encoding.  Bump it when any of them changes; part of
+:func:`state_fingerprint`."""
 
 
 # --------------------------------------------------------------------------- fingerprint
 
 
-@cache
-def code_fingerprint() -> str:
-    """SHA-256 (hex) of :data:`SNAPSHOT_FORMAT` and of the source of every module that decides what
-    a snapshot holds: the ``trapoula.domain`` package (the games' states and ``evolve``), the
-    stored events, the table fold and the aggregate (``trapoula.service.entries``, ``tablestate``
-    and ``recording``), the value codec (``snapshotcodec``) and this module.  Any change to that
-    code makes older snapshots unusable, so a table is never restored into a state the current
-    code would not fold.  Computed once per process."""
-    digest = hashlib.sha256(SNAPSHOT_FORMAT.encode())
-    domain_root = Path(next(iter(trapoula.domain.__path__)))
-    files = sorted(domain_root.rglob("*.py"))
-    here = Path(__file__)
-    table = [here.with_name(name) for name in ("entries.py", "tablestate.py", "recording.py", "snapshotcodec.py")]
-    for path in [*files, *table, here]:
-        name = path.relative_to(domain_root).as_posix() if path.is_relative_to(domain_root) else path.name
-        digest.update(b"\0" + name.encode() + b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+def state_fingerprint(game: str) -> str:
+    """The fingerprint of the snapshots of ``game``'s tables that this code uses:
+    ``"<SNAPSHOT_FORMAT> table/<TABLE_STATE_VERSION> <game>/<GameSpec.state_version>"``, for
+    example ``"trapoula-snapshot/2 table/1 agonia/1"``.  It changes only when one of the three is
+    bumped, never with the source.
+
+    Raises:
+        InvalidInput: ``game`` is not a known game (``unknown_game``).
+    """
+    return f"{SNAPSHOT_FORMAT} table/{TABLE_STATE_VERSION} {game}/{find_game(game).state_version}"
 
 
 # --------------------------------------------------------------------------- the snapshot event
@@ -90,7 +99,8 @@ def code_fingerprint() -> str:
 class TableSnapshot(Snapshot):
     """One table's snapshot as the eventsourcing snapshot store keeps it.
 
-    ``state`` is ``{"format", "fingerprint", "body"}``; ``body`` is the JSON text of
+    ``state`` is ``{"format", "game", "fingerprint", "body"}`` (:func:`state_fingerprint` of the
+    game); ``body`` is the JSON text of
     ``{"state", "commands", "last_command", "created_on"}`` (:func:`~trapoula.service.snapshotcodec.encode_value` of the
     ``TableState``; ``[[caller, command_id, first, last], ...]``; ``[caller, command_id]`` or
     None; ISO time).  ``topic`` is the aggregate's class (``Table``).
@@ -106,6 +116,7 @@ class TableSnapshot(Snapshot):
 
         Raises:
             SnapshotUnusable: the state holds a value the codec cannot write.
+            InvalidInput: the table's game is not a known game.
         """
         state = table.state
         version = state.version
@@ -124,21 +135,33 @@ class TableSnapshot(Snapshot):
             originator_version=version,
             timestamp=cls.create_timestamp(),
             topic=get_topic(Table),
-            state={"format": SNAPSHOT_FORMAT, "fingerprint": code_fingerprint(), "body": text},
+            state={
+                "format": SNAPSHOT_FORMAT,
+                "game": state.game,
+                "fingerprint": state_fingerprint(state.game),
+                "body": text,
+            },
         )
 
     def restore(self, load_prefix: Callable[[], list[Entry]]) -> Table:
         """The table this snapshot holds, its events before the snapshot left to ``load_prefix``.
 
         Raises:
-            SnapshotUnusable: another format or fingerprint, another table or version than the
-                snapshot's own, or data that does not decode.
+            SnapshotUnusable: another format, an unknown game or another fingerprint (a state
+                version was bumped since), another game, table or version than the snapshot's
+                own, or data that does not decode.
         """
         meta = self.state
         if not isinstance(meta, dict) or meta.get("format") != SNAPSHOT_FORMAT:
             raise SnapshotUnusable("snapshot of another format")
-        if meta.get("fingerprint") != code_fingerprint():
-            raise SnapshotUnusable("snapshot taken by other code (its fingerprint differs)")
+        game = meta.get("game")
+        if not isinstance(game, str) or game not in GAMES:
+            raise SnapshotUnusable(f"snapshot of an unknown game {str(game)[:40]!r}")
+        stored, expected = meta.get("fingerprint"), state_fingerprint(game)
+        if stored != expected:
+            raise SnapshotUnusable(
+                f"snapshot of other state versions (its fingerprint {str(stored)[:80]!r}, this code's {expected!r})"
+            )
         if self.topic != get_topic(Table):
             raise SnapshotUnusable(f"snapshot of {str(self.topic)[:80]!r}, not of a table")
         try:
@@ -158,6 +181,8 @@ class TableSnapshot(Snapshot):
             raise SnapshotUnusable(f"snapshot does not decode: {type(exc).__name__}: {exc}") from exc
         if not isinstance(state, TableState):
             raise SnapshotUnusable("snapshot does not hold a table state")
+        if state.game != game:
+            raise SnapshotUnusable(f"snapshot holds a table of {state.game!r}, not of {game!r}")
         if state.table_id != str(self.originator_id) or state.version != self.originator_version:
             raise SnapshotUnusable("snapshot holds another table or version than its own")
         return Table.restore(self.originator_id, state, commands, last_command, created_on, load_prefix)

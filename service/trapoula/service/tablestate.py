@@ -3,7 +3,12 @@
 :class:`TableState` is the immutable fold of a table's stored events; :func:`apply_entry` is the
 one fold step, used both by the aggregate (:class:`~trapoula.service.recording.Table`) and to
 rebuild past states for watchers (:func:`~trapoula.service.recording.state_at`); :func:`fold`
-folds a state afresh from the first event.
+folds a state afresh from the first event.  A game event's fields are read from its decoded
+(upcast) event, never from the stored payload (docs/events.md).
+
+Snapshots hold this fold: a change to the fields of :class:`TableState` or :class:`SeatRecord` or
+to what :func:`apply_entry` makes of an event bumps
+:data:`trapoula.service.snapshots.TABLE_STATE_VERSION`.
 """
 
 from __future__ import annotations
@@ -199,8 +204,9 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
         return rep(state, version=entry.seq, last_hash=entry.hash, waiting=(*state.waiting, (entry.seq, who)))
     if entry.event is None:
         return rep(state, version=entry.seq, last_hash=entry.hash)
+    event = entry.event  # the game's fields are read from the event, upcast, not from the stored payload
     if entry.name in SEAT_FREEING and state.spec.seat_changes:
-        seat = int(entry.payload["seat"])
+        seat = int(getattr(event, "seat", -1))
         if 0 <= seat < len(state.seats) and state.seats[seat] is not None:
             gone = state.seats[seat]
             assert gone is not None
@@ -212,13 +218,13 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
             state = rep(state, seats=tuple(seats), former=former)
     spec = state.spec
     game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
-    game_state = spec.evolve(game_state, entry.event)
+    game_state = spec.evolve(game_state, event)
     hands_started = state.hands_started + (entry.name == HAND_STARTED)
     hands_finished = state.hands_finished + (entry.name in SEED_REVEALED)
     withheld = state.withheld
-    if entry.event.withheld:
-        named = entry.event.private_to
-        receivers = frozenset(int(entry.payload[f]) for f in named if isinstance(entry.payload.get(f), int))
+    if event.withheld:
+        named = [getattr(event, f, None) for f in event.private_to]
+        receivers = frozenset(int(seat) for seat in named if isinstance(seat, int))
         withheld = (*withheld, (entry.seq, receivers))
     cut, record_hands = state.record_cut, state.record_hands
     if entry.name in SEED_REVEALED or (entry.name in BETWEEN_HANDS and _extends_record(state, entry)):
