@@ -35,10 +35,6 @@ def event_hash(prev_hash: str, seq: int, name: str, payload: Mapping[str, Any]) 
     return hashlib.sha256((prev_hash + "\n" + body).encode("ascii")).hexdigest()
 
 
-HAND_REVEALED = frozenset({"SeedRevealed", "ShuffleRevealed"})
-"""The events that end a hand and reveal its deal: the shedding games' ``SeedRevealed`` (S5.1) and
-``vida``'s ``ShuffleRevealed`` (R3.2).  A record's ``hands`` counts them."""
-
 RECORD_FORMAT = "trapoula-record"
 """The ``format`` of a record's header line (docs/record.md)."""
 RECORD_VERSION = 1
@@ -60,7 +56,8 @@ def record_header(table_id: str, game: str, hands: int, events: int) -> dict[str
 def chain_record(table_id: str, game: str, entries: Sequence[tuple[str, Mapping[str, Any]]]) -> list[dict[str, Any]]:
     """Hash-chain ``(name, payload)`` entries into record lines, header first (docs/record.md).
 
-    ``hands`` in the header counts the events that end a hand (:data:`HAND_REVEALED`).  Each line is
+    ``hands`` in the header counts the events that end a hand and reveal its deal (the game's events
+    of role ``hand_revealed``, :mod:`trapoula.domain.lifecycle`).  Each line is
     ``{"seq", "name", "payload", "prev_hash", "hash"}`` with ``seq`` from 1.
 
     >>> lines = chain_record("t", "agonia", [("Passed", {"seat": 0})])
@@ -69,7 +66,11 @@ def chain_record(table_id: str, game: str, entries: Sequence[tuple[str, Mapping[
     >>> lines[1]["hash"] == event_hash(GENESIS, 1, "Passed", {"seat": 0})
     True
     """
-    hands = sum(1 for name, _ in entries if name in HAND_REVEALED)
+    from trapoula.domain.lifecycle import Role
+    from trapoula.domain.registry import find_game
+
+    spec = find_game(game)
+    hands = sum(1 for name, _ in entries if spec.role_of(name) is Role.HAND_REVEALED)
     lines: list[dict[str, Any]] = [record_header(table_id, game, hands, len(entries))]
     prev = GENESIS
     for seq, (name, payload) in enumerate(entries, start=1):

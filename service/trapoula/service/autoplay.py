@@ -3,8 +3,8 @@
 :class:`Dealer` drafts automatic play (it stores nothing): the seed of every hand is
 ``HMAC-SHA256(secret, table_id + "/" + hand_no)`` in hex (docs/shuffle.md); a bot's choice depends
 on the secret, the table and the version it moves at.  So where a batch of automatic play ends
-changes nothing.  The secret never enters the log, the seed does (hidden in ``HandStarted`` until
-``SeedRevealed``).
+changes nothing.  The secret never enters the log, the seed does (hidden in the event that starts
+the hand until the one that reveals it, :mod:`trapoula.domain.lifecycle`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import to_payload
 from trapoula.domain.game import GameSpec, acting_seats
+from trapoula.domain.lifecycle import Role
 from trapoula.service.drafts import Draft, game_drafts
-from trapoula.service.entries import HAND_STARTED, SEAT_FREEING, SEAT_TAKEN
+from trapoula.service.entries import SEAT_TAKEN
 from trapoula.service.errors import clip
 from trapoula.service.tablestate import SeatRecord, TableState
 
@@ -50,20 +51,23 @@ def automatic_due(state: TableState) -> bool:
 def seat_newcomer(
     spec: GameSpec[Any, Any], game_state: Any, who: SeatRecord, queued: int | None, wanted: int | None = None
 ) -> tuple[Any, list[Draft]]:
-    """The game's ``join`` for ``who`` and the ``SeatTaken`` that follows it (``mau_mau`` R6.9).
+    """The game's join command for ``who`` (``GameSpec.join_command``) and the ``SeatTaken`` that
+    follows the event of role ``seat_joined`` it causes (a game with ``seat_changes``).
 
     Raises:
-        CommandRejected: the rules refuse the join.
-        InvalidInput: ``wanted`` is not the seat the rules give (``bad_seat``, R6.9.2).
+        CommandRejected: the rules refuse the join, or the game takes no newcomers (``no_seat_changes``).
+        InvalidInput: ``wanted`` is not the seat the rules give (``bad_seat``).
     """
-    command = spec.parse_command({"kind": "join", "name": who.name, "computer": who.bot})
+    if spec.join_command is None:
+        raise CommandRejected("no_seat_changes", "section 8", f"{spec.title} takes no newcomers during a match")
+    command = spec.join_command(who.name, who.bot)
     game_state, drafts = game_drafts(spec, game_state, command, "table")
-    joined = next((d for d in drafts if d.name == "PlayerJoined"), None)
+    joined = next((d for d in drafts if spec.role_of(d.name) is Role.SEAT_JOINED), None)
     if joined is None:  # pragma: no cover - a join that seats nobody is a game defect
-        raise CommandRejected("join_failed", "R6.9", "the join seated nobody")
+        raise CommandRejected("join_failed", "section 9", "the join seated nobody")
     seat = int(joined.payload["seat"])
     if wanted is not None and wanted != seat:
-        raise InvalidInput(f"seat {wanted}: a newcomer takes the lowest vacant seat, {seat} (R6.9.2)", "bad_seat")
+        raise InvalidInput(f"seat {wanted}: the rules seat this newcomer in seat {seat}", "bad_seat")
     payload = {"seat": seat, "name": who.name, "bot": who.bot, "token_hash": who.token_hash, "queued": queued}
     drafts.append(Draft(SEAT_TAKEN, payload, "table"))
     return game_state, drafts
@@ -120,7 +124,7 @@ class Dealer:
         """
         spec = state.spec
         bot_seats = state.bot_seats()
-        hands = state.hands_started + sum(d.name == HAND_STARTED for d in drafts)
+        hands = state.hands_started + sum(spec.role_of(d.name) is Role.HAND_STARTED for d in drafts)
         version = state.version + len(drafts)
         waiting = list(state.waiting)
         for d in drafts:  # seat changes the command itself made
@@ -128,7 +132,7 @@ class Dealer:
                 waiting = [w for w in waiting if w[0] != d.payload.get("queued")]
                 if d.payload.get("bot") is not None:
                     bot_seats = tuple(sorted((*bot_seats, (int(d.payload["seat"]), str(d.payload["bot"])))))
-            elif d.name in SEAT_FREEING and spec.seat_changes:
+            elif spec.role_of(d.name) is Role.SEAT_VACATED and spec.seat_changes:
                 bot_seats = tuple(b for b in bot_seats if b[0] != d.payload.get("seat"))
         while len(drafts) < self.chunk:
             if waiting and spec.needs_deal(game_state) and not spec.is_terminal(game_state):
@@ -161,8 +165,8 @@ class Dealer:
                 game_state = spec.evolve(game_state, event)
                 name = event.event_name()
                 drafts.append(Draft(name, to_payload(event), actor))
-                hands += name == HAND_STARTED
-                if name in SEAT_FREEING and spec.seat_changes:  # an eliminated bot plays no more (R6.6)
+                hands += event.role is Role.HAND_STARTED
+                if event.role is Role.SEAT_VACATED and spec.seat_changes:  # a player gone plays no more
                     gone = getattr(event, "seat", None)
                     bot_seats = tuple(b for b in bot_seats if b[0] != gone)
             version += len(events)

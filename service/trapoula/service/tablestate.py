@@ -15,16 +15,9 @@ from typing import Any
 
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.lifecycle import Role
 from trapoula.domain.registry import find_game
-from trapoula.service.entries import (
-    BETWEEN_HANDS,
-    HAND_STARTED,
-    JOIN_QUEUED,
-    SEAT_FREEING,
-    SEAT_TAKEN,
-    SEED_REVEALED,
-    Entry,
-)
+from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +192,8 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
         return rep(state, version=entry.seq, last_hash=entry.hash, waiting=(*state.waiting, (entry.seq, who)))
     if entry.event is None:
         return rep(state, version=entry.seq, last_hash=entry.hash)
-    if entry.name in SEAT_FREEING and state.spec.seat_changes:
+    role = entry.event.role
+    if role is Role.SEAT_VACATED and state.spec.seat_changes:
         seat = int(entry.payload["seat"])
         if 0 <= seat < len(state.seats) and state.seats[seat] is not None:
             gone = state.seats[seat]
@@ -213,15 +207,15 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
     spec = state.spec
     game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
     game_state = spec.evolve(game_state, entry.event)
-    hands_started = state.hands_started + (entry.name == HAND_STARTED)
-    hands_finished = state.hands_finished + (entry.name in SEED_REVEALED)
+    hands_started = state.hands_started + (role is Role.HAND_STARTED)
+    hands_finished = state.hands_finished + (role is Role.HAND_REVEALED)
     withheld = state.withheld
     if entry.event.withheld:
         named = entry.event.private_to
         receivers = frozenset(int(entry.payload[f]) for f in named if isinstance(entry.payload.get(f), int))
         withheld = (*withheld, (entry.seq, receivers))
     cut, record_hands = state.record_cut, state.record_hands
-    if entry.name in SEED_REVEALED or (entry.name in BETWEEN_HANDS and _extends_record(state, entry)):
+    if role is Role.HAND_REVEALED or (entry.event.between_hands and _extends_record(state, entry)):
         cut, record_hands = entry.seq, hands_finished
     return rep(
         state,
