@@ -9,7 +9,6 @@ the hand until the one that reveals it, :mod:`trapoula.domain.lifecycle`).
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import hmac
 import logging
@@ -17,12 +16,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trapoula.domain import bots
-from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import to_payload
 from trapoula.domain.game import GameSpec, acting_seats
 from trapoula.domain.lifecycle import Role
+from trapoula.domain.match import Match
 from trapoula.service.drafts import Draft, game_drafts
 from trapoula.service.entries import SEAT_TAKEN
 from trapoula.service.errors import clip
@@ -97,22 +95,19 @@ class Dealer:
 
     def deal(self, state: TableState, game_state: Any, hand_no: int, deal: Mapping[str, Any] | None) -> Any:
         """The game's deal command for hand ``hand_no``: from ``deal`` (an explicit deal, S5.3, given a
-        secret of the seed's kind, romis R5.2), else shuffled from the hand's seed.
+        secret of the seed's kind for a game that seals with one), else shuffled from the hand's seed.
 
         Raises:
             InvalidInput: ``deal`` is not a mapping or not a deal of the game (``bad_deal``).
             CommandRejected: the game refuses the deal.
         """
-        spec = state.spec
-        if deal is not None:
-            if not isinstance(deal, Mapping):
-                raise InvalidInput(f"explicit deal {clip(deal)!r} is not a mapping (S5.3)", reason="bad_deal")
-            made = spec.explicit_deal(game_state, deal)
-            # a secret the one who entered the deal cannot know (romis R5.2), revealed with the hand
-            made = dataclasses.replace(made, secret=self.hand_seed(state.table_id, hand_no))
-        else:
-            made = Deal.from_seed(spec.deck(game_state), self.hand_seed(state.table_id, hand_no))
-        return spec.deal_command(game_state, made)
+        match = Match(state.spec, game_state)
+        if deal is None:
+            return match.seeded_deal(self.hand_seed(state.table_id, hand_no))
+        if not isinstance(deal, Mapping):
+            raise InvalidInput(f"explicit deal {clip(deal)!r} is not a mapping (S5.3)", reason="bad_deal")
+        # a secret the one who entered the deal cannot know, revealed with the hand
+        return match.explicit_deal(deal, secret=self.hand_seed(state.table_id, hand_no))
 
     def autoplay(self, state: TableState, game_state: Any, drafts: list[Draft]) -> None:
         """Append bot moves and automatic deals to ``drafts`` while they are due, until ``drafts``
@@ -152,7 +147,7 @@ class Dealer:
             if command is None:
                 return
             try:
-                events = spec.decide(game_state, command)
+                after, events = Match(spec, game_state).apply(command)
             except (CommandRejected, InvalidInput):
                 log.exception("table %s: automatic command %r refused", state.table_id, command)
                 return
@@ -161,10 +156,9 @@ class Dealer:
                 return
             if drafts and len(drafts) + len(events) > self.chunk:
                 return  # the next batch starts with this step
+            game_state = after.state
             for event in events:
-                game_state = spec.evolve(game_state, event)
-                name = event.event_name()
-                drafts.append(Draft(name, to_payload(event), actor))
+                drafts.append(Draft(event.event_name(), to_payload(event), actor))
                 hands += event.role is Role.HAND_STARTED
                 if event.role is Role.SEAT_VACATED and spec.seat_changes:  # a player gone plays no more
                     gone = getattr(event, "seat", None)
@@ -174,20 +168,12 @@ class Dealer:
     def next_automatic(
         self, state: TableState, game_state: Any, bot_seats: Sequence[tuple[int, str]], hands: int, version: int
     ) -> tuple[Any, str]:
-        """The automatic command due in ``game_state`` and its actor; ``(None, "")`` when none is."""
-        spec = state.spec
-        if game_state is None or spec.is_terminal(game_state):
+        """The automatic command due in ``game_state`` and its actor; ``(None, "")`` when none is
+        (:meth:`trapoula.domain.match.Match.next_move`: the deal of hand ``hands + 1`` unless deals
+        are entered by hand, else the first waiting bot's move, its random source from the version)."""
+        if game_state is None:
             return None, ""
-        if spec.needs_deal(game_state):
-            if state.manual_deal:
-                return None, ""
-            return self.deal(state, game_state, hands + 1, None), "table"
-        levels = dict(bot_seats)
-        acting = acting_seats(spec, game_state, tuple(levels))
-        if not acting:
-            return None, ""
-        seat = acting[0]
-        level = levels[seat]
-        view = spec.seat_view(game_state, seat)
-        choice = bots.choose(spec.key, view, level, self.bot_rng(state.table_id, version))
-        return spec.parse_command(choice), f"bot:{seat}"
+        match = Match(state.spec, game_state, hands)
+        seed = None if state.manual_deal else (lambda hand_no: self.hand_seed(state.table_id, hand_no))
+        move = match.next_move(dict(bot_seats), seed, lambda: self.bot_rng(state.table_id, version))
+        return (None, "") if move is None else (move.command, move.actor)

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from trapoula.domain.chain import event_hash
-from trapoula.domain.events import Event, Payload, to_payload
+from trapoula.domain.events import Payload, to_payload
 from trapoula.domain.game import GameSpec
+from trapoula.domain.match import Match
 from trapoula.service.recording import Table
 
 
@@ -33,12 +34,8 @@ def game_drafts(spec: GameSpec[Any, Any], game_state: Any, command: Any, actor: 
     Raises:
         CommandRejected, InvalidInput: the rules refuse the command.
     """
-    events: tuple[Event, ...] = spec.decide(game_state, command)
-    drafts = []
-    for event in events:
-        game_state = spec.evolve(game_state, event)
-        drafts.append(Draft(event.event_name(), to_payload(event), actor))
-    return game_state, drafts
+    after, events = Match(spec, game_state).apply(command)
+    return after.state, [Draft(event.event_name(), to_payload(event), actor) for event in events]
 
 
 def chain(table: Table, drafts: Sequence[Draft], command_id: str | None) -> list[Table.Recorded]:
