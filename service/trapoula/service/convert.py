@@ -215,10 +215,8 @@ def command_to_dict(command: pb.Command) -> dict[str, Any]:
     """
     kind = command.WhichOneof("kind")
     if kind is None:
-        raise InvalidInput(
-            f"the command sets none of {', '.join(f.name for f in pb.Command.DESCRIPTOR.oneofs_by_name['kind'].fields)}",
-            reason="bad_command",
-        )
+        kinds = ", ".join(f.name for f in pb.Command.DESCRIPTOR.oneofs_by_name["kind"].fields)
+        raise InvalidInput(f"the command sets none of {kinds}", reason="bad_command")
     if kind == JSON_KIND:
         return _json_command(command.json)
     if kind == NEXT_HAND:
