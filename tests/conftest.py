@@ -1,5 +1,11 @@
 """Test-session rules shared by every test folder.
 
+Games plugged in for the tests only live in ``tests/plugins/<folder>/``: each folder holds a game
+package and its distribution's metadata (a ``*.dist-info`` folder whose ``entry_points.txt`` names
+the game in the ``trapoula.games`` group), as an installed plug-in would.  Each folder is put on
+``sys.path``, and on ``PYTHONPATH`` for the servers and terminals the tests start, before any test
+reads the registry, so the plug-ins are found through their entry points like any game.
+
 PostgreSQL tests carry the ``postgres`` marker.  They skip, with the reason printed, when no
 database can be had; but when ``TRAPOULA_REQUIRE_POSTGRES=1`` (set by CI, which provides
 ``TEST_DATABASE_URL``) a skipped PostgreSQL test fails the session instead of passing silently.
@@ -9,9 +15,27 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+from trapoula.domain import registry
+
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+"""The folders of the games plugged in for the tests (see the module docstring)."""
+
+
+def _plug_in(folders: list[Path]) -> None:
+    paths = [str(f) for f in folders]
+    sys.path[:0] = [p for p in paths if p not in sys.path]
+    inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in paths]
+    os.environ["PYTHONPATH"] = os.pathsep.join([*paths, *inherited])  # the processes the tests start
+    registry.reload()
+
+
+_plug_in(sorted(f for f in PLUGINS.iterdir() if f.is_dir() and not f.name.startswith(("_", "."))))
 
 _skipped_postgres: list[str] = []
 

@@ -5,7 +5,7 @@ the server's automatic play does: the seat the match waits for gets its view
 (``GameSpec.seat_view``), the ``random`` bot level picks one of its legal commands
 (:func:`trapoula.domain.bots.choose`), ``decide`` turns it into events and ``evolve`` applies
 them; a deal due is dealt from a seed (``Deal.from_seed``).  A hand is counted at the event that
-ends it and reveals its deal (:data:`trapoula.domain.chain.HAND_REVEALED`); a match that ends is
+ends it and reveals its deal (role ``hand_revealed``, :mod:`trapoula.domain.lifecycle`); a match that ends is
 followed by a new one.  No store, no JSON, no network.
 
 open_spiel (``pyspiel``, when installed): ``crazy_eights`` with the same number of players,
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from trapoula.domain.bots import choose
-from trapoula.domain.chain import HAND_REVEALED
 from trapoula.domain.deal import Deal
 from trapoula.domain.game import MatchConfig, SeatInfo, acting_seats
+from trapoula.domain.lifecycle import Role
 from trapoula.domain.registry import GAMES
 
 SEATS = 4
@@ -87,7 +87,7 @@ def play_random(game: str, seconds: float, seed: int = 1) -> Played:
                 commands += 1
             for event in spec.decide(state, command):
                 state = spec.evolve(state, event)
-                hands += event.event_name() in HAND_REVEALED
+                hands += event.role is Role.HAND_REVEALED
         matches += 1
     return Played(hands, commands, time.perf_counter() - began)
 

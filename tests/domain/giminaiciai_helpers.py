@@ -12,15 +12,16 @@ Unless a test names it, the dealer of the first hand is seat n-1, so that seat 0
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
+from match_table import MatchTable
 
 from trapoula.domain.cards import codes, deck_52, parse_cards
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected
 from trapoula.domain.events import Event
-from trapoula.domain.game import MatchConfig, SeatInfo
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.games.giminaiciai import SPEC, GiminaiciaiState
 from trapoula.domain.games.giminaiciai.commands import Command, LayDown, canonical
 from trapoula.domain.games.giminaiciai.events import CardDrawn, PointsScored
@@ -32,11 +33,13 @@ ALL_CODES: tuple[str, ...] = codes(deck_52())
 """The 52 codes in canonical order: 2C 3C ... AC 2D ... AS."""
 
 
-class Table:
+class Table(MatchTable):
     """One Giminaičiai match of ``n`` players, driven through ``SPEC`` like the service drives it.
 
     ``state`` is the folded state; ``log`` every event so far.
     """
+
+    spec: ClassVar[GameSpec[Any, Any]] = SPEC
 
     def __init__(
         self,
@@ -95,14 +98,6 @@ class Table:
         """Parse a seat command from plain data, as the service does."""
         return SPEC.parse_command({"kind": kind, "seat": seat, **fields})
 
-    def apply(self, command: Command) -> tuple[Event, ...]:
-        """Decide ``command`` and fold its events; return them."""
-        events = SPEC.decide(self.state, command)
-        for event in events:
-            self.state = SPEC.evolve(self.state, event)
-        self.log.extend(events)
-        return tuple(events)
-
     def draw(self, seat: int, source: str = "stock") -> tuple[Event, ...]:
         """``draw {source}`` (R4.2)."""
         return self.apply(self.command("draw", seat, source=source))
@@ -157,14 +152,6 @@ class Table:
     def hand(self, seat: int) -> str:
         """The seat's cards, canonical order, space-separated."""
         return " ".join(codes(sorted(self.state.hands[seat], key=lambda c: c.sort_key)))
-
-    def view(self, viewer: int | None) -> dict[str, Any]:
-        """``seat_view`` of a seat or a spectator."""
-        return dict(SPEC.seat_view(self.state, viewer))
-
-    def legal(self, seat: int) -> list[dict[str, Any]]:
-        """The legal commands of ``seat`` as plain data."""
-        return [dict(SPEC.command_payload(c)) for c in SPEC.legal_commands(self.state, seat)]
 
     @staticmethod
     def names(events: Sequence[Event]) -> list[str]:

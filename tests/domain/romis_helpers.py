@@ -13,15 +13,16 @@ dealer is 0, 1, ..., n-1 (R3.1, R2.4).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import pytest
+from match_table import MatchTable
 
 from trapoula.domain.cards import codes, deck_52, parse_cards
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected
 from trapoula.domain.events import Event
-from trapoula.domain.game import MatchConfig, SeatInfo
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.games.romis import SPEC, RomisState
 from trapoula.domain.games.romis.commands import Command, Reveal, canonical
 from trapoula.domain.games.romis.rules import seat_order, upcoming_dealer
@@ -40,11 +41,13 @@ def split(text: str | None) -> list[str]:
     return text.split() if text else []
 
 
-class Table:
+class Table(MatchTable):
     """One Romis match of ``n`` players, driven through ``SPEC`` like the service drives it.
 
     ``state`` is the folded state; ``log`` every event so far.
     """
+
+    spec: ClassVar[GameSpec[Any, Any]] = SPEC
 
     def __init__(
         self,
@@ -119,14 +122,6 @@ class Table:
         """Parse a seat command from plain data, as the service does."""
         return SPEC.parse_command({"kind": kind, "seat": seat, **fields})
 
-    def apply(self, command: Command) -> tuple[Event, ...]:
-        """Decide ``command`` and fold its events; return them."""
-        events = SPEC.decide(self.state, command)
-        for event in events:
-            self.state = SPEC.evolve(self.state, event)
-        self.log.extend(events)
-        return tuple(events)
-
     def reveal_command(self, seat: int, cards: str, companions: str | None = None) -> Command:
         """The ``reveal {cards, companions?}`` command (R13.1)."""
         fields: dict[str, Any] = {"cards": split(cards)}
@@ -183,14 +178,6 @@ class Table:
             if isinstance(command, Reveal):
                 assert canonical(command) not in listed
         return info.value
-
-    def view(self, viewer: int | None) -> dict[str, Any]:
-        """``seat_view`` of a seat or a spectator."""
-        return dict(SPEC.seat_view(self.state, viewer))
-
-    def legal(self, seat: int) -> list[dict[str, Any]]:
-        """The legal commands of ``seat`` as plain data."""
-        return [dict(SPEC.command_payload(c)) for c in SPEC.legal_commands(self.state, seat)]
 
     def hand(self, seat: int) -> str:
         """The seat's hand, canonical order, space-separated."""

@@ -5,40 +5,28 @@ module subclasses :class:`ShedTable` with its own setup and commands."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
+from match_table import MatchTable
 
 from trapoula.domain.cards import codes, deck_52
 from trapoula.domain.errors import CommandRejected
 from trapoula.domain.events import Event
-from trapoula.domain.game import GameSpec
 
 ALL_CODES: tuple[str, ...] = codes(deck_52())
 """The 52 codes in canonical order (S2.3): 2C 3C ... AC 2D ... AS."""
 
 
-class ShedTable:
+class ShedTable(MatchTable):
     """A shedding match under test: ``state`` is the folded state, ``log`` every event so far.
 
     A subclass sets ``spec``, builds ``state`` and defines ``command(kind, seat, **fields)``.
     """
 
-    spec: ClassVar[GameSpec[Any, Any]]
-    state: Any
-    log: list[Event]
-
     def command(self, kind: str, seat: int, **fields: Any) -> Any:
         """The game's command of ``kind`` for ``seat`` (each game's helper builds it)."""
         raise NotImplementedError
-
-    def apply(self, command: Any) -> tuple[Event, ...]:
-        """Decide ``command`` and fold its events; return them."""
-        events = self.spec.decide(self.state, command)
-        for event in events:
-            self.state = self.spec.evolve(self.state, event)
-        self.log.extend(events)
-        return tuple(events)
 
     def draw(self, seat: int) -> tuple[Event, ...]:
         """``draw``."""
@@ -96,11 +84,3 @@ class ShedTable:
     def discard(self) -> str:
         """The discard pile, bottom first, space-separated."""
         return " ".join(codes(self.state.discard))
-
-    def view(self, viewer: int | None) -> dict[str, Any]:
-        """``seat_view`` of a seat or a spectator."""
-        return dict(self.spec.seat_view(self.state, viewer))
-
-    def legal(self, seat: int) -> list[dict[str, Any]]:
-        """The legal commands of ``seat`` as plain data."""
-        return [dict(self.spec.command_payload(c)) for c in self.spec.legal_commands(self.state, seat)]

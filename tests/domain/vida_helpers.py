@@ -14,15 +14,16 @@ seat 0 speaks first and leads first (R4.2, R4.9).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
+from match_table import MatchTable
 
 from trapoula.domain.cards import codes, deck_32
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected
 from trapoula.domain.events import Event
-from trapoula.domain.game import MatchConfig, SeatInfo
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.games.vida import SPEC, VidaState
 from trapoula.domain.games.vida.commands import Command
 
@@ -91,11 +92,13 @@ seat 0 A-K-Q of spades and 9-8-7 of diamonds, seat 1 J-T-9-8-7 of spades, seat 2
 Q-J-T-9-8 of clubs."""
 
 
-class Table:
+class Table(MatchTable):
     """One Vida match, driven through ``SPEC`` like the service drives it.
 
     ``state`` is the folded state; ``log`` every event so far.
     """
+
+    spec: ClassVar[GameSpec[Any, Any]] = SPEC
 
     def __init__(
         self,
@@ -141,14 +144,6 @@ class Table:
     def command(self, kind: str, seat: int, **fields: Any) -> Command:
         """Parse a seat command from plain data, as the service does."""
         return SPEC.parse_command({"kind": kind, "seat": seat, **fields})
-
-    def apply(self, command: Command) -> tuple[Event, ...]:
-        """Decide ``command`` and fold its events; return them."""
-        events = SPEC.decide(self.state, command)
-        for event in events:
-            self.state = SPEC.evolve(self.state, event)
-        self.log.extend(events)
-        return tuple(events)
 
     def bid(self, seat: int, points: int, suit: str) -> tuple[Event, ...]:
         """``bid {points, suit}`` (R4.3)."""
@@ -231,14 +226,6 @@ class Table:
     def hand(self, seat: int) -> str:
         """The seat's cards, canonical order, space-separated."""
         return " ".join(self.view(seat)["hand"])
-
-    def view(self, viewer: int | None) -> dict[str, Any]:
-        """``seat_view`` of a seat or a spectator."""
-        return dict(SPEC.seat_view(self.state, viewer))
-
-    def legal(self, seat: int) -> list[dict[str, Any]]:
-        """The legal commands of ``seat`` as plain data."""
-        return [dict(SPEC.command_payload(c)) for c in SPEC.legal_commands(self.state, seat)]
 
     def names(self, events: Sequence[Event]) -> list[str]:
         """The event names, in order."""

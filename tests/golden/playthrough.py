@@ -32,6 +32,7 @@ from typing import Any
 from trapoula.domain.deal import Deal
 from trapoula.domain.events import Payload, Viewer, redact, to_payload, visible
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
+from trapoula.domain.match import Match
 from trapoula.domain.registry import GAMES
 
 NAMES = ("ann", "bob", "cy", "dee", "eve")
@@ -247,8 +248,8 @@ def render(scenario: Scenario) -> str:
             label = _json(spec.command_payload(command)) + (" (scripted)" if scripted else "")
         out.append("")
         out.append(f"## step {step}: {label}")
-        for event in spec.decide(state, command):
-            state = spec.evolve(state, event)
+        _, steps = Match(spec, state).steps(command)
+        for event, state in steps:
             full = to_payload(event)
             out.append(f"event {event.event_name()}: {_json(full)}")
             seen: dict[str, list[str]] = {}

@@ -51,6 +51,7 @@ from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload, Viewer, from_payload, redact, to_payload, visible
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
+from trapoula.domain.match import Match
 from trapoula.domain.registry import GAMES
 
 from .adapters import ADAPTERS, Adapter
@@ -617,7 +618,8 @@ def _play(case: Case) -> Stats:
                 assert spec.command_seat(command) == seat
             stats.commands += 1
 
-            events = spec.decide(state, command)
+            _, steps = Match(spec, state).steps(command)
+            events = tuple(event for event, _ in steps)
             if not events:  # accepted, and nothing to store (mau_mau R5.6.3-R5.6.4)
                 assert adapter.silent is not None and adapter.silent(state, spec.command_payload(command)), (
                     f"{spec.command_payload(command)} caused no event"
@@ -634,8 +636,7 @@ def _play(case: Case) -> Stats:
                 assert spec.decide(state, rebuilt) == events, (
                     f"command_for rebuilt {spec.command_payload(rebuilt)} which decides other events"
                 )
-            for event in events:
-                state = spec.evolve(state, event)
+            for event, state in steps:
                 decoded.append(check.event(event, state))
                 states.append(state)
             if expected_hands is not None:

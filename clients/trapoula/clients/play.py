@@ -37,13 +37,12 @@ from trapoula.clients.text import (
     render_view,
     suit_letter,
 )
-from trapoula.domain.bots import choose
 from trapoula.domain.cards import parse_card
-from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import redact, visible
-from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.games.giminaiciai.laying import HAND_SIZE, extra_card_bonus
+from trapoula.domain.match import Match
 from trapoula.domain.registry import find_game
 
 __all__ = ["GIMINAICIAI_DRAW_HELP", "GIMINAICIAI_TURN_HELP", "LocalSession", "RemoteSession", "Session", "play_loop"]
@@ -119,7 +118,7 @@ class LocalSession:
         rng: random.Random | None = None,
         name: str = "you",
     ) -> None:
-        self.spec: GameSpec[Any, Any] = find_game(game)
+        spec: GameSpec[Any, Any] = find_game(game)
         self.level = level
         self.me = 0
         self.names = [name] + [f"{level}-bot-{i}" for i in range(1, seats)]
@@ -128,41 +127,43 @@ class LocalSession:
             seats=tuple(SeatInfo(i, self.names[i], None if i == self.me else level) for i in range(seats)),
             options=dict(options or {}),
         )
-        self.state: Any = self.spec.initial_state(config)
+        self.match: Match[Any, Any] = Match.start(spec, config)
         self.seed = seed
         self.rng = rng or random.Random()
-        self.hand_no = 0
+        self.bots = {i: level for i in range(seats) if i != self.me}
 
-    def _hand_seed(self) -> str:
-        self.hand_no += 1
+    @property
+    def spec(self) -> GameSpec[Any, Any]:
+        """The game."""
+        return self.match.spec
+
+    @spec.setter
+    def spec(self, spec: GameSpec[Any, Any]) -> None:
+        self.match = Match(spec, self.match.state, self.match.hands)
+
+    @property
+    def state(self) -> Any:
+        """The game's state now."""
+        return self.match.state
+
+    def _hand_seed(self, hand_no: int) -> str:
         if self.seed is None:
             return secrets.token_hex(32)
-        return hashlib.sha256(f"{self.seed}/{self.hand_no}".encode()).hexdigest()
+        return hashlib.sha256(f"{self.seed}/{hand_no}".encode()).hexdigest()
 
     def _apply(self, command: Any, seen: Seen) -> None:
-        """Decide and apply ``command``; the person sees each event redacted for his seat, and not at
-        all an event withheld from him (``romis``'s ``AuxiliaryUsed`` of another seat, R5.4)."""
-        for event in self.spec.decide(self.state, command):
-            self.state = self.spec.evolve(self.state, event)
-            if visible(event, self.me):
-                seen.append((event.event_name(), redact(event, self.me)))
+        """Apply ``command`` (:meth:`Match.apply`); the person sees each event redacted for his seat,
+        and not at all an event withheld from him (a game's ``Event.withheld``)."""
+        self.match, events = self.match.apply(command)
+        seen.extend((event.event_name(), redact(event, self.me)) for event in events if visible(event, self.me))
 
     def _advance(self, seen: Seen) -> Seen:
+        seats = range(self.spec.max_players)
         for _ in range(MAX_AUTO):
-            if self.spec.is_terminal(self.state):
+            move = self.match.next_move(self.bots, self._hand_seed, lambda: self.rng, seats)
+            if move is None:
                 break
-            if self.spec.needs_deal(self.state):
-                deal = Deal.from_seed(self.spec.deck(self.state), self._hand_seed())
-                self._apply(self.spec.deal_command(self.state, deal), seen)
-                continue
-            acting = acting_seats(self.spec, self.state, range(self.spec.max_players))
-            if self.me in acting:
-                break
-            bot = next(iter(acting), None)
-            if bot is None:
-                break
-            payload = choose(self.spec.key, self.spec.seat_view(self.state, bot), self.level, self.rng)
-            self._apply(self.spec.parse_command(payload), seen)
+            self._apply(move.command, seen)
         return seen
 
     def start(self) -> Seen:
@@ -182,7 +183,7 @@ class LocalSession:
     def view(self) -> dict[str, Any]:
         """The person's view, with ``acting`` (the seats the match waits for) as the server adds it."""
         view = dict(self.spec.seat_view(self.state, self.me))
-        view["acting"] = list(acting_seats(self.spec, self.state, range(self.spec.max_players)))
+        view["acting"] = list(self.match.acting(range(self.spec.max_players)))
         return view
 
     def wait(self) -> Seen:
@@ -192,7 +193,7 @@ class LocalSession:
     @property
     def over(self) -> bool:
         """True when the match is over."""
-        return bool(self.spec.is_terminal(self.state))
+        return self.match.over
 
 
 class RemoteSession:

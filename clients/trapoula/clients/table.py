@@ -298,20 +298,6 @@ def _explicit_deal(deal: Any) -> table_pb2.ExplicitDeal:
     )
 
 
-def _flag(command: Mapping[str, Any], key: str) -> bool:
-    """A command's true/false field (absent or None: false).
-
-    Raises:
-        InvalidArgument: any other value (``"false"`` would otherwise read as true).
-    """
-    value = command.get(key)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise InvalidArgument(f"{command.get('kind')}: {key} {value!r} is not true or false")
-    return value
-
-
 def my_move(view: Mapping[str, Any]) -> bool:
     """True when the match waits for the viewer's move: its seat is in ``view["acting"]`` (where
     the view has it) and it has a legal command.  A seat may have commands open out of turn
@@ -324,96 +310,77 @@ def my_move(view: Mapping[str, Any]) -> bool:
 
 
 def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
-    """The wire form of a command dict (``kind`` ``play``/``draw``/``pass``/``choose_suit``/``mau``/``leave``/
-    ``next_hand``; ``vida``'s ``bid``/``vida``/``give``/``declare``, and ``play`` with ``belote``;
-    ``giminaiciai``'s ``draw`` with its ``source``, ``discard`` and ``lay_down``; ``romis``'s sealed
-    ``reveal`` with its ``cards`` and optional ``companions``, ``use_auxiliary`` and ``cannot``,
-    rules/romis.md R13.1-R13.3).  Card lists may be lists of codes or one string of codes
-    (``"9S"``, ``"8S 9D"``).
+    """The wire form of a command dict (an entry of a view's ``legal`` list, its ``seat`` optional).
+
+    A kind that is one of ``Command``'s typed fields becomes that message, field by field (a card
+    list may be a list of codes or one string of codes, ``"8S 9D"``; a list of card lists for a
+    ``CardList`` field; ``None`` for an absent field); the table's ``next_hand`` carries its
+    explicit deal as an ``ExplicitDeal``; any other kind (a game without typed commands) travels
+    as JSON text in ``Command.json``.
 
     Raises:
-        InvalidArgument: not a mapping, unknown ``kind``, or a field of the wrong type (``announce``
-            and ``belote`` must be true or false; a ``next_hand`` deal, when given, a mapping; a
-            ``reveal``'s ``cards``, and ``companions`` when given, card codes).
+        InvalidArgument: not a mapping, no text ``kind``, a field the typed message does not have,
+            or a field of the wrong type (``announce`` and ``belote`` must be true or false; a whole
+            number within its wire field's range; a ``next_hand`` deal, when given, a mapping).
     """
     if not isinstance(command, Mapping):
         raise InvalidArgument(f"command {command!r} is not a mapping such as {{'kind': 'draw'}}")
     kind = command.get("kind")
-    if kind == "play":
-        card, suit = command.get("card"), command.get("suit")
-        if not isinstance(card, str) or not isinstance(suit, str | None):
-            raise InvalidArgument(f"play: card {card!r} / suit {suit!r} must be codes")
-        return table_pb2.Command(
-            play=table_pb2.PlayCard(
-                card=card, suit=suit or "", announce=_flag(command, "announce"), belote=_flag(command, "belote")
-            )
-        )
-    if kind == "bid":
-        points, suit = command.get("points"), command.get("suit")
-        if not isinstance(suit, str):
-            raise InvalidArgument(f"bid: suit {suit!r} must be C, D, H or S")
-        return table_pb2.Command(bid=table_pb2.Bid(points=_whole(points, "bid: points", -_INT32_MAX - 1), suit=suit))
-    if kind == "vida":
-        return table_pb2.Command(vida=table_pb2.CallVida())
-    if kind == "give":
-        return table_pb2.Command(give=table_pb2.GiveCards(cards=_cards(command.get("cards"), "give: cards")))
-    if kind == "declare":
-        return table_pb2.Command(declare=table_pb2.Declare())
-    if kind == "draw":
-        source = command.get("source")
-        if not isinstance(source, str | None):
-            raise InvalidArgument(f"draw: source {source!r} must be 'stock' or 'discard'")
-        return table_pb2.Command(draw=table_pb2.DrawCard(source=source or ""))
-    if kind == "discard":
-        card = command.get("card")
-        if not isinstance(card, str):
-            raise InvalidArgument(f"discard: card {card!r} must be a card code")
-        return table_pb2.Command(discard=table_pb2.DiscardCard(card=card))
-    if kind == "lay_down":
-        groups = command.get("groups")
-        if isinstance(groups, str | bytes) or not isinstance(groups, Sequence):
-            raise InvalidArgument(f"lay_down: groups {groups!r} must be a list of card lists")
-        discard = command.get("discard")
-        if not isinstance(discard, str | None):
-            raise InvalidArgument(f"lay_down: discard {discard!r} must be a card code")
-        lay = table_pb2.LayDown(
-            groups=[table_pb2.CardList(cards=_cards(g, "lay_down: group")) for g in groups],
-            discard=discard or "",
-            extra=_whole(command.get("extra", 0), "lay_down: extra", 0),
-        )
-        return table_pb2.Command(lay_down=lay)
-    if kind == "reveal":
-        companions = command.get("companions")
-        reveal = table_pb2.Reveal(
-            cards=_cards(command.get("cards"), "reveal: cards"),
-            companions=[] if companions is None else _cards(companions, "reveal: companions"),
-        )
-        return table_pb2.Command(reveal=reveal)
-    if kind == "use_auxiliary":
-        return table_pb2.Command(use_auxiliary=table_pb2.UseAuxiliary())
-    if kind == "cannot":
-        return table_pb2.Command(cannot=table_pb2.Cannot())
-    if kind == "pass":
-        message = table_pb2.Command()
-        getattr(message, "pass").SetInParent()  # `pass` is a Python keyword
-        return message
-    if kind == "choose_suit":
-        suit = command.get("suit")
-        if not isinstance(suit, str):
-            raise InvalidArgument(f"choose_suit: suit {suit!r} must be C, D, H or S")
-        return table_pb2.Command(choose_suit=table_pb2.ChooseSuit(suit=suit))
-    if kind == "mau":
-        return table_pb2.Command(mau=table_pb2.CallMau())
-    if kind == "leave":
-        return table_pb2.Command(leave=table_pb2.LeaveSeat())
+    if not isinstance(kind, str) or not kind:
+        raise InvalidArgument(f"command {command!r} has no text 'kind'")
     if kind == "next_hand":
         deal = command.get("deal")
         next_hand = table_pb2.NextHand() if deal is None else table_pb2.NextHand(deal=_explicit_deal(deal))
         return table_pb2.Command(next_hand=next_hand)
-    raise InvalidArgument(
-        f"unknown command kind {kind!r}; expected play, draw, pass, choose_suit, mau, leave, next_hand, "
-        "bid, vida, give, declare, discard, lay_down, reveal, use_auxiliary or cannot"
-    )
+    field = _TYPED_KINDS.get(kind)
+    if field is None:
+        fields = {k: v for k, v in command.items() if k != "seat"}
+        try:
+            return table_pb2.Command(json=json.dumps(fields, separators=(",", ":")))
+        except (TypeError, ValueError) as exc:
+            raise InvalidArgument(f"{kind}: the command is not plain data ({exc})") from None
+    message = table_pb2.Command()
+    sub = getattr(message, kind)
+    sub.SetInParent()
+    known = {f.name: f for f in field.message_type.fields} if field.message_type is not None else {}
+    unknown = sorted(str(k) for k in command if k not in known and k not in ("kind", "seat"))
+    if unknown:
+        raise InvalidArgument(f"{kind}: no field(s) {unknown}; it takes {', '.join(known) or 'none'}")
+    for name, spec in known.items():
+        value = command.get(name)
+        if value is not None:
+            _set_field(sub, spec, value, f"{kind}: {name}")
+    return message
+
+
+_TYPED_KINDS = {f.name: f for f in table_pb2.Command.DESCRIPTOR.oneofs_by_name["kind"].fields if f.message_type}
+"""The typed command kinds of ``Command``: field name -> its descriptor."""
+
+
+def _set_field(message: Any, field: Any, value: Any, what: str) -> None:
+    """Set ``field`` of ``message`` from a plain value, checking its type first.
+
+    Raises:
+        InvalidArgument: a value of the wrong type or out of the field's range.
+    """
+    name = field.name
+    if field.is_repeated:
+        if field.message_type is not None:  # a list of CardList
+            if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+                raise InvalidArgument(f"{what} {value!r} must be a list of card lists")
+            getattr(message, name).extend(table_pb2.CardList(cards=_cards(g, what)) for g in value)
+        else:
+            getattr(message, name).extend(_cards(value, what))
+        return
+    if field.type == field.TYPE_BOOL:
+        if not isinstance(value, bool):
+            raise InvalidArgument(f"{what} {value!r} is not true or false")
+    elif field.type == field.TYPE_STRING:
+        if not isinstance(value, str):
+            raise InvalidArgument(f"{what} {value!r} must be text (a code)")
+    else:
+        value = _whole(value, what, -_INT32_MAX - 1)
+    setattr(message, name, value)
 
 
 def _json(text: str) -> dict[str, Any]:

@@ -36,11 +36,12 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from trapoula.domain.cards import codes, parse_cards
-from trapoula.domain.chain import GENESIS, HAND_REVEALED, RECORD_FORMAT, RECORD_VERSION, canonical_json, event_hash
+from trapoula.domain.chain import GENESIS, RECORD_FORMAT, RECORD_VERSION, canonical_json, event_hash
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, from_payload, payload_mismatch, to_payload
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.lifecycle import MATCH_STARTED, HandReveal, HandScore, HandStart, MatchResult, Role
 from trapoula.domain.registry import GAMES
 from trapoula.domain.upcasting import upcast
 
@@ -62,41 +63,6 @@ TABLE_EVENTS = frozenset({"TableCreated", "SeatTaken", "JoinQueued"})
 """Table-level events: chain-checked, not replayed through the rules."""
 
 _HEX = frozenset("0123456789abcdef")
-
-_MISMATCH_RULE: Mapping[str, str] = {
-    "HandStarted": "S5.2",
-    "CardsDealt": "S5.2",
-    "StarterTurned": "S5.2",
-    "TurnStarted": "S3.7",
-    "TurnSkipped": "S3.4",
-    "DirectionReversed": "S3.5",
-    "CardPlayed": "S6.4",
-    "CardsDrawn": "S7.1",
-    "StockReshuffled": "S8.5",
-    "HandEnded": "S10.5",
-    "SeedRevealed": "S5.1",
-}
-"""The rule a recorded event breaks when it differs from the event the rules produce."""
-
-_HAND_RESULTS = frozenset({"HandEnded", "HandScored", "HandAnnulled"})
-"""The events that score a hand (or annul it, ``vida`` R4.8): one :class:`HandResult` each."""
-
-
-def _hand_reason(payload: Mapping[str, Any]) -> str:
-    """``out``/``blocked`` (shedding games), ``made``/``failed`` (``vida`` R6.3) or ``all_passed``."""
-    if "contract_made" in payload:
-        return "made" if payload["contract_made"] else "failed"
-    return str(payload.get("reason"))
-
-
-def _hand_winner(payload: Mapping[str, Any]) -> Any:
-    """The hand's winner: a seat (shedding games), or the team that won the contract test (``vida``)."""
-    contract = payload.get("contract")
-    if isinstance(contract, Mapping) and isinstance(contract.get("team"), int) and "contract_made" in payload:
-        team = int(contract["team"])
-        return team if payload["contract_made"] else 1 - team
-    return payload.get("winner")
-
 
 _KIND_ORDER = {"header": 0, "commitment": 1, "seal": 1, "rules": 2, "chain": 3, "format": 4}
 
@@ -247,10 +213,17 @@ def _check_header(audit: _Audit, header: Mapping[str, Any], lines: Sequence[_Lin
         bad(f"unknown game {game!r}; known: {', '.join(sorted(GAMES))}")
     if header.get("events") != len(lines):
         bad(f"header says {header.get('events')!r} events, the record holds {len(lines)}")
-    finished = sum(1 for line in lines if line.name in HAND_REVEALED)
+    finished = _finished_hands(spec, lines)
     if header.get("hands") != finished:
         bad(f"header says {header.get('hands')!r} hands, the record holds {finished} finished hand(s)")
     return spec
+
+
+def _finished_hands(spec: GameSpec[Any, Any] | None, lines: Sequence[_Line]) -> int:
+    """The lines that end a hand and reveal its deal (role ``hand_revealed``); 0 for an unknown game."""
+    if spec is None:
+        return 0
+    return sum(1 for line in lines if spec.role_of(line.name) is Role.HAND_REVEALED)
 
 
 def _parse_lines(audit: _Audit, raw: Sequence[Mapping[str, Any]]) -> list[_Line]:
@@ -386,11 +359,11 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
             joined = (
                 spec.seat_changes
                 and before is not None
-                and before.name == "PlayerJoined"
+                and spec.role_of(before.name) is Role.SEAT_JOINED
                 and before.payload.get("seat") == seat
             )
             if game_started and not joined:
-                bad(line, "a seat was taken after the match started, not right after the game's PlayerJoined")
+                bad(line, "a seat was taken after the match started, not right after the game's newcomer event")
             limit = spec.max_players if joined else seats
             if not _is_int(seat) or limit is None or not 0 <= seat < limit:
                 bad(line, f"seat {seat!r} is not a seat of the table")
@@ -414,7 +387,7 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
                 bad(line, "token_hash is not a SHA-256 hex digest (only a server bot may have none)")
         else:
             game_started = True
-            if line.name == "HandStarted" and ordinary and line.payload.get("explicit_deal") is True:
+            if spec.role_of(line.name) is Role.HAND_STARTED and ordinary and line.payload.get("explicit_deal") is True:
                 audit.add(
                     line.seq,
                     line.name,
@@ -423,7 +396,7 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
                     "deals (TableCreated.manual_deal is not true)",
                     "format",
                 )
-            if line.name in ("PlayerLeft", "PlayerEliminated") and spec.seat_changes:
+            if spec.role_of(line.name) is Role.SEAT_VACATED and spec.seat_changes:
                 taken.discard(line.payload.get("seat"))
     if lines and lines[0].name != "TableCreated":
         bad(lines[0], "the record does not start with TableCreated")
@@ -434,8 +407,8 @@ def _config(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line], gam
     if not game:
         return None
     first = game[0]
-    if first.name != "MatchStarted":
-        audit.add(first.seq, first.name, "REC7", "the first game event is not MatchStarted", "format")
+    if first.name != MATCH_STARTED:
+        audit.add(first.seq, first.name, "REC7", f"the first game event is not {MATCH_STARTED}", "format")
         return None
     p = first.payload
     absent = [key for key in ("names", "bots", "options", "first_dealer", "initial_totals") if key not in p]
@@ -490,13 +463,15 @@ def _config(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line], gam
 
 
 def _check_commitments(audit: _Audit, spec: GameSpec[Any, Any], config: MatchConfig, game: Sequence[_Line]) -> None:
-    """S5.1 / R3.2 (seeded hands) and S5.3 / R3.2 (explicit hands), hand by hand."""
+    """Each hand's commitment, hand by hand (``GameSpec.audit_rules``: S5.1 / S5.3 in the shedding
+    games, R3.2 in the others): from the game events of role ``hand_started`` and ``hand_revealed``."""
     deck = tuple(spec.deck(spec.initial_state(config)))
     started: _Line | None = None
     for line in game:
-        if line.name == "HandStarted":
+        role = spec.role_of(line.name)
+        if role is Role.HAND_STARTED:
             started = line
-        elif line.name in HAND_REVEALED and started is not None:
+        elif role is Role.HAND_REVEALED and started is not None:
             _check_hand_commitment(audit, spec, deck, started, line)
             started = None
 
@@ -524,31 +499,30 @@ def _seed_matches(spec: GameSpec[Any, Any], deck: tuple[Any, ...], seed: Any, pu
 def _check_hand_commitment(
     audit: _Audit, spec: GameSpec[Any, Any], deck: tuple[Any, ...], hs: _Line, sr: _Line
 ) -> None:
-    hand_no = hs.payload.get("hand_no")
-    published = hs.payload.get("commitment")
-    hidden, revealed = hs.payload.get("seed"), sr.payload.get(spec.reveal_seed_field)
-    order = hs.payload.get("deck")
-    rule = "R3.2" if spec.reveal_seed_field != "seed" else None
-    if hs.payload.get("explicit_deal"):
+    start, reveal = spec.fact(hs.event) if hs.event else None, spec.fact(sr.event) if sr.event else None
+    if not isinstance(start, HandStart) or not isinstance(reveal, HandReveal):  # pragma: no cover - decoded lines
+        return
+    hand_no, published, hidden, revealed = start.hand_no, start.commitment, start.seed, reveal.secret
+    order = list(start.deck) if start.deck is not None else None
+    if start.explicit_deal:
+        rule = spec.audit_rules.explicit
         if hidden is not None or revealed not in (None, ""):
-            audit.add(
-                sr.seq, sr.name, rule or "S5.3", f"hand {hand_no} was dealt explicitly but reveals a seed", "commitment"
-            )
+            audit.add(sr.seq, sr.name, rule, f"hand {hand_no} was dealt explicitly but reveals a seed", "commitment")
         try:
-            actual = spec.commitment(None, parse_cards(order)) if isinstance(order, list) else None
+            actual = spec.commitment(None, parse_cards(order)) if order is not None else None
         except InvalidInput as exc:
-            audit.add(hs.seq, hs.name, rule or "S5.3", f"hand {hand_no}: bad deck order: {exc}", "commitment")
+            audit.add(hs.seq, hs.name, rule, f"hand {hand_no}: bad deck order: {exc}", "commitment")
             return
         if actual != published:
             audit.add(
                 hs.seq,
                 hs.name,
-                rule or "S5.3",
+                rule,
                 f"hand {hand_no}: the explicit deck order hashes to {actual}, not to the commitment {published!r}",
                 "commitment",
             )
         return
-    rule = rule or "S5.1"
+    rule = spec.audit_rules.seeded
     if not isinstance(published, str):
         audit.add(hs.seq, hs.name, rule, f"hand {hand_no}: no commitment was published", "commitment")
         return
@@ -622,8 +596,8 @@ class _Replay:
             self.events.append(line.event)
         self.state: Any = spec.initial_state(config)
         self.command_for: Callable[..., Any] = spec.command_for
-        self.results: list[tuple[int, int, int, dict[str, Any]]] = []
-        """(hand number, HandStarted seq, HandEnded seq, HandEnded payload as the rules give it)."""
+        self.results: list[tuple[int, int, int, HandScore]] = []
+        """(hand number, seq of its start, seq of its score, the score as the rules give it)."""
         self.hand_start_seq = 0
         self.hand_no = 0
         self.totals: tuple[int | None, ...] | None = None
@@ -649,7 +623,7 @@ class _Replay:
             except Exception:  # a recorded event that does not fit the state at all
                 if i != start:
                     line = self.game[i]
-                    rule = self.spec.event_rules.get(line.name) or _MISMATCH_RULE.get(line.name, "S12")
+                    rule = self.spec.event_rules.get(line.name) or self.spec.audit_rules.events
                     self.problem(
                         line,
                         rule,
@@ -670,31 +644,26 @@ class _Replay:
     def _skip_hand(self, start: int) -> int:
         """After an event that cannot be applied: apply what can be, up to the next hand."""
         i = start
-        while i < len(self.events) and self.game[i].name != "HandStarted":
+        while i < len(self.events) and self.spec.role_of(self.game[i].name) is not Role.HAND_STARTED:
             with contextlib.suppress(Exception):
                 self.state = self.spec.evolve(self.state, self.events[i])
             i += 1
         return i
 
     def _note(self, event: Event, seq: int) -> None:
-        name = event.event_name()
-        payload = to_payload(event)
-        if name == "HandStarted":
+        fact = self.spec.fact(event)
+        if isinstance(fact, HandStart):
             self.hand_start_seq = seq
-            hand_no = payload.get("hand_no")
-            self.hand_no = hand_no if isinstance(hand_no, int) else self.hand_no + 1
-        elif name in _HAND_RESULTS:
-            self.results.append((self.hand_no, self.hand_start_seq, seq, payload))
-            totals = payload.get("totals")
-            if isinstance(totals, list):
-                self.totals = tuple(None if t is None else int(t) for t in totals)
-        elif name == "MatchEnded":
+            self.hand_no = fact.hand_no
+        elif isinstance(fact, HandScore):
+            self.results.append((self.hand_no, self.hand_start_seq, seq, fact))
+            if fact.totals is not None:
+                self.totals = tuple(fact.totals)
+        elif isinstance(fact, MatchResult):
             self.match_over = True
-            winner = payload.get("winner", payload.get("winner_team"))
-            self.winner = winner if isinstance(winner, int) else None
-            totals = payload.get("totals")
-            if isinstance(totals, list):
-                self.totals = tuple(None if t is None else int(t) for t in totals)
+            self.winner = fact.winner_team if fact.winner_team is not None else next(iter(fact.winners), None)
+            if fact.totals:
+                self.totals = tuple(fact.totals)
 
     def run(self) -> None:
         i = 0
@@ -704,17 +673,23 @@ class _Replay:
             try:
                 cmd = self.command_for(self.state, self.events, i)
             except InvalidInput as exc:
-                self.problem(line, "S11", f"the recorded {line.name} does not name a valid command: {exc.message}")
+                self.problem(
+                    line,
+                    self.spec.audit_rules.commands,
+                    f"the recorded {line.name} does not name a valid command: {exc.message}",
+                )
                 i = self._skip_hand(i + 1)
                 continue
             except Exception:  # e.g. a suit letter that is no suit: the fields make no command
                 self.problem(
-                    line, "S11", f"the recorded {line.name} does not name a valid command ({_short(line.payload)})"
+                    line,
+                    self.spec.audit_rules.commands,
+                    f"the recorded {line.name} does not name a valid command ({_short(line.payload)})",
                 )
                 i = self._skip_hand(i + 1)
                 continue
             if cmd is None:
-                self.problem(line, "S11", "event not caused by any command")
+                self.problem(line, self.spec.audit_rules.commands, "event not caused by any command")
                 i = self._after_failure(i)
                 continue
             try:
@@ -724,15 +699,25 @@ class _Replay:
                 i = self._after_failure(i)
                 continue
             except InvalidInput as exc:
-                self.problem(line, "S11", f"malformed command {self._describe(cmd)}: {exc.message} ({exc.reason})")
+                self.problem(
+                    line,
+                    self.spec.audit_rules.commands,
+                    f"malformed command {self._describe(cmd)}: {exc.message} ({exc.reason})",
+                )
                 i = self._after_failure(i)
                 continue
             except Exception:  # a record crafted to upset the rules: report, never crash
-                self.problem(line, "S11", f"the rules cannot decide {self._describe(cmd)} in this position")
+                self.problem(
+                    line,
+                    self.spec.audit_rules.commands,
+                    f"the rules cannot decide {self._describe(cmd)} in this position",
+                )
                 i = self._after_failure(i)
                 continue
             if not expected:
-                self.problem(line, "S11", f"the rules produce no event for {self._describe(cmd)}")
+                self.problem(
+                    line, self.spec.audit_rules.commands, f"the rules produce no event for {self._describe(cmd)}"
+                )
                 i = self._after_failure(i)
                 continue
             i = self._compare(i, expected)
@@ -778,7 +763,7 @@ class _Replay:
                 rule = (
                     self.spec.event_rules.get(line.name)
                     or self.spec.event_rules.get(event.event_name())
-                    or _MISMATCH_RULE.get(line.name, _MISMATCH_RULE.get(event.event_name(), "S12"))
+                    or self.spec.audit_rules.events
                 )
                 self.problem(line, rule, f"the recorded event is not what the rules produce: {diff}")
                 break
@@ -823,7 +808,7 @@ def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
     spec = _check_header(audit, header, body)
     table_id = header.get("table_id") if isinstance(header.get("table_id"), str) else None
     game_key = header.get("game") if isinstance(header.get("game"), str) else None
-    finished = sum(1 for line in body if line.name in HAND_REVEALED)
+    finished = _finished_hands(spec, body)
     if spec is None:
         return AuditReport(table_id, game_key, len(body), finished, 0, _ordered(audit.problems))
     _check_table_events(audit, spec, body)
@@ -844,17 +829,17 @@ def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
     results: list[HandResult] = []
     if replay is not None:
         seqs = [p.seq for p in problems]
-        end_seqs = sorted(line.seq for line in game if line.name in HAND_REVEALED)
-        for hand_no, start, ended, payload in replay.results:
+        end_seqs = sorted(line.seq for line in game if spec.role_of(line.name) is Role.HAND_REVEALED)
+        for hand_no, start, ended, score in replay.results:
             reveal = next((s for s in end_seqs if s > ended), ended)
             clean = not any(start <= s <= reveal for s in seqs)
             results.append(
                 HandResult(
                     hand_no=hand_no,
-                    reason=_hand_reason(payload),
-                    winner=_hand_winner(payload),
-                    hand_points=tuple(payload.get("hand_points") or ()),
-                    totals=tuple(payload.get("totals") or ()),
+                    reason=score.reason,
+                    winner=score.winner,
+                    hand_points=tuple(score.hand_points or ()),
+                    totals=tuple(score.totals or ()),
                     verified=clean,
                 )
             )

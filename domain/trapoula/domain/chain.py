@@ -65,10 +65,6 @@ def record_line(
     return {"seq": seq, "name": name, "v": version, "payload": payload, "prev_hash": prev_hash, "hash": hash}
 
 
-HAND_REVEALED = frozenset({"SeedRevealed", "ShuffleRevealed"})
-"""The events that end a hand and reveal its deal: the shedding games' ``SeedRevealed`` (S5.1) and
-``vida``'s ``ShuffleRevealed`` (R3.2).  A record's ``hands`` counts them."""
-
 RECORD_FORMAT = "trapoula-record"
 """The ``format`` of a record's header line (docs/record.md)."""
 RECORD_VERSION = 1
@@ -96,7 +92,8 @@ def chain_record(table_id: str, game: str, entries: Sequence[RecordEntry]) -> li
     """Hash-chain ``(name, payload)`` or ``(name, payload, version)`` entries into record lines,
     header first (docs/record.md).
 
-    ``hands`` in the header counts the events that end a hand (:data:`HAND_REVEALED`).  Each line is
+    ``hands`` in the header counts the events that end a hand and reveal its deal (the game's events
+    of role ``hand_revealed``, :mod:`trapoula.domain.lifecycle`).  Each line is
     ``{"seq", "name", "payload", "prev_hash", "hash"}`` with ``seq`` from 1, and ``"v"`` for an
     event whose version is not 1 (:func:`record_line`).
 
@@ -106,7 +103,11 @@ def chain_record(table_id: str, game: str, entries: Sequence[RecordEntry]) -> li
     >>> lines[1]["hash"] == event_hash(GENESIS, 1, "Passed", {"seat": 0})
     True
     """
-    hands = sum(1 for entry in entries if entry[0] in HAND_REVEALED)
+    from trapoula.domain.lifecycle import Role
+    from trapoula.domain.registry import find_game
+
+    spec = find_game(game)
+    hands = sum(1 for entry in entries if spec.role_of(entry[0]) is Role.HAND_REVEALED)
     lines: list[dict[str, Any]] = [record_header(table_id, game, hands, len(entries))]
     prev = GENESIS
     for seq, entry in enumerate(entries, start=1):

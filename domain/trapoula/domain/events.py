@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, ClassVar, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.upcasting import upcast
+
+if TYPE_CHECKING:
+    from trapoula.domain.lifecycle import Fact, Role
 
 Seat: TypeAlias = int
 """A seat number, 0..n-1 clockwise (S3.1)."""
@@ -57,6 +60,17 @@ class Event:
     """The schema version of the class's payload, stored with each event.  Bumped on purpose when
     the class's shape changes, with an upcaster registered from the old version or a default for
     the new field (:mod:`trapoula.domain.upcasting`, docs/events.md)."""
+    role: ClassVar[Role | None] = None
+    """The platform role this event plays (:mod:`trapoula.domain.lifecycle`), None for none; an
+    event with a role answers :meth:`lifecycle` with its fact."""
+    between_hands: ClassVar[bool] = False
+    """True for an event that comes outside any hand, after a finished one (a seat change, a game
+    of a rubber won, the match's end): a record cut after a hand takes it (docs/record.md)."""
+
+    def lifecycle(self) -> Fact | None:
+        """The lifecycle fact this event carries (:mod:`trapoula.domain.lifecycle`), of the shape
+        its :attr:`role` names; None for an event without a role."""
+        return None
 
     @classmethod
     def event_name(cls) -> str:

@@ -6,6 +6,7 @@ clients drive every game through this one interface, so adding a game adds no co
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from trapoula.domain.cards import Card
 from trapoula.domain.deal import Deal, commitment, deck_hash
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Payload, Seat, Viewer
+from trapoula.domain.lifecycle import Fact, MatchResult, Role, ranking
 
 S = TypeVar("S")
 """A game's state type."""
@@ -74,6 +76,25 @@ class MatchConfig:
     """The dealer of the first hand; None means the game's default."""
     initial_totals: tuple[int, ...] | None = None
     """Each seat's score so far, None for a fresh match."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRules:
+    """The rules an audit cites for what a game's rules file says in general (``GameSpec.audit_rules``).
+
+    The defaults name the sections every rules file has: section 8 its commands, section 9 its
+    events; a game names its own rules where it has them (the shedding games' S11, S12, S5.1, S5.3).
+    """
+
+    commands: str = "section 8"
+    """A recorded event that no valid command explains, or a command the rules cannot decide."""
+    events: str = "section 9"
+    """A recorded event that differs from what the rules produce, where ``GameSpec.event_rules``
+    names no rule for it."""
+    seeded: str = "section 9"
+    """A seeded hand whose revealed seed, commitment or deck order do not agree."""
+    explicit: str = "section 9"
+    """An explicitly dealt hand whose deck order does not hash to its commitment."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +162,9 @@ class GameSpec(Generic[S, C]):
     target_option: str | None = None
     """The option that sets how long a match lasts (``agonia``: ``target_points``), for tools that
     offer a ``--target`` shorthand; None when the game has none."""
+    join_command: Callable[[str, str | None], C] | None = None
+    """The command that seats a newcomer in a started match: ``(name, bot level or None) -> command``
+    (``mau_mau`` R6.9); None for a game that takes no newcomers once the match started."""
     seat_changes: bool = False
     """True when players may join and leave during the match (``mau_mau`` R6.9-R6.10): the table
     then accepts ``join`` between hands and ``leave`` at any time, through ``decide``."""
@@ -149,16 +173,18 @@ class GameSpec(Generic[S, C]):
     totals, winner and results then count per team, in this order.  Empty: every seat for itself."""
     event_rules: Mapping[str, str] = field(default_factory=dict)
     """Event name -> the rule a recorded event of that name breaks when it differs from what the
-    rules produce (for the audit's findings); events not listed cite the shedding games' rules
-    (S5-S12)."""
+    rules produce (for the audit's findings); events not listed cite ``audit_rules.events``."""
+    audit_rules: AuditRules = AuditRules()
+    """The rules the audit cites for commands, events and commitments in general (:class:`AuditRules`)."""
     commitment: Callable[[str | None, Sequence[Card]], str] = seed_commitment
     """The commitment published in ``HandStarted`` for a deal: ``(seed or None for an explicit
     deal, deck order top first) -> hex digest``; the audit recomputes it (``vida`` R3.2 commits to
     the salt and the deck; the shedding games to the seed, S5.1)."""
     reveal_seed_field: str = "seed"
-    """The field of the hand-ending event (:data:`trapoula.domain.chain.HAND_REVEALED`) that
-    reveals the hand's seed: ``seed`` in ``SeedRevealed``, ``salt`` in ``vida``'s ``ShuffleRevealed``
-    (R3.2; empty for an explicit deal)."""
+    """The payload field of the game's ``hand_revealed`` event that reveals the hand's seed (``seed``,
+    or ``salt`` in a game that commits to a salt; empty for an explicit deal).  Documentation for
+    readers of a record: the platform reads the revealed secret from the event's lifecycle fact
+    (:class:`~trapoula.domain.lifecycle.HandReveal`)."""
     record_checks: Callable[[Sequence[RecordedEvent]], Sequence[RecordFinding]] | None = None
     """Checks the audit runs over the recorded game events besides replaying them through the
     rules, for what the rules alone do not prove (``romis``: every opened submission hashes to the
@@ -175,6 +201,21 @@ class GameSpec(Generic[S, C]):
     makes of each event.  Bumped on purpose when either changes (a field of the state, a fix to
     ``evolve``, an upcaster that reads old events differently), so that the service's stored
     snapshots of the game's tables, keyed by it, are no longer used (docs/events.md)."""
+
+    def role_of(self, name: str) -> Role | None:
+        """The platform role of this game's event ``name`` (:mod:`trapoula.domain.lifecycle`); None
+        for an event without one and for a name that is not the game's."""
+        cls = self.event_types.get(name)
+        return cls.role if cls is not None else None
+
+    def fact(self, event: Event) -> Fact | None:
+        """The lifecycle fact ``event`` carries (:meth:`Event.lifecycle`), None for an event without a
+        role; a match result whose event leaves the ranking to the game is ranked here by the totals
+        (``higher_totals_win``), its winners first (:func:`trapoula.domain.lifecycle.ranking`)."""
+        fact = event.lifecycle()
+        if isinstance(fact, MatchResult) and not fact.ranking:
+            return dataclasses.replace(fact, ranking=ranking(fact.totals, self.higher_totals_win, fact.winners))
+        return fact
 
 
 CommandFields = Mapping[str, tuple[frozenset[str], frozenset[str]]]

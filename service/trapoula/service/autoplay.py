@@ -3,13 +3,12 @@
 :class:`Dealer` drafts automatic play (it stores nothing): the seed of every hand is
 ``HMAC-SHA256(secret, table_id + "/" + hand_no)`` in hex (docs/shuffle.md); a bot's choice depends
 on the secret, the table and the version it moves at.  So where a batch of automatic play ends
-changes nothing.  The secret never enters the log, the seed does (hidden in ``HandStarted`` until
-``SeedRevealed``).
+changes nothing.  The secret never enters the log, the seed does (hidden in the event that starts
+the hand until the one that reveals it, :mod:`trapoula.domain.lifecycle`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import hmac
 import logging
@@ -17,12 +16,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trapoula.domain import bots
-from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.game import GameSpec, acting_seats
+from trapoula.domain.lifecycle import Role
+from trapoula.domain.match import Match
 from trapoula.service.drafts import Draft, event_draft, game_drafts
-from trapoula.service.entries import HAND_STARTED, SEAT_FREEING, SEAT_TAKEN
+from trapoula.service.entries import SEAT_TAKEN
 from trapoula.service.errors import clip
 from trapoula.service.tablestate import SeatRecord, TableState
 
@@ -49,20 +48,23 @@ def automatic_due(state: TableState) -> bool:
 def seat_newcomer(
     spec: GameSpec[Any, Any], game_state: Any, who: SeatRecord, queued: int | None, wanted: int | None = None
 ) -> tuple[Any, list[Draft]]:
-    """The game's ``join`` for ``who`` and the ``SeatTaken`` that follows it (``mau_mau`` R6.9).
+    """The game's join command for ``who`` (``GameSpec.join_command``) and the ``SeatTaken`` that
+    follows the event of role ``seat_joined`` it causes (a game with ``seat_changes``).
 
     Raises:
-        CommandRejected: the rules refuse the join.
-        InvalidInput: ``wanted`` is not the seat the rules give (``bad_seat``, R6.9.2).
+        CommandRejected: the rules refuse the join, or the game takes no newcomers (``no_seat_changes``).
+        InvalidInput: ``wanted`` is not the seat the rules give (``bad_seat``).
     """
-    command = spec.parse_command({"kind": "join", "name": who.name, "computer": who.bot})
+    if spec.join_command is None:
+        raise CommandRejected("no_seat_changes", "section 8", f"{spec.title} takes no newcomers during a match")
+    command = spec.join_command(who.name, who.bot)
     game_state, drafts = game_drafts(spec, game_state, command, "table")
-    joined = next((d for d in drafts if d.name == "PlayerJoined"), None)
+    joined = next((d for d in drafts if spec.role_of(d.name) is Role.SEAT_JOINED), None)
     if joined is None:  # pragma: no cover - a join that seats nobody is a game defect
-        raise CommandRejected("join_failed", "R6.9", "the join seated nobody")
+        raise CommandRejected("join_failed", "section 9", "the join seated nobody")
     seat = int(joined.payload["seat"])
     if wanted is not None and wanted != seat:
-        raise InvalidInput(f"seat {wanted}: a newcomer takes the lowest vacant seat, {seat} (R6.9.2)", "bad_seat")
+        raise InvalidInput(f"seat {wanted}: the rules seat this newcomer in seat {seat}", "bad_seat")
     payload = {"seat": seat, "name": who.name, "bot": who.bot, "token_hash": who.token_hash, "queued": queued}
     drafts.append(Draft(SEAT_TAKEN, payload, "table"))
     return game_state, drafts
@@ -92,22 +94,19 @@ class Dealer:
 
     def deal(self, state: TableState, game_state: Any, hand_no: int, deal: Mapping[str, Any] | None) -> Any:
         """The game's deal command for hand ``hand_no``: from ``deal`` (an explicit deal, S5.3, given a
-        secret of the seed's kind, romis R5.2), else shuffled from the hand's seed.
+        secret of the seed's kind for a game that seals with one), else shuffled from the hand's seed.
 
         Raises:
             InvalidInput: ``deal`` is not a mapping or not a deal of the game (``bad_deal``).
             CommandRejected: the game refuses the deal.
         """
-        spec = state.spec
-        if deal is not None:
-            if not isinstance(deal, Mapping):
-                raise InvalidInput(f"explicit deal {clip(deal)!r} is not a mapping (S5.3)", reason="bad_deal")
-            made = spec.explicit_deal(game_state, deal)
-            # a secret the one who entered the deal cannot know (romis R5.2), revealed with the hand
-            made = dataclasses.replace(made, secret=self.hand_seed(state.table_id, hand_no))
-        else:
-            made = Deal.from_seed(spec.deck(game_state), self.hand_seed(state.table_id, hand_no))
-        return spec.deal_command(game_state, made)
+        match = Match(state.spec, game_state)
+        if deal is None:
+            return match.seeded_deal(self.hand_seed(state.table_id, hand_no))
+        if not isinstance(deal, Mapping):
+            raise InvalidInput(f"explicit deal {clip(deal)!r} is not a mapping (S5.3)", reason="bad_deal")
+        # a secret the one who entered the deal cannot know, revealed with the hand
+        return match.explicit_deal(deal, secret=self.hand_seed(state.table_id, hand_no))
 
     def autoplay(self, state: TableState, game_state: Any, drafts: list[Draft]) -> None:
         """Append bot moves and automatic deals to ``drafts`` while they are due, until ``drafts``
@@ -119,7 +118,7 @@ class Dealer:
         """
         spec = state.spec
         bot_seats = state.bot_seats()
-        hands = state.hands_started + sum(d.name == HAND_STARTED for d in drafts)
+        hands = state.hands_started + sum(spec.role_of(d.name) is Role.HAND_STARTED for d in drafts)
         version = state.version + len(drafts)
         waiting = list(state.waiting)
         for d in drafts:  # seat changes the command itself made
@@ -127,7 +126,7 @@ class Dealer:
                 waiting = [w for w in waiting if w[0] != d.payload.get("queued")]
                 if d.payload.get("bot") is not None:
                     bot_seats = tuple(sorted((*bot_seats, (int(d.payload["seat"]), str(d.payload["bot"])))))
-            elif d.name in SEAT_FREEING and spec.seat_changes:
+            elif spec.role_of(d.name) is Role.SEAT_VACATED and spec.seat_changes:
                 bot_seats = tuple(b for b in bot_seats if b[0] != d.payload.get("seat"))
         while len(drafts) < self.chunk:
             if waiting and spec.needs_deal(game_state) and not spec.is_terminal(game_state):
@@ -147,7 +146,7 @@ class Dealer:
             if command is None:
                 return
             try:
-                events = spec.decide(game_state, command)
+                after, events = Match(spec, game_state).apply(command)
             except (CommandRejected, InvalidInput):
                 log.exception("table %s: automatic command %r refused", state.table_id, command)
                 return
@@ -156,12 +155,11 @@ class Dealer:
                 return
             if drafts and len(drafts) + len(events) > self.chunk:
                 return  # the next batch starts with this step
+            game_state = after.state
             for event in events:
-                game_state = spec.evolve(game_state, event)
-                name = event.event_name()
                 drafts.append(event_draft(event, actor))
-                hands += name == HAND_STARTED
-                if name in SEAT_FREEING and spec.seat_changes:  # an eliminated bot plays no more (R6.6)
+                hands += event.role is Role.HAND_STARTED
+                if event.role is Role.SEAT_VACATED and spec.seat_changes:  # a player gone plays no more
                     gone = getattr(event, "seat", None)
                     bot_seats = tuple(b for b in bot_seats if b[0] != gone)
             version += len(events)
@@ -169,20 +167,12 @@ class Dealer:
     def next_automatic(
         self, state: TableState, game_state: Any, bot_seats: Sequence[tuple[int, str]], hands: int, version: int
     ) -> tuple[Any, str]:
-        """The automatic command due in ``game_state`` and its actor; ``(None, "")`` when none is."""
-        spec = state.spec
-        if game_state is None or spec.is_terminal(game_state):
+        """The automatic command due in ``game_state`` and its actor; ``(None, "")`` when none is
+        (:meth:`trapoula.domain.match.Match.next_move`: the deal of hand ``hands + 1`` unless deals
+        are entered by hand, else the first waiting bot's move, its random source from the version)."""
+        if game_state is None:
             return None, ""
-        if spec.needs_deal(game_state):
-            if state.manual_deal:
-                return None, ""
-            return self.deal(state, game_state, hands + 1, None), "table"
-        levels = dict(bot_seats)
-        acting = acting_seats(spec, game_state, tuple(levels))
-        if not acting:
-            return None, ""
-        seat = acting[0]
-        level = levels[seat]
-        view = spec.seat_view(game_state, seat)
-        choice = bots.choose(spec.key, view, level, self.bot_rng(state.table_id, version))
-        return spec.parse_command(choice), f"bot:{seat}"
+        match = Match(state.spec, game_state, hands)
+        seed = None if state.manual_deal else (lambda hand_no: self.hand_seed(state.table_id, hand_no))
+        move = match.next_move(dict(bot_seats), seed, lambda: self.bot_rng(state.table_id, version))
+        return (None, "") if move is None else (move.command, move.actor)

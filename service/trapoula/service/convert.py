@@ -17,6 +17,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import orjson
 from google.protobuf import json_format, struct_pb2
+from google.protobuf.message import Message
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.domain.errors import InvalidInput
@@ -139,77 +140,89 @@ def deal_to_dict(deal: pb.ExplicitDeal) -> dict[str, Any]:
     return out
 
 
-@reads_request("bad_command")
-def command_to_dict(command: pb.Command) -> dict[str, Any]:
-    """A ``Command`` as the plain command ``Tables.act`` takes (no seat).
+MAX_JSON_COMMAND = 64 * 1024
+"""The longest ``Command.json`` read (bytes of UTF-8 text)."""
 
-    ``romis``'s sealed commands (rules/romis.md R13.1-R13.3): ``{"kind": "reveal", "cards": [...]}``,
-    with ``"companions": [...]`` only when the request names some (a new combination, R8.2);
-    ``{"kind": "use_auxiliary"}``; ``{"kind": "cannot"}``.
+NEXT_HAND = "next_hand"
+"""The table's deal command (S11): its ``deal`` is an ``ExplicitDeal`` message."""
+JSON_KIND = "json"
+"""The ``Command`` field that carries any game's command as JSON text."""
+
+
+def _json_command(text: str) -> dict[str, Any]:
+    """A command sent as JSON text: one JSON object with a text ``kind`` (each game's section 8).
 
     Raises:
-        InvalidInput: no command kind is set, or a ``give``, ``lay_down`` or ``reveal`` of more
-            than :data:`MAX_CARD_CODES` cards (``bad_command``).
+        InvalidInput: longer than :data:`MAX_JSON_COMMAND`, not JSON, or not an object with a
+            ``kind`` (``bad_command``).
+    """
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_JSON_COMMAND:
+        raise InvalidInput(f"a JSON command of {size} bytes: at most {MAX_JSON_COMMAND} are read", reason="bad_command")
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise InvalidInput(
+            f"the JSON command does not parse: {exc.args[0] if exc.args else exc}", "bad_command"
+        ) from None
+    if not isinstance(value, dict) or not isinstance(value.get("kind"), str):
+        raise InvalidInput(f"the JSON command {clip(text)!r} is not an object with a text 'kind'", "bad_command")
+    return value
+
+
+def _omit_empty(field: Any) -> bool:
+    """True for a field marked ``omit_empty`` in table.proto."""
+    return bool(field.GetOptions().Extensions[pb.omit_empty])
+
+
+def _typed_command(kind: str, message: Message) -> dict[str, Any]:
+    """A typed command message as the plain command ``{"kind": kind, field: value ...}``: every field
+    by name, except a field marked ``omit_empty`` (table.proto) when it is empty; a list of
+    ``CardList`` messages as a list of card-code lists.
+
+    Raises:
+        InvalidInput: more than :data:`MAX_CARD_CODES` card codes or lists in all (``bad_command``).
+    """
+    out: dict[str, Any] = {"kind": kind}
+    codes = 0
+    for field in message.DESCRIPTOR.fields:
+        value: Any = getattr(message, field.name)
+        if field.is_repeated:
+            if field.message_type is not None:
+                _check_count(len(value), f"lists in {kind}", "bad_command")
+                value = [cards(v) for v in value]
+                codes += sum(len(v) for v in value)
+            else:
+                value = list(value)
+                codes += len(value)
+        if _omit_empty(field) and not value:
+            continue
+        out[field.name] = value
+    _check_count(codes, f"card codes in {kind}", "bad_command")
+    return out
+
+
+@reads_request("bad_command")
+def command_to_dict(command: pb.Command) -> dict[str, Any]:
+    """A ``Command`` as the plain command ``Tables.act`` takes (its ``seat``, if any, is checked
+    against the token later): the ``json`` kind as the object it carries; the table's
+    ``next_hand`` with its explicit deal, if any; any other typed kind by its fields
+    (:func:`_typed_command`; each game's section 8 says what they mean).
+
+    Raises:
+        InvalidInput: no command kind is set, a JSON command that is no object with a ``kind``, or
+            more than :data:`MAX_CARD_CODES` card codes (``bad_command``).
     """
     kind = command.WhichOneof("kind")
-    if kind == "play":
-        out: dict[str, Any] = {"kind": "play", "card": command.play.card}
-        if command.play.suit:
-            out["suit"] = command.play.suit
-        if command.play.announce:
-            out["announce"] = True
-        if command.play.belote:
-            out["belote"] = True
-        return out
-    if kind == "bid":
-        return {"kind": "bid", "points": command.bid.points, "suit": command.bid.suit}
-    if kind == "vida":
-        return {"kind": "vida"}
-    if kind == "give":
-        _check_count(len(command.give.cards), "card codes in give", "bad_command")
-        return {"kind": "give", "cards": list(command.give.cards)}
-    if kind == "declare":
-        return {"kind": "declare"}
-    if kind == "draw":
-        return {"kind": "draw", "source": command.draw.source} if command.draw.source else {"kind": "draw"}
-    if kind == "discard":
-        return {"kind": "discard", "card": command.discard.card}
-    if kind == "lay_down":
-        groups = command.lay_down.groups
-        _check_count(len(groups), "groups in the lay-down", "bad_command")
-        _check_count(sum(len(g.cards) for g in groups), "card codes in the lay-down", "bad_command")
-        lay: dict[str, Any] = {"kind": "lay_down", "groups": [cards(g) for g in groups]}
-        if command.lay_down.discard:
-            lay["discard"] = command.lay_down.discard
-        if command.lay_down.extra:
-            lay["extra"] = command.lay_down.extra
-        return lay
-    if kind == "reveal":
-        _check_count(len(command.reveal.cards) + len(command.reveal.companions), "card codes in reveal", "bad_command")
-        reveal: dict[str, Any] = {"kind": "reveal", "cards": list(command.reveal.cards)}
-        if command.reveal.companions:
-            reveal["companions"] = list(command.reveal.companions)
-        return reveal
-    if kind == "use_auxiliary":
-        return {"kind": "use_auxiliary"}
-    if kind == "cannot":
-        return {"kind": "cannot"}
-    if kind == "pass":
-        return {"kind": "pass"}
-    if kind == "choose_suit":
-        return {"kind": "choose_suit", "suit": command.choose_suit.suit}
-    if kind == "mau":
-        return {"kind": "mau"}
-    if kind == "leave":
-        return {"kind": "leave"}
-    if kind == "next_hand":
+    if kind is None:
+        kinds = ", ".join(f.name for f in pb.Command.DESCRIPTOR.oneofs_by_name["kind"].fields)
+        raise InvalidInput(f"the command sets none of {kinds}", reason="bad_command")
+    if kind == JSON_KIND:
+        return _json_command(command.json)
+    if kind == NEXT_HAND:
         deal = deal_to_dict(command.next_hand.deal) if command.next_hand.HasField("deal") else None
-        return {"kind": "next_hand", "deal": deal}
-    raise InvalidInput(
-        "the command sets none of play, draw, pass, choose_suit, next_hand, mau, leave, bid, vida, give, declare, "
-        "discard, lay_down, reveal, use_auxiliary, cannot",
-        reason="bad_command",
-    )
+        return {"kind": NEXT_HAND, "deal": deal}
+    return _typed_command(kind, getattr(command, kind))
 
 
 @reads_request("bad_deal")

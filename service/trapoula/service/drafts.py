@@ -14,6 +14,7 @@ from typing import Any
 from trapoula.domain.chain import event_hash
 from trapoula.domain.events import Event, Payload, to_payload
 from trapoula.domain.game import GameSpec
+from trapoula.domain.match import Match
 from trapoula.service.recording import Table
 
 
@@ -40,12 +41,8 @@ def game_drafts(spec: GameSpec[Any, Any], game_state: Any, command: Any, actor: 
     Raises:
         CommandRejected, InvalidInput: the rules refuse the command.
     """
-    events: tuple[Event, ...] = spec.decide(game_state, command)
-    drafts = []
-    for event in events:
-        game_state = spec.evolve(game_state, event)
-        drafts.append(event_draft(event, actor))
-    return game_state, drafts
+    after, events = Match(spec, game_state).apply(command)
+    return after.state, [event_draft(event, actor) for event in events]
 
 
 def chain(table: Table, drafts: Sequence[Draft], command_id: str | None) -> list[Table.Recorded]:

@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from trapoula.domain.chain import GENESIS, HAND_REVEALED, event_hash, record_line
+from trapoula.domain.chain import GENESIS, event_hash, record_line
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Payload, from_payload
 from trapoula.domain.registry import find_game
@@ -59,18 +59,6 @@ JOIN_QUEUED = "JoinQueued"
 """Name of the stored event of a newcomer waiting for the hand in progress to end (``mau_mau`` R6.9)."""
 TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN, JOIN_QUEUED})
 """Stored events that are not the game's (the audit skips them in its rules replay)."""
-HAND_STARTED = "HandStarted"
-SEED_REVEALED = HAND_REVEALED
-"""The events that end a hand (``SeedRevealed``; ``vida``'s ``ShuffleRevealed``)."""
-MATCH_ENDED = "MatchEnded"
-SEAT_FREEING = frozenset({"PlayerLeft", "PlayerEliminated"})
-"""Game events after which their ``seat`` is vacant, its token no longer acting, in a game whose
-players join and leave during the match (``GameSpec.seat_changes``, ``mau_mau`` R6.6, R6.10);
-``romis``'s ``PlayerEliminated`` (R7.1) only takes a player out of one hand."""
-BETWEEN_HANDS = frozenset({"PlayerEliminated", "PlayerJoined", "PlayerLeft", "GameWon", "MatchEnded"})
-"""Game events that follow a finished hand (or each other) outside any hand: the record takes them
-as they come, so it never ends in the middle of a command (``mau_mau`` R6.6-R6.10; ``vida``'s
-``GameWon``, R6.9)."""
 
 
 @dataclass(frozen=True, slots=True)

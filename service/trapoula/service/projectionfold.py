@@ -11,6 +11,7 @@ standings.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import Iterator, Mapping, Sequence
@@ -21,20 +22,12 @@ from typing import Any
 from sqlalchemy import and_, bindparam, insert, select, tuple_, update
 from sqlalchemy.engine import Connection
 
-from trapoula.domain.chain import HAND_REVEALED
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.events import from_payload, to_payload
+from trapoula.domain.events import Event, from_payload, to_payload
 from trapoula.domain.game import GameSpec
+from trapoula.domain.lifecycle import MatchResult, Role
 from trapoula.domain.registry import GAMES
-from trapoula.service.entries import (
-    BETWEEN_HANDS,
-    JOIN_QUEUED,
-    MATCH_ENDED,
-    SEAT_FREEING,
-    SEAT_TAKEN,
-    TABLE_CREATED,
-    TABLE_EVENTS,
-)
+from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, TABLE_CREATED, TABLE_EVENTS
 from trapoula.service.projectionrows import LOBBY, MATCHES, PLAYERS, STANDINGS, FoldedPlayer, FoldedTable
 
 log = logging.getLogger("trapoula.service.projection")
@@ -108,6 +101,24 @@ def current_payload(spec: GameSpec[Any, Any] | None, fact: Fact) -> Mapping[str,
 
 def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _match_result(spec: GameSpec[Any, Any], cls: type[Event], payload: Mapping[str, Any]) -> MatchResult | None:
+    """The :class:`~trapoula.domain.lifecycle.MatchResult` of a stored match-ending event, read
+    leniently (a field missing from ``payload`` reads as None; the caller checks each value), or
+    None when the payload makes no result at all."""
+
+    def frozen(value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return tuple(frozen(v) for v in value)
+        return value
+
+    try:
+        names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+        result = spec.fact(cls(**{name: frozen(payload.get(name)) for name in names}))
+    except Exception:  # a payload the game's fact cannot read: no result
+        return None
+    return result if isinstance(result, MatchResult) else None
 
 
 def _int(value: Any) -> int | None:
@@ -197,20 +208,22 @@ class Fold:
                 table.status = "playing"
                 table.started_at = fact.timestamp
                 changed = True
-            if name in SEAT_FREEING and spec is not None and spec.seat_changes:
+            cls = spec.event_types.get(name) if spec is not None else None
+            role = cls.role if cls is not None else None
+            if role is Role.SEAT_VACATED and spec is not None and spec.seat_changes:
                 seat = _int(current_payload(spec, fact).get("seat"))
                 gone = table.occupant(seat) if seat is not None else None
                 if gone is not None:
                     gone.left_version = fact.version
                     gone.dirty = changed = True
-            if name in HAND_REVEALED:
+            if role is Role.HAND_REVEALED:
                 table.hands += 1
                 changed = True
-            if name in HAND_REVEALED or (name in BETWEEN_HANDS and extends):
+            if role is Role.HAND_REVEALED or (cls is not None and cls.between_hands and extends):
                 table.record_cut, table.record_hands = fact.version, table.hands
                 changed = True
-            if name == MATCH_ENDED:
-                self._ended(table, spec, fact)
+            if role is Role.MATCH_ENDED and spec is not None and cls is not None:
+                self._ended(table, spec, cls, fact)
                 changed = True
             if not changed:
                 return
@@ -244,25 +257,23 @@ class Fold:
         )
         self.tables[fact.table_id] = table
 
-    def _ended(self, table: FoldedTable, spec: GameSpec[Any, Any] | None, fact: Fact) -> None:
-        """``MatchEnded``: every player's result, the match row, the standings (per game's payload:
-        ``winner`` and per-seat ``totals``, or ``vida``'s ``winner_team`` and ``games_won``, R6.10)."""
+    def _ended(self, table: FoldedTable, spec: GameSpec[Any, Any], cls: type[Event], fact: Fact) -> None:
+        """The match's end (role ``match_ended``): every player's result, the match row, the
+        standings, from the game's :class:`~trapoula.domain.lifecycle.MatchResult` (the winning seat
+        and per-seat totals, or the winning team and the teams' scores), read from the event in its
+        current shape (:func:`current_payload`)."""
         p = current_payload(spec, fact)
-        teams = spec.teams if spec is not None else ()
-        winner_team = _int(p.get("winner_team"))
+        result = _match_result(spec, cls, p)
+        if result is None:
+            log.warning("projection: %s of table %s does not decode; no result", fact.name, table.table_id)
+            result = MatchResult((), (), ())
+        teams = spec.teams
+        winner_team = _int(result.winner_team)
         if winner_team is not None and not 0 <= winner_team < len(teams):
             winner_team = None
-        winner = _int(p.get("winner"))
-        winner_seats = [winner] if winner is not None else []
-        if winner_team is not None:
-            winner_seats = sorted(teams[winner_team])
-        games_won = p.get("games_won")
-        team_totals = (
-            [v for v in games_won if _int(v) is not None]
-            if winner_team is not None and isinstance(games_won, list)
-            else None
-        )
-        totals = p.get("totals") if not teams else None
+        winner_seats = sorted(w for w in result.winners if _int(w) is not None)
+        team_totals = [v for v in result.team_scores if _int(v) is not None] if winner_team is not None else None
+        totals = list(result.totals) if not teams and isinstance(result.totals, tuple) else None
         last: dict[int, FoldedPlayer] = {}
         for player in table.players:
             last[player.seat] = player

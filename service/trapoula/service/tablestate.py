@@ -20,16 +20,9 @@ from typing import Any
 
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.lifecycle import Role
 from trapoula.domain.registry import find_game
-from trapoula.service.entries import (
-    BETWEEN_HANDS,
-    HAND_STARTED,
-    JOIN_QUEUED,
-    SEAT_FREEING,
-    SEAT_TAKEN,
-    SEED_REVEALED,
-    Entry,
-)
+from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +198,8 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
     if entry.event is None:
         return rep(state, version=entry.seq, last_hash=entry.hash)
     event = entry.event  # the game's fields are read from the event, upcast, not from the stored payload
-    if entry.name in SEAT_FREEING and state.spec.seat_changes:
+    role = event.role
+    if role is Role.SEAT_VACATED and state.spec.seat_changes:
         seat = int(getattr(event, "seat", -1))
         if 0 <= seat < len(state.seats) and state.seats[seat] is not None:
             gone = state.seats[seat]
@@ -219,15 +213,15 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
     spec = state.spec
     game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
     game_state = spec.evolve(game_state, event)
-    hands_started = state.hands_started + (entry.name == HAND_STARTED)
-    hands_finished = state.hands_finished + (entry.name in SEED_REVEALED)
+    hands_started = state.hands_started + (role is Role.HAND_STARTED)
+    hands_finished = state.hands_finished + (role is Role.HAND_REVEALED)
     withheld = state.withheld
     if event.withheld:
         named = [getattr(event, f, None) for f in event.private_to]
         receivers = frozenset(int(seat) for seat in named if isinstance(seat, int))
         withheld = (*withheld, (entry.seq, receivers))
     cut, record_hands = state.record_cut, state.record_hands
-    if entry.name in SEED_REVEALED or (entry.name in BETWEEN_HANDS and _extends_record(state, entry)):
+    if role is Role.HAND_REVEALED or (entry.event.between_hands and _extends_record(state, entry)):
         cut, record_hands = entry.seq, hands_finished
     return rep(
         state,

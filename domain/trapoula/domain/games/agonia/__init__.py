@@ -54,6 +54,8 @@ SPEC: GameSpec[AgoniaState, Command] = GameSpec(
     parse_options=parse_options,
     option_defaults=option_defaults,
     hand_in_progress=engine.hand_in_progress,
+    event_rules=_shedding_events.EVENT_RULES,
+    audit_rules=_shedding_events.AUDIT_RULES,
     bot_levels={"random": uniform, "heuristic": heuristic},
     target_option="target_points",
 )

@@ -29,7 +29,7 @@ random 10-card pile: 75 offered one, 18 at most.  Constructed extremes: KC KD KH
 from __future__ import annotations
 
 from trapoula.domain.events import Event
-from trapoula.domain.game import GameSpec
+from trapoula.domain.game import AuditRules, GameSpec
 from trapoula.domain.games.giminaiciai import events as _events
 from trapoula.domain.games.giminaiciai.bot import heuristic, random_policy
 from trapoula.domain.games.giminaiciai.commands import (
@@ -117,6 +117,7 @@ SPEC: GameSpec[GiminaiciaiState, Command] = GameSpec(
     commitment=commitment,
     explicit_deal_rule="R3.8",
     reveal_seed_field="salt",
+    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
 )
 """Giminaičiai's game definition."""
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from trapoula.domain.events import Event
-from trapoula.domain.games.shedding.events import MatchStarted
+from trapoula.domain.lifecycle import HandReveal, HandScore, HandStart, MatchResult, MatchStarted, Role
 
 __all__ = [
     "CardDiscarded",
@@ -74,6 +74,12 @@ class HandStarted(Event):
     """Hidden: the seed (None for an explicit deal); ``ShuffleRevealed.salt`` reveals it."""
     deck: tuple[str, ...]
     """Hidden: the 52 codes in the order of R3.6, top first."""
+
+    role: ClassVar[Role] = Role.HAND_STARTED
+
+    def lifecycle(self) -> HandStart:
+        """The hand's start (R3.2): its dealer, commitment, hidden seed and deck order."""
+        return HandStart(self.hand_no, self.dealer, self.explicit_deal, self.commitment, self.seed, self.deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +196,12 @@ class HandEnded(Event):
     totals: tuple[int, ...]
     remaining: tuple[tuple[str, ...], ...]
 
+    role: ClassVar[Role] = Role.HAND_SCORED
+
+    def lifecycle(self) -> HandScore:
+        """The hand's score (R8.3): its reason, winner, points and totals."""
+        return HandScore(self.reason, self.winner, self.hand_points, self.totals)
+
 
 @dataclass(frozen=True, slots=True)
 class ShuffleRevealed(Event):
@@ -201,6 +213,12 @@ class ShuffleRevealed(Event):
     salt: str
     """The hand's seed; ``""`` for an explicit deal."""
 
+    role: ClassVar[Role] = Role.HAND_REVEALED
+
+    def lifecycle(self) -> HandReveal:
+        """The hand's salt made public (R3.2): its seed, ``""`` for an explicit deal."""
+        return HandReveal(self.salt)
+
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
@@ -208,3 +226,10 @@ class MatchEnded(Event):
 
     winner: int
     totals: tuple[int, ...]
+
+    role: ClassVar[Role] = Role.MATCH_ENDED
+    between_hands: ClassVar[bool] = True
+
+    def lifecycle(self) -> MatchResult:
+        """The match's result (R9.1): the totals and the winner (the game's spec ranks the seats)."""
+        return MatchResult(self.totals, (self.winner,), ())

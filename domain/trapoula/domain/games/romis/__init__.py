@@ -23,7 +23,7 @@ Options (section 7): ``target_score``, ``carried_bonus_factor`` and trapoula's `
 from __future__ import annotations
 
 from trapoula.domain.events import Event
-from trapoula.domain.game import GameSpec
+from trapoula.domain.game import AuditRules, GameSpec
 from trapoula.domain.games.romis import events as _events
 from trapoula.domain.games.romis.bot import heuristic, random_policy
 from trapoula.domain.games.romis.commands import (
@@ -116,6 +116,7 @@ SPEC: GameSpec[RomisState, Command] = GameSpec(
     commitment=commitment,
     explicit_deal_rule="R3.7",
     reveal_seed_field="salt",
+    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
     record_checks=check_record,
 )
 """Romis su iškritimu's game definition."""

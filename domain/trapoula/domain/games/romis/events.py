@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from trapoula.domain.events import Event
-from trapoula.domain.games.shedding.events import MatchStarted
+from trapoula.domain.lifecycle import HandReveal, HandScore, HandStart, MatchResult, MatchStarted, Role
 
 __all__ = [
     "AuxiliaryDealt",
@@ -90,6 +90,12 @@ class HandStarted(Event):
     secret: str | None
     """Hidden: for an explicit deal entered at a server, the secret the server adds to it (``Deal.secret``:
     the hand's secret, sealing); None otherwise.  ``ShuffleRevealed.secret`` reveals it."""
+
+    role: ClassVar[Role] = Role.HAND_STARTED
+
+    def lifecycle(self) -> HandStart:
+        """The hand's start (R3.2): its dealer, commitment, hidden seed and deck order."""
+        return HandStart(self.hand_no, self.dealer, self.explicit_deal, self.commitment, self.seed, self.deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +273,12 @@ class HandEnded(Event):
     auxiliary: tuple[tuple[str, ...], ...]
     companions: tuple[tuple[str, ...], ...]
 
+    role: ClassVar[Role] = Role.HAND_SCORED
+
+    def lifecycle(self) -> HandScore:
+        """The hand's score (R10.9): its reason, winner, points and totals."""
+        return HandScore(self.reason, self.winner, self.hand_points, self.totals)
+
 
 @dataclass(frozen=True, slots=True)
 class ShuffleRevealed(Event):
@@ -288,6 +300,12 @@ class ShuffleRevealed(Event):
     deck's hash), with which anyone can now recompute the hand's nonces, companion salts and later
     shuffles (sealing); None for a seeded deal, whose ``salt`` is its secret."""
 
+    role: ClassVar[Role] = Role.HAND_REVEALED
+
+    def lifecycle(self) -> HandReveal:
+        """The hand's salt made public (R3.2): its seed, ``""`` for an explicit deal."""
+        return HandReveal(self.salt)
+
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
@@ -295,3 +313,10 @@ class MatchEnded(Event):
 
     winner: int
     totals: tuple[int, ...]
+
+    role: ClassVar[Role] = Role.MATCH_ENDED
+    between_hands: ClassVar[bool] = True
+
+    def lifecycle(self) -> MatchResult:
+        """The match's result (R11.1): the totals and the winner (the game's spec ranks the seats)."""
+        return MatchResult(self.totals, (self.winner,), ())

@@ -10,41 +10,12 @@ for a seat that takes no part in a hand (hand points) or whose player left (tota
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from trapoula.domain.events import Event
-from trapoula.domain.game import MatchConfig
-
-
-@dataclass(frozen=True, slots=True)
-class MatchStarted(Event):
-    """The match begins (S12): the game, the seats, the options and where it starts from."""
-
-    game: str
-    names: tuple[str, ...]
-    """Display name per seat."""
-    bots: tuple[str | None, ...]
-    """Bot level per seat, None for a person."""
-    options: dict[str, Any]
-    """Every option with its value (defaults filled in)."""
-    first_dealer: int
-    initial_totals: tuple[int, ...]
-    """Each seat's score before the first hand (all 0 for a fresh match)."""
-
-    @classmethod
-    def of(
-        cls, config: MatchConfig, options: dict[str, Any], first_dealer: int, initial_totals: tuple[int, ...]
-    ) -> MatchStarted:
-        """The event for a match configured by ``config``: its game, names and bot levels, with the
-        options as plain data (defaults filled in), the first dealer and the totals it starts from."""
-        return cls(
-            game=config.game,
-            names=tuple(s.name for s in config.seats),
-            bots=tuple(s.bot for s in config.seats),
-            options=options,
-            first_dealer=first_dealer,
-            initial_totals=initial_totals,
-        )
+from trapoula.domain.game import AuditRules
+from trapoula.domain.lifecycle import HandReveal, HandScore, HandStart, MatchResult, Role, SeatJoined, SeatVacated
+from trapoula.domain.lifecycle import MatchStarted as MatchStarted
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +37,12 @@ class HandStarted(Event):
     """Hidden: the whole deck order, top first."""
     reshuffles: tuple[tuple[str, ...], ...]
     """Hidden: explicit reshuffle orders (S8.5); empty for a seeded deal."""
+
+    role: ClassVar[Role] = Role.HAND_STARTED
+
+    def lifecycle(self) -> HandStart:
+        """The hand's start (S5.1-S5.3): its dealer, commitment, hidden seed and deck order."""
+        return HandStart(self.hand_no, self.dealer, self.explicit_deal, self.commitment, self.seed, self.deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +148,12 @@ class HandEnded(Event):
     totals: tuple[int | None, ...]
     """Per seat; None for a seat whose player left the match (``mau_mau`` R2.5, R6.10)."""
 
+    role: ClassVar[Role] = Role.HAND_SCORED
+
+    def lifecycle(self) -> HandScore:
+        """The hand's score (S10.5): its reason, winner, points and totals."""
+        return HandScore(self.reason, self.winner, self.hand_points, self.totals)
+
 
 @dataclass(frozen=True, slots=True)
 class SeedRevealed(Event):
@@ -179,6 +162,12 @@ class SeedRevealed(Event):
     seed: str | None
     """None for an explicit deal."""
     reshuffle_orders: tuple[tuple[str, ...], ...]
+
+    role: ClassVar[Role] = Role.HAND_REVEALED
+
+    def lifecycle(self) -> HandReveal:
+        """The hand's seed made public (S5.1)."""
+        return HandReveal(self.seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +178,13 @@ class MatchEnded(Event):
     totals: tuple[int | None, ...]
     """Per seat; None for a seat whose player left the match (``mau_mau`` R2.5)."""
     reason: str
+
+    role: ClassVar[Role] = Role.MATCH_ENDED
+    between_hands: ClassVar[bool] = True
+
+    def lifecycle(self) -> MatchResult:
+        """The match's result (S12): the totals and the winner, if any (the game's spec ranks the seats)."""
+        return MatchResult(self.totals, () if self.winner is None else (self.winner,), ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +198,13 @@ class PlayerJoined(Event):
     """The computer player's skill (``easy``, ``medium``, ``hard``), None for a person (R7.2)."""
     total: int
     """His starting total: the lowest total among the seated players (R6.9.1)."""
+
+    role: ClassVar[Role] = Role.SEAT_JOINED
+    between_hands: ClassVar[bool] = True
+
+    def lifecycle(self) -> SeatJoined:
+        """The newcomer's seat (R6.9)."""
+        return SeatJoined(self.seat, self.name, self.computer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +225,13 @@ class PlayerLeft(Event):
     order: tuple[str, ...]
     """Hidden: those cards, top first, as they went beneath the stock."""
 
+    role: ClassVar[Role] = Role.SEAT_VACATED
+    between_hands: ClassVar[bool] = True
+
+    def lifecycle(self) -> SeatVacated:
+        """The seat left vacant (R6.10)."""
+        return SeatVacated(self.seat, "left")
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerEliminated(Event):
@@ -230,3 +240,30 @@ class PlayerEliminated(Event):
     seat: int
     total: int
     """His final total, kept in the standings."""
+
+    role: ClassVar[Role] = Role.SEAT_VACATED
+    between_hands: ClassVar[bool] = True
+
+    def lifecycle(self) -> SeatVacated:
+        """The seat left vacant by the elimination (R6.6)."""
+        return SeatVacated(self.seat, "eliminated")
+
+
+EVENT_RULES = {
+    "HandStarted": "S5.2",
+    "CardsDealt": "S5.2",
+    "StarterTurned": "S5.2",
+    "TurnStarted": "S3.7",
+    "TurnSkipped": "S3.4",
+    "DirectionReversed": "S3.5",
+    "CardPlayed": "S6.4",
+    "CardsDrawn": "S7.1",
+    "StockReshuffled": "S8.5",
+    "HandEnded": "S10.5",
+    "SeedRevealed": "S5.1",
+}
+"""The rule a recorded common event breaks when it differs from the event the rules produce (the
+audit's findings); the others cite S12."""
+
+AUDIT_RULES = AuditRules(commands="S11", events="S12", seeded="S5.1", explicit="S5.3")
+"""The shedding games' commands (S11), events (S12) and commitments (S5.1 seeded, S5.3 explicit)."""

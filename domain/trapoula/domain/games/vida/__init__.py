@@ -17,7 +17,7 @@ the target and the games needed, the first dealer, and the table's bid cap ``max
 from __future__ import annotations
 
 from trapoula.domain.events import Event
-from trapoula.domain.game import GameSpec
+from trapoula.domain.game import AuditRules, GameSpec
 from trapoula.domain.games.vida import events as _events
 from trapoula.domain.games.vida.bot import heuristic, random_policy
 from trapoula.domain.games.vida.commands import Command, command_payload, command_seat, deal_command, parse_command
@@ -99,11 +99,12 @@ SPEC: GameSpec[VidaState, Command] = GameSpec(
     higher_totals_win=True,
     target_option="target_score",
     seat_changes=False,
-    teams=((0, 2), (1, 3)),
+    teams=_events.TEAMS,
     event_rules=EVENT_RULES,
     commitment=commitment,
     explicit_deal_rule="R3.2",
     reveal_seed_field="salt",
+    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
 )
 """Vida's game definition."""
 

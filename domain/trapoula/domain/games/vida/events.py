@@ -15,7 +15,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from trapoula.domain.events import Event
-from trapoula.domain.games.shedding.events import MatchStarted
+from trapoula.domain.lifecycle import HandReveal, HandScore, HandStart, MatchResult, MatchStarted, Role
+
+TEAMS = ((0, 2), (1, 3))
+"""The partnerships (R2.3): team 0 is seats 0 and 2, team 1 seats 1 and 3."""
 
 __all__ = [
     "AuctionClosed",
@@ -62,6 +65,12 @@ class HandStarted(Event):
     """Hidden: the seed (None for an explicit deal); ``ShuffleRevealed.salt`` reveals it."""
     deck: tuple[str, ...]
     """Hidden: the 32 codes, top first (R3.2)."""
+
+    role: ClassVar[Role] = Role.HAND_STARTED
+
+    def lifecycle(self) -> HandStart:
+        """The hand's start (R3.2): its dealer, commitment, hidden seed and deck order."""
+        return HandStart(self.hand_no, self.dealer, self.explicit_deal, self.commitment, self.seed, self.deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +138,12 @@ class HandAnnulled(Event):
     reason: str
     """``all_passed``."""
     next_dealer: int
+
+    role: ClassVar[Role] = Role.HAND_SCORED
+
+    def lifecycle(self) -> HandScore:
+        """The annulled hand (R4.8): nobody wins it, nothing is scored."""
+        return HandScore(self.reason, None, None, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +239,19 @@ class HandScored(Event):
     hand_points: tuple[int, int]
     totals: tuple[int, int]
 
+    role: ClassVar[Role] = Role.HAND_SCORED
+
+    def lifecycle(self) -> HandScore:
+        """The hand's score (R6.1-R6.9): ``made`` or ``failed``, the team that won the contract test
+        (the holder's team when made, the other when failed, R6.3), the teams' totals."""
+        team = int(self.contract["team"])
+        return HandScore(
+            "made" if self.contract_made else "failed",
+            team if self.contract_made else 1 - team,
+            self.hand_points,
+            self.totals,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class ShuffleRevealed(Event):
@@ -234,6 +262,12 @@ class ShuffleRevealed(Event):
     """The 32 codes, top first."""
     salt: str
     """The hand's seed; ``""`` for an explicit deal."""
+
+    role: ClassVar[Role] = Role.HAND_REVEALED
+
+    def lifecycle(self) -> HandReveal:
+        """The hand's salt made public (R3.2): its seed, ``""`` for an explicit deal."""
+        return HandReveal(self.salt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +280,8 @@ class GameWon(Event):
     """The finished game's final totals."""
     games_won: tuple[int, int]
 
+    between_hands: ClassVar[bool] = True
+
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
@@ -253,3 +289,11 @@ class MatchEnded(Event):
 
     winner_team: int
     games_won: tuple[int, int]
+
+    role: ClassVar[Role] = Role.MATCH_ENDED
+    between_hands: ClassVar[bool] = True
+
+    def lifecycle(self) -> MatchResult:
+        """The match's result (R6.10): the winning team's seats, then the other's; games won per team."""
+        winners, losers = TEAMS[self.winner_team], TEAMS[1 - self.winner_team]
+        return MatchResult((), winners, (*winners, *losers), self.winner_team, self.games_won)
