@@ -101,7 +101,9 @@ def test_an_old_table_loads_and_plays_on_after_an_event_class_gains_a_field(
     ``rank`` "4" under its hash; the record (``v`` only on version-2 lines) verifies and replays."""
     first = store.open(snapshot_every=0)
     try:
-        table_id, _owner = first.create_table("agonia", 2, {"target_points": 0})
+        table_id, _owner = first.create_table(
+            "agonia", 2, {"target_points": 0}, manual_deal=True
+        )  # an explicit deal (S5.3)
         t0, t1 = first.join(table_id, "ann", 0)[1], first.join(table_id, "bob", 1)[1]
         first.start_match(table_id, OWNER, "start", deal)
         p0 = first.authenticate(table_id, t0)
