@@ -233,7 +233,7 @@ class Tables(TableReads):
         ``initial_totals`` empty or None means all zero.  ``manual_deal`` makes a table for
         explicit deals (tests, and the audit of a hand dealt at a physical table): it deals a hand
         only on ``next_hand`` and is the only kind of table that accepts an explicit deal (S5.3;
-        vida R3.2, giminaiciai R3.8, romis R3.7); the listings and the table's view say so from its
+        and each game's ``explicit_deal_rule``); the listings and the table's view say so from its
         creation.  The owner token may start the match and deal hands; only its hash is stored.
         With a ``request_id`` (16 to 128 printable ASCII characters, random, as secret as the
         token) the call may be retried: the same request id answers the same table id and owner
@@ -259,14 +259,14 @@ class Tables(TableReads):
             if request_id is None:
                 raise
             self.store.load(table_id)  # a retry: the table was created by the first call
-        if preset:  # computer seats an option fixes (mau_mau R7.2 computer_seats)
+        if preset:  # computer seats an option fixes (GameSpec.preset_bots)
             self.commands.execute(table_id, None, OWNER, seat_bots(preset))
         return table_id, owner_token
 
     def join(self, table_id: str, name: str, seat: int | None = None, request_id: str | None = None) -> tuple[int, str]:
         """Take a seat (``seat``, or the first free one); returns ``(seat, seat_token)``.
 
-        In a started match of a game with seat changes (``mau_mau`` R6.9) the newcomer takes the
+        In a started match of a game with seat changes (``GameSpec.seat_changes``) the newcomer takes the
         lowest vacant seat between hands, or is queued during a hand: the seat is then -1 and the
         token acts once the next hand seats him.  With a ``request_id`` (as in :meth:`create_table`)
         the call may be retried: the same request id at the same table answers the same seat and
@@ -322,8 +322,8 @@ class Tables(TableReads):
                 (``explicit_deal_owner_only``: explicit deals are for audits and tests).
             InvalidInput: a bad table id, command id or deal.
             CommandRejected: a seat is free (``seats_free``, S3.1); an explicit deal at a table not
-                created with ``manual_deal`` (``explicit_deal_not_allowed``, S5.3; vida R3.2,
-                giminaiciai R3.8, romis R3.7), which changes nothing.
+                created with ``manual_deal`` (``explicit_deal_not_allowed``, S5.3 and the game's
+                ``explicit_deal_rule``), which changes nothing.
             AlreadyStarted: the match has already started (under another command id).
         """
         parse_table_id(table_id)

@@ -31,7 +31,7 @@ R = TypeVar("R")
 
 MAX_CARD_CODES = 10_000
 """Most card codes one command or explicit deal may carry, counted before any is copied (a real one
-carries at most a few hundred: ``mau_mau``'s 104 cards with the orders of its reshuffles)."""
+carries at most a few hundred: two decks' 104 cards with the orders of their reshuffles)."""
 
 
 def reads_request(reason: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
@@ -112,10 +112,10 @@ def _check_count(count: int, what: str, reason: str) -> None:
 
 @reads_request("bad_deal")
 def deal_to_dict(deal: pb.ExplicitDeal) -> dict[str, Any]:
-    """An explicit deal (S5.3; ``vida`` R3.2; ``romis`` R3.7) as the game's ``explicit_deal`` takes it:
+    """An explicit deal (S5.3, each game's own shape) as the game's ``explicit_deal`` takes it:
     the fields that are set, by name (``hands``, ``starter``, ``stock``, ``reshuffles``, ``deck``,
     ``widow``).  A deal with a starter always has a ``stock`` (perhaps empty); one without a starter has
-    no ``starter`` key (``romis``'s ``{"hands", "stock"}`` takes none).
+    no ``starter`` key (a deal of ``{"hands", "stock"}`` takes none).
 
     Raises:
         InvalidInput: more than :data:`MAX_CARD_CODES` card codes, or card lists, in all (``bad_deal``).

@@ -25,9 +25,9 @@ belong to it.  So two callers may use the same id for two independent commands.
 the owner's token hash travels beside the payload, not in it.  ``SeatTaken`` holds ``{seat,
 name, bot, token_hash}`` (and ``queued``, the version of the ``JoinQueued`` it fulfils, for a
 newcomer who waited).  In a game whose players may join and leave during the match
-(``GameSpec.seat_changes``), a newcomer's ``SeatTaken`` follows the game's ``PlayerJoined``;
+(``GameSpec.seat_changes``), a newcomer's ``SeatTaken`` follows the game's ``seat_joined`` event;
 one who asks during a hand first gets ``JoinQueued`` ``{name, bot, token_hash}``; the game's
-``PlayerLeft`` and ``PlayerEliminated`` free their seat (its token then only replays the
+events of role ``seat_vacated`` free their seat (its token then only replays the
 seat's earlier commands).  Domain event classes are never stored by import path: the payload is
 plain data and the game's ``event_types`` decode it, so moving a domain module breaks no log.
 
@@ -56,7 +56,8 @@ TABLE_CREATED = "TableCreated"
 SEAT_TAKEN = "SeatTaken"
 """Name of the stored event of a person or a bot taking a seat."""
 JOIN_QUEUED = "JoinQueued"
-"""Name of the stored event of a newcomer waiting for the hand in progress to end (``mau_mau`` R6.9)."""
+"""Name of the stored event of a newcomer waiting for the hand in progress to end (a game with
+``GameSpec.seat_changes``)."""
 TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN, JOIN_QUEUED})
 """Stored events that are not the game's (the audit skips them in its rules replay)."""
 

@@ -26,7 +26,7 @@ MAX_KEY = 32
 MAX_CARD = 8
 """Longest card code or suit text accepted (real ones have 1 or 2 characters)."""
 MAX_POINTS = 2**31 - 1
-"""Largest magnitude of a command's ``points`` (``vida``'s bid, R4.3): the wire's int32."""
+"""Largest magnitude of a command's ``points`` (a bid): the wire's int32."""
 MAX_PAGE_TOKEN = 20
 """Longest page token (a decimal number)."""
 DEFAULT_PAGE_SIZE = 50
@@ -103,7 +103,7 @@ def check_code(value: Any, what: str, reason: str) -> None:
 
 
 def check_deal_codes(deal: Mapping[str, Any]) -> None:
-    """Every card code of an explicit deal (S5.3; ``vida``'s ``deck`` and ``widow``, R3.2) is short
+    """Every card code of an explicit deal (S5.3; every card list of the game's deal shape) is short
     text; the game checks the rest.
 
     Raises:
@@ -220,7 +220,7 @@ def check_command(table_id: str, principal: Principal, command: Mapping[str, Any
 
     Raises:
         InvalidInput: not a mapping, no kind or a ``join`` (``bad_command``), a long card or suit
-            code (``bad_card``, ``bad_suit``), ``points`` outside the wire's 32 bits (vida R4.3), a
+            code (``bad_card``, ``bad_suit``), ``points`` outside the wire's 32 bits, a
             bad explicit deal.
         PermissionDenied: a spectator, the owner issuing a seat command, a command naming
             another seat, a seat giving an explicit deal.
@@ -253,11 +253,11 @@ def check_command(table_id: str, principal: Principal, command: Mapping[str, Any
         if raw.get(field) is not None:
             check_code(raw[field], field, reason)
     given = raw.get("cards")
-    if isinstance(given, list | tuple):  # vida's give (R5.1): short codes; the game checks the rest
+    if isinstance(given, list | tuple):  # a list of cards: short codes; the game checks the rest
         for code in given:
             check_code(code, "card", "bad_card")
     points = raw.get("points")
-    if isinstance(points, int) and not -MAX_POINTS - 1 <= points <= MAX_POINTS:  # vida's bid (R4.3)
+    if isinstance(points, int) and not -MAX_POINTS - 1 <= points <= MAX_POINTS:  # a number: the wire's 32 bits
         raise InvalidInput(  # not echoed: str() of a huge int raises ValueError
             f"points of {points.bit_length()} bits: expected a 32-bit integer", reason="bad_command"
         )

@@ -9,7 +9,7 @@ the call's context), so a warning about an unreachable store names the table and
 met it.  Records of background work (automatic play, following the store) have no call.
 
 Text lines read ``2025-01-31 12:00:00,123 DEBUG trapoula.service.calls: Act ok (2.1 ms)
-method=Act game=agonia table_id=... seat=0 command_id=... result=ok ms=2.1``; JSON lines are
+method=Act game=<key> table_id=... seat=0 command_id=... result=ok ms=2.1``; JSON lines are
 objects with ``time`` (ISO 8601, UTC), ``level``, ``logger``, ``message`` and the context fields
 present (:data:`CONTEXT_FIELDS`).
 

@@ -23,7 +23,7 @@ from trapoula.service.tablestate import TableState
 def check_explicit_deal(state: TableState, deal: Mapping[str, Any] | None) -> None:
     """An explicit deal only at a table created for explicit deals (``manual_deal``: for tests, and
     for auditing a hand dealt at a physical table), never at an ordinary one, for the first hand and
-    for every ``next_hand`` (S5.3; ``vida`` R3.2, ``giminaiciai`` R3.8, ``romis`` R3.7: the rules
+    for every ``next_hand`` (S5.3 and each game's explicit-deal rule, ``GameSpec.explicit_deal_rule``: the rules
     owners' answer).  A seeded deal (``deal`` None) is always allowed.
 
     Raises:

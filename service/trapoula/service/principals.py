@@ -22,7 +22,7 @@ from trapoula.service.tablestate import TableState
 class Principal:
     """Who is calling: a seat, the table's owner, or a spectator (no token).
 
-    ``former`` is the token of a seat its player left or lost (``mau_mau`` R6.6, R6.10): it sees
+    ``former`` is the token of a seat its player left or lost (``seat_vacated``): it sees
     what a spectator sees, and may only repeat the seat's earlier commands (``until``: the version
     the seat was freed at).  ``waiting`` is a queued newcomer's token (R6.9), a spectator until the
     next hand seats him.

@@ -26,7 +26,7 @@ listeners after each save (and, on PostgreSQL, after other replicas' saves that
 ``Tables.follow_store`` announces), and every ``poll_seconds`` in case a wake-up was missed; it
 pauses ``pause_seconds`` after each catch-up so that a busy server's saves are applied in
 batches.  Read models are eventually consistent: a finished match is listed shortly after its
-``MatchEnded`` is saved (docs/read-models.md).
+a match's ``match_ended`` event is saved (docs/read-models.md).
 """
 
 from __future__ import annotations

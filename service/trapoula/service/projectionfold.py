@@ -5,7 +5,7 @@ Each notification of the log becomes a :class:`Fact` (:func:`fact_of`).  A :clas
 one transaction's facts in log order: the rows they touch are read once, changed in memory
 (:mod:`trapoula.service.projectionrows`) and written back together.  It follows the table's own
 fold (:func:`trapoula.service.tablestate.apply_entry`): seats and their occupants, status, the
-hands and the record's extent, and at ``MatchEnded`` the players' results, the match row and the
+hands and the record's extent, and at the match's end (role ``match_ended``) the players' results, the match row and the
 standings.
 """
 
@@ -47,7 +47,7 @@ class Fact:
     version: int
     """Its version in its table's log (1 for ``TableCreated``)."""
     name: str
-    """The event name (``TableCreated``, ``SeatTaken``, ``MatchEnded`` ...); ``""`` for a
+    """The event name (``TableCreated``, ``SeatTaken``, a game's event ...); ``""`` for a
     notification that is no table event (skipped, but its position counts)."""
     payload: Mapping[str, Any]
     """As stored (a game event's fields are read through :func:`current_payload`)."""

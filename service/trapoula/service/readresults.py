@@ -48,7 +48,7 @@ class MatchPlayer:
     """The seat's total at the end; None in a game with teams or for a seat taken over later."""
     won: bool
     left: bool
-    """True when the player left or was eliminated before the end (``mau_mau`` R6.6, R6.10)."""
+    """True when the player left or was eliminated before the end (``seat_vacated``)."""
     team: int | None
 
 
@@ -67,7 +67,7 @@ class MatchSummary:
     winner_team: int | None
     team_totals: tuple[int, ...]
     result: dict[str, Any]
-    """The game's ``MatchEnded`` payload."""
+    """The payload of the game's ``match_ended`` event."""
     hands: int
     record_hands: int
     record_complete: bool

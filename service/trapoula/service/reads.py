@@ -83,8 +83,8 @@ class TableReads:
         watch woken by an announcement); True: bring it up to date from the store first.
 
         Positions are the viewer's own count of the events it receives (``TableState.position``):
-        the log's versions, except at a ``romis`` table, where another seat's withheld events are
-        neither sent nor counted (rules/romis.md R5.4).
+        the log's versions, except at a table of a game with withheld events (``Event.withheld``), where
+        another seat's withheld events are neither sent nor counted.
 
         Raises:
             TableNotFound: no such table.
@@ -120,7 +120,7 @@ class TableReads:
 
         JSON Lines: a header ``{"format": "trapoula-record", "version": 1, "table_id", "game",
         "hands", "events"}``, then every stored event from version 1 up to the last event of the
-        last finished hand (``SeedRevealed``, or the ``MatchEnded`` after it), full payloads with
+        last finished hand (its ``hand_revealed`` event, or the ``between_hands`` events after it), full payloads with
         ``seq, name, payload, prev_hash, hash``.  Nothing of a hand in progress; no token, only
         hashes; never the server secret.
 

@@ -5,7 +5,7 @@ as SQLAlchemy 2.0 typed models (each column documented here; docs/read-models.md
 |---|---|---|
 | ``trapoula_lobby`` | table (any status) | ``table_id`` |
 | ``trapoula_players`` | seat taken (``SeatTaken``) | ``table_id``, ``joined`` (its version) |
-| ``trapoula_matches`` | finished match (``MatchEnded``) | ``table_id`` |
+| ``trapoula_matches`` | finished match (``match_ended``) | ``table_id`` |
 | ``trapoula_standings`` | player and game | ``game``, ``name``, ``bot`` |
 | ``trapoula_projection`` | projection | ``name``; ``position``: the last notification applied |
 
@@ -79,7 +79,7 @@ class LobbyRow(Base):
     """The notification id of ``TableCreated``: the lobby's order, newest first."""
     game: Mapped[str] = mapped_column(String(32), index=True)
     seats: Mapped[int] = mapped_column(Integer)
-    """Seat numbers 0..seats-1 (grows when a newcomer takes a new seat, ``mau_mau`` R6.9.2)."""
+    """Seat numbers 0..seats-1 (grows when a newcomer takes a new seat, ``GameSpec.seat_changes``)."""
     options: Mapped[str] = mapped_column(Text)
     """The options as given at creation, JSON with sorted keys."""
     manual_deal: Mapped[bool] = mapped_column(Boolean)
@@ -89,12 +89,12 @@ class LobbyRow(Base):
     """The seats nobody holds, JSON list (``[1, 3]``)."""
     open_places: Mapped[int] = mapped_column(Integer, index=True)
     """Players who may join now: the free seats before the start; in a game with seat changes
-    (``mau_mau`` R6.9) while it is played, the places left up to its most players; else 0."""
+    (``GameSpec.seat_changes``) while it is played, the places left up to its most players; else 0."""
     seated: Mapped[int] = mapped_column(Integer)
     waiting: Mapped[int] = mapped_column(Integer)
     """Newcomers queued until the hand in progress ends (``JoinQueued``, R6.9)."""
     hands: Mapped[int] = mapped_column(Integer)
-    """Hands finished (``SeedRevealed`` / ``ShuffleRevealed``)."""
+    """Hands finished (events of role ``hand_revealed``)."""
     record_cut: Mapped[int] = mapped_column(Integer)
     """The version of the last event a record may hold (``TableState.record_cut``)."""
     record_hands: Mapped[int] = mapped_column(Integer)
@@ -117,43 +117,44 @@ class PlayerRow(Base):
     bot: Mapped[str] = mapped_column(String(32))
     """The bot's level; ``""`` for a person."""
     left_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    """The version at which the seat was freed (``PlayerLeft``, ``PlayerEliminated``, ``mau_mau``
+    """The version at which the seat was freed (the game's ``seat_vacated`` event, ``GameSpec.seat_changes``
     R6.6, R6.10); None while the player holds it."""
     team: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    """The player's team in a game that scores by team (``vida`` R2.3), else None."""
+    """The player's team in a game that scores by team (``GameSpec.teams``), else None."""
     total: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    """The seat's total in ``MatchEnded`` (for the seat's last occupant in a game without teams)."""
+    """The seat's total in the match's result (``MatchResult.totals``), for the seat's last occupant in a
+    game without teams."""
     won: Mapped[bool] = mapped_column(Boolean)
     """True when the match ended with the player's seat among the winners."""
 
 
 class MatchRow(Base):
-    """A finished match (``MatchEnded``; ``trapoula_matches``); its players are its tables's
+    """A finished match (role ``match_ended``; ``trapoula_matches``); its players are its tables's
     :class:`PlayerRow` rows."""
 
     __tablename__ = "trapoula_matches"
 
     table_id: Mapped[str] = mapped_column(String(36), primary_key=True)
     ended_seq: Mapped[int] = mapped_column(BigInteger, unique=True)
-    """The notification id of ``MatchEnded``: the history's order, newest first."""
+    """The notification id of the match's ``match_ended`` event: the history's order, newest first."""
     game: Mapped[str] = mapped_column(String(32), index=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
     started_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
     finished_at: Mapped[datetime] = mapped_column(UtcDateTime, index=True)
     version: Mapped[int] = mapped_column(Integer)
-    """The table's version at ``MatchEnded``."""
+    """The table's version at the match's end."""
     hands: Mapped[int] = mapped_column(Integer)
     record_hands: Mapped[int] = mapped_column(Integer)
     """Finished hands in the table's record (``GetRecord``); 0: no record to fetch."""
     record_complete: Mapped[bool] = mapped_column(Boolean)
-    """True when the record reaches ``MatchEnded`` (the whole match)."""
+    """True when the record reaches the match's end (the whole match)."""
     winner_seats: Mapped[str] = mapped_column(Text)
-    """JSON list: one seat, the seats of the winning team (``vida``), or none (a tie)."""
+    """JSON list: one seat, the seats of the winning team (``GameSpec.teams``), or none (a tie)."""
     winner_team: Mapped[int | None] = mapped_column(Integer, nullable=True)
     team_totals: Mapped[str | None] = mapped_column(Text, nullable=True)
-    """JSON list of games won per team (``vida``'s ``games_won``), else None."""
+    """JSON list of each team's score (``MatchResult.team_scores``), else None."""
     result: Mapped[str] = mapped_column(Text)
-    """The ``MatchEnded`` payload, JSON with sorted keys."""
+    """The payload of the match's ``match_ended`` event, JSON with sorted keys."""
 
 
 class StandingRow(Base):

@@ -2,7 +2,7 @@
 
 ``TableCreated`` holds the game, seats and options (checked here against the game, so that no
 later hand can fail on them) and the hash of the owner's token; ``SeatTaken`` a person's name and
-token hash or a bot's level.  In a game whose players may join during the match (``mau_mau``
+token hash or a bot's level.  In a game whose players may join during the match (``GameSpec.seat_changes``
 R6.9) a newcomer is seated between hands, or queued (``JoinQueued``) during one.
 """
 
@@ -41,7 +41,7 @@ def new_table(
     table_id: uuid.UUID | None = None,
 ) -> tuple[Table.Created, dict[int, str]]:
     """The ``TableCreated`` event of a new table (``table_id``, else a fresh id; version 1) and the
-    computer seats its options fix (``mau_mau`` R7.2 ``computer_seats``: seat -> level).
+    computer seats its options fix (``GameSpec.preset_bots``: seat -> level).
 
     The whole configuration is checked now: later hands must never fail on it.
 
@@ -158,7 +158,7 @@ def take_seat(seat: int | None, name: str | None, bot: str | None, token: str | 
 
 
 def newcomer(state: TableState, who: SeatRecord, seat: int | None, chosen: list[int]) -> list[Draft]:
-    """A player joining a started match (``mau_mau`` R6.9): seated at once between hands,
+    """A player joining a started match (``GameSpec.seat_changes``): seated at once between hands,
     queued (``JoinQueued``, seat -1) during a hand.
 
     Raises:

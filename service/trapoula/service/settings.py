@@ -28,7 +28,7 @@ case a wake-up was lost (a dropped database connection).
 
 The secret (hex) is the key every hand's seed derives from; it never enters the event log and is
 never logged.  A random per-process secret is safe: each hand's seed is stored (hidden) in its
-``HandStarted`` event, so a restarted server needs no old secret to continue or to reveal a hand.
+event that starts the hand (role ``hand_started``), so a restarted server needs no old secret to continue or to reveal a hand.
 
 :data:`~trapoula.service.settingtable.SETTINGS` holds the table above and
 :func:`~trapoula.service.settingtable.settings_table` renders it (the README shows the same table,

@@ -64,7 +64,7 @@ log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 512
 """A table's snapshot is taken when a save passes a multiple of this many versions (and after a cold
-load that replayed at least this many events).  Measured on 12,000-event ``crazy_eights`` matches
+load that replayed at least this many events).  Measured on 12,000-event matches of a shedding game
 (docs/storage.md, section 4): a cold load replays about 5,000 to 7,500 events a CPU second and a
 snapshot takes a few milliseconds to encode and store, so 512 bounds the replay after the latest
 snapshot to about 0.1 s for 0.01 to 0.04 ms of snapshot work per saved event.  A multiple of
@@ -83,7 +83,7 @@ command index and the snapshot codec's encoding.  Bump it when any of them chang
 def state_fingerprint(game: str) -> str:
     """The fingerprint of the snapshots of ``game``'s tables that this code uses:
     ``"<SNAPSHOT_FORMAT> table/<TABLE_STATE_VERSION> <game>/<GameSpec.state_version>"``, for
-    example ``"trapoula-snapshot/2 table/1 agonia/1"``.  It changes only when one of the three is
+    example ``"trapoula-snapshot/2 table/1 <game key>/1"``.  It changes only when one of the three is
     bumped, never with the source.
 
     Raises:

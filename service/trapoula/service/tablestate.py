@@ -69,16 +69,16 @@ class TableState:
     former: tuple[tuple[str, int, int, int], ...] = ()
     """``(token hash, seat, version it was freed at, SeatRecord.since)`` of the seats people left or lost."""
     withheld: tuple[tuple[int, frozenset[int]], ...] = ()
-    """``(version, seats that may receive it)`` of every withheld event (``Event.withheld``: ``romis``'s
-    ``AuxiliaryUsed``, R5.4), in version order."""
+    """``(version, seats that may receive it)`` of every withheld event (``Event.withheld``),
+    in version order."""
 
     def position(self, viewer: Viewer, version: int | None = None) -> int:
         """The position ``viewer`` sees for the table's ``version`` (default: the head): the number
         of events up to it that ``viewer`` may receive.  Every viewer receives every event of every
-        game but ``romis``, where another seat's withheld events are skipped, so that neither the
-        stream nor a version number tells that they happened (rules/romis.md R5.4, section 9)."""
+        game with withheld events, where another seat's withheld events are skipped, so that neither the
+        stream nor a version number tells that they happened."""
         upto = self.version if version is None else version
-        if not self.withheld:  # every game but romis: positions are versions
+        if not self.withheld:  # no withheld event: positions are versions
             return upto
         return upto - sum(1 for seq, seats in self.withheld if seq <= upto and viewer not in seats)
 

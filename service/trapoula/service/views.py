@@ -28,7 +28,7 @@ class SeenEvent:
 
     version: int
     """The event's position for this viewer (``TableState.position``): its version in the log,
-    except at a ``romis`` table, where another seat's withheld events are not counted (R5.4)."""
+    except at a table of a game with withheld events, where another seat's are not counted."""
     name: str
     payload: Payload
     """Redacted for the viewer (hidden fields and other seats' cards are None)."""
@@ -99,7 +99,7 @@ class GameInfo:
     bot_levels: tuple[str, ...] = ()
     """Computer-player levels (``add_bot``)."""
     seat_changes: bool = False
-    """True when players may join and leave during the match (``mau_mau`` R6.9-R6.10)."""
+    """True when players may join and leave during the match (``GameSpec.seat_changes``)."""
 
 
 def seen(entry: Entry, viewer: Viewer, position: int) -> SeenEvent:
@@ -109,7 +109,7 @@ def seen(entry: Entry, viewer: Viewer, position: int) -> SeenEvent:
 
 
 def shown(entry: Entry, viewer: Viewer) -> bool:
-    """True when ``viewer`` receives ``entry`` at all (``events.visible``: romis R5.4)."""
+    """True when ``viewer`` receives ``entry`` at all (``events.visible``: ``Event.withheld``)."""
     return entry.event is None or visible(entry.event, viewer)
 
 
