@@ -422,8 +422,8 @@ def test_a_batch_with_a_table_another_replica_took_stores_the_others(postgres_st
     a, b = postgres_store.open(), postgres_store.open()
     try:
         seats: list[tuple[str, Principal]] = []
-        for _ in range(6):
-            table_id, _owner = a.create_table("agonia", 2, {"target_points": 0})
+        for _ in range(6):  # tables for explicit deals (manual_deal: S5.3 as the rules owners answered)
+            table_id, _owner = a.create_table("agonia", 2, {"target_points": 0}, manual_deal=True)
             _, t0 = a.join(table_id, "ann", 0)
             a.join(table_id, "bob", 1)
             a.start_match(table_id, OWNER, "start", deal)

@@ -131,7 +131,9 @@ def test_a_replica_skips_its_own_save_and_serves_it_from_memory_while_the_other_
     from the store (a view's fast-forward finds nothing newer).  B's watcher, on a server that
     polls every 10 minutes, receives versions 10 and 11 as A's spectator sees them."""
     a, b = replicas
-    table_id, _owner = a.create_table("agonia", 2, {"target_points": 0})
+    table_id, _owner = a.create_table(
+        "agonia", 2, {"target_points": 0}, manual_deal=True
+    )  # for the explicit deal, S5.3
     _, t0 = a.join(table_id, "ann", 0)
     a.join(table_id, "bob", 1)
     a.start_match(table_id, OWNER, "start", deal)

@@ -142,9 +142,10 @@ def _stored(store: Any, table_id: str) -> list[Any]:
 
 
 def _setup_two_seats(address: str, deal: dict[str, Any]) -> tuple[str, str, list[str]]:
-    """An Agonia table for two, started from ``deal`` (the conftest's: seat 0 to play 4D or draw, R4.1)."""
+    """An Agonia table for two, started from ``deal`` (the conftest's: seat 0 to play 4D or draw, R4.1);
+    created for explicit deals (``manual_deal``: S5.3 as the rules owners answered)."""
     with TableClient(address) as owner:
-        created = owner.create_table("agonia", seats=2, options={"target_points": 0})
+        created = owner.create_table("agonia", seats=2, options={"target_points": 0}, manual_deal=True)
         tokens = [owner.join(created.table_id, f"p{s}", seat=s).token for s in (0, 1)]
         owner.token = created.owner_token
         owner.start_match(created.table_id, deal=deal)
