@@ -32,6 +32,7 @@ from grpc_reflection.v1alpha import reflection
 
 from trapoula.api.v1 import table_pb2
 from trapoula.service.application import Tables
+from trapoula.service.collector import serving_collector
 from trapoula.service.fanout import Fanout
 from trapoula.service.health import StoreHealth, store_probe
 from trapoula.service.metrics import Metrics
@@ -408,5 +409,7 @@ def run(
     ready: Callable[[str], None] | None = None,
     metrics_ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve in a new event loop until interrupted (the blocking form of :func:`serve`)."""
-    asyncio.run(serve(settings, ready=ready, metrics_ready=metrics_ready))
+    """Serve in a new event loop until interrupted (the blocking form of :func:`serve`), with the
+    garbage collector tuned for serving (:func:`~trapoula.service.collector.serving_collector`)."""
+    with serving_collector():
+        asyncio.run(serve(settings, ready=ready, metrics_ready=metrics_ready))
