@@ -7,6 +7,7 @@ afterwards the test reads the server's store to check what the load generator sa
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import itertools
 import math
@@ -169,6 +170,30 @@ def test_a_short_run_plays_matches_to_the_end_and_the_store_holds_its_commands(
     # a seat's Act stores its events under its command id (SeatTaken has none)
     seat_commands = {e.command_id for log in logs for e in log if e.actor.startswith("seat:") and e.command_id}
     assert commands <= len(seat_commands) <= commands + 3
+
+
+class _Thresholds(io.StringIO):
+    """An output that notes the collector's thresholds each time a line is printed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[tuple[int, int, int]] = set()
+
+    def write(self, text: str) -> int:
+        self.seen.add(gc.get_threshold())
+        return super().write(text)
+
+
+def test_a_run_tunes_the_collector_and_puts_it_back(served: Served) -> None:
+    before = gc.get_threshold()
+    assert before != load.GC_THRESHOLDS
+    out = _Thresholds()
+    plan = load.LoadPlan(served.address, tables=2, duration=0.5, game="crazy_eights", seats=2, seed=3, every=0.2)
+    result = load.run_load(plan, out)
+    assert result.final.commands > 0
+    assert out.seen == {(2_000, 10, 1_000)}  # every line, the summary too, printed during the run
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
 
 
 def test_a_bot_refused_by_the_rules_is_counted_and_the_run_goes_on(

@@ -73,14 +73,23 @@ class TableReads:
         return state.position(principal.viewer), table_view(state, principal)
 
     def events_after(
-        self, table_id: str, principal: Principal, after: int, limit: int = 1000, *, fresh: bool = True
+        self,
+        table_id: str,
+        principal: Principal,
+        after: int,
+        limit: int = 1000,
+        *,
+        fresh: bool = True,
+        max_age: float | None = None,
     ) -> WatchBatch:
         """The events after position ``after`` that ``principal`` may receive (at most ``limit``),
         redacted for it, each with ``principal``'s view after it.
 
         ``fresh`` False: read the table as this process knows it, without asking the store when
         its cached copy is at the newest version announced (:meth:`TableStore.current`; for a
-        watch woken by an announcement); True: bring it up to date from the store first.
+        watch woken by an announcement); True: bring it up to date from the store first, unless
+        this process did so less than ``max_age`` seconds ago (:meth:`TableStore.load`; for a
+        watch's poll, which the table's other watchers make at the same moment).
 
         Positions are the viewer's own count of the events it receives (``TableState.position``):
         the log's versions, except at a table of a game with withheld events (``Event.withheld``), where
@@ -93,7 +102,7 @@ class TableReads:
                 that position does not exist yet, and may never (it is not waited for).
         """
         check_version(after)
-        table = self.store.load(table_id) if fresh else self.store.current(table_id)
+        table = self.store.load(table_id, max_age) if fresh else self.store.current(table_id)
         batch = watch_batch(table, principal, after, limit)
         self.automation.resume_if_due(table.state)
         return batch

@@ -32,6 +32,7 @@ from grpc_reflection.v1alpha import reflection
 
 from trapoula.api.v1 import table_pb2
 from trapoula.service.application import Tables
+from trapoula.service.collector import serving_collector
 from trapoula.service.fanout import Fanout
 from trapoula.service.health import StoreHealth, store_probe
 from trapoula.service.metrics import Metrics
@@ -52,15 +53,31 @@ MAX_REQUEST_BYTES = 8 * 1024 * 1024
 """Largest message received: far above any legal request (about 100 KB at most), low enough that a
 flood of giant requests, which gRPC reads whole before any token is checked, cannot exhaust memory
 or stall the other calls; a larger one is refused with ``RESOURCE_EXHAUSTED``."""
+MAX_PENDING_CALLS = 10_000
+"""Calls that may wait in gRPC's core for the event loop to take them before the core begins to
+drop new ones (it drops every one beyond twice as many).
+
+grpc.aio takes the calls that reached the process one at a time, one per turn of the event loop,
+so a burst of calls (hundreds of tables opening their streams and starting their matches at once)
+waits there while the loop works, all the more during a pause of the garbage collector.  With
+gRPC's defaults (1,000, and 3,000 at most) the core dropped new calls at random past 1,000 and
+answered them ``CANCELLED`` without running them, as if the caller had cancelled: the paced load
+of 400 tables met a few dozen such calls among its set-up's 4,400.  A waiting call holds only
+its headers and the first bytes of its request (HTTP/2 flow control bounds the rest); it still
+ends with its deadline, and after 30 s of waiting (gRPC's
+``grpc.server_max_unrequested_time_in_server``)."""
 SERVER_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.so_reuseport", 0),
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
     ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
     ("grpc.http2.min_recv_ping_interval_without_data_ms", 10_000),
+    ("grpc.server.max_pending_requests", MAX_PENDING_CALLS),
+    ("grpc.server.max_pending_requests_hard_limit", 2 * MAX_PENDING_CALLS),
 )
 """Channel arguments of the server: no port sharing, replies up to 64 MiB, requests up to 8 MiB,
-and clients' keepalive pings accepted every 10 s or more (the trapoula client pings every 20 s
-while a watch is open, to notice a frozen server)."""
+clients' keepalive pings accepted every 10 s or more (the trapoula client pings every 20 s
+while a watch is open, to notice a frozen server), and up to :data:`MAX_PENDING_CALLS` calls
+waiting for the event loop without any dropped."""
 
 
 class StartupError(RuntimeError):
@@ -392,5 +409,7 @@ def run(
     ready: Callable[[str], None] | None = None,
     metrics_ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve in a new event loop until interrupted (the blocking form of :func:`serve`)."""
-    asyncio.run(serve(settings, ready=ready, metrics_ready=metrics_ready))
+    """Serve in a new event loop until interrupted (the blocking form of :func:`serve`), with the
+    garbage collector tuned for serving (:func:`~trapoula.service.collector.serving_collector`)."""
+    with serving_collector():
+        asyncio.run(serve(settings, ready=ready, metrics_ready=metrics_ready))

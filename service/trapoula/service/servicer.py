@@ -42,6 +42,10 @@ Context = grpc.aio.ServicerContext[Any, Any]
 
 POLL_SECONDS = 5.0
 """A watcher re-reads the store at least this often, even without a wake-up."""
+POLL_SHARED = 0.5
+"""A watcher's poll takes the table in memory instead of asking the store when the process read
+the table from the store less than this share of the poll interval ago (another watcher of the
+table polling at the same moment, as the watchers woken by one save do)."""
 ENCODED_KEPT = 4096
 """Stream messages kept serialised for the other streams that send the same one."""
 
@@ -205,6 +209,10 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
     ) -> AsyncIterator[pb.WatchTableResponse | bytes]:
         """Stream the caller's events and views after ``from_version``, then live.
 
+        A stream woken by a save renders the new events from the table in memory; one that waited
+        :attr:`poll_seconds` in vain re-reads the table from the store (in case a wake-up was
+        lost), unless the process read it less than :data:`POLL_SHARED` of that ago.
+
         The stream ends by itself once the match is over and its last event was sent.  A
         ``from_version`` beyond the table's version is ``OUT_OF_RANGE`` (``version_ahead``).  When
         the server stops, open streams end at once with ``UNAVAILABLE`` (``server_stopping``):
@@ -230,10 +238,14 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
                     return
                 # woken by an announced save: the table in memory has it, and renders it without a thread
                 woken = await self.fanout.wait(table_id, batch.head, timeout=self.poll_seconds)
-                batch = self.tables.watch_in_memory(table_id, principal, after) if woken else None
-                if batch is None and woken:
-                    read = functools.partial(self.tables.events_after, fresh=False)
-                    batch = await self._run(read, table_id, principal, after)
+                if woken:
+                    batch = self.tables.watch_in_memory(table_id, principal, after)
+                    if batch is None:
+                        read = functools.partial(self.tables.events_after, fresh=False)
+                        batch = await self._run(read, table_id, principal, after)
+                else:  # a poll for a lost wake-up: the table's watchers, waiting alike, share one store read
+                    poll = functools.partial(self.tables.events_after, max_age=self.poll_seconds * POLL_SHARED)
+                    batch = await self._run(poll, table_id, principal, after)
         except asyncio.CancelledError:
             raise
         except Exception as exc:

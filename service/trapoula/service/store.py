@@ -6,7 +6,9 @@ store (:mod:`trapoula.service.snapshots`) and its aggregate cache.  This module 
 service needs around them:
 
 * loads that take the cached copy without asking the store when it is known to be current
-  (:meth:`TableStore.peek`), else fast-forward it (:meth:`TableStore.load`);
+  (:meth:`TableStore.peek`), else fast-forward it (:meth:`TableStore.load`), or when the store
+  was asked a moment ago (``load(table_id, max_age)``: the watchers of a table polling together
+  share one read);
 * saves that apply their own events to the cached copy in memory (never read back), take
   snapshots on the way, and announce ``(table_id, version)`` to the listeners (the fan-out, the
   metrics, the projection);
@@ -18,7 +20,9 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -56,6 +60,10 @@ PG_CONNECTION_DEFAULTS: dict[str, str] = {
 }
 """libpq settings a PostgreSQL URL gets unless it sets them (see :func:`store_url`): seconds,
 except ``tcp_user_timeout`` and the server settings in ``options`` (milliseconds)."""
+
+
+POLL_LOCKS = 64
+"""Locks shared by the tables (by hash) so that the loads of one table with a ``max_age`` take turns."""
 
 
 def store_url(database_url: str) -> str:
@@ -125,6 +133,12 @@ class TableStore(Application):  # type: ignore[type-arg]
         self._listeners: list[Callable[[str, int], None]] = []
         self._heads: dict[str, int] = {}
         self._heads_lock = threading.Lock()
+        self._read_at: OrderedDict[str, float] = OrderedDict()
+        """When each table was last brought up to date from the store (``time.monotonic``), the
+        most recent last; at most :attr:`_reads_kept` tables (guarded by ``_heads_lock``)."""
+        self._reads_kept = 2 * max(1, cache_size)
+        self._poll_locks = [threading.Lock() for _ in range(POLL_LOCKS)]
+        """Loads with a ``max_age`` of one table take turns (tables share these by hash)."""
         self.replica = uuid.uuid4().hex[:12]
         """This process's id in the store's notifications (its follower skips its own saves)."""
         self.batches = 0
@@ -200,19 +214,46 @@ class TableStore(Application):  # type: ignore[type-arg]
 
     # ----------------------------------------------------------------------- loading
 
-    def load(self, table_id: str) -> Table:
+    def load(self, table_id: str, max_age: float | None = None) -> Table:
         """The table, brought up to date from the store (the cached copy fast-forwarded).
+
+        ``max_age`` (seconds): the cached copy instead, without asking the store, when this
+        process began to bring the table up to date from the store less than ``max_age`` seconds
+        ago and the copy is at the newest version known since (:meth:`peek`): what the store held
+        then is in the copy.  Such loads of one table wait for each other, so the watchers of a
+        table polling for lost wake-ups together (a save woke them alike, and they waited alike)
+        ask the store once.
 
         Raises:
             InvalidInput: a bad table id (``bad_table_id``).
             TableNotFound: no such table.
         """
         tid = parse_table_id(table_id)
+        if max_age is None:
+            return self._fetch(table_id, tid)
+        with self._poll_locks[hash(table_id) % len(self._poll_locks)]:
+            with self._heads_lock:
+                read_at = self._read_at.get(table_id)
+            if read_at is not None and time.monotonic() - read_at < max_age:
+                cached = self.peek(table_id)
+                if cached is not None:
+                    return cached
+            return self._fetch(table_id, tid)
+
+    def _fetch(self, table_id: str, tid: uuid.UUID) -> Table:
+        """The table from the repository (the cached copy fast-forwarded from the store); notes
+        when the store was asked (for :meth:`load`'s ``max_age``)."""
+        asked = time.monotonic()
         try:
             table: object = self.repository.get(tid, projector_func=project)
         except AggregateNotFoundError:
             raise TableNotFound(f"no table {table_id}", context=ErrorContext(table_id=table_id)) from None
         assert isinstance(table, Table)
+        with self._heads_lock:
+            self._read_at.pop(table_id, None)
+            self._read_at[table_id] = asked
+            if len(self._read_at) > self._reads_kept:
+                self._read_at.popitem(last=False)
         return table
 
     def peek(self, table_id: str) -> Table | None:
