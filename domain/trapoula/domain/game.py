@@ -17,6 +17,7 @@ from trapoula.domain.deal import Deal, commitment, deck_hash
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Payload, Seat, Viewer
 from trapoula.domain.lifecycle import Fact, MatchResult, Role, ranking
+from trapoula.domain.text import PLAIN_TEXT, GameText
 
 S = TypeVar("S")
 """A game's state type."""
@@ -192,6 +193,10 @@ class GameSpec(Generic[S, C]):
     preset_bots: Callable[[Any], Mapping[int, str]] = field(default=lambda options: {})
     """Computer seats an option fixes at creation (``mau_mau`` R7.2 ``computer_seats``):
     parsed options -> {seat: level}."""
+    text: GameText = PLAIN_TEXT
+    """How the game reads in the terminal (:class:`~trapoula.domain.text.GameText`): its commands,
+    events and views in words, its menu and its typed moves; :data:`~trapoula.domain.text.PLAIN_TEXT`
+    for a game that gives none (it then plays plainly: commands and events as their data)."""
 
     def role_of(self, name: str) -> Role | None:
         """The platform role of this game's event ``name`` (:mod:`trapoula.domain.lifecycle`); None

@@ -23,6 +23,9 @@ GAMES: dict[str, GameSpec[Any, Any]] = {
 }
 """Every game by key."""
 
+DEFAULT_GAME = AGONIA.key
+"""The game a tool plays when it is not told which (``trapoula play``, ``demo``, ``load``)."""
+
 
 def find_game(key: str) -> GameSpec[Any, Any]:
     """The game with key ``key``.
