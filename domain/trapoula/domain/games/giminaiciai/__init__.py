@@ -57,6 +57,7 @@ from trapoula.domain.games.giminaiciai.rules import (
     option_defaults,
 )
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
+from trapoula.domain.games.giminaiciai.text import TEXT
 from trapoula.domain.games.giminaiciai.views import seat_view
 
 
@@ -116,6 +117,7 @@ SPEC: GameSpec[GiminaiciaiState, Command] = GameSpec(
     commitment=commitment,
     reveal_seed_field="salt",
     audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
+    text=TEXT,
 )
 """Giminaičiai's game definition."""
 

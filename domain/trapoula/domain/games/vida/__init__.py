@@ -38,6 +38,7 @@ from trapoula.domain.games.vida.rules import (
     option_defaults,
 )
 from trapoula.domain.games.vida.state import Phase, VidaState
+from trapoula.domain.games.vida.text import TEXT
 from trapoula.domain.games.vida.views import seat_view
 
 
@@ -104,6 +105,7 @@ SPEC: GameSpec[VidaState, Command] = GameSpec(
     commitment=commitment,
     reveal_seed_field="salt",
     audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
+    text=TEXT,
 )
 """Vida's game definition."""
 
