@@ -192,6 +192,10 @@ class RemoteSession:
     Args:
         client: a connected client without a token (it adopts the seat token).
         game, seats, level, options, name: as for :class:`LocalSession`.
+
+    Raises:
+        InvalidInput: ``game`` is no game this client knows (``unknown_game``): it could not tell
+            the match's end (role ``match_ended``).
     """
 
     def __init__(
