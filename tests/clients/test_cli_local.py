@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 
 from trapoula.clients.cli import main
-from trapoula.clients.text import describe_command, describe_event, pretty, pretty_cards
+from trapoula.domain.games.agonia.text import describe_command, describe_event
+from trapoula.domain.words import pretty, pretty_cards
 
 SEED = "ab" * 32
 

@@ -8,27 +8,35 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
-from trapoula.clients.play import (
-    GIMINAICIAI_DRAW_HELP,
-    GIMINAICIAI_TURN_HELP,
-    LAY_DOWNS_SHOWN,
-    LocalSession,
-    _giminaiciai_choice,
-    _menu_line,
-    _order_lay_downs,
-    _print_menu,
-    _read_choice,
-    _romis_no_reveal,
-    _typed_giminaiciai,
-    _typed_help,
-    play_loop,
-)
+from trapoula.clients.play import LocalSession, _print_menu, _read_choice, play_loop
 from trapoula.domain.cards import codes, deck_52
+from trapoula.domain.games.giminaiciai.text import DRAW_HELP as GIMINAICIAI_DRAW_HELP
+from trapoula.domain.games.giminaiciai.text import LAY_DOWNS_SHOWN, TEXT
+from trapoula.domain.games.giminaiciai.text import TURN_HELP as GIMINAICIAI_TURN_HELP
+from trapoula.domain.games.giminaiciai.text import choose_typed as _giminaiciai_choice
+from trapoula.domain.games.giminaiciai.text import menu_line as _menu_line
+from trapoula.domain.games.giminaiciai.text import order_lay_downs as _order_lay_downs
+from trapoula.domain.games.giminaiciai.text import parse_typed as _typed_giminaiciai
+from trapoula.domain.games.romis.text import no_reveal as _romis_no_reveal
+from trapoula.domain.registry import find_game
+from trapoula.domain.text import GameText, Turn
+
+
+def _turn(legal: Sequence[Mapping[str, Any]], view: Mapping[str, Any] | None = None, text: GameText = TEXT) -> Turn:
+    """The menu of a seat's move with ``legal`` in ``view``, in the words of ``text`` (giminaiciai's by
+    default)."""
+    return text.turn_for(view or {"game": "giminaiciai", "discard_pile": []}, legal, ())
+
+
+def _typed(legal: Sequence[Mapping[str, Any]], text: GameText = TEXT) -> Any:
+    """The reading of a typed line against ``legal`` in the words of ``text`` (giminaiciai's by default)."""
+    return lambda line: text.parse_move(line, legal)
+
 
 # --------------------------------------------------------------------------- reading what is typed
 
@@ -156,20 +164,21 @@ def test_r11_the_prompt_keeps_its_numbers_and_says_what_may_be_typed() -> None:
     may be typed; then a typed lay-down is read; a number still picks from the menu."""
     out = io.StringIO()
     inp = io.StringIO("lay\nlay 4h 5h 6h | kc kd ks qs discard 2c\n")
-    assert _read_choice(inp, out, AFTER_TAKING, relatives=True) is AFTER_TAKING[-1]
+    assert _read_choice(inp, out, _turn(AFTER_TAKING), _typed(AFTER_TAKING)) is AFTER_TAKING[-1]
     text = out.getvalue()
     assert "Your move [1-8, q to quit]: " in text
     assert (
         "Please type a number from 1 to 8, draw, take, discard and a card (e.g. discard 7H) or lay and the groups "
         "(e.g. lay 4H 5H 6H | KC KD KS extra 1 discard 2C), or q." in text
     )
-    assert _read_choice(io.StringIO("2\n"), io.StringIO(), AFTER_TAKING, relatives=True) is AFTER_TAKING[1]
+    assert _read_choice(io.StringIO("2\n"), io.StringIO(), _turn(AFTER_TAKING), _typed(AFTER_TAKING)) is AFTER_TAKING[1]
 
 
 def test_r11_typed_commands_are_not_read_in_other_games() -> None:
-    """Without ``relatives`` (any game but giminaiciai) ``draw`` is no command: asked again, then quit."""
+    """In another game's words (agonia's) ``take`` is no command: asked again, then quit."""
     out = io.StringIO()
-    assert _read_choice(io.StringIO("take\nq\n"), out, [{"kind": "pass"}]) is None
+    other, legal = find_game("agonia").text, [{"kind": "pass"}]
+    assert _read_choice(io.StringIO("take\nq\n"), out, _turn(legal, {}, other), _typed(legal, other)) is None
     assert "Please type a number from 1 to 1, or q." in out.getvalue()
 
 
@@ -244,7 +253,7 @@ def test_r5_3_a_long_menu_lists_twelve_lay_downs_and_more_lists_the_rest() -> No
     out = io.StringIO()
     view = {"game": "giminaiciai", "discard_pile": ["TC"]}
     ordered = _order_lay_downs(MANY)
-    unlisted = _print_menu(ordered, view, out)
+    unlisted = _print_menu(_turn(ordered, view), out)
     lines = out.getvalue().splitlines()
     assert len(lines) == 15
     assert lines[0] == "  1) discard 2♥"
@@ -256,7 +265,7 @@ def test_r5_3_a_long_menu_lists_twelve_lay_downs_and_more_lists_the_rest() -> No
         "  16) lay down 2♣ 2♥ 2♠ A♠ | 10♠ J♠ Q♠, discard K♠",
     ]
     prompt = io.StringIO()
-    assert _read_choice(io.StringIO("more\n16\n"), prompt, ordered, relatives=True, unlisted=unlisted) is MANY[15]
+    assert _read_choice(io.StringIO("more\n16\n"), prompt, _turn(ordered, view), _typed(ordered), unlisted) is MANY[15]
     assert "  16) lay down 2♣ 2♥ 2♠ A♠ | 10♠ J♠ Q♠, discard K♠\n" in prompt.getvalue()
 
 
@@ -264,7 +273,7 @@ def test_r5_3_one_lay_down_past_twelve_is_named_alone() -> None:
     """R5.3: with 13 of the lay-downs above (the last, discarding KS, left out), the 13th (the 7-card
     lay-down discarding AS) is entry 15, the only one left for ``more``."""
     out = io.StringIO()
-    unlisted = _print_menu(_order_lay_downs(MANY[:-1]), {"game": "giminaiciai", "discard_pile": ["TC"]}, out)
+    unlisted = _print_menu(_turn(_order_lay_downs(MANY[:-1]), {"game": "giminaiciai", "discard_pile": ["TC"]}), out)
     assert out.getvalue().splitlines()[-1] == "  15) 1 more lay-down: type more to list it, or type one"
     assert unlisted == ["  15) lay down 2♣ 2♥ 2♠ | 10♠ J♠ Q♠ K♠, discard A♠"]
 
@@ -272,7 +281,7 @@ def test_r5_3_one_lay_down_past_twelve_is_named_alone() -> None:
 def test_a_short_menu_is_printed_whole() -> None:
     """Up to 12 lay-downs every entry is printed and nothing is left for ``more``."""
     out = io.StringIO()
-    assert _print_menu(AFTER_TAKING, {"game": "giminaiciai", "discard_pile": []}, out) == []
+    assert _print_menu(_turn(AFTER_TAKING, {"game": "giminaiciai", "discard_pile": []}), out) == []
     assert out.getvalue().splitlines()[-1] == "  8) lay down K♣ K♦ Q♠ K♠ | 4♥ 5♥ 6♥, discard 2♣"
 
 
@@ -280,10 +289,10 @@ def test_r4_2_r4_3_the_help_line_follows_the_turn() -> None:
     """R4.2: before the draw the help names the two draws; R4.3: after it, the discard and the
     lay-down with its ``|``, ``extra`` and ``discard``."""
     draws = [{"kind": "draw", "seat": 0, "source": "stock"}, {"kind": "draw", "seat": 0, "source": "discard"}]
-    assert _typed_help({"game": "giminaiciai", "drawn": False}, draws) == GIMINAICIAI_DRAW_HELP
-    assert _typed_help({"game": "giminaiciai", "drawn": True}, AFTER_TAKING) == GIMINAICIAI_TURN_HELP
+    assert _turn(draws, {"game": "giminaiciai", "drawn": False}).after == (GIMINAICIAI_DRAW_HELP,)
+    assert _turn(AFTER_TAKING, {"game": "giminaiciai", "drawn": True}).after == (GIMINAICIAI_TURN_HELP,)
     assert "lay 4H 5H 6H 7H | KC KD KS extra 1 discard 2C" in GIMINAICIAI_TURN_HELP
-    assert _typed_help({"game": "agonia"}, [{"kind": "pass"}]) is None
+    assert _turn([{"kind": "pass"}], {"game": "agonia"}, find_game("agonia").text).after == ()
 
 
 # --------------------------------------------------------------------------- a turn with the rules

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trapoula.clients.text import describe_command, describe_event
+from trapoula.domain.games.giminaiciai.text import describe_command, describe_event
 
 NAMES = ["ann", "bob", "cy"]
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from trapoula.clients.text import PILE_SHOWN, describe_event, render_view
+from trapoula.clients.text import render_view
+from trapoula.domain.games.giminaiciai.text import PILE_SHOWN, describe_event
+from trapoula.domain.games.shedding.text import describe_event as shedding_event
 
 NAMES = ["ann", "bob", "cy"]
 
@@ -200,7 +202,7 @@ def test_r3_4_the_starter_starts_the_discard_pile() -> None:
     up-card (with its active suit, agonia R3.4) reads as before."""
     assert describe_event("StarterTurned", {"card": "QS"}, NAMES) == "Up-card Q♠ starts the discard pile"
     shedding = {"card": "7H", "active_suit": "H", "pending_draw": 2, "chooser": None}
-    assert describe_event("StarterTurned", shedding, NAMES) == "Up-card 7♥: 2 cards to take"
+    assert shedding_event("StarterTurned", shedding, NAMES) == "Up-card 7♥: 2 cards to take"
 
 
 # --------------------------------------------------------------------------- romis: one's own auxiliary cards

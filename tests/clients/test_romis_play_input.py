@@ -13,9 +13,25 @@ from typing import Any, ClassVar
 
 import pytest
 
-from trapoula.clients.play import ROMIS_HELP, LocalSession, _read_choice, _romis_choice, _typed_romis, play_loop
+from trapoula.clients.play import LocalSession, _read_choice, play_loop
 from trapoula.domain.errors import CommandRejected
 from trapoula.domain.events import Event
+from trapoula.domain.games.romis.text import TEXT
+from trapoula.domain.games.romis.text import TYPED_HELP as ROMIS_HELP
+from trapoula.domain.games.romis.text import choose_typed as _romis_choice
+from trapoula.domain.games.romis.text import parse_typed as _typed_romis
+from trapoula.domain.registry import find_game
+from trapoula.domain.text import GameText, Turn
+
+
+def _turn(legal: Sequence[Mapping[str, Any]], text: GameText = TEXT) -> Turn:
+    """The menu of a seat's move with ``legal`` in the words of ``text`` (romis's by default)."""
+    return text.turn_for({}, legal, ())
+
+
+def _typed(legal: Sequence[Mapping[str, Any]], text: GameText = TEXT) -> Any:
+    """The reading of a typed line against ``legal`` in the words of ``text`` (romis's by default)."""
+    return lambda line: text.parse_move(line, legal)
 
 
 @pytest.mark.parametrize(
@@ -76,20 +92,25 @@ def test_r13_the_prompt_takes_numbers_and_typed_commands_and_says_what_to_type()
     new combination is read; a menu number still picks from the menu."""
     out = io.StringIO()
     inp = io.StringIO("reveal\nreveal 8s 9s with 9d\n")
-    assert _read_choice(inp, out, LEGAL, sealed=True) == {"kind": "reveal", "cards": ["8S", "9S"], "companions": ["9D"]}
+    assert _read_choice(inp, out, _turn(LEGAL), _typed(LEGAL)) == {
+        "kind": "reveal",
+        "cards": ["8S", "9S"],
+        "companions": ["9D"],
+    }
     text = out.getvalue()
     assert "Your move [1-2, or reveal and your cards, aux or cannot, q to quit]: " in text
     assert (
         "Please type a number from 1 to 2, reveal and the cards (e.g. reveal 5H 7D, or reveal 9S with 8S 9D), "
         "aux or cannot, or q." in text
     )
-    assert _read_choice(io.StringIO("2\n"), io.StringIO(), LEGAL, sealed=True) is LEGAL[1]
+    assert _read_choice(io.StringIO("2\n"), io.StringIO(), _turn(LEGAL), _typed(LEGAL)) is LEGAL[1]
 
 
 def test_r13_typed_commands_are_not_read_in_other_games() -> None:
-    """Without ``sealed`` (any game but romis) ``cannot`` is no command: asked again, then quit."""
+    """In another game's words (agonia's) ``cannot`` is no command: asked again, then quit."""
     out = io.StringIO()
-    assert _read_choice(io.StringIO("cannot\nq\n"), out, [{"kind": "pass"}]) is None
+    other, legal = find_game("agonia").text, [{"kind": "pass"}]
+    assert _read_choice(io.StringIO("cannot\nq\n"), out, _turn(legal, other), _typed(legal, other)) is None
     assert "Please type a number from 1 to 1, or q." in out.getvalue()
 
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from trapoula.clients.text import describe_command, describe_event, render_view
+from trapoula.clients.text import render_view
+from trapoula.domain.games.giminaiciai.text import describe_event as giminaiciai_event
+from trapoula.domain.games.romis.text import describe_command, describe_event
+from trapoula.domain.games.shedding.text import describe_event as shedding_event
 
 NAMES = ["ann", "bob", "cy"]
 
@@ -33,7 +36,7 @@ def test_r12_the_match_is_to_its_target_with_a_carried_bonus_factor() -> None:
         "Match of romis: ann, bob, cy, to 60 points, bonus factor 3 carried over"
     )
     gimi = {"game": "giminaiciai", "names": NAMES, "options": {"target_score": 200}}  # its R10.1 reads alike
-    assert describe_event("MatchStarted", gimi, NAMES) == "Match of giminaiciai: ann, bob, cy, to 200 points"
+    assert giminaiciai_event("MatchStarted", gimi, NAMES) == "Match of giminaiciai: ann, bob, cy, to 200 points"
 
 
 def test_r3_the_deal_commitment_and_hand() -> None:
@@ -235,11 +238,11 @@ def test_r3_2_the_shuffle_revealed_is_shown_only_when_verbose() -> None:
 
 
 def test_other_games_events_of_the_same_names_read_as_before() -> None:
-    """Section 9 shares names with other games; their payloads lack romis's fields and keep their
-    own lines (mau_mau's elimination by total, a shedding hand's commitment)."""
-    assert describe_event("PlayerEliminated", {"seat": 1, "total": 120}, NAMES) == ("bob is eliminated with 120 points")
+    """Section 9 shares names with other games; each game's own text reads its events, so theirs keep
+    their own lines (mau_mau's elimination by total, a shedding hand's commitment)."""
+    assert shedding_event("PlayerEliminated", {"seat": 1, "total": 120}, NAMES) == ("bob is eliminated with 120 points")
     shedding = {"hand_no": 2, "dealer": 0, "explicit_deal": True}
-    assert describe_event("HandStarted", shedding, NAMES, me=1) == "--- hand 2: ann deals (explicit deal)"
+    assert shedding_event("HandStarted", shedding, NAMES, me=1) == "--- hand 2: ann deals (explicit deal)"
 
 
 def _view(**more: object) -> dict[str, object]:

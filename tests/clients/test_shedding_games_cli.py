@@ -16,7 +16,7 @@ from trapoula.clients.cli import main, option_arg
 from trapoula.clients.demo import local_server, run_demo
 from trapoula.clients.errors import CommandRejected, InvalidArgument, PermissionDenied
 from trapoula.clients.table import TableClient, my_move
-from trapoula.clients.text import describe_command, describe_event
+from trapoula.domain.games.mau_mau.text import describe_command, describe_event
 
 pytestmark = pytest.mark.timeout(300)
 

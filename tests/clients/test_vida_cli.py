@@ -18,7 +18,8 @@ from trapoula.clients.audit import audit_text
 from trapoula.clients.cli import main
 from trapoula.clients.demo import local_server
 from trapoula.clients.table import command_message
-from trapoula.clients.text import describe_command, describe_event, describe_vida_call, render_view
+from trapoula.clients.text import render_view
+from trapoula.domain.games.vida.text import describe_command, describe_event, describe_vida_call
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -337,7 +338,7 @@ def test_vida_commands_go_on_the_wire_as_their_messages() -> None:
 def test_r5_2_combinations_are_named_in_words_and_shown_only_in_the_first_trick() -> None:
     """R5.2 and section 11: ``seq4`` reads "quarte", ``carre_J`` "four jacks"; the own combinations
     line is shown during the first trick only (R5.7, R5.8) and says what the comparison made of them."""
-    from trapoula.clients.text import combination_name, render_view
+    from trapoula.domain.games.vida.text import combination_name
 
     assert [combination_name(k) for k in ("seq3", "seq4", "seq5", "seq8", "carre_J", "carre_9")] == [
         "tierce",

@@ -34,6 +34,7 @@ from trapoula.clients.replay import Replay
 from trapoula.clients.table import TableClient, command_message
 from trapoula.domain.audit import audit_record
 from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.games.vida.text import TEXT as VIDA_TEXT
 from trapoula.service import convert
 from trapoula.service.application import OWNER, SPECTATOR, Tables, seat_principal
 
@@ -706,7 +707,13 @@ def test_the_terminal_asks_again_for_digits_it_cannot_read_r4_3(typed: str) -> N
     limit: both used to end the game with ``ValueError``; now the prompt asks again."""
     out = io.StringIO()
     bids = [{"kind": "bid", "points": 90, "suit": "H"}]
-    assert _read_choice(io.StringIO(f"{typed}\nq\n"), out, [{"kind": "pass"}], bids) is None
+    legal = [{"kind": "pass"}, *bids]
+    turn = VIDA_TEXT.turn_for({"game": "vida"}, legal, ())  # bids are typed, the menu lists the pass
+
+    def parse(line: str) -> Any:
+        return VIDA_TEXT.parse_move(line, legal)
+
+    assert _read_choice(io.StringIO(f"{typed}\nq\n"), out, turn, parse) is None
     assert "Please type" in out.getvalue()
-    assert _read_choice(io.StringIO("90h\n"), io.StringIO(), [{"kind": "pass"}], bids) == bids[0]
-    assert _read_choice(io.StringIO("1\n"), io.StringIO(), [{"kind": "pass"}], bids) == {"kind": "pass"}
+    assert _read_choice(io.StringIO("90h\n"), io.StringIO(), turn, parse) == bids[0]
+    assert _read_choice(io.StringIO("1\n"), io.StringIO(), turn, parse) == {"kind": "pass"}

@@ -9,7 +9,7 @@
                      [--address HOST:PORT]
     trapoula replay  RECORD [--at N] [--seat S|spectator|all]
     trapoula verify  RECORD
-    trapoula tables  [--game agonia] [--address HOST:PORT]
+    trapoula tables  [--game G] [--address HOST:PORT]
     trapoula games   [--address HOST:PORT | --local]
     trapoula history [--player NAME] [--game G] [--after TIME] [--before TIME] [--limit 20] [--address HOST:PORT]
     trapoula standings [--game G] [--player NAME] [--limit 50] [--address HOST:PORT]
@@ -52,7 +52,7 @@ from trapoula.clients.text import describe_event, render_view
 from trapoula.domain.audit import FORMAT, audit_record
 from trapoula.domain.bots import levels as bot_levels
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.registry import GAMES, find_game
+from trapoula.domain.registry import DEFAULT_GAME, GAMES, find_game
 
 __all__ = ["EXIT_CODES", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main", "seed_arg"]
 
@@ -151,15 +151,10 @@ def _cmd_serve(argv: Sequence[str]) -> int:
 
 # --------------------------------------------------------------------------- options
 
-TARGET_HELP = (
-    "the game's target: agonia target_points, mau_mau elimination_limit, crazy_eights target_per_player, "
-    "vida target_score, giminaiciai target_score, romis target_score"
+TARGET_HELP = "the game's target: " + ", ".join(
+    f"{spec.key} {spec.target_option}" for spec in GAMES.values() if spec.target_option is not None
 )
-"""The help of ``--target``."""
-
-DEMO_OPTIONS: dict[str, dict[str, Any]] = {"crazy_eights": {"scoring": "points"}}
-"""Options a demo uses unless told otherwise: a Crazy Eights demo plays the points game (R6.4),
-so that it has standings to print."""
+"""The help of ``--target``: the option each game's ``GameSpec.target_option`` names."""
 
 
 def option_arg(text: str) -> tuple[str, Any]:
@@ -216,7 +211,7 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     result = run_demo(
         args.address,
         game=args.game,
-        options=_options(args, DEMO_OPTIONS.get(args.game, {})),
+        options=_options(args, find_game(args.game).text.demo_options),
         record_path=args.record,
         levels=[_level(args)] * args.seats,
         database_url=args.database_url or _env_database(),
@@ -284,11 +279,11 @@ def _step_line(replay: Replay, position: int, viewer: int | str | None) -> str:
     if position == 0:
         return f"[0/{replay.length}] start of the match"
     step = replay.step(position)
-    if not replay.reaches(position, viewer):  # romis R5.4: another seat's private move
+    if not replay.reaches(position, viewer):  # an event withheld from this seat (Event.withheld)
         return f"[{position}/{replay.length}] seq {step.seq}: (not shown to this seat: another seat's private move)"
     payload = replay.event_payload(position, viewer)
     me = viewer if isinstance(viewer, int) else None
-    text = describe_event(step.name, payload, replay.names, me, verbose=True) or step.name
+    text = describe_event(replay.spec.key, step.name, payload, replay.names, me, verbose=True) or step.name
     return f"[{position}/{replay.length}] seq {step.seq}: {text}"
 
 
@@ -355,7 +350,7 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         _show(replay, start, viewer, out)
     else:
         for position in range(replay.length + 1):
-            if replay.reaches(position, viewer):  # a seat's listing holds what it received (romis R5.4)
+            if replay.reaches(position, viewer):  # a seat's listing holds what it received (Event.withheld)
                 print(_step_line(replay, position, viewer), file=out)
         print(render_view(replay.view(replay.length, viewer)), file=out)
     return EXIT_OK if stopped is None else EXIT_FAILED
@@ -457,7 +452,7 @@ def _cmd_history(args: argparse.Namespace, out: TextIO) -> int:
         def shown(p: Any) -> str:  # [out]: left the match or was eliminated before its end
             return f"{p.name}" + (f" ({p.total})" if p.total is not None else "") + (" [out]" if p.left else "")
 
-        if m.team_totals:  # vida: the partners of each team, and the games it won (R2.3, R6.10)
+        if m.team_totals:  # a game scored by team (GameSpec.teams): each team's partners and games won
             players = "; ".join(
                 f"team {team}: "
                 + ", ".join(shown(p) for p in m.players if p.team == team)
@@ -549,7 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p = sub.add_parser("demo", help="four bots play a match over gRPC; the record is verified", epilog=EXIT_CODES)
-    p.add_argument("--game", default="agonia", choices=games)
+    p.add_argument("--game", default=DEFAULT_GAME, choices=games)
     p.add_argument(
         "--target",
         type=int,
@@ -564,7 +559,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
 
     p = sub.add_parser("play", help="play against bots in the terminal", epilog=EXIT_CODES)
-    p.add_argument("--game", default="agonia", choices=games)
+    p.add_argument("--game", default=DEFAULT_GAME, choices=games)
     p.add_argument("--seats", type=_count_arg, default=4, help="number of players: you and the bots (default 4)")
     p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
     p.add_argument(
@@ -624,7 +619,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--address", help="the server (env TRAPOULA_ADDRESS, default 127.0.0.1:50051)")
     p.add_argument("--tables", type=_count_arg, default=200, help="tables kept playing at once (default 200)")
     p.add_argument("--duration", type=seconds_arg, default=60.0, help="seconds to play (default 60)")
-    p.add_argument("--game", default="agonia", choices=games)
+    p.add_argument("--game", default=DEFAULT_GAME, choices=games)
     p.add_argument("--seats", type=_count_arg, default=4, help="client-side bots per table (default 4)")
     p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
     p.add_argument("--target", type=int, default=None, help=TARGET_HELP)

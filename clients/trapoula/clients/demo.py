@@ -2,8 +2,8 @@
 
 Each bot is a client of its own: its own channel, its own seat token, its own watch stream.  It
 sees only its seat's view and acts with :func:`trapoula.domain.bots.choose` when the view offers
-it a legal command.  A spectator client prints each hand's result; when the match is over the
-record is fetched, written to a file and audited offline (:mod:`trapoula.clients.audit`).
+it a legal command.  A spectator client prints each hand's result (:func:`_worth_printing`); when
+the match is over the record is fetched, written to a file and audited offline (:mod:`trapoula.clients.audit`).
 
 Without ``address`` the demo starts a server in this process (on ``127.0.0.1:0``, with the
 default SQLite store in the current folder, and the other settings from the ``TRAPOULA_*``
@@ -37,7 +37,9 @@ from trapoula.clients.text import describe_event
 from trapoula.domain.bots import choose
 from trapoula.domain.bots import levels as bot_levels
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.registry import find_game
+from trapoula.domain.game import GameSpec
+from trapoula.domain.lifecycle import Role
+from trapoula.domain.registry import DEFAULT_GAME, find_game
 
 __all__ = ["DemoResult", "ServerNotStarted", "local_server", "run_demo"]
 
@@ -56,9 +58,20 @@ POLL = 0.25
 """How often (seconds) the supervisor looks at the bots."""
 
 
-_RESULT_EVENTS = frozenset({"HandEnded", "HandScored", "HandAnnulled", "GameWon", "MatchEnded"})
-"""The events the spectator prints: each hand's result (the shedding games' ``HandEnded``, vida's
-``HandScored`` or ``HandAnnulled``, R6.1-R6.7, R4.8), a game won (vida R6.9) and the match's end."""
+def _worth_printing(spec: GameSpec[Any, Any], name: str) -> bool:
+    """True for an event the spectator prints: each hand's result (role ``hand_scored``: a hand
+    scored or annulled), the match's end (role ``match_ended``), and an event of no role between
+    hands (``Event.between_hands``: a game of a rubber won); not a seat change, which has a role."""
+    role = spec.role_of(name)
+    if role in (Role.HAND_SCORED, Role.MATCH_ENDED):
+        return True
+    event = spec.event_types.get(name)
+    return role is None and event is not None and event.between_hands
+
+
+def _match_ended(spec: GameSpec[Any, Any], name: str) -> bool:
+    """True for the game's event that ends the match (role ``match_ended``)."""
+    return spec.role_of(name) is Role.MATCH_ENDED
 
 
 class ServerNotStarted(RuntimeError):
@@ -147,6 +160,7 @@ class _Bot:
     ) -> None:
         self.target, self.table_id, self.seat, self.name = target, table_id, seat, name
         self.game, self.level, self.rng = game, level, rng
+        self.spec: GameSpec[Any, Any] = find_game(game)
         self.seated = threading.Event()
         self.started = threading.Event()
         self.done = threading.Event()
@@ -184,7 +198,7 @@ class _Bot:
                 view, version = fresh.view, fresh.version
                 continue
             self._last = max(self._last, result.version)
-            if any(e.name == "MatchEnded" for e in result.events):
+            if any(_match_ended(self.spec, e.name) for e in result.events):
                 self.done.set()
             view, version = result.view, result.version
 
@@ -206,7 +220,7 @@ class _Bot:
                     if self.done.is_set():
                         return
                     for update in watch:
-                        if update.name == "MatchEnded" or self.done.is_set():
+                        if _match_ended(self.spec, update.name) or self.done.is_set():
                             break
                         if update.version > self._last and my_move(update.view):
                             self._act(client, update.view, update.version)
@@ -238,6 +252,7 @@ def _play(
     Raises:
         TrapoulaError: the server refused a step, a bot failed, or the match stalled or timed out.
     """
+    spec = find_game(game)
     with TableClient(target) as owner:
         owner.wait_ready()
         table = owner.create_table(game, len(levels), options)
@@ -296,13 +311,13 @@ def _play(
             try:
                 for update in watch:
                     last_event[0] = time.monotonic()
-                    if update.name == "HandStarted":
+                    if spec.role_of(update.name) is Role.HAND_STARTED:  # its fact's hand_no
                         say(f"hand {update.payload.get('hand_no')}:")
-                    elif update.name in _RESULT_EVENTS:
-                        line = describe_event(update.name, update.payload, names)
+                    elif _worth_printing(spec, update.name):
+                        line = describe_event(game, update.name, update.payload, names)
                         if line:
                             say(f"  {line}")
-                        if update.name == "MatchEnded":
+                        if _match_ended(spec, update.name):
                             seen_end.set()
                             break
             finally:
@@ -319,7 +334,8 @@ def _play(
     if verdict:
         raise TrapoulaError(verdict[0])
     if not seen_end.is_set():
-        raise TrapoulaError("the match did not end: the table's stream stopped before MatchEnded")
+        ended = next((name for name in spec.event_types if _match_ended(spec, name)), "the match's end")
+        raise TrapoulaError(f"the match did not end: the table's stream stopped before {ended}")
     return table.table_id
 
 
@@ -339,7 +355,7 @@ def _check_writable(path: Path) -> None:
 def run_demo(
     address: str | None = None,
     *,
-    game: str = "agonia",
+    game: str = DEFAULT_GAME,
     options: Mapping[str, Any] | None = None,
     record_path: str | Path | None = None,
     levels: Sequence[str] = ("heuristic", "heuristic", "heuristic", "heuristic"),
@@ -404,7 +420,7 @@ def run_demo(
     ranked = {s: t for s, t in enumerate(totals) if t is not None}  # a seat that left has none
     order = sorted(ranked, key=lambda s: (s != report.winner, -ranked[s] if higher else ranked[s], s))
     for place, seat in enumerate(order, start=1):
-        if spec.teams:  # totals and winner count per team (vida R2.3)
+        if spec.teams:  # totals and winner count per team (GameSpec.teams)
             name = report.standing_name(seat)
         else:
             name = report.names[seat] if seat < len(report.names) else f"seat {seat}"

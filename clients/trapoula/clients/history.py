@@ -50,9 +50,10 @@ class LobbyTable:
     seats: int
     free_seats: tuple[int, ...]
     open_places: int
-    """How many more players may join now (``mau_mau`` during a match: places up to its most players)."""
+    """How many more players may join now (during the match of a game whose players change,
+    ``GameSpec.seat_changes``: places up to its most players)."""
     status: str
-    """``open`` (not started) or ``playing`` (a match under way that takes newcomers, ``mau_mau`` R6.9)."""
+    """``open`` (not started) or ``playing`` (a match under way that takes newcomers, ``GameSpec.seat_changes``)."""
     options: dict[str, Any]
     manual_deal: bool
     players: tuple[SeatedPlayer, ...]
@@ -74,7 +75,7 @@ class MatchPlayer:
     left: bool
     """True when the player left or was eliminated before the end."""
     team: int | None
-    """The team in a game scored by team (``vida``: seats 0 and 2 are team 0), else None."""
+    """The team in a game scored by team (``GameSpec.teams``: the index of the player's team), else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +89,12 @@ class MatchSummary:
     finished_at: datetime | None
     players: tuple[MatchPlayer, ...]
     winner_seats: tuple[int, ...]
-    """One seat, a team's seats (``vida``), or none (a tie)."""
+    """One seat, a team's seats (a game scored by team, ``GameSpec.teams``), or none (a tie)."""
     winner_team: int | None
     team_totals: tuple[int, ...]
-    """Games won per team (``vida``); empty otherwise."""
+    """Each team's score in a game scored by team (``MatchResult.team_scores``: games won); empty otherwise."""
     result: dict[str, Any]
-    """The game's ``MatchEnded`` payload."""
+    """The payload of the game's event of role ``match_ended``."""
     hands: int
     record_available: bool
     """True when :meth:`~trapoula.clients.table.TableClient.record` returns this match's record."""

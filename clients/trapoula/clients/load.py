@@ -73,6 +73,8 @@ from trapoula.api.v1 import table_pb2, table_pb2_grpc
 from trapoula.clients.errors import Unavailable
 from trapoula.clients.table import MAX_MESSAGE_BYTES, command_message, my_move
 from trapoula.domain.bots import choose
+from trapoula.domain.lifecycle import Role
+from trapoula.domain.registry import DEFAULT_GAME, GAMES
 
 __all__ = [
     "ERROR_PAUSE",
@@ -351,7 +353,7 @@ class LoadPlan:
     address: str
     tables: int = 200
     duration: float = 60.0
-    game: str = "agonia"
+    game: str = DEFAULT_GAME
     seats: int = 4
     level: str = "heuristic"
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -544,6 +546,10 @@ class _Run:
         self.plan = plan
         self.out = out
         self.stop = stop
+        spec = GAMES.get(plan.game)
+        events = spec.event_types if spec is not None else {}
+        self.match_ended = frozenset(name for name, cls in events.items() if cls.role is Role.MATCH_ENDED)
+        """The name of the game's event that ends the match (role ``match_ended``, ``GameSpec.role_of``)."""
         self.options = struct_pb2.Struct()
         self.options.update(dict(plan.options))
         self.latencies = Latencies()
@@ -617,7 +623,7 @@ class _Run:
                     return
                 self.events += 1
                 table.touch()
-                if message.event.name == "MatchEnded":
+                if message.event.name in self.match_ended:
                     return
                 version = int(message.event.version)
                 if version <= last or not message.HasField("view"):
@@ -666,7 +672,7 @@ class _Run:
                     due = None
                     table.touch()
                     version = last = max(last, int(response.version))
-                    if any(e.name == "MatchEnded" for e in response.events):
+                    if any(e.name in self.match_ended for e in response.events):
                         return
                     view = _loads(response.view.view_json)
         finally:

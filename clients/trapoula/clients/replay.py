@@ -30,6 +30,7 @@ from trapoula.domain.chain import RECORD_FORMAT
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Viewer, from_payload, redact, to_payload, visible
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.lifecycle import Role, SeatJoined
 from trapoula.domain.registry import find_game
 
 __all__ = ["OMNISCIENT", "Replay", "Step", "Stop"]
@@ -225,21 +226,24 @@ class Replay:
         """N: the number of game events (the last position)."""
         return len(self._steps)
 
+    def _joined(self) -> list[SeatJoined]:
+        """The newcomers seated during the match, in order (the facts of the events of role
+        ``seat_joined``, in a game whose players change, ``GameSpec.seat_changes``)."""
+        facts = (self.spec.fact(step.event) for step in self._steps if step.event.role is Role.SEAT_JOINED)
+        return [fact for fact in facts if isinstance(fact, SeatJoined)]
+
     @property
     def seats(self) -> int:
-        """The number of seat numbers used (newcomers may add some, ``mau_mau`` R6.9.2)."""
-        joined = [int(getattr(step.event, "seat", 0)) for step in self._steps if step.name == "PlayerJoined"]
-        return max([len(self.config.seats), *(seat + 1 for seat in joined)])
+        """The number of seat numbers used (newcomers may add some: role ``seat_joined``)."""
+        return max([len(self.config.seats), *(joined.seat + 1 for joined in self._joined())])
 
     @property
     def names(self) -> tuple[str, ...]:
         """Display name per seat (the last player seated there)."""
         names = [s.name for s in self.config.seats]
-        for step in self._steps:  # newcomers (mau_mau R6.9) take a vacant or a new seat number
-            if step.name == "PlayerJoined":
-                seat = int(getattr(step.event, "seat", 0))
-                names.extend([f"seat {i}" for i in range(len(names), seat + 1)])
-                names[seat] = str(getattr(step.event, "name", names[seat]))
+        for joined in self._joined():  # a newcomer takes a vacant or a new seat number
+            names.extend([f"seat {i}" for i in range(len(names), joined.seat + 1)])
+            names[joined.seat] = joined.name
         return tuple(names)
 
     def _check(self, position: int) -> int:
@@ -267,8 +271,8 @@ class Replay:
 
     def reaches(self, position: int, viewer: Viewer | str = OMNISCIENT) -> bool:
         """True when the event leading to ``position`` reached ``viewer`` when it happened: always, but
-        for an event withheld from every other seat (``romis``'s ``AuxiliaryUsed``, R5.4), which only
-        its own seat (and the omniscient view) receives."""
+        for an event withheld from every other seat (``Event.withheld``), which only its own seat (and
+        the omniscient view) receives."""
         if position == 0 or viewer == OMNISCIENT or isinstance(viewer, str):
             return True
         return visible(self.step(position).event, viewer)

@@ -17,6 +17,7 @@ from trapoula.domain.deal import Deal, commitment, deck_hash
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Payload, Seat, Viewer
 from trapoula.domain.lifecycle import Fact, MatchResult, Role, ranking
+from trapoula.domain.text import PLAIN_TEXT, GameText
 
 S = TypeVar("S")
 """A game's state type."""
@@ -201,6 +202,10 @@ class GameSpec(Generic[S, C]):
     makes of each event.  Bumped on purpose when either changes (a field of the state, a fix to
     ``evolve``, an upcaster that reads old events differently), so that the service's stored
     snapshots of the game's tables, keyed by it, are no longer used (docs/events.md)."""
+    text: GameText = PLAIN_TEXT
+    """How the game reads in the terminal (:class:`~trapoula.domain.text.GameText`): its commands,
+    events and views in words, its menu and its typed moves; :data:`~trapoula.domain.text.PLAIN_TEXT`
+    for a game that gives none (it then plays plainly: commands and events as their data)."""
 
     def role_of(self, name: str) -> Role | None:
         """The platform role of this game's event ``name`` (:mod:`trapoula.domain.lifecycle`); None

@@ -97,6 +97,11 @@ def reload() -> None:
     GAMES.reload()
 
 
+DEFAULT_GAME = "agonia"
+"""The game a tool plays when it is not told which (``trapoula play``, ``demo``, ``load``): the first
+game of the seed documents."""
+
+
 def find_game(key: str) -> GameSpec[Any, Any]:
     """The game with key ``key``.
 

@@ -25,6 +25,7 @@ from trapoula.domain.games.agonia.rules import (
     option_defaults,
 )
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
+from trapoula.domain.games.agonia.text import TEXT
 from trapoula.domain.games.agonia.views import seat_view
 from trapoula.domain.games.shedding import commands as shedding_commands
 from trapoula.domain.games.shedding import engine
@@ -58,6 +59,7 @@ SPEC: GameSpec[AgoniaState, Command] = GameSpec(
     audit_rules=_shedding_events.AUDIT_RULES,
     bot_levels={"random": uniform, "heuristic": heuristic},
     target_option="target_points",
+    text=TEXT,
 )
 """Agonia's game definition."""
 

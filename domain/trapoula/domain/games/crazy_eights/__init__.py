@@ -31,6 +31,7 @@ from trapoula.domain.games.crazy_eights.rules import (
     option_defaults,
 )
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
+from trapoula.domain.games.crazy_eights.text import TEXT
 from trapoula.domain.games.crazy_eights.views import seat_view
 from trapoula.domain.games.shedding import commands as shedding_commands
 from trapoula.domain.games.shedding import engine
@@ -87,6 +88,7 @@ SPEC: GameSpec[CrazyEightsState, Command] = GameSpec(
     bot_levels={"random": uniform, "heuristic": heuristic},
     higher_totals_win=True,
     target_option="target_per_player",
+    text=TEXT,
 )
 """Crazy Eights' game definition."""
 

@@ -58,6 +58,7 @@ from trapoula.domain.games.giminaiciai.rules import (
     option_defaults,
 )
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
+from trapoula.domain.games.giminaiciai.text import TEXT
 from trapoula.domain.games.giminaiciai.views import seat_view
 
 
@@ -118,6 +119,7 @@ SPEC: GameSpec[GiminaiciaiState, Command] = GameSpec(
     explicit_deal_rule="R3.8",
     reveal_seed_field="salt",
     audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
+    text=TEXT,
 )
 """Giminaičiai's game definition."""
 

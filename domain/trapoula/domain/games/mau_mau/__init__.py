@@ -38,6 +38,7 @@ from trapoula.domain.games.mau_mau.rules import (
     preset_bots,
 )
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
+from trapoula.domain.games.mau_mau.text import TEXT
 from trapoula.domain.games.mau_mau.views import seat_view
 from trapoula.domain.games.shedding import commands as shedding_commands
 from trapoula.domain.games.shedding import engine
@@ -89,6 +90,7 @@ SPEC: GameSpec[MauMauState, Command] = GameSpec(
     higher_totals_win=True,
     target_option="elimination_limit",
     preset_bots=_preset_bots,
+    text=TEXT,
 )
 """Mau Mau's game definition."""
 

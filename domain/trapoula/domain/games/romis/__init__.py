@@ -53,6 +53,7 @@ from trapoula.domain.games.romis.rules import (
     option_defaults,
 )
 from trapoula.domain.games.romis.state import Phase, RomisState
+from trapoula.domain.games.romis.text import TEXT
 from trapoula.domain.games.romis.views import seat_view
 
 
@@ -118,6 +119,7 @@ SPEC: GameSpec[RomisState, Command] = GameSpec(
     reveal_seed_field="salt",
     audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
     record_checks=check_record,
+    text=TEXT,
 )
 """Romis su iškritimu's game definition."""
 

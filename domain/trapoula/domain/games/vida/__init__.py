@@ -38,6 +38,7 @@ from trapoula.domain.games.vida.rules import (
     option_defaults,
 )
 from trapoula.domain.games.vida.state import Phase, VidaState
+from trapoula.domain.games.vida.text import TEXT
 from trapoula.domain.games.vida.views import seat_view
 
 
@@ -105,6 +106,7 @@ SPEC: GameSpec[VidaState, Command] = GameSpec(
     explicit_deal_rule="R3.2",
     reveal_seed_field="salt",
     audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
+    text=TEXT,
 )
 """Vida's game definition."""
 

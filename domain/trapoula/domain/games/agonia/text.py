@@ -1,0 +1,71 @@
+"""Agonia's words in the terminal (rules/agonia.md sections 7-9; ``GameSpec.text``).
+
+The shedding games' common words (:mod:`trapoula.domain.games.shedding.text`) plus Agonia's own:
+the suit chosen on an ace up-card (R7.2), a missed announcement (R7.5) and the match's length
+(R7.1).
+
+>>> describe_command({"kind": "choose_suit", "seat": 1, "suit": "S"})
+'choose ♠'
+>>> describe_event("SuitChosen", {"seat": 1, "suit": "D"}, ["ann", "bob"], me=1)
+'You choose ♦'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from trapoula.domain.games.shedding import text as shedding
+from trapoula.domain.text import match_started_line
+from trapoula.domain.words import cap, seat_name, suit_symbol
+
+__all__ = ["TEXT", "describe_command", "describe_event", "match_length", "render_view"]
+
+render_view = shedding.render_view
+
+
+def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
+    """A menu line for an Agonia command (section 8): ``choose ♥`` (R7.2), else as every shedding
+    game's (:func:`trapoula.domain.games.shedding.text.describe_command`)."""
+    if command.get("kind") == "choose_suit":
+        return f"choose {suit_symbol(command.get('suit'))}"
+    return shedding.describe_command(command, pending_draw)
+
+
+def _menu_line(command: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """:func:`describe_command` in a view: a draw takes the view's ``pending_draw`` (R5.2)."""
+    return describe_command(command, int(view.get("pending_draw") or 0))
+
+
+def match_length(options: Mapping[str, Any]) -> str:
+    """How long the match lasts (R7.1 ``target_points``: 0 is a single hand, R6.7), as the end of
+    the ``MatchStarted`` line.
+
+    >>> match_length({"target_points": 0}), match_length({"target_points": 50})
+    (', a single hand', ', to 50 points')
+    """
+    if "target_points" not in options:
+        return ""
+    target = options["target_points"]
+    return ", a single hand" if target == 0 else f", to {target} points"
+
+
+def describe_event(
+    name: str, payload: Mapping[str, Any], names: Sequence[str | None], me: int | None = None, *, verbose: bool = False
+) -> str | None:
+    """Agonia's events (section 9) as ``me`` saw them (:class:`~trapoula.domain.text.DescribeEvent`)."""
+    p = payload
+    who = seat_name(names, p.get("seat"), me)
+    match name:
+        case "MatchStarted":
+            raw = p.get("options")
+            return match_started_line(p, match_length(raw if isinstance(raw, Mapping) else {}))
+        case "SuitChosen":  # R7.2
+            return f"{cap(who)} choose{'' if who == 'you' else 's'} {suit_symbol(p.get('suit'))}"
+        case "AnnouncementMissed":  # R7.5.2
+            return f"{cap(who)} did not announce {p.get('cards_left')} card(s) left: {p.get('penalty')}"
+    return shedding.describe_event(name, p, names, me, verbose=verbose)
+
+
+TEXT = shedding.game_text(describe_event, _menu_line)
+"""Agonia's :class:`~trapoula.domain.text.GameText`."""
