@@ -66,10 +66,14 @@ def test_no_client_module_names_a_game_or_a_game_event() -> None:
 
 def test_the_target_help_lists_every_game_with_a_target_option() -> None:
     """``--target`` names each game's ``GameSpec.target_option`` (rules, section 7 of each game)."""
-    assert TARGET_HELP == (
-        "the game's target: agonia target_points, crazy_eights target_per_player, giminaiciai target_score, "
-        "mau_mau elimination_limit, romis target_score, vida target_score"
+    built_in = (
+        "agonia target_points, crazy_eights target_per_player, giminaiciai target_score, "
+        "mau_mau elimination_limit, romis target_score"
     )
+    assert TARGET_HELP.startswith(f"the game's target: {built_in}, ")
+    assert TARGET_HELP.endswith("vida target_score")
+    listed = TARGET_HELP.removeprefix("the game's target: ").split(", ")
+    assert listed == [f"{key} {spec.target_option}" for key, spec in sorted(GAMES.items()) if spec.target_option]
 
 
 def test_the_demo_prints_each_hand_result_and_the_end_by_role() -> None:
@@ -83,6 +87,7 @@ def test_the_demo_prints_each_hand_result_and_the_end_by_role() -> None:
         "mau_mau": ["HandEnded", "MatchEnded"],
         "romis": ["HandEnded", "MatchEnded"],
         "vida": ["GameWon", "HandAnnulled", "HandScored", "MatchEnded"],
+        "top_card": ["HandEnded", "MatchEnded"],  # the game plugged in for the tests (tests/plugins)
     }
 
 
