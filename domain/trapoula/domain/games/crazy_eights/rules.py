@@ -9,20 +9,21 @@ engine; this module holds only what Crazy Eights does differently.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias, assert_never
 
 from trapoula.domain.cards import Card, Rank, Suit, codes, deck_52, parse_card, sorted_cards
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
-from trapoula.domain.events import Event
+from trapoula.domain.events import Event, Payload
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.crazy_eights.commands import Command, Draw, NextHand, Pass, Play
 from trapoula.domain.games.crazy_eights.events import HandEnded, MatchEnded, StarterBuried
 from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse_options
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
+from trapoula.domain.games.frozen import recall, remember
 from trapoula.domain.games.shedding import engine
-from trapoula.domain.games.shedding.commands import play_from
+from trapoula.domain.games.shedding.commands import Listed, listed_draw, listed_pass, listed_play, play_from
 from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
@@ -55,6 +56,7 @@ VALUES: Mapping[Rank, int] = {
 
 QUEEN_OF_SPADES = parse_card("QS")
 """The card of R5.3."""
+EIGHT, TWO = Rank.EIGHT, Rank.TWO
 
 
 def hand_size(players: int) -> int:
@@ -115,35 +117,54 @@ def evolve(state: CrazyEightsState, event: Event) -> CrazyEightsState:
     ``StarterBuried`` puts the 8 ``position + 1`` cards down the stock: the top card is turned in
     its place next (R3.3).  A penalty draw that gets no card is a turn without a card drawn (R6.2).
     """
-    rep = engine.replace
-    match event:
-        case StarterBuried(card=code, position=position):
-            eight = parse_card(code)
-            cut = position + 1
-            return rep(
-                state,
-                discard=(),
-                stock=(*state.stock[:cut], eight, *state.stock[cut:]),
-                buried=(*state.buried, eight),
-            )
-        case CardsDrawn(count=0, reason="penalty"):
-            drawn = engine.evolve_common(state, event, RULES)
-            assert drawn is not None
-            return rep(drawn, idle_turns=drawn.idle_turns + 1)
-        case HandStarted():
-            started = engine.evolve_common(state, event, RULES)
-            assert started is not None
-            return rep(started, buried=(), last_hand_values=(), tied=())
-        case HandEnded(hand_values=values):
-            ended = engine.evolve_common(state, event, RULES)
-            assert ended is not None
-            return rep(ended, last_hand_values=values)
-        case MatchEnded(tied=tied):
-            over = engine.evolve_common(state, event, RULES)
-            assert over is not None
-            return rep(over, tied=tied)
+    own = _OWN.get(type(event))
+    if own is not None:
+        return own(state, event)
     common = engine.evolve_common(state, event, RULES)
     return state if common is None else common
+
+
+def _starter_buried(state: CrazyEightsState, event: StarterBuried) -> CrazyEightsState:
+    eight = parse_card(event.card)
+    cut = event.position + 1
+    stock = state.stock
+    return engine.replace(state, discard=(), stock=(*stock[:cut], eight, *stock[cut:]), buried=(*state.buried, eight))
+
+
+def _cards_drawn(state: CrazyEightsState, event: CardsDrawn) -> CrazyEightsState:
+    drawn = engine.evolve_common(state, event, RULES)
+    assert drawn is not None
+    if event.count == 0 and event.reason == "penalty":
+        return engine.replace(drawn, idle_turns=drawn.idle_turns + 1)
+    return drawn
+
+
+def _hand_started(state: CrazyEightsState, event: HandStarted) -> CrazyEightsState:
+    started = engine.evolve_common(state, event, RULES, buried=(), last_hand_values=(), tied=())
+    assert started is not None
+    return started
+
+
+def _hand_ended(state: CrazyEightsState, event: HandEnded) -> CrazyEightsState:
+    ended = engine.evolve_common(state, event, RULES, last_hand_values=event.hand_values)
+    assert ended is not None
+    return ended
+
+
+def _match_ended(state: CrazyEightsState, event: MatchEnded) -> CrazyEightsState:
+    over = engine.evolve_common(state, event, RULES, tied=event.tied)
+    assert over is not None
+    return over
+
+
+_OWN: Mapping[type, Callable[[CrazyEightsState, Any], CrazyEightsState]] = {
+    StarterBuried: _starter_buried,
+    CardsDrawn: _cards_drawn,
+    HandStarted: _hand_started,
+    HandEnded: _hand_ended,
+    MatchEnded: _match_ended,
+}
+"""The events whose effect here differs from, or adds to, the common one, by class."""
 
 
 # --------------------------------------------------------------------------- refusals
@@ -404,12 +425,16 @@ def _decide_draw(state: CrazyEightsState, cmd: Draw) -> tuple[Event, ...]:
 
 
 def _decide_pass(state: CrazyEightsState, cmd: Pass) -> tuple[Event, ...]:
-    why = _pass_refusal(state, cmd.seat)
+    seat = cmd.seat
+    why = _pass_refusal(state, seat)
     if why is not None:
-        raise _rejected(state, cmd.seat, why, "pass")
+        raise _rejected(state, seat, why, "pass")
+    passed = Passed(seat=seat)
+    if state.turn_active or state.idle_turns + 1 < state.n:  # not blocked (R6.2): the next turn (R4.6)
+        return passed, TurnStarted(seat=state.next_seat(seat))
     acc = _acc(state)
-    acc.emit(Passed(seat=cmd.seat))
-    _end_turn(acc, cmd.seat)
+    acc.emit(passed)
+    _end_turn(acc, seat)
     return tuple(acc.events)
 
 
@@ -452,25 +477,69 @@ def decide(state: CrazyEightsState, command: Command) -> tuple[Event, ...]:
             assert_never(command)
 
 
+Legal = tuple[tuple[Command, ...], tuple[Payload, ...]]
+"""The legal commands of the seat to act and their plain-data forms (shared: copy to hand out)."""
+
+_NO_LEGAL: Legal = ((), ())
+
+
 def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     """Every command ``seat`` may issue now; exactly those ``decide`` accepts (section 8).
 
     Cards in canonical order (S2.3); an 8 is listed without a suit and then with each of the four
-    suits (R5.1.2); then ``draw`` and ``pass`` when open.
+    suits (R5.1.2); then ``draw`` and ``pass`` when open.  Worked out once per state.
     """
-    if state.phase is not Phase.PLAYING or seat != state.to_act:
+    if seat != state.to_act or state.phase is not Phase.PLAYING:
         return ()
-    out: list[Command] = []
-    for card in sorted_cards(state.hands[seat]):
-        if _legal_card(state, card):  # what _play_refusal checks once the turn and the hand are right
-            out.append(Play(seat, card, None))
-            if card.rank is Rank.EIGHT:
-                out.extend(Play(seat, card, s) for s in Suit)
-    if _draw_refusal(state, seat) is None:
-        out.append(Draw(seat))
-    if _pass_refusal(state, seat) is None:
-        out.append(Pass(seat))
-    return tuple(out)
+    return legal_listed(state)[0]
+
+
+def legal_listed(state: CrazyEightsState) -> Legal:
+    """The legal commands of the seat to act (none between hands) with their payloads, worked out
+    once per state and kept on it (:func:`~trapoula.domain.games.frozen.remember`)."""
+    legal: Legal | None = recall(state)
+    if legal is None:
+        playing = state.phase is Phase.PLAYING and state.to_act is not None
+        legal = remember(state, _legal(state) if playing else _NO_LEGAL)
+    return legal
+
+
+def _legal(state: CrazyEightsState) -> Legal:
+    """:func:`legal_listed` worked out: the checks of :func:`_legal_card`, :func:`_draw_refusal` and
+    :func:`_pass_refusal`, once the turn is known to be right, over the hand at once."""
+    seat = state.to_act
+    assert seat is not None
+    listed: list[Listed] = []
+    pending = state.pending_draw
+    if pending > 0:  # R5.2.2, R5.3.2: only a 2, and none on the queen of spades
+        if not _queen_pending(state):
+            listed.extend(listed_play(seat, card, None) for card in sorted_cards(state.hands[seat]) if card.rank is TWO)
+        listed.append(listed_draw(seat))  # the whole pending draw (R5.2.2, R5.3.2)
+    else:
+        top = state.top_card
+        rank = top.rank if top is not None else None
+        active = state.active_suit
+        for card in sorted_cards(state.hands[seat]):
+            if card.rank is EIGHT:  # R5.1.1, R5.1.2
+                listed.append(listed_play(seat, card, None))
+                listed.extend(listed_play(seat, card, suit) for suit in Suit)
+            elif card.rank is rank or card.suit is active:  # R4.1
+                listed.append(listed_play(seat, card, None))
+        holds = bool(listed)
+        until, drawn = state.options.draw_until_playable, state.drawn
+        if (not drawn or (until and not holds)) and state.stock:  # R4.3, R4.5, R5.6.1, R5.6.2
+            listed.append(listed_draw(seat))
+        if (drawn and not until) or (not state.stock and not holds):  # R4.3, R4.4, R5.6.2, R5.6.3
+            listed.append(listed_pass(seat))
+    commands, payloads = zip(*listed, strict=True) if listed else ((), ())
+    return commands, payloads
+
+
+def acting(state: CrazyEightsState) -> tuple[int, ...]:
+    """The seat whose move the match waits for (``GameSpec.acting``): the seat to act while a hand
+    is in progress, who always has a legal command (R4.2-R4.4: a play, a draw or a pass), else none."""
+    to_act = state.to_act
+    return (to_act,) if to_act is not None and state.phase is Phase.PLAYING else ()
 
 
 # --------------------------------------------------------------------------- deals and audit

@@ -6,8 +6,7 @@ from operator import attrgetter
 from typing import Any
 
 from trapoula.domain.events import Payload, Viewer
-from trapoula.domain.games.crazy_eights.commands import command_payload
-from trapoula.domain.games.crazy_eights.rules import legal_commands
+from trapoula.domain.games.crazy_eights.rules import legal_listed
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState
 from trapoula.domain.games.shedding.state import public_parts
 
@@ -57,7 +56,7 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
     }
     if viewer is not None and 0 <= viewer < state.n:
         view["hand"] = [c.code for c in sorted(state.hands[viewer], key=_SORT_KEY)] if state.hands else []
-        view["legal"] = [command_payload(c) for c in legal_commands(state, viewer)]
+        view["legal"] = [dict(p) for p in legal_listed(state)[1]] if viewer == state.to_act else []
     else:
         view["legal"] = []
     if last_hands is not None:

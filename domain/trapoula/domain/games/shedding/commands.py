@@ -107,6 +107,45 @@ def payload(command: Play | Draw | Pass | NextHand) -> Payload:
             return {"kind": "next_hand", "explicit": deal.explicit}
 
 
+Listed = tuple[Any, Payload]
+"""A legal command with its plain-data form (:func:`listed_play`)."""
+
+_LISTED: dict[tuple[Any, ...], Listed] = {}
+"""The common seat commands made so far, each with its payload, by ``(kind, seat, card, suit)``."""
+
+
+def listed_play(seat: int, card: Card, suit: Suit | None) -> Listed:
+    """The ``play`` of ``card`` (naming ``suit``) by ``seat`` with its plain-data form, made once
+    and shared: a game lists the same few commands in state after state (S11).  The payload is
+    shared too: copy it before handing it out."""
+    key = ("play", seat, card, suit)
+    listed = _LISTED.get(key)
+    if listed is None:
+        command = Play(seat, card, suit)
+        listed = _LISTED[key] = (command, payload(command))
+    return listed
+
+
+def listed_draw(seat: int) -> Listed:
+    """The ``draw`` of ``seat`` with its plain-data form, made once and shared (:func:`listed_play`)."""
+    key = ("draw", seat)
+    listed = _LISTED.get(key)
+    if listed is None:
+        command = Draw(seat)
+        listed = _LISTED[key] = (command, payload(command))
+    return listed
+
+
+def listed_pass(seat: int) -> Listed:
+    """The ``pass`` of ``seat`` with its plain-data form, made once and shared (:func:`listed_play`)."""
+    key = ("pass", seat)
+    listed = _LISTED.get(key)
+    if listed is None:
+        command = Pass(seat)
+        listed = _LISTED[key] = (command, payload(command))
+    return listed
+
+
 def deal_command(state: Any, deal: Deal) -> NextHand:
     """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``, S11)."""
     return NextHand(deal)

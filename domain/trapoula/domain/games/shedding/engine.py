@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from trapoula.domain.cards import Card, Suit, codes, parse_card, parse_cards, sorted_cards
+from trapoula.domain.cards import SUITS, Card, cards_of, codes, parse_card, parse_cards, sorted_cards
 from trapoula.domain.deal import Deal, deck_hash, reshuffle_label, shuffle
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
@@ -122,18 +122,16 @@ def replace_hand(
 
 
 def remove_cards(cards: tuple[Card, ...], taken: Sequence[Card]) -> tuple[Card, ...]:
-    """``cards`` less one copy of each card of ``taken``, order kept (multiset difference, S2.2).
+    """``cards`` less one copy of each card of ``taken``, order kept (multiset difference, S2.2):
+    the first copies go, as a player takes a card from his hand.
 
     >>> codes(remove_cards(parse_cards("7H 2C 7H 9S"), parse_cards("7H 9S")))
     ('2C', '7H')
     """
-    left = Counter(taken)
-    out: list[Card] = []
-    for card in cards:
-        if left[card] > 0:
-            left[card] -= 1
-        else:
-            out.append(card)
+    out = list(cards)
+    for card in taken:
+        if card in out:
+            out.remove(card)
     return tuple(out)
 
 
@@ -149,126 +147,204 @@ def replace(state: S, **changes: Any) -> S:
     return replace_fields(state, changes)
 
 
+_Changes = dict[str, Any]
+"""The fields a common event changes, by name."""
+
+
+def _card_played(state: ShedState, event: CardPlayed, rules: ShedRules[Any, Any]) -> _Changes:
+    seat = event.seat
+    card = parse_card(event.card)
+    hands = state.hands
+    return {
+        "hands": (*hands[:seat], without(hands[seat], card), *hands[seat + 1 :]),
+        "discard": (*state.discard, card),
+        "active_suit": SUITS[event.active_suit],
+        "pending_draw": event.pending_draw,
+        "turn_active": True,
+        "idle_turns": 0,
+    }
+
+
+def _cards_drawn(state: ShedState, event: CardsDrawn, rules: ShedRules[Any, Any]) -> _Changes:
+    seat, reason = event.seat, event.reason
+    cards = cards_of(event.cards)
+    hands = state.hands
+    return {
+        "hands": (*hands[:seat], hands[seat] + cards, *hands[seat + 1 :]),
+        "stock": state.stock[len(cards) :],
+        "drawn": state.drawn or reason == "draw",
+        "pending_draw": 0 if reason in rules.penalty_reasons else state.pending_draw,
+        "turn_active": state.turn_active or (bool(cards) and seat == state.to_act),
+        "idle_turns": 0 if cards else state.idle_turns,
+    }
+
+
+def _turn_started(state: ShedState, event: TurnStarted, rules: ShedRules[Any, Any]) -> _Changes:
+    return {"to_act": event.seat, "drawn": False, "turn_active": False}
+
+
+def _passed(state: ShedState, event: Passed, rules: ShedRules[Any, Any]) -> _Changes:
+    return {"idle_turns": 0 if state.turn_active else state.idle_turns + 1}
+
+
+def _stock_reshuffled(state: ShedState, event: StockReshuffled, rules: ShedRules[Any, Any]) -> _Changes:
+    cards = cards_of(event.order)
+    return {
+        "stock": state.stock + cards,
+        "discard": state.discard[-1:],
+        "reshuffle_orders": (*state.reshuffle_orders, cards),
+    }
+
+
+def _direction_reversed(state: ShedState, event: DirectionReversed, rules: ShedRules[Any, Any]) -> _Changes:
+    return {"direction": event.direction}
+
+
+def _starter_turned(state: ShedState, event: StarterTurned, rules: ShedRules[Any, Any]) -> _Changes:
+    starter = parse_card(event.card)
+    return {
+        "stock": remove_cards(state.stock, (starter,)),
+        "discard": (*state.discard, starter),
+        "active_suit": SUITS[event.active_suit],
+        "pending_draw": event.pending_draw,
+    }
+
+
+def _cards_dealt(state: ShedState, event: CardsDealt, rules: ShedRules[Any, Any]) -> _Changes:
+    seat = event.seat
+    cards = cards_of(event.cards)
+    hands = state.hands
+    return {"hands": (*hands[:seat], cards, *hands[seat + 1 :]), "stock": remove_cards(state.stock, cards)}
+
+
+def _hand_started(state: ShedState, event: HandStarted, rules: ShedRules[Any, Any]) -> _Changes:
+    deck = cards_of(event.deck)
+    return {
+        "phase": Phase.PLAYING,
+        "hand_no": event.hand_no,
+        "dealer": event.dealer,
+        "first_player": event.first_player,
+        "hands": ((),) * state.n,
+        "stock": deck,  # the deal then takes each hand and the up-card from it (S4.1 holds throughout)
+        "discard": (),
+        "active_suit": None,
+        "pending_draw": 0,
+        "to_act": None,
+        "direction": 1,
+        "vacant": frozenset(range(state.n)) - frozenset(event.seats_in_hand),
+        "drawn": False,
+        "turn_active": False,
+        "idle_turns": 0,
+        "seed": event.seed,
+        "reshuffle_seed": event.seed if event.seed is not None else deck_hash(deck),
+        "explicit_reshuffles": tuple(cards_of(r) for r in event.reshuffles),
+        "reshuffle_orders": (),
+        "commitment": event.commitment,
+        "explicit_deal": event.explicit_deal,
+    }
+
+
+def _hand_ended(state: ShedState, event: HandEnded, rules: ShedRules[Any, Any]) -> _Changes:
+    return {
+        "phase": Phase.HAND_OVER,
+        "totals": _kept(state.totals, event.totals),
+        "last_winner": event.winner,
+        "to_act": None,
+        "last_hand_points": event.hand_points,
+        "last_hands": tuple(cards_of(h) for h in event.hands),
+        "last_reason": event.reason,
+    }
+
+
+def _match_ended(state: ShedState, event: MatchEnded, rules: ShedRules[Any, Any]) -> _Changes:
+    return {"phase": Phase.MATCH_OVER, "match_winner": event.winner, "totals": _kept(state.totals, event.totals)}
+
+
+def _match_started(state: ShedState, event: MatchStarted, rules: ShedRules[Any, Any]) -> _Changes:
+    return {"names": event.names, "bots": event.bots, "match_started": True}
+
+
+def _seed_revealed(state: ShedState, event: SeedRevealed, rules: ShedRules[Any, Any]) -> _Changes:
+    return {}
+
+
+def _player_left(state: ShedState, event: PlayerLeft, rules: ShedRules[Any, Any]) -> _Changes:
+    seat = event.seat
+    if not event.during_hand:
+        return {"left": state.left | {seat}}
+    cards = cards_of(event.order)
+    return {
+        "left": state.left | {seat},
+        "vacant": state.vacant | {seat},
+        "hands": replace_hand(state.hands, seat, ()),
+        "stock": state.stock + cards,  # beneath the stock, like a reshuffle (R6.10.2, S8.1)
+        "reshuffle_orders": (*state.reshuffle_orders, cards),
+        "pending_draw": 0 if seat == state.to_act else state.pending_draw,  # it lapses (R6.10.2)
+    }
+
+
+def _player_eliminated(state: ShedState, event: PlayerEliminated, rules: ShedRules[Any, Any]) -> _Changes:
+    return {"eliminated": state.eliminated | {event.seat}}
+
+
+_Handler = Callable[[Any, Any, "ShedRules[Any, Any]"], _Changes]
+
+_COMMON: dict[type, _Handler] = {
+    CardPlayed: _card_played,
+    CardsDrawn: _cards_drawn,
+    TurnStarted: _turn_started,
+    Passed: _passed,
+    StockReshuffled: _stock_reshuffled,
+    DirectionReversed: _direction_reversed,
+    StarterTurned: _starter_turned,
+    CardsDealt: _cards_dealt,
+    HandStarted: _hand_started,
+    HandEnded: _hand_ended,
+    MatchEnded: _match_ended,
+    MatchStarted: _match_started,
+    SeedRevealed: _seed_revealed,
+    PlayerLeft: _player_left,
+    PlayerEliminated: _player_eliminated,
+}
+"""The field changes of each common event (S12) but ``PlayerJoined``, by event class."""
+
+_HANDLERS: dict[type, _Handler | None] = {}
+"""The handler of each event class met so far: its own, or its nearest base class's (a game's
+``HandEnded`` is the common one with a field more); None for an event that is not common."""
+
+
+def _handler(cls: type) -> _Handler | None:
+    """The handler of the event class ``cls`` (:data:`_HANDLERS`), found once along its bases."""
+    try:
+        return _HANDLERS[cls]
+    except KeyError:
+        found = next((_COMMON[k] for k in cls.__mro__ if k in _COMMON), None)
+        _HANDLERS[cls] = found
+        return found
+
+
 def evolve_common(state: S, event: Event, rules: ShedRules[S, Any], **also: Any) -> S | None:
     """Apply a common event (S12) to the common fields, or None if ``event`` is not one of them.
 
     A game handles its own events, and its own fields of the common ones, before or after this, or
     passes its own field changes in ``also`` (applied in the same step when the event is a common
-    one).  ``HandStarted`` resets the common per-hand fields; ``StarterTurned`` (put on the discard
-    pile, covering any card turned before it, ``mau_mau`` R3.4) leaves ``to_act`` alone.  A total
-    shown as None (a seat that left, R2.5) keeps its old value in the state, which no view shows.
+    one; the common changes win where both name a field).  ``HandStarted`` resets the common
+    per-hand fields; ``StarterTurned`` (put on the discard pile, covering any card turned before
+    it, ``mau_mau`` R3.4) leaves ``to_act`` alone.  A total shown as None (a seat that left, R2.5)
+    keeps its old value in the state, which no view shows.
     """
-    rep: Callable[..., S] = replace if not also else (lambda st, **ch: replace(st, **{**also, **ch}))
-    match event:
-        case CardPlayed(seat=seat, card=code, active_suit=active, pending_draw=pending):
-            card = parse_card(code)
-            return rep(
-                state,
-                hands=replace_hand(state.hands, seat, without(state.hands[seat], card)),
-                discard=(*state.discard, card),
-                active_suit=Suit(active),
-                pending_draw=pending,
-                turn_active=True,
-                idle_turns=0,
-            )
-        case CardsDrawn(seat=seat, cards=drawn, reason=reason):
-            cards = parse_cards(drawn)
-            return rep(
-                state,
-                hands=replace_hand(state.hands, seat, state.hands[seat] + cards),
-                stock=state.stock[len(cards) :],
-                drawn=state.drawn or reason == "draw",
-                pending_draw=0 if reason in rules.penalty_reasons else state.pending_draw,
-                turn_active=state.turn_active or (bool(cards) and seat == state.to_act),
-                idle_turns=0 if cards else state.idle_turns,
-            )
-        case TurnStarted(seat=seat):
-            return rep(state, to_act=seat, drawn=False, turn_active=False)
-        case Passed():
-            return rep(state, idle_turns=0 if state.turn_active else state.idle_turns + 1)
-        case StockReshuffled(order=order):
-            cards = parse_cards(order)
-            return rep(
-                state,
-                stock=state.stock + cards,
-                discard=state.discard[-1:],
-                reshuffle_orders=(*state.reshuffle_orders, cards),
-            )
-        case DirectionReversed(direction=direction):
-            return rep(state, direction=direction)
-        case StarterTurned(card=code, active_suit=active, pending_draw=pending):
-            starter = parse_card(code)
-            return rep(
-                state,
-                stock=remove_cards(state.stock, (starter,)),
-                discard=(*state.discard, starter),
-                active_suit=Suit(active),
-                pending_draw=pending,
-            )
-        case CardsDealt(seat=seat, cards=dealt):
-            cards = parse_cards(dealt)
-            return rep(state, hands=replace_hand(state.hands, seat, cards), stock=remove_cards(state.stock, cards))
-        case HandStarted():
-            deck = parse_cards(event.deck)
-            return rep(
-                state,
-                phase=Phase.PLAYING,
-                hand_no=event.hand_no,
-                dealer=event.dealer,
-                first_player=event.first_player,
-                hands=((),) * state.n,
-                stock=deck,  # the deal then takes each hand and the up-card from it (S4.1 holds throughout)
-                discard=(),
-                active_suit=None,
-                pending_draw=0,
-                to_act=None,
-                direction=1,
-                vacant=frozenset(range(state.n)) - frozenset(event.seats_in_hand),
-                drawn=False,
-                turn_active=False,
-                idle_turns=0,
-                seed=event.seed,
-                reshuffle_seed=event.seed if event.seed is not None else deck_hash(deck),
-                explicit_reshuffles=tuple(parse_cards(r) for r in event.reshuffles),
-                reshuffle_orders=(),
-                commitment=event.commitment,
-                explicit_deal=event.explicit_deal,
-            )
-        case HandEnded(reason=reason, winner=winner, hands=hands, hand_points=points, totals=totals):
-            return rep(
-                state,
-                phase=Phase.HAND_OVER,
-                totals=_kept(state.totals, totals),
-                last_winner=winner,
-                to_act=None,
-                last_hand_points=points,
-                last_hands=tuple(parse_cards(h) for h in hands),
-                last_reason=reason,
-            )
-        case MatchEnded(winner=winner, totals=totals):
-            return rep(state, phase=Phase.MATCH_OVER, match_winner=winner, totals=_kept(state.totals, totals))
-        case MatchStarted(names=names, bots=bots):
-            return rep(state, names=names, bots=bots, match_started=True)
-        case SeedRevealed():
-            return rep(state) if also else state
-        case PlayerJoined():
+    cls = type(event)
+    handler = _HANDLERS.get(cls) or _handler(cls)
+    if handler is None:
+        if isinstance(event, PlayerJoined):
             return _joined(state, event, also)
-        case PlayerLeft(seat=seat, during_hand=during, order=order):
-            if not during:
-                return rep(state, left=state.left | {seat})
-            cards = parse_cards(order)
-            return rep(
-                state,
-                left=state.left | {seat},
-                vacant=state.vacant | {seat},
-                hands=replace_hand(state.hands, seat, ()),
-                stock=state.stock + cards,  # beneath the stock, like a reshuffle (R6.10.2, S8.1)
-                reshuffle_orders=(*state.reshuffle_orders, cards),
-                pending_draw=0 if seat == state.to_act else state.pending_draw,  # it lapses (R6.10.2)
-            )
-        case PlayerEliminated(seat=seat):
-            return rep(state, eliminated=state.eliminated | {seat})
-    return None
+        return None
+    changes = handler(state, event, rules)
+    if also:
+        changes = {**also, **changes}
+    elif not changes:
+        return state  # SeedRevealed changes nothing
+    return replace_fields(state, changes)
 
 
 def _kept(old: tuple[int, ...], shown: Sequence[int | None]) -> tuple[int, ...]:
@@ -303,19 +379,35 @@ def _joined(state: S, event: PlayerJoined, also: Mapping[str, Any]) -> S:
 
 
 class Acc(Generic[S]):
-    """Events decided so far, with the state they lead to (so later decisions see earlier ones)."""
+    """Events decided so far, with the state they lead to (so later decisions see earlier ones).
 
-    __slots__ = ("events", "evolve", "state")
+    The events are applied when :attr:`state` is asked for, not when emitted: a decision that
+    reads no state after its last events never folds them (``decide`` returns the events; the
+    caller applies them).
+    """
+
+    __slots__ = ("_applied", "_state", "events", "evolve")
 
     def __init__(self, state: S, evolve: Callable[[S, Event], S]) -> None:
-        self.state = state
+        self._state = state
+        self._applied = 0
         self.evolve = evolve
         self.events: list[Event] = []
 
+    @property
+    def state(self) -> S:
+        """The state after every event emitted so far."""
+        events = self.events
+        if self._applied < len(events):
+            state, evolve = self._state, self.evolve
+            for event in events[self._applied :]:
+                state = evolve(state, event)
+            self._state, self._applied = state, len(events)
+        return self._state
+
     def emit(self, event: Event) -> None:
-        """Record ``event`` and apply it to the state."""
+        """Record ``event``; :attr:`state` applies it."""
         self.events.append(event)
-        self.state = self.evolve(self.state, event)
 
 
 def can_draw(state: ShedState, rules: ShedRules[Any, Any]) -> bool:

@@ -12,7 +12,7 @@ from functools import cache
 
 from trapoula.domain.cards import Card, Suit, codes
 from trapoula.domain.game import MatchConfig
-from trapoula.domain.games.frozen import remember_last
+from trapoula.domain.games.frozen import Memo, remember_last
 
 
 @cache
@@ -35,8 +35,12 @@ class Phase(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class ShedState:
-    """The zones and public state of a shedding match (S4.1, S4.2), including the hand in progress."""
+class ShedState(Memo):
+    """The zones and public state of a shedding match (S4.1, S4.2), including the hand in progress.
+
+    A game may keep on a state what it works out about it (its legal commands) in the
+    :class:`~trapoula.domain.games.frozen.Memo` slot.
+    """
 
     config: MatchConfig
     n: int
