@@ -195,6 +195,10 @@ def parse_card(code: str) -> Card:
 
 SUITS: dict[str, Suit] = {suit.value: suit for suit in Suit}
 """Suit letter -> suit (``Suit(letter)`` without the enum's lookup machinery)."""
+LETTERS: dict[Suit, str] = {suit: suit.value for suit in Suit}
+"""Suit -> its letter (``suit.value`` without the enum's descriptor)."""
+SUIT_ORDER: tuple[Suit, ...] = tuple(Suit)
+"""The suits in canonical order (S2.3), C D H S (iterating ``Suit`` costs a generator)."""
 
 _card_at = _CARDS.__getitem__
 

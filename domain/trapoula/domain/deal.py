@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -52,6 +53,8 @@ __all__ = [
 T = TypeVar("T")
 
 _TWO_64 = 1 << 64
+_BLOCK = struct.Struct(">4Q")
+"""A 32-byte block as four 64-bit big-endian unsigned integers."""
 
 
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -101,10 +104,9 @@ def random_stream(seed: str, label: str) -> Iterator[int]:
     key = _seed_bytes(seed)
     prefix = label.encode("utf-8") + b"/"
     counter = 0
+    digest = hmac.digest
     while True:
-        block = hmac.new(key, prefix + counter.to_bytes(8, "big"), hashlib.sha256).digest()
-        for i in range(0, 32, 8):
-            yield int.from_bytes(block[i : i + 8], "big")
+        yield from _BLOCK.unpack(digest(key, prefix + counter.to_bytes(8, "big"), "sha256"))
         counter += 1
 
 

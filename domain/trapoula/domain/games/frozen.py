@@ -35,8 +35,9 @@ R = TypeVar("R")
 
 _Copier = Callable[[Any, Mapping[str, Any]], Any]
 
-_COPIERS: dict[type, _Copier] = {}
-"""The copying function of each state class met so far (a class's fields never change)."""
+_COPIERS: dict[tuple[Any, ...], _Copier] = {}
+"""The copying function of each state class and list of changed names met so far, by
+``(class, *names)`` (a class's fields never change)."""
 
 _BUILDERS: dict[type, type] = {}
 """The builder class of each frozen class met so far (:func:`builder`)."""
@@ -72,13 +73,16 @@ def replace_fields(state: T, changes: Mapping[str, Any]) -> T:
     names it and the value in ``state`` otherwise (``dataclasses.replace`` without ``__init__``: no
     check and no ``__post_init__``).  A key of ``changes`` that is not a field is ignored.
 
+    The copying function is written once for each class and each list of changed names (a call
+    site changes the same names, in the same order, every time).
+
     Raises:
         TypeError: ``state`` is not a dataclass instance.
     """
-    cls = type(state)
-    copier = _COPIERS.get(cls)
+    key = (type(state), *changes)
+    copier = _COPIERS.get(key)
     if copier is None:
-        copier = _COPIERS[cls] = _copier(cls)
+        copier = _COPIERS[key] = _copier(type(state), tuple(changes))
     result: T = copier(state, changes)
     return result
 
@@ -123,20 +127,18 @@ def remember(state: Memo, value: T) -> T:
     return value
 
 
-def _copier(cls: type) -> _Copier:
-    """The copying function of ``cls``: every field copied by plain assignment into a new builder
-    object (:func:`builder`), then the changed fields, then the class set to ``cls``."""
+def _copier(cls: type, changed: tuple[str, ...]) -> _Copier:
+    """The copying function of ``cls`` changing the fields ``changed`` (other names are ignored):
+    each field assigned, from ``changes`` or from the state, into a new builder object
+    (:func:`builder`), each memo slot set to None, then the class set to ``cls``."""
     fields = tuple(field.name for field in dataclasses.fields(cls))
     for name in fields:
         if not name.isidentifier() or name.startswith("__"):
             raise TypeError(f"{cls.__name__}.{name} cannot be copied by name")
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_builder": builder(cls), "_fields": frozenset(fields)}
+    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_builder": builder(cls)}
     lines = ["def copy(state, changes):", "    new = _new(_builder)"]
-    lines.extend(f"    new.{name} = state.{name}" for name in fields)
+    lines.extend(f"    new.{n} = changes[{n!r}]" if n in changed else f"    new.{n} = state.{n}" for n in fields)
     lines.extend(f"    new.{name} = None" for name in memo_slots(cls))
-    lines.append("    for name, value in changes.items():")
-    lines.append("        if name in _fields:")
-    lines.append("            setattr(new, name, value)")
     lines.append("    new.__class__ = _cls")
     lines.append("    return new")
     exec("\n".join(lines), env)  # the way dataclasses writes __init__

@@ -10,12 +10,13 @@ engine; this module holds only what Crazy Eights does differently.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any, TypeAlias, assert_never
 
-from trapoula.domain.cards import Card, Rank, Suit, codes, deck_52, parse_card, sorted_cards
+from trapoula.domain.cards import LETTERS, SUIT_ORDER, Card, Rank, Suit, codes, deck_52, parse_card, sorted_cards
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
-from trapoula.domain.events import Event, Payload
+from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.crazy_eights.commands import Command, Draw, NextHand, Pass, Play
 from trapoula.domain.games.crazy_eights.events import HandEnded, MatchEnded, StarterBuried
@@ -23,7 +24,7 @@ from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
 from trapoula.domain.games.frozen import recall, remember
 from trapoula.domain.games.shedding import engine
-from trapoula.domain.games.shedding.commands import Listed, listed_draw, listed_pass, listed_play, play_from
+from trapoula.domain.games.shedding.commands import listed_draw, listed_pass, listed_play, play_from
 from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
@@ -57,6 +58,7 @@ VALUES: Mapping[Rank, int] = {
 QUEEN_OF_SPADES = parse_card("QS")
 """The card of R5.3."""
 EIGHT, TWO = Rank.EIGHT, Rank.TWO
+_INDEX = attrgetter("index")
 
 
 def hand_size(players: int) -> int:
@@ -372,49 +374,52 @@ def _end_hand(acc: Acc[CrazyEightsState], out: int | None, reason: str) -> None:
 
 def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
     seat, card = cmd.seat, cmd.card
-    why = _play_refusal(state, seat, card, cmd.suit)
-    if why is not None:
-        raise _rejected(state, seat, why, "play", card)
+    if not _is_listed(state, cmd):
+        why = _play_refusal(state, seat, card, cmd.suit)
+        if why is not None:
+            raise _rejected(state, seat, why, "play", card)
     opts = state.options
+    rank = card.rank
     out = len(state.hands[seat]) == 1  # R6.1, R4.7: any card may go out
-    declared = cmd.suit if card.rank is Rank.EIGHT else None
-    active = declared or card.suit  # R5.1.2, S4.3
+    declared = cmd.suit if rank is EIGHT else None
     pending = 0
     if not out:  # R5.7: going out with an action card has no effect
-        if card.rank is Rank.TWO and opts.twos_draw_two:
+        if rank is TWO and opts.twos_draw_two:
             pending = state.pending_draw + 2  # R5.2.1, R5.2.2
-        elif card == QUEEN_OF_SPADES and opts.queen_spades_draw_five:
+        elif card is QUEEN_OF_SPADES and opts.queen_spades_draw_five:
             pending = 5  # R5.3.1
-    acc = _acc(state)
-    acc.emit(
-        CardPlayed(
-            seat=seat,
-            card=card.code,
-            declared_suit=declared.value if declared else None,
-            active_suit=active.value,
-            announce=False,
-            pending_draw=pending,
-        )
+    played = CardPlayed(
+        seat=seat,
+        card=card.code,
+        declared_suit=LETTERS[declared] if declared else None,
+        active_suit=LETTERS[declared or card.suit],  # R5.1.2, S4.3
+        announce=False,
+        pending_draw=pending,
     )
     if out:
+        acc = _acc(state)
+        acc.emit(played)
         _end_hand(acc, seat, "out")  # R6.1
         return tuple(acc.events)
     nxt = state.next_seat(seat)
-    if card.rank is Rank.JACK and opts.jacks_skip:  # R5.4.1; with two players seat plays again (R5.4.2)
-        acc.emit(TurnSkipped(seat=nxt, reason="jack"))
-        acc.emit(TurnStarted(seat=state.next_seat(nxt)))
-    elif card.rank is Rank.ACE and opts.aces_reverse:  # R5.5
+    if rank is Rank.JACK and opts.jacks_skip:  # R5.4.1; with two players seat plays again (R5.4.2)
+        return played, TurnSkipped(seat=nxt, reason="jack"), TurnStarted(seat=state.next_seat(nxt))
+    if rank is Rank.ACE and opts.aces_reverse:  # R5.5
+        acc = _acc(state)
+        acc.emit(played)
         acc.emit(DirectionReversed(direction=-state.direction))
         acc.emit(TurnStarted(seat=acc.state.next_seat(seat)))
-    else:
-        acc.emit(TurnStarted(seat=nxt))  # R4.6
-    return tuple(acc.events)
+        return tuple(acc.events)
+    return played, TurnStarted(seat=nxt)  # R4.6
 
 
 def _decide_draw(state: CrazyEightsState, cmd: Draw) -> tuple[Event, ...]:
-    why = _draw_refusal(state, cmd.seat)
-    if why is not None:
-        raise _rejected(state, cmd.seat, why, "draw")
+    if not _is_listed(state, cmd):
+        why = _draw_refusal(state, cmd.seat)
+        if why is not None:
+            raise _rejected(state, cmd.seat, why, "draw")
+    if state.pending_draw == 0:  # R4.2, R5.6.1: one card, from a stock that is not empty (R4.5)
+        return (CardsDrawn(seat=cmd.seat, cards=(state.stock[0].code,), count=1, reason="draw"),)
     acc = _acc(state)
     if state.pending_draw > 0:  # R5.2.2, R5.3.2, R5.6.4: the whole draw, then the turn ends (S7.3)
         engine.draw(acc, RULES, cmd.seat, state.pending_draw, "penalty")
@@ -426,9 +431,10 @@ def _decide_draw(state: CrazyEightsState, cmd: Draw) -> tuple[Event, ...]:
 
 def _decide_pass(state: CrazyEightsState, cmd: Pass) -> tuple[Event, ...]:
     seat = cmd.seat
-    why = _pass_refusal(state, seat)
-    if why is not None:
-        raise _rejected(state, seat, why, "pass")
+    if not _is_listed(state, cmd):
+        why = _pass_refusal(state, seat)
+        if why is not None:
+            raise _rejected(state, seat, why, "pass")
     passed = Passed(seat=seat)
     if state.turn_active or state.idle_turns + 1 < state.n:  # not blocked (R6.2): the next turn (R4.6)
         return passed, TurnStarted(seat=state.next_seat(seat))
@@ -477,62 +483,74 @@ def decide(state: CrazyEightsState, command: Command) -> tuple[Event, ...]:
             assert_never(command)
 
 
-Legal = tuple[tuple[Command, ...], tuple[Payload, ...]]
-"""The legal commands of the seat to act and their plain-data forms (shared: copy to hand out)."""
-
-_NO_LEGAL: Legal = ((), ())
-
-
 def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     """Every command ``seat`` may issue now; exactly those ``decide`` accepts (section 8).
 
     Cards in canonical order (S2.3); an 8 is listed without a suit and then with each of the four
-    suits (R5.1.2); then ``draw`` and ``pass`` when open.  Worked out once per state.
+    suits (R5.1.2); then ``draw`` and ``pass`` when open.  Worked out once per state and kept on it
+    (:func:`~trapoula.domain.games.frozen.remember`); the commands are shared objects
+    (:func:`~trapoula.domain.games.shedding.commands.listed_play`).
     """
     if seat != state.to_act or state.phase is not Phase.PLAYING:
         return ()
-    return legal_listed(state)[0]
-
-
-def legal_listed(state: CrazyEightsState) -> Legal:
-    """The legal commands of the seat to act (none between hands) with their payloads, worked out
-    once per state and kept on it (:func:`~trapoula.domain.games.frozen.remember`)."""
-    legal: Legal | None = recall(state)
+    legal: tuple[Command, ...] | None = recall(state)
     if legal is None:
-        playing = state.phase is Phase.PLAYING and state.to_act is not None
-        legal = remember(state, _legal(state) if playing else _NO_LEGAL)
+        legal = remember(state, _legal(state, seat))
     return legal
 
 
-def _legal(state: CrazyEightsState) -> Legal:
-    """:func:`legal_listed` worked out: the checks of :func:`_legal_card`, :func:`_draw_refusal` and
-    :func:`_pass_refusal`, once the turn is known to be right, over the hand at once."""
-    seat = state.to_act
-    assert seat is not None
-    listed: list[Listed] = []
-    pending = state.pending_draw
-    if pending > 0:  # R5.2.2, R5.3.2: only a 2, and none on the queen of spades
-        if not _queen_pending(state):
-            listed.extend(listed_play(seat, card, None) for card in sorted_cards(state.hands[seat]) if card.rank is TWO)
-        listed.append(listed_draw(seat))  # the whole pending draw (R5.2.2, R5.3.2)
-    else:
-        top = state.top_card
-        rank = top.rank if top is not None else None
-        active = state.active_suit
-        for card in sorted_cards(state.hands[seat]):
-            if card.rank is EIGHT:  # R5.1.1, R5.1.2
-                listed.append(listed_play(seat, card, None))
-                listed.extend(listed_play(seat, card, suit) for suit in Suit)
-            elif card.rank is rank or card.suit is active:  # R4.1
-                listed.append(listed_play(seat, card, None))
-        holds = bool(listed)
-        until, drawn = state.options.draw_until_playable, state.drawn
-        if (not drawn or (until and not holds)) and state.stock:  # R4.3, R4.5, R5.6.1, R5.6.2
-            listed.append(listed_draw(seat))
-        if (drawn and not until) or (not state.stock and not holds):  # R4.3, R4.4, R5.6.2, R5.6.3
-            listed.append(listed_pass(seat))
-    commands, payloads = zip(*listed, strict=True) if listed else ((), ())
-    return commands, payloads
+_PLAYS: dict[int, tuple[tuple[Play, ...], ...]] = {}
+"""Per seat, per card (by :attr:`~trapoula.domain.cards.Card.index`): the plays of that card, an
+8 with each suit named too (R5.1.2)."""
+
+
+def _plays(seat: int) -> tuple[tuple[Play, ...], ...]:
+    table = _PLAYS.get(seat)
+    if table is None:
+        table = _PLAYS[seat] = tuple(
+            (
+                listed_play(seat, card, None),
+                *((listed_play(seat, card, s) for s in SUIT_ORDER) if card.rank is EIGHT else ()),
+            )
+            for card in deck_52()
+        )
+    return table
+
+
+def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
+    """:func:`legal_commands` worked out for the seat to act: the checks of :func:`_legal_card`,
+    :func:`_draw_refusal` and :func:`_pass_refusal` once the turn is known to be right, over the
+    whole hand at once."""
+    hand = state.hands[seat]
+    if state.pending_draw > 0:  # R5.2.2, R5.3.2: only a 2, and none on the queen of spades; or draw them all
+        cards = [] if _queen_pending(state) else [c for c in hand if c.rank is TWO]
+        cards.sort(key=_INDEX)
+        plays = _plays(seat)
+        return (*(play for c in cards for play in plays[c.index]), listed_draw(seat))
+    top = state.discard[-1]
+    rank, active = top.rank, state.active_suit
+    cards = [c for c in hand if c.rank is EIGHT or c.rank is rank or c.suit is active]  # R4.1, R5.1.1
+    if len(cards) > 1:
+        cards.sort(key=_INDEX)
+    plays = _plays(seat)
+    legal: list[Command] = [play for c in cards for play in plays[c.index]]
+    until, drawn, stock = state.options.draw_until_playable, state.drawn, state.stock
+    if stock and (not drawn or (until and not cards)):  # R4.3, R4.5, R5.6.1, R5.6.2
+        legal.append(listed_draw(seat))
+    if (drawn and not until) or (not stock and not cards):  # R4.3, R4.4, R5.6.2, R5.6.3
+        legal.append(listed_pass(seat))
+    return tuple(legal)
+
+
+def _is_listed(state: CrazyEightsState, command: Command) -> bool:
+    """True when ``command`` is one of the legal commands already worked out for ``state`` (the
+    very object :func:`legal_commands` listed): it is legal, with no check to run again."""
+    legal = recall(state)
+    if legal is not None:
+        for listed in legal:
+            if listed is command:
+                return True
+    return False
 
 
 def acting(state: CrazyEightsState) -> tuple[int, ...]:

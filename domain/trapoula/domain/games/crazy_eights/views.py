@@ -6,8 +6,9 @@ from operator import attrgetter
 from typing import Any
 
 from trapoula.domain.events import Payload, Viewer
-from trapoula.domain.games.crazy_eights.rules import legal_listed
+from trapoula.domain.games.crazy_eights.rules import legal_commands
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState
+from trapoula.domain.games.shedding.commands import listed_payload
 from trapoula.domain.games.shedding.state import public_parts
 
 _SORT_KEY = attrgetter("sort_key")
@@ -56,7 +57,7 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
     }
     if viewer is not None and 0 <= viewer < state.n:
         view["hand"] = [c.code for c in sorted(state.hands[viewer], key=_SORT_KEY)] if state.hands else []
-        view["legal"] = [dict(p) for p in legal_listed(state)[1]] if viewer == state.to_act else []
+        view["legal"] = [listed_payload(c) for c in legal_commands(state, viewer)]
     else:
         view["legal"] = []
     if last_hands is not None:

@@ -5,7 +5,7 @@ announcement, R7.5)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,43 +107,46 @@ def payload(command: Play | Draw | Pass | NextHand) -> Payload:
             return {"kind": "next_hand", "explicit": deal.explicit}
 
 
-Listed = tuple[Any, Payload]
-"""A legal command with its plain-data form (:func:`listed_play`)."""
-
-_LISTED: dict[tuple[Any, ...], Listed] = {}
-"""The common seat commands made so far, each with its payload, by ``(kind, seat, card, suit)``."""
-
-
-def listed_play(seat: int, card: Card, suit: Suit | None) -> Listed:
-    """The ``play`` of ``card`` (naming ``suit``) by ``seat`` with its plain-data form, made once
-    and shared: a game lists the same few commands in state after state (S11).  The payload is
-    shared too: copy it before handing it out."""
-    key = ("play", seat, card, suit)
-    listed = _LISTED.get(key)
-    if listed is None:
-        command = Play(seat, card, suit)
-        listed = _LISTED[key] = (command, payload(command))
-    return listed
+_LISTED: dict[tuple[Any, ...], Play | Draw | Pass] = {}
+"""The common seat commands made so far by ``(kind, seat, card, suit)``: one object each."""
+_PAYLOADS: dict[int, Payload] = {}
+"""The plain-data form of each command of :data:`_LISTED`, by the command's ``id`` (the commands
+there live as long as the process, so their ids are never reused)."""
 
 
-def listed_draw(seat: int) -> Listed:
-    """The ``draw`` of ``seat`` with its plain-data form, made once and shared (:func:`listed_play`)."""
-    key = ("draw", seat)
-    listed = _LISTED.get(key)
-    if listed is None:
-        command = Draw(seat)
-        listed = _LISTED[key] = (command, payload(command))
-    return listed
+def _listed(key: tuple[Any, ...], make: Callable[[], Play | Draw | Pass]) -> Any:
+    command = _LISTED.get(key)
+    if command is None:
+        command = _LISTED[key] = make()
+        _PAYLOADS[id(command)] = payload(command)
+    return command
 
 
-def listed_pass(seat: int) -> Listed:
-    """The ``pass`` of ``seat`` with its plain-data form, made once and shared (:func:`listed_play`)."""
-    key = ("pass", seat)
-    listed = _LISTED.get(key)
-    if listed is None:
-        command = Pass(seat)
-        listed = _LISTED[key] = (command, payload(command))
-    return listed
+def listed_play(seat: int, card: Card, suit: Suit | None) -> Play:
+    """The ``play`` of ``card`` (naming ``suit``) by ``seat``, made once and shared: a game lists the
+    same few commands in state after state (S11), and :func:`listed_payload` has its plain-data
+    form ready."""
+    result: Play = _listed(("play", seat, card, suit), lambda: Play(seat, card, suit))
+    return result
+
+
+def listed_draw(seat: int) -> Draw:
+    """The ``draw`` of ``seat``, made once and shared (:func:`listed_play`)."""
+    result: Draw = _listed(("draw", seat), lambda: Draw(seat))
+    return result
+
+
+def listed_pass(seat: int) -> Pass:
+    """The ``pass`` of ``seat``, made once and shared (:func:`listed_play`)."""
+    result: Pass = _listed(("pass", seat), lambda: Pass(seat))
+    return result
+
+
+def listed_payload(command: Play | Draw | Pass | NextHand) -> Payload:
+    """A fresh copy of the plain-data form of a command made by :func:`listed_play`,
+    :func:`listed_draw` or :func:`listed_pass` (:func:`payload` for any other)."""
+    ready = _PAYLOADS.get(id(command))  # only a command of _LISTED, alive for good, can have that id
+    return dict(ready) if ready is not None else payload(command)
 
 
 def deal_command(state: Any, deal: Deal) -> NextHand:
