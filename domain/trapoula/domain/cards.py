@@ -233,9 +233,12 @@ def parse_cards(codes: Iterable[str]) -> tuple[Card, ...]:
     return tuple(parse_card(c) for c in codes)
 
 
+_CODE = attrgetter("code")
+
+
 def codes(cards: Iterable[Card]) -> tuple[CardCode, ...]:
     """The codes of some cards, in the same order."""
-    return tuple(c.code for c in cards)
+    return tuple(map(_CODE, cards))
 
 
 _INDEX = attrgetter("index")

@@ -126,9 +126,23 @@ def shuffle(items: Sequence[T], seed: str, label: str) -> tuple[T, ...]:
         InvalidInput: ``seed`` is not 64 hex digits.
     """
     a = list(items)
-    stream = random_stream(seed, label)
-    for i in range(len(a) - 1, 0, -1):
-        j = uniform(stream, i + 1)
+    key = _seed_bytes(seed)
+    prefix = label.encode("utf-8") + b"/"
+    digest, unpack = hmac.digest, _BLOCK.unpack
+    pool: list[int] = []  # the stream's next integers, the next one last
+    counter = 0
+    for i in range(len(a) - 1, 0, -1):  # random_stream and uniform, written out: one block per four draws
+        m = i + 1
+        limit = _TWO_64 - (_TWO_64 % m)
+        while True:
+            if not pool:
+                pool = list(unpack(digest(key, prefix + counter.to_bytes(8, "big"), "sha256")))
+                pool.reverse()
+                counter += 1
+            x = pool.pop()
+            if x < limit:
+                break
+        j = x % m
         a[i], a[j] = a[j], a[i]
     return tuple(a)
 

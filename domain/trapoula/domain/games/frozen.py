@@ -28,7 +28,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["Memo", "builder", "recall", "remember", "remember_last", "replace_fields"]
+__all__ = ["Memo", "builder", "known_setter", "recall", "remember", "remember_last", "replace_fields", "set_fields"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -85,6 +85,57 @@ def replace_fields(state: T, changes: Mapping[str, Any]) -> T:
         copier = _COPIERS[key] = _copier(type(state), tuple(changes))
     result: T = copier(state, changes)
     return result
+
+
+_SETTERS: dict[tuple[type, tuple[str, ...]], Callable[[Any, tuple[Any, ...]], Any]] = {}
+"""The copying function of each class and tuple of field names met so far (:func:`set_fields`)."""
+
+
+def set_fields(state: T, names: tuple[str, ...], values: tuple[Any, ...]) -> T:
+    """:func:`replace_fields` with the changes given as field names and their values, in the same
+    order: ``names`` a constant tuple of the caller's (which picks a copying function written for
+    it), ``values`` the new values.  Every name must be a field of the state's class.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> set_fields(Point(1, 2), ("y",), (5,))
+    Point(x=1, y=5)
+
+    Raises:
+        TypeError: ``state`` is not a dataclass instance, or a name is not one of its fields.
+    """
+    setter = _SETTERS.get((type(state), names))
+    if setter is None:
+        setter = _SETTERS[type(state), names] = _setter(type(state), names)
+    result: T = setter(state, values)
+    return result
+
+
+known_setter = _SETTERS.get
+"""``known_setter((cls, names))``: the copying function :func:`set_fields` wrote for ``cls`` and
+``names``, None before its first call with them (for the hottest callers, which save a call)."""
+
+
+def _setter(cls: type, names: tuple[str, ...]) -> Callable[[Any, tuple[Any, ...]], Any]:
+    """The copying function of ``cls`` taking ``names`` from a tuple of values (:func:`set_fields`)."""
+    fields = tuple(field.name for field in dataclasses.fields(cls))
+    unknown = set(names) - set(fields)
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field(s) {sorted(unknown)}")
+    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_builder": builder(cls)}
+    lines = ["def copy(state, values):", "    new = _new(_builder)"]
+    lines.extend(
+        f"    new.{n} = values[{names.index(n)}]" if n in names else f"    new.{n} = state.{n}" for n in fields
+    )
+    lines.extend(f"    new.{name} = None" for name in memo_slots(cls))
+    lines.append("    new.__class__ = _cls")
+    lines.append("    return new")
+    exec("\n".join(lines), env)
+    setter: Callable[[Any, tuple[Any, ...]], Any] = env["copy"]
+    return setter
 
 
 def memo_slots(cls: type) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ engine; this module holds only what Crazy Eights does differently.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, TypeAlias, assert_never
@@ -22,7 +23,7 @@ from trapoula.domain.games.crazy_eights.commands import Command, Draw, NextHand,
 from trapoula.domain.games.crazy_eights.events import HandEnded, MatchEnded, StarterBuried
 from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse_options
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
-from trapoula.domain.games.frozen import recall, remember
+from trapoula.domain.games.frozen import remember
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding.commands import listed_draw, listed_pass, listed_play, play_from
 from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject
@@ -493,28 +494,43 @@ def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     """
     if seat != state.to_act or state.phase is not Phase.PLAYING:
         return ()
-    legal: tuple[Command, ...] | None = recall(state)
+    try:
+        legal: tuple[Command, ...] | None = state.memo
+    except AttributeError:  # a state made by its constructor
+        legal = None
     if legal is None:
         legal = remember(state, _legal(state, seat))
     return legal
 
 
-_PLAYS: dict[int, tuple[tuple[Play, ...], ...]] = {}
-"""Per seat, per card (by :attr:`~trapoula.domain.cards.Card.index`): the plays of that card, an
-8 with each suit named too (R5.1.2)."""
+_Plays = dict[Card, tuple[Play, ...]]
+
+_PLAYS: dict[int, _Plays] = {}
+"""Per seat, per card: the plays of that card, an 8 with each suit named too (R5.1.2)."""
 
 
-def _plays(seat: int) -> tuple[tuple[Play, ...], ...]:
+def _plays(seat: int) -> _Plays:
     table = _PLAYS.get(seat)
     if table is None:
-        table = _PLAYS[seat] = tuple(
-            (
+        table = _PLAYS[seat] = {
+            card: (
                 listed_play(seat, card, None),
                 *((listed_play(seat, card, s) for s in SUIT_ORDER) if card.rank is EIGHT else ()),
             )
             for card in deck_52()
-        )
+        }
     return table
+
+
+_MATCHING: dict[tuple[Rank, Suit | None], frozenset[Card]] = {
+    (rank, suit): frozenset(c for c in deck_52() if c.rank is EIGHT or c.rank is rank or c.suit is suit)
+    for rank in Rank
+    for suit in (*SUIT_ORDER, None)
+}
+"""The cards that may be played on a top card of a rank with a suit active (R4.1, R5.1.1)."""
+_TWOS = frozenset(c for c in deck_52() if c.rank is TWO)
+"""The cards that answer a pending draw of twos (R5.2.2)."""
+_chain = itertools.chain.from_iterable
 
 
 def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
@@ -522,18 +538,12 @@ def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     :func:`_draw_refusal` and :func:`_pass_refusal` once the turn is known to be right, over the
     whole hand at once."""
     hand = state.hands[seat]
-    if state.pending_draw > 0:  # R5.2.2, R5.3.2: only a 2, and none on the queen of spades; or draw them all
-        cards = [] if _queen_pending(state) else [c for c in hand if c.rank is TWO]
-        cards.sort(key=_INDEX)
-        plays = _plays(seat)
-        return (*(play for c in cards for play in plays[c.index]), listed_draw(seat))
-    top = state.discard[-1]
-    rank, active = top.rank, state.active_suit
-    cards = [c for c in hand if c.rank is EIGHT or c.rank is rank or c.suit is active]  # R4.1, R5.1.1
-    if len(cards) > 1:
-        cards.sort(key=_INDEX)
     plays = _plays(seat)
-    legal: list[Command] = [play for c in cards for play in plays[c.index]]
+    if state.pending_draw > 0:  # R5.2.2, R5.3.2: only a 2, and none on the queen of spades; or draw them all
+        twos = () if _queen_pending(state) else sorted(_TWOS.intersection(hand), key=_INDEX)
+        return (*_chain(map(plays.__getitem__, twos)), listed_draw(seat))
+    cards = sorted(_MATCHING[state.discard[-1].rank, state.active_suit].intersection(hand), key=_INDEX)
+    legal: list[Command] = list(_chain(map(plays.__getitem__, cards)))
     until, drawn, stock = state.options.draw_until_playable, state.drawn, state.stock
     if stock and (not drawn or (until and not cards)):  # R4.3, R4.5, R5.6.1, R5.6.2
         legal.append(listed_draw(seat))
@@ -545,7 +555,10 @@ def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
 def _is_listed(state: CrazyEightsState, command: Command) -> bool:
     """True when ``command`` is one of the legal commands already worked out for ``state`` (the
     very object :func:`legal_commands` listed): it is legal, with no check to run again."""
-    legal = recall(state)
+    try:
+        legal = state.memo
+    except AttributeError:  # a state made by its constructor
+        return False
     if legal is not None:
         for listed in legal:
             if listed is command:

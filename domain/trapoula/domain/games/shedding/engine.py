@@ -29,13 +29,15 @@ import enum
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import filterfalse
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 from trapoula.domain.cards import SUITS, Card, cards_of, codes, parse_card, parse_cards, sorted_cards
 from trapoula.domain.deal import Deal, deck_hash, reshuffle_label, shuffle
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
-from trapoula.domain.games.frozen import replace_fields
+from trapoula.domain.games.frozen import known_setter, replace_fields, set_fields
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     CardsDealt,
@@ -128,6 +130,11 @@ def remove_cards(cards: tuple[Card, ...], taken: Sequence[Card]) -> tuple[Card, 
     >>> codes(remove_cards(parse_cards("7H 2C 7H 9S"), parse_cards("7H 9S")))
     ('2C', '7H')
     """
+    gone = set(taken)
+    if len(gone) == len(taken):  # the usual case: each taken card once in ``cards``, filtered at once
+        kept = tuple(filterfalse(gone.__contains__, cards))
+        if len(kept) + len(taken) == len(cards):
+            return kept
     out = list(cards)
     for card in taken:
         if card in out:
@@ -147,144 +154,184 @@ def replace(state: S, **changes: Any) -> S:
     return replace_fields(state, changes)
 
 
-_Changes = dict[str, Any]
-"""The fields a common event changes, by name."""
+_Changes = tuple[tuple[str, ...], tuple[Any, ...]]
+"""The fields a common event changes: their names (one constant tuple per kind of change, which
+picks the copying function, :func:`~trapoula.domain.games.frozen.set_fields`) and new values."""
+
+_PLAYED = ("hands", "discard", "active_suit", "pending_draw", "turn_active", "idle_turns")
+_DRAWN = ("hands", "stock", "drawn", "pending_draw", "turn_active", "idle_turns")
+_TURN = ("to_act", "drawn", "turn_active")
+_IDLE = ("idle_turns",)
+_RESHUFFLED = ("stock", "discard", "reshuffle_orders")
+_DIRECTION = ("direction",)
+_TURNED = ("stock", "discard", "active_suit", "pending_draw")
+_DEALT = ("hands", "stock")
+_STARTED = (
+    "phase",
+    "hand_no",
+    "dealer",
+    "first_player",
+    "hands",
+    "stock",
+    "discard",
+    "active_suit",
+    "pending_draw",
+    "to_act",
+    "direction",
+    "vacant",
+    "drawn",
+    "turn_active",
+    "idle_turns",
+    "seed",
+    "reshuffle_seed",
+    "explicit_reshuffles",
+    "reshuffle_orders",
+    "commitment",
+    "explicit_deal",
+)
+_ENDED = ("phase", "totals", "last_winner", "to_act", "last_hand_points", "last_hands", "last_reason")
+_OVER = ("phase", "match_winner", "totals")
+_MATCH = ("names", "bots", "match_started")
+_LEFT = ("left",)
+_LEFT_HAND = ("left", "vacant", "hands", "stock", "reshuffle_orders", "pending_draw")
+_ELIMINATED = ("eliminated",)
+_NOTHING: _Changes = ((), ())
+
+_card_at = parse_card
 
 
 def _card_played(state: ShedState, event: CardPlayed, rules: ShedRules[Any, Any]) -> _Changes:
     seat = event.seat
-    card = parse_card(event.card)
+    card = _card_at(event.card)
     hands = state.hands
-    return {
-        "hands": (*hands[:seat], without(hands[seat], card), *hands[seat + 1 :]),
-        "discard": (*state.discard, card),
-        "active_suit": SUITS[event.active_suit],
-        "pending_draw": event.pending_draw,
-        "turn_active": True,
-        "idle_turns": 0,
-    }
+    hand = hands[seat]
+    i = hand.index(card)
+    return _PLAYED, (
+        (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :]),
+        (*state.discard, card),
+        SUITS[event.active_suit],
+        event.pending_draw,
+        True,
+        0,
+    )
 
 
 def _cards_drawn(state: ShedState, event: CardsDrawn, rules: ShedRules[Any, Any]) -> _Changes:
     seat, reason = event.seat, event.reason
     cards = cards_of(event.cards)
     hands = state.hands
-    return {
-        "hands": (*hands[:seat], hands[seat] + cards, *hands[seat + 1 :]),
-        "stock": state.stock[len(cards) :],
-        "drawn": state.drawn or reason == "draw",
-        "pending_draw": 0 if reason in rules.penalty_reasons else state.pending_draw,
-        "turn_active": state.turn_active or (bool(cards) and seat == state.to_act),
-        "idle_turns": 0 if cards else state.idle_turns,
-    }
+    return _DRAWN, (
+        (*hands[:seat], hands[seat] + cards, *hands[seat + 1 :]),
+        state.stock[len(cards) :],
+        state.drawn or reason == "draw",
+        0 if reason in rules.penalty_reasons else state.pending_draw,
+        state.turn_active or (bool(cards) and seat == state.to_act),
+        0 if cards else state.idle_turns,
+    )
 
 
 def _turn_started(state: ShedState, event: TurnStarted, rules: ShedRules[Any, Any]) -> _Changes:
-    return {"to_act": event.seat, "drawn": False, "turn_active": False}
+    return _TURN, (event.seat, False, False)
 
 
 def _passed(state: ShedState, event: Passed, rules: ShedRules[Any, Any]) -> _Changes:
-    return {"idle_turns": 0 if state.turn_active else state.idle_turns + 1}
+    return _IDLE, (0 if state.turn_active else state.idle_turns + 1,)
 
 
 def _stock_reshuffled(state: ShedState, event: StockReshuffled, rules: ShedRules[Any, Any]) -> _Changes:
     cards = cards_of(event.order)
-    return {
-        "stock": state.stock + cards,
-        "discard": state.discard[-1:],
-        "reshuffle_orders": (*state.reshuffle_orders, cards),
-    }
+    return _RESHUFFLED, (state.stock + cards, state.discard[-1:], (*state.reshuffle_orders, cards))
 
 
 def _direction_reversed(state: ShedState, event: DirectionReversed, rules: ShedRules[Any, Any]) -> _Changes:
-    return {"direction": event.direction}
+    return _DIRECTION, (event.direction,)
 
 
 def _starter_turned(state: ShedState, event: StarterTurned, rules: ShedRules[Any, Any]) -> _Changes:
     starter = parse_card(event.card)
-    return {
-        "stock": remove_cards(state.stock, (starter,)),
-        "discard": (*state.discard, starter),
-        "active_suit": SUITS[event.active_suit],
-        "pending_draw": event.pending_draw,
-    }
+    return _TURNED, (
+        remove_cards(state.stock, (starter,)),
+        (*state.discard, starter),
+        SUITS[event.active_suit],
+        event.pending_draw,
+    )
 
 
 def _cards_dealt(state: ShedState, event: CardsDealt, rules: ShedRules[Any, Any]) -> _Changes:
     seat = event.seat
     cards = cards_of(event.cards)
     hands = state.hands
-    return {"hands": (*hands[:seat], cards, *hands[seat + 1 :]), "stock": remove_cards(state.stock, cards)}
+    return _DEALT, ((*hands[:seat], cards, *hands[seat + 1 :]), remove_cards(state.stock, cards))
 
 
 def _hand_started(state: ShedState, event: HandStarted, rules: ShedRules[Any, Any]) -> _Changes:
     deck = cards_of(event.deck)
-    return {
-        "phase": Phase.PLAYING,
-        "hand_no": event.hand_no,
-        "dealer": event.dealer,
-        "first_player": event.first_player,
-        "hands": ((),) * state.n,
-        "stock": deck,  # the deal then takes each hand and the up-card from it (S4.1 holds throughout)
-        "discard": (),
-        "active_suit": None,
-        "pending_draw": 0,
-        "to_act": None,
-        "direction": 1,
-        "vacant": frozenset(range(state.n)) - frozenset(event.seats_in_hand),
-        "drawn": False,
-        "turn_active": False,
-        "idle_turns": 0,
-        "seed": event.seed,
-        "reshuffle_seed": event.seed if event.seed is not None else deck_hash(deck),
-        "explicit_reshuffles": tuple(cards_of(r) for r in event.reshuffles),
-        "reshuffle_orders": (),
-        "commitment": event.commitment,
-        "explicit_deal": event.explicit_deal,
-    }
+    return _STARTED, (
+        Phase.PLAYING,
+        event.hand_no,
+        event.dealer,
+        event.first_player,
+        ((),) * state.n,
+        deck,  # the deal then takes each hand and the up-card from it (S4.1 holds throughout)
+        (),
+        None,
+        0,
+        None,
+        1,
+        frozenset(range(state.n)) - frozenset(event.seats_in_hand),
+        False,
+        False,
+        0,
+        event.seed,
+        event.seed if event.seed is not None else deck_hash(deck),
+        tuple(cards_of(r) for r in event.reshuffles),
+        (),
+        event.commitment,
+        event.explicit_deal,
+    )
 
 
 def _hand_ended(state: ShedState, event: HandEnded, rules: ShedRules[Any, Any]) -> _Changes:
-    return {
-        "phase": Phase.HAND_OVER,
-        "totals": _kept(state.totals, event.totals),
-        "last_winner": event.winner,
-        "to_act": None,
-        "last_hand_points": event.hand_points,
-        "last_hands": tuple(cards_of(h) for h in event.hands),
-        "last_reason": event.reason,
-    }
+    return _ENDED, (
+        Phase.HAND_OVER,
+        _kept(state.totals, event.totals),
+        event.winner,
+        None,
+        event.hand_points,
+        tuple(cards_of(h) for h in event.hands),
+        event.reason,
+    )
 
 
 def _match_ended(state: ShedState, event: MatchEnded, rules: ShedRules[Any, Any]) -> _Changes:
-    return {"phase": Phase.MATCH_OVER, "match_winner": event.winner, "totals": _kept(state.totals, event.totals)}
+    return _OVER, (Phase.MATCH_OVER, event.winner, _kept(state.totals, event.totals))
 
 
 def _match_started(state: ShedState, event: MatchStarted, rules: ShedRules[Any, Any]) -> _Changes:
-    return {"names": event.names, "bots": event.bots, "match_started": True}
+    return _MATCH, (event.names, event.bots, True)
 
 
 def _seed_revealed(state: ShedState, event: SeedRevealed, rules: ShedRules[Any, Any]) -> _Changes:
-    return {}
+    return _NOTHING
 
 
 def _player_left(state: ShedState, event: PlayerLeft, rules: ShedRules[Any, Any]) -> _Changes:
     seat = event.seat
     if not event.during_hand:
-        return {"left": state.left | {seat}}
+        return _LEFT, (state.left | {seat},)
     cards = cards_of(event.order)
-    return {
-        "left": state.left | {seat},
-        "vacant": state.vacant | {seat},
-        "hands": replace_hand(state.hands, seat, ()),
-        "stock": state.stock + cards,  # beneath the stock, like a reshuffle (R6.10.2, S8.1)
-        "reshuffle_orders": (*state.reshuffle_orders, cards),
-        "pending_draw": 0 if seat == state.to_act else state.pending_draw,  # it lapses (R6.10.2)
-    }
+    return _LEFT_HAND, (
+        state.left | {seat},
+        state.vacant | {seat},
+        replace_hand(state.hands, seat, ()),
+        state.stock + cards,  # beneath the stock, like a reshuffle (R6.10.2, S8.1)
+        (*state.reshuffle_orders, cards),
+        0 if seat == state.to_act else state.pending_draw,  # it lapses (R6.10.2)
+    )
 
 
 def _player_eliminated(state: ShedState, event: PlayerEliminated, rules: ShedRules[Any, Any]) -> _Changes:
-    return {"eliminated": state.eliminated | {event.seat}}
+    return _ELIMINATED, (state.eliminated | {event.seat},)
 
 
 _Handler = Callable[[Any, Any, "ShedRules[Any, Any]"], _Changes]
@@ -339,12 +386,13 @@ def evolve_common(state: S, event: Event, rules: ShedRules[S, Any], **also: Any)
         if isinstance(event, PlayerJoined):
             return _joined(state, event, also)
         return None
-    changes = handler(state, event, rules)
+    names, values = handler(state, event, rules)
     if also:
-        changes = {**also, **changes}
-    elif not changes:
+        return replace_fields(state, {**also, **dict(zip(names, values, strict=True))})
+    if not names:
         return state  # SeedRevealed changes nothing
-    return replace_fields(state, changes)
+    setter = known_setter((type(state), names))
+    return setter(state, values) if setter is not None else set_fields(state, names, values)
 
 
 def _kept(old: tuple[int, ...], shown: Sequence[int | None]) -> tuple[int, ...]:
@@ -542,6 +590,19 @@ def ensure_match_started(acc: Acc[S], rules: ShedRules[S, Any], options: Mapping
     )
 
 
+_INDEX = attrgetter("index")
+_DECK_ORDERS: dict[tuple[Card, ...], list[int]] = {}
+
+
+def _deck_order(deck: tuple[Card, ...]) -> list[int]:
+    """The sorted canonical indices of ``deck``'s cards: two decks hold the same cards (as many of
+    each) when these are equal."""
+    order = _DECK_ORDERS.get(deck)
+    if order is None:
+        order = _DECK_ORDERS[deck] = sorted(map(_INDEX, deck))
+    return order
+
+
 def start_hand(
     acc: Acc[S], rules: ShedRules[S, Any], deal: Deal, options: Mapping[str, Any], dealer: int, first: int
 ) -> Card:
@@ -554,7 +615,7 @@ def start_hand(
     Raises:
         CommandRejected: the deal is not exactly the game's deck (``bad_deal``, S5.3).
     """
-    if Counter(deal.order) != Counter(rules.deck):
+    if sorted(map(_INDEX, deal.order)) != _deck_order(rules.deck):
         raise reject("bad_deal", "S5.3", f"next_hand: the deal is not exactly {rules.deck_name}")
     ensure_match_started(acc, rules, options)
     state = acc.state
