@@ -34,6 +34,8 @@ import hmac
 import struct
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import lt as _lt
+from struct import unpack as _struct_unpack
 from typing import Any, TypeVar
 
 from trapoula.domain.cards import Card, codes, parse_cards
@@ -119,6 +121,18 @@ def uniform(stream: Iterator[int], m: int) -> int:
             return x % m
 
 
+_LIMITS: dict[int, tuple[int, ...]] = {}
+
+
+def _limits(n: int) -> tuple[int, ...]:
+    """The rejection limits of the draws of a shuffle of ``n`` items: ``2**64 - 2**64 mod m`` for
+    m = n, n - 1, ..., 2 (:func:`uniform`)."""
+    limits = _LIMITS.get(n)
+    if limits is None:
+        limits = _LIMITS[n] = tuple(_TWO_64 - (_TWO_64 % m) for m in range(n, 1, -1))
+    return limits
+
+
 def shuffle(items: Sequence[T], seed: str, label: str) -> tuple[T, ...]:
     """Fisher–Yates shuffle of ``items`` driven by the stream of ``(seed, label)``; top first.
 
@@ -126,23 +140,23 @@ def shuffle(items: Sequence[T], seed: str, label: str) -> tuple[T, ...]:
         InvalidInput: ``seed`` is not 64 hex digits.
     """
     a = list(items)
+    n = len(a)
     key = _seed_bytes(seed)
     prefix = label.encode("utf-8") + b"/"
-    digest, unpack = hmac.digest, _BLOCK.unpack
-    pool: list[int] = []  # the stream's next integers, the next one last
-    counter = 0
-    for i in range(len(a) - 1, 0, -1):  # random_stream and uniform, written out: one block per four draws
-        m = i + 1
-        limit = _TWO_64 - (_TWO_64 % m)
-        while True:
-            if not pool:
-                pool = list(unpack(digest(key, prefix + counter.to_bytes(8, "big"), "sha256")))
-                pool.reverse()
-                counter += 1
-            x = pool.pop()
-            if x < limit:
-                break
-        j = x % m
+    digest = hmac.digest
+    # The n - 1 draws from the stream's first ceil((n - 1) / 4) blocks, rejected by none: the usual
+    # case (a draw is rejected with a probability below m / 2**64), done without a loop per draw.
+    blocks = (n + 2) // 4
+    stream = b"".join(digest(key, prefix + c.to_bytes(8, "big"), "sha256") for c in range(blocks))
+    draws = _struct_unpack(f">{4 * blocks}Q", stream)
+    if all(map(_lt, draws, _limits(n))):
+        for i, x in zip(range(n - 1, 0, -1), draws, strict=False):  # the last block may hold more
+            j = x % (i + 1)
+            a[i], a[j] = a[j], a[i]
+        return tuple(a)
+    stream_of = random_stream(seed, label)
+    for i in range(n - 1, 0, -1):
+        j = uniform(stream_of, i + 1)
         a[i], a[j] = a[j], a[i]
     return tuple(a)
 
