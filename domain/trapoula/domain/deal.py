@@ -97,18 +97,42 @@ def deck_hash(order: Sequence[Card]) -> str:
     return hashlib.sha256(" ".join(codes(order)).encode("ascii")).hexdigest()
 
 
+_IPAD = bytes(b ^ 0x36 for b in range(256))
+_OPAD = bytes(b ^ 0x5C for b in range(256))
+
+
+class _Mac:
+    """HMAC-SHA256 under one key (RFC 2104), the padded key's hash states worked out once: a
+    block then costs two copies of a hash state and two short updates, where ``hmac.digest``
+    starts from the key each time (the stream draws a block per four integers)."""
+
+    __slots__ = ("_inner", "_outer")
+
+    def __init__(self, key: bytes) -> None:
+        padded = key.ljust(64, b"\0")  # a seed is 32 bytes: shorter than SHA-256's 64-byte block
+        self._inner = hashlib.sha256(padded.translate(_IPAD))
+        self._outer = hashlib.sha256(padded.translate(_OPAD))
+
+    def digest(self, message: bytes) -> bytes:
+        """HMAC-SHA256(key, message)."""
+        inner = self._inner.copy()
+        inner.update(message)
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+
 def random_stream(seed: str, label: str) -> Iterator[int]:
     """The endless stream of 64-bit integers for ``(seed, label)`` (see the module docstring).
 
     Raises:
         InvalidInput: ``seed`` is not 64 hex digits.
     """
-    key = _seed_bytes(seed)
+    mac = _Mac(_seed_bytes(seed))
     prefix = label.encode("utf-8") + b"/"
     counter = 0
-    digest = hmac.digest
     while True:
-        yield from _BLOCK.unpack(digest(key, prefix + counter.to_bytes(8, "big"), "sha256"))
+        yield from _BLOCK.unpack(mac.digest(prefix + counter.to_bytes(8, "big")))
         counter += 1
 
 
@@ -141,13 +165,12 @@ def shuffle(items: Sequence[T], seed: str, label: str) -> tuple[T, ...]:
     """
     a = list(items)
     n = len(a)
-    key = _seed_bytes(seed)
+    digest = _Mac(_seed_bytes(seed)).digest
     prefix = label.encode("utf-8") + b"/"
-    digest = hmac.digest
     # The n - 1 draws from the stream's first ceil((n - 1) / 4) blocks, rejected by none: the usual
     # case (a draw is rejected with a probability below m / 2**64), done without a loop per draw.
     blocks = (n + 2) // 4
-    stream = b"".join(digest(key, prefix + c.to_bytes(8, "big"), "sha256") for c in range(blocks))
+    stream = b"".join([digest(prefix + c.to_bytes(8, "big")) for c in range(blocks)])
     draws = _struct_unpack(f">{4 * blocks}Q", stream)
     if all(map(_lt, draws, _limits(n))):
         for i, x in zip(range(n - 1, 0, -1), draws, strict=False):  # the last block may hold more
