@@ -18,9 +18,10 @@ trapoula.domain.errors.InvalidInput: bad card code '1S': expected rank 2-9 T J Q
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, TypeAlias
 
 from trapoula.domain.errors import InvalidInput
@@ -177,6 +178,8 @@ for _suit in Suit:
 
 _CARDS: dict[str, Card] = {card.code: card for card in _INTERNED.values()}
 """Code -> card."""
+CARDS: Mapping[str, Card] = MappingProxyType(_CARDS)
+"""Card code -> card, read-only (:func:`parse_card` without its checks, for trusted codes)."""
 
 
 def parse_card(code: str) -> Card:

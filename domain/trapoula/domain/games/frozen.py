@@ -28,7 +28,17 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["Memo", "builder", "known_setter", "recall", "remember", "remember_last", "replace_fields", "set_fields"]
+__all__ = [
+    "Memo",
+    "applier",
+    "builder",
+    "known_setter",
+    "recall",
+    "remember",
+    "remember_last",
+    "replace_fields",
+    "set_fields",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -112,6 +122,61 @@ def set_fields(state: T, names: tuple[str, ...], values: tuple[Any, ...]) -> T:
         setter = _SETTERS[type(state), names] = _setter(type(state), names)
     result: T = setter(state, values)
     return result
+
+
+def applier(
+    cls: type, names: tuple[str, ...], changes: Callable[..., tuple[tuple[str, ...], tuple[Any, ...]]], *extra: Any
+) -> Callable[[Any, Any], Any]:
+    """A function ``(state, event) -> state`` for states of class ``cls``: it asks
+    ``changes(state, event, *extra)`` for ``(names, values)`` and, when the names are ``names``
+    (the very tuple), copies the state with those fields set in one function written for them
+    (:func:`set_fields` without its look-up); any other names go through :func:`set_fields`, and
+    no names at all leave the state as it is.  A game's ``evolve`` dispatches each event to one.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> MOVE = ("y",)
+    >>> move = applier(Point, MOVE, lambda state, step: (MOVE, (state.y + step,)))
+    >>> move(Point(1, 2), 3)
+    Point(x=1, y=5)
+
+    Raises:
+        TypeError: ``cls`` is no dataclass, or a name is not one of its fields.
+    """
+    fields = tuple(field.name for field in dataclasses.fields(cls))
+    unknown = set(names) - set(fields)
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field(s) {sorted(unknown)}")
+    env: dict[str, Any] = {
+        "_new": object.__new__,
+        "_cls": cls,
+        "_builder": builder(cls),
+        "_changes": changes,
+        "_extra": extra,
+        "_names": names,
+        "_other": _other_changes,
+    }
+    lines = ["def apply(state, event):", "    names, values = _changes(state, event, *_extra)"]
+    lines.append("    if names is not _names:")
+    lines.append("        return _other(state, names, values)")
+    lines.append("    new = _new(_builder)")
+    lines.extend(
+        f"    new.{n} = values[{names.index(n)}]" if n in names else f"    new.{n} = state.{n}" for n in fields
+    )
+    lines.extend(f"    new.{name} = None" for name in memo_slots(cls))
+    lines.append("    new.__class__ = _cls")
+    lines.append("    return new")
+    exec("\n".join(lines), env)
+    apply: Callable[[Any, Any], Any] = env["apply"]
+    return apply
+
+
+def _other_changes(state: T, names: tuple[str, ...], values: tuple[Any, ...]) -> T:
+    """The copy :func:`applier` makes for names it was not written for (none: the state itself)."""
+    return set_fields(state, names, values) if names else state
 
 
 known_setter = _SETTERS.get

@@ -23,7 +23,6 @@ from trapoula.domain.games.crazy_eights.commands import Command, Draw, NextHand,
 from trapoula.domain.games.crazy_eights.events import HandEnded, MatchEnded, StarterBuried
 from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse_options
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
-from trapoula.domain.games.frozen import remember
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding.commands import listed_draw, listed_pass, listed_play, play_from
 from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject
@@ -120,9 +119,9 @@ def evolve(state: CrazyEightsState, event: Event) -> CrazyEightsState:
     ``StarterBuried`` puts the 8 ``position + 1`` cards down the stock: the top card is turned in
     its place next (R3.3).  A penalty draw that gets no card is a turn without a card drawn (R6.2).
     """
-    own = _OWN.get(type(event))
-    if own is not None:
-        return own(state, event)
+    apply = _EVOLVE.get(type(event))
+    if apply is not None:
+        return apply(state, event)
     common = engine.evolve_common(state, event, RULES)
     return state if common is None else common
 
@@ -135,8 +134,7 @@ def _starter_buried(state: CrazyEightsState, event: StarterBuried) -> CrazyEight
 
 
 def _cards_drawn(state: CrazyEightsState, event: CardsDrawn) -> CrazyEightsState:
-    drawn = engine.evolve_common(state, event, RULES)
-    assert drawn is not None
+    drawn = _COMMON[CardsDrawn](state, event)
     if event.count == 0 and event.reason == "penalty":
         return engine.replace(drawn, idle_turns=drawn.idle_turns + 1)
     return drawn
@@ -168,6 +166,10 @@ _OWN: Mapping[type, Callable[[CrazyEightsState, Any], CrazyEightsState]] = {
     MatchEnded: _match_ended,
 }
 """The events whose effect here differs from, or adds to, the common one, by class."""
+
+_EVOLVE: dict[type, Callable[[CrazyEightsState, Any], CrazyEightsState]] = {}
+"""Event class -> how it is applied: the common events (set up with ``RULES`` below), then
+:data:`_OWN` over them."""
 
 
 # --------------------------------------------------------------------------- refusals
@@ -499,27 +501,38 @@ def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     except AttributeError:  # a state made by its constructor
         legal = None
     if legal is None:
-        legal = remember(state, _legal(state, seat))
+        legal = _legal(state, seat)
+        _set(state, "memo", legal)  # frozen.remember, without its call
     return legal
 
 
-_Plays = dict[Card, tuple[Play, ...]]
+class _SeatCommands:
+    """The commands one seat may be listed, made once (:func:`_commands`): the plays of each card
+    (an 8 with each suit named too, R5.1.2), its draw and its pass."""
 
-_PLAYS: dict[int, _Plays] = {}
-"""Per seat, per card: the plays of that card, an 8 with each suit named too (R5.1.2)."""
+    __slots__ = ("draw", "pass_", "plays")
 
-
-def _plays(seat: int) -> _Plays:
-    table = _PLAYS.get(seat)
-    if table is None:
-        table = _PLAYS[seat] = {
+    def __init__(self, seat: int) -> None:
+        self.plays: dict[Card, tuple[Play, ...]] = {
             card: (
                 listed_play(seat, card, None),
                 *((listed_play(seat, card, s) for s in SUIT_ORDER) if card.rank is EIGHT else ()),
             )
             for card in deck_52()
         }
-    return table
+        self.draw: Draw = listed_draw(seat)
+        self.pass_: Pass = listed_pass(seat)
+
+
+_COMMANDS: dict[int, _SeatCommands] = {}
+"""The listed commands of each seat met so far."""
+
+
+def _commands(seat: int) -> _SeatCommands:
+    made = _COMMANDS.get(seat)
+    if made is None:
+        made = _COMMANDS[seat] = _SeatCommands(seat)
+    return made
 
 
 _MATCHING: dict[tuple[Rank, Suit | None], frozenset[Card]] = {
@@ -531,6 +544,7 @@ _MATCHING: dict[tuple[Rank, Suit | None], frozenset[Card]] = {
 _TWOS = frozenset(c for c in deck_52() if c.rank is TWO)
 """The cards that answer a pending draw of twos (R5.2.2)."""
 _chain = itertools.chain.from_iterable
+_set = object.__setattr__
 
 
 def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
@@ -538,17 +552,17 @@ def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     :func:`_draw_refusal` and :func:`_pass_refusal` once the turn is known to be right, over the
     whole hand at once."""
     hand = state.hands[seat]
-    plays = _plays(seat)
+    listed = _COMMANDS.get(seat) or _commands(seat)
     if state.pending_draw > 0:  # R5.2.2, R5.3.2: only a 2, and none on the queen of spades; or draw them all
         twos = () if _queen_pending(state) else sorted(_TWOS.intersection(hand), key=_INDEX)
-        return (*_chain(map(plays.__getitem__, twos)), listed_draw(seat))
+        return (*_chain(map(listed.plays.__getitem__, twos)), listed.draw)
     cards = sorted(_MATCHING[state.discard[-1].rank, state.active_suit].intersection(hand), key=_INDEX)
-    legal: list[Command] = list(_chain(map(plays.__getitem__, cards)))
+    legal: list[Command] = list(_chain(map(listed.plays.__getitem__, cards)))
     until, drawn, stock = state.options.draw_until_playable, state.drawn, state.stock
     if stock and (not drawn or (until and not cards)):  # R4.3, R4.5, R5.6.1, R5.6.2
-        legal.append(listed_draw(seat))
+        legal.append(listed.draw)
     if (drawn and not until) or (not stock and not cards):  # R4.3, R4.4, R5.6.2, R5.6.3
-        legal.append(listed_pass(seat))
+        legal.append(listed.pass_)
     return tuple(legal)
 
 
@@ -566,11 +580,14 @@ def _is_listed(state: CrazyEightsState, command: Command) -> bool:
     return False
 
 
+_ONE_SEAT = tuple((seat,) for seat in range(MAX_PLAYERS))
+
+
 def acting(state: CrazyEightsState) -> tuple[int, ...]:
     """The seat whose move the match waits for (``GameSpec.acting``): the seat to act while a hand
     is in progress, who always has a legal command (R4.2-R4.4: a play, a draw or a pass), else none."""
     to_act = state.to_act
-    return (to_act,) if to_act is not None and state.phase is Phase.PLAYING else ()
+    return _ONE_SEAT[to_act] if to_act is not None and state.phase is Phase.PLAYING else ()
 
 
 # --------------------------------------------------------------------------- deals and audit
@@ -624,3 +641,7 @@ RULES: ShedRules[CrazyEightsState, Command] = ShedRules(
 )
 """Crazy Eights' parameters for the shedding engine (S1.2): one 52-card deck, 7 cards each with two
 players and 5 with more (R3.2), never a reshuffle (R4.5)."""
+
+_COMMON = engine.evolvers(RULES, CrazyEightsState)
+_EVOLVE.update(_COMMON)
+_EVOLVE.update(_OWN)

@@ -33,11 +33,11 @@ from itertools import filterfalse
 from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
-from trapoula.domain.cards import SUITS, Card, cards_of, codes, parse_card, parse_cards, sorted_cards
+from trapoula.domain.cards import CARDS, SUITS, Card, cards_of, codes, parse_card, parse_cards, sorted_cards
 from trapoula.domain.deal import Deal, deck_hash, reshuffle_label, shuffle
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
-from trapoula.domain.games.frozen import known_setter, replace_fields, set_fields
+from trapoula.domain.games.frozen import applier, known_setter, replace_fields, set_fields
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     CardsDealt,
@@ -197,7 +197,7 @@ _LEFT_HAND = ("left", "vacant", "hands", "stock", "reshuffle_orders", "pending_d
 _ELIMINATED = ("eliminated",)
 _NOTHING: _Changes = ((), ())
 
-_card_at = parse_card
+_card_at = CARDS.__getitem__  # evolve trusts its events: a code is a card
 
 
 def _card_played(state: ShedState, event: CardPlayed, rules: ShedRules[Any, Any]) -> _Changes:
@@ -358,6 +358,45 @@ _COMMON: dict[type, _Handler] = {
 _HANDLERS: dict[type, _Handler | None] = {}
 """The handler of each event class met so far: its own, or its nearest base class's (a game's
 ``HandEnded`` is the common one with a field more); None for an event that is not common."""
+
+
+_NAMES: dict[_Handler, tuple[str, ...]] = {
+    _card_played: _PLAYED,
+    _cards_drawn: _DRAWN,
+    _turn_started: _TURN,
+    _passed: _IDLE,
+    _stock_reshuffled: _RESHUFFLED,
+    _direction_reversed: _DIRECTION,
+    _starter_turned: _TURNED,
+    _cards_dealt: _DEALT,
+    _hand_started: _STARTED,
+    _hand_ended: _ENDED,
+    _match_ended: _OVER,
+    _match_started: _MATCH,
+    _seed_revealed: (),
+    _player_left: _LEFT_HAND,
+    _player_eliminated: _ELIMINATED,
+}
+"""The names each handler changes in the usual case (:func:`evolvers`)."""
+
+
+Evolver = Callable[[S, Event], S]
+"""Applies one event of a given class to a state (:func:`evolvers`)."""
+
+
+def evolvers(rules: ShedRules[S, Any], cls: type[S], *events: type[Event]) -> dict[type, Evolver[S]]:
+    """For a game whose states are of class ``cls``: event class -> the function that applies a
+    common event (S12) of that class as :func:`evolve_common` does, with nothing to merge, in one
+    copying step written for the class and the event (:func:`~trapoula.domain.games.frozen.applier`).
+    ``events`` adds the game's own classes of common events (a subclass, such as its
+    ``HandEnded``), each applied as its nearest common base class is.  ``PlayerJoined`` is not
+    among them (:func:`evolve_common` applies it)."""
+    table: dict[type, Evolver[S]] = {}
+    for event_cls in (*_COMMON, *events):
+        handler = _handler(event_cls)
+        if handler is not None:
+            table[event_cls] = applier(cls, _NAMES[handler], handler, rules)
+    return table
 
 
 def _handler(cls: type) -> _Handler | None:
