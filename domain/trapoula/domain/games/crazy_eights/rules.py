@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from operator import attrgetter
 from typing import Any, TypeAlias, assert_never
 
 from trapoula.domain.cards import LETTERS, SUIT_ORDER, Card, Rank, Suit, codes, deck_52, parse_card, sorted_cards
@@ -37,7 +36,7 @@ from trapoula.domain.games.shedding.events import (
     TurnSkipped,
     TurnStarted,
 )
-from trapoula.domain.games.shedding.state import refusal_context
+from trapoula.domain.games.shedding.state import PLAYING, refusal_context
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 """R2.2."""
@@ -57,8 +56,9 @@ VALUES: Mapping[Rank, int] = {
 
 QUEEN_OF_SPADES = parse_card("QS")
 """The card of R5.3."""
-EIGHT, TWO = Rank.EIGHT, Rank.TWO
-_INDEX = attrgetter("index")
+EIGHT, TWO, JACK, ACE = Rank.EIGHT, Rank.TWO, Rank.JACK, Rank.ACE
+"""The ranks the rules test in their hot paths, as module constants (``Rank.EIGHT`` is a slow
+class attribute look-up)."""
 
 
 def hand_size(players: int) -> int:
@@ -242,7 +242,7 @@ def _rejected(state: CrazyEightsState, seat: int, why: Why, kind: str, card: Car
 
 
 def _turn_refusal(state: CrazyEightsState, seat: int) -> Why | None:
-    if state.phase is not Phase.PLAYING:
+    if state.phase is not PLAYING:
         return _HAND_OVER
     if seat != state.to_act:
         return _NOT_YOUR_TURN
@@ -405,9 +405,9 @@ def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
         _end_hand(acc, seat, "out")  # R6.1
         return tuple(acc.events)
     nxt = state.next_seat(seat)
-    if rank is Rank.JACK and opts.jacks_skip:  # R5.4.1; with two players seat plays again (R5.4.2)
+    if rank is JACK and opts.jacks_skip:  # R5.4.1; with two players seat plays again (R5.4.2)
         return played, TurnSkipped(seat=nxt, reason="jack"), TurnStarted(seat=state.next_seat(nxt))
-    if rank is Rank.ACE and opts.aces_reverse:  # R5.5
+    if rank is ACE and opts.aces_reverse:  # R5.5
         acc = _acc(state)
         acc.emit(played)
         acc.emit(DirectionReversed(direction=-state.direction))
@@ -494,7 +494,7 @@ def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     (:func:`~trapoula.domain.games.frozen.remember`); the commands are shared objects
     (:func:`~trapoula.domain.games.shedding.commands.listed_play`).
     """
-    if seat != state.to_act or state.phase is not Phase.PLAYING:
+    if seat != state.to_act or state.phase is not PLAYING:
         return ()
     try:
         legal: tuple[Command, ...] | None = state.memo
@@ -554,10 +554,12 @@ def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     hand = state.hands[seat]
     listed = _COMMANDS.get(seat) or _commands(seat)
     if state.pending_draw > 0:  # R5.2.2, R5.3.2: only a 2, and none on the queen of spades; or draw them all
-        twos = () if _queen_pending(state) else sorted(_TWOS.intersection(hand), key=_INDEX)
+        twos = () if _queen_pending(state) else [c for c in hand if c in _TWOS]
         return (*_chain(map(listed.plays.__getitem__, twos)), listed.draw)
-    cards = sorted(_MATCHING[state.discard[-1].rank, state.active_suit].intersection(hand), key=_INDEX)
-    legal: list[Command] = list(_chain(map(listed.plays.__getitem__, cards)))
+    matching = _MATCHING[state.discard[-1].rank, state.active_suit]
+    cards = [c for c in hand if c in matching]  # a hand is in canonical order (S2.3)
+    plays = listed.plays
+    legal: list[Command] = [play for c in cards for play in plays[c]]
     until, drawn, stock = state.options.draw_until_playable, state.drawn, state.stock
     if stock and (not drawn or (until and not cards)):  # R4.3, R4.5, R5.6.1, R5.6.2
         legal.append(listed.draw)
@@ -587,7 +589,7 @@ def acting(state: CrazyEightsState) -> tuple[int, ...]:
     """The seat whose move the match waits for (``GameSpec.acting``): the seat to act while a hand
     is in progress, who always has a legal command (R4.2-R4.4: a play, a draw or a pass), else none."""
     to_act = state.to_act
-    return _ONE_SEAT[to_act] if to_act is not None and state.phase is Phase.PLAYING else ()
+    return _ONE_SEAT[to_act] if to_act is not None and state.phase is PLAYING else ()
 
 
 # --------------------------------------------------------------------------- deals and audit

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 from trapoula.domain.events import Payload, Viewer
@@ -10,9 +9,6 @@ from trapoula.domain.games.crazy_eights.rules import legal_commands
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState
 from trapoula.domain.games.shedding.commands import listed_payload
 from trapoula.domain.games.shedding.state import public_parts
-
-_SORT_KEY = attrgetter("sort_key")
-"""Canonical order (S2.3)."""
 
 
 def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
@@ -56,7 +52,7 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
         "names": list(names),
     }
     if viewer is not None and 0 <= viewer < state.n:
-        view["hand"] = [c.code for c in sorted(state.hands[viewer], key=_SORT_KEY)] if state.hands else []
+        view["hand"] = [c.code for c in state.hands[viewer]] if state.hands else []  # canonical order (S2.3)
         view["legal"] = [listed_payload(c) for c in legal_commands(state, viewer)]
     else:
         view["legal"] = []

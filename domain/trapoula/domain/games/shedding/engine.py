@@ -26,6 +26,7 @@ turn order are the plain clockwise ones.
 from __future__ import annotations
 
 import enum
+from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -56,9 +57,11 @@ from trapoula.domain.games.shedding.events import (
     StockReshuffled,
     TurnStarted,
 )
-from trapoula.domain.games.shedding.state import Phase, ShedState
+from trapoula.domain.games.shedding.state import HAND_OVER, MATCH_OVER, NEW, PLAYING, Phase, ShedState
 
 S = TypeVar("S", bound=ShedState)
+_INDEX = attrgetter("index")
+"""A card's canonical position (S2.3)."""
 C = TypeVar("C")
 
 
@@ -220,8 +223,11 @@ def _cards_drawn(state: ShedState, event: CardsDrawn, rules: ShedRules[Any, Any]
     seat, reason = event.seat, event.reason
     cards = cards_of(event.cards)
     hands = state.hands
+    hand = list(hands[seat])
+    for card in cards:  # each in its place: a hand is kept in canonical order (S2.3)
+        insort(hand, card, key=_INDEX)
     return _DRAWN, (
-        (*hands[:seat], hands[seat] + cards, *hands[seat + 1 :]),
+        (*hands[:seat], tuple(hand), *hands[seat + 1 :]),
         state.stock[len(cards) :],
         state.drawn or reason == "draw",
         0 if reason in rules.penalty_reasons else state.pending_draw,
@@ -259,7 +265,7 @@ def _starter_turned(state: ShedState, event: StarterTurned, rules: ShedRules[Any
 
 def _cards_dealt(state: ShedState, event: CardsDealt, rules: ShedRules[Any, Any]) -> _Changes:
     seat = event.seat
-    cards = cards_of(event.cards)
+    cards = sorted_cards(cards_of(event.cards))  # dealt in canonical order already (S5.2)
     hands = state.hands
     return _DEALT, ((*hands[:seat], cards, *hands[seat + 1 :]), remove_cards(state.stock, cards))
 
@@ -267,7 +273,7 @@ def _cards_dealt(state: ShedState, event: CardsDealt, rules: ShedRules[Any, Any]
 def _hand_started(state: ShedState, event: HandStarted, rules: ShedRules[Any, Any]) -> _Changes:
     deck = cards_of(event.deck)
     return _STARTED, (
-        Phase.PLAYING,
+        PLAYING,
         event.hand_no,
         event.dealer,
         event.first_player,
@@ -293,7 +299,7 @@ def _hand_started(state: ShedState, event: HandStarted, rules: ShedRules[Any, An
 
 def _hand_ended(state: ShedState, event: HandEnded, rules: ShedRules[Any, Any]) -> _Changes:
     return _ENDED, (
-        Phase.HAND_OVER,
+        HAND_OVER,
         _kept(state.totals, event.totals),
         event.winner,
         None,
@@ -304,7 +310,7 @@ def _hand_ended(state: ShedState, event: HandEnded, rules: ShedRules[Any, Any]) 
 
 
 def _match_ended(state: ShedState, event: MatchEnded, rules: ShedRules[Any, Any]) -> _Changes:
-    return _OVER, (Phase.MATCH_OVER, event.winner, _kept(state.totals, event.totals))
+    return _OVER, (MATCH_OVER, event.winner, _kept(state.totals, event.totals))
 
 
 def _match_started(state: ShedState, event: MatchStarted, rules: ShedRules[Any, Any]) -> _Changes:
@@ -629,7 +635,6 @@ def ensure_match_started(acc: Acc[S], rules: ShedRules[S, Any], options: Mapping
     )
 
 
-_INDEX = attrgetter("index")
 _DECK_ORDERS: dict[tuple[Card, ...], list[int]] = {}
 
 
@@ -866,17 +871,18 @@ def command_for(rules: ShedRules[Any, C], events: Sequence[Event], i: int) -> C 
 
 def is_terminal(state: ShedState) -> bool:
     """True when the match is over (``GameSpec.is_terminal``; each game's section 6 says when)."""
-    return state.phase is Phase.MATCH_OVER
+    return state.phase is MATCH_OVER
 
 
 def needs_deal(state: ShedState) -> bool:
     """True when the table must issue ``next_hand``: before the first hand and between hands (S10.5)."""
-    return state.phase in (Phase.NEW, Phase.HAND_OVER)
+    phase = state.phase
+    return phase is NEW or phase is HAND_OVER
 
 
 def hand_in_progress(state: ShedState) -> bool:
     """True while a hand is being played (its hidden fields stay hidden, S12)."""
-    return state.phase is Phase.PLAYING
+    return state.phase is PLAYING
 
 
 def event_types(*modules: Any) -> dict[str, type[Event]]:

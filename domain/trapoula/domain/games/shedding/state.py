@@ -34,6 +34,11 @@ class Phase(enum.Enum):
     """The match is decided."""
 
 
+NEW, PLAYING, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAYING, Phase.HAND_OVER, Phase.MATCH_OVER
+"""The phases as module constants: reading a member off its enum class costs a slow class
+attribute look-up (no specialisation for a class with a metaclass), the rules' hot paths read these."""
+
+
 @dataclass(frozen=True, slots=True)
 class ShedState(Memo):
     """The zones and public state of a shedding match (S4.1, S4.2), including the hand in progress.
@@ -55,6 +60,7 @@ class ShedState(Memo):
     """Who went out in the previous hand, None after a blocked hand (or before the first)."""
     match_winner: int | None = None
     hands: tuple[tuple[Card, ...], ...] = ()
+    """Each seat's hand, in canonical order (S2.3): dealt so, and each drawn card put in its place."""
     stock: tuple[Card, ...] = ()
     """Top first."""
     discard: tuple[Card, ...] = ()
