@@ -24,17 +24,15 @@ from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding.commands import listed_draw, listed_pass, listed_play, play_from
-from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject
+from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, passed, reject, turn_started
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     CardsDrawn,
     DirectionReversed,
     HandStarted,
-    Passed,
     SeedRevealed,
     StarterTurned,
     TurnSkipped,
-    TurnStarted,
 )
 from trapoula.domain.games.shedding.state import PLAYING, refusal_context
 
@@ -331,7 +329,7 @@ def _end_turn(acc: Acc[CrazyEightsState], seat: int) -> None:
     if st.idle_turns >= st.n:
         _end_hand(acc, None, "blocked")
     else:
-        acc.emit(TurnStarted(seat=st.next_seat(seat)))
+        acc.emit(turn_started(st.next_seat(seat)))
 
 
 def _end_hand(acc: Acc[CrazyEightsState], out: int | None, reason: str) -> None:
@@ -375,6 +373,24 @@ def _end_hand(acc: Acc[CrazyEightsState], out: int | None, reason: str) -> None:
         acc.emit(MatchEnded(winner=scorer, totals=totals, reason="target", tied=()))
 
 
+_PLAYED: dict[tuple[int, Card, Suit | None, int], CardPlayed] = {}
+"""The ``CardPlayed`` events made so far, by seat, card, suit named and pending draw: one shared
+object each (an event is an immutable value)."""
+
+
+def _card_played(seat: int, card: Card, declared: Suit | None, pending: int) -> CardPlayed:
+    """``seat`` plays ``card`` naming ``declared`` (an 8's suit, else None), ``pending`` owed next."""
+    event = _PLAYED[seat, card, declared, pending] = CardPlayed(
+        seat=seat,
+        card=card.code,
+        declared_suit=LETTERS[declared] if declared else None,
+        active_suit=LETTERS[declared or card.suit],  # R5.1.2, S4.3
+        announce=False,
+        pending_draw=pending,
+    )
+    return event
+
+
 def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
     seat, card = cmd.seat, cmd.card
     if not _is_listed(state, cmd):
@@ -391,14 +407,7 @@ def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
             pending = state.pending_draw + 2  # R5.2.1, R5.2.2
         elif card is QUEEN_OF_SPADES and opts.queen_spades_draw_five:
             pending = 5  # R5.3.1
-    played = CardPlayed(
-        seat=seat,
-        card=card.code,
-        declared_suit=LETTERS[declared] if declared else None,
-        active_suit=LETTERS[declared or card.suit],  # R5.1.2, S4.3
-        announce=False,
-        pending_draw=pending,
-    )
+    played = _PLAYED.get((seat, card, declared, pending)) or _card_played(seat, card, declared, pending)
     if out:
         acc = _acc(state)
         acc.emit(played)
@@ -406,14 +415,14 @@ def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
         return tuple(acc.events)
     nxt = state.next_seat(seat)
     if rank is JACK and opts.jacks_skip:  # R5.4.1; with two players seat plays again (R5.4.2)
-        return played, TurnSkipped(seat=nxt, reason="jack"), TurnStarted(seat=state.next_seat(nxt))
+        return played, TurnSkipped(seat=nxt, reason="jack"), turn_started(state.next_seat(nxt))
     if rank is ACE and opts.aces_reverse:  # R5.5
         acc = _acc(state)
         acc.emit(played)
         acc.emit(DirectionReversed(direction=-state.direction))
-        acc.emit(TurnStarted(seat=acc.state.next_seat(seat)))
+        acc.emit(turn_started(acc.state.next_seat(seat)))
         return tuple(acc.events)
-    return played, TurnStarted(seat=nxt)  # R4.6
+    return played, turn_started(nxt)  # R4.6
 
 
 def _decide_draw(state: CrazyEightsState, cmd: Draw) -> tuple[Event, ...]:
@@ -438,11 +447,10 @@ def _decide_pass(state: CrazyEightsState, cmd: Pass) -> tuple[Event, ...]:
         why = _pass_refusal(state, seat)
         if why is not None:
             raise _rejected(state, seat, why, "pass")
-    passed = Passed(seat=seat)
     if state.turn_active or state.idle_turns + 1 < state.n:  # not blocked (R6.2): the next turn (R4.6)
-        return passed, TurnStarted(seat=state.next_seat(seat))
+        return passed(seat), turn_started(state.next_seat(seat))
     acc = _acc(state)
-    acc.emit(passed)
+    acc.emit(passed(seat))
     _end_turn(acc, seat)
     return tuple(acc.events)
 
@@ -463,7 +471,7 @@ def _decide_next_hand(state: CrazyEightsState, cmd: NextHand) -> tuple[Event, ..
         acc.emit(StarterBuried(card=starter.code, position=(len(stock) - 1) // 2))
         starter = stock[0]
         acc.emit(StarterTurned(card=starter.code, active_suit=starter.suit.value, pending_draw=0, chooser=None))
-    acc.emit(TurnStarted(seat=first))
+    acc.emit(turn_started(first))
     return tuple(acc.events)
 
 

@@ -471,6 +471,27 @@ def _joined(state: S, event: PlayerJoined, also: Mapping[str, Any]) -> S:
 # --------------------------------------------------------------------------- deciding
 
 
+_TURNS: dict[int, TurnStarted] = {}
+_PASSES: dict[int, Passed] = {}
+
+
+def turn_started(seat: int) -> TurnStarted:
+    """``TurnStarted(seat=seat)``: one shared object per seat (an event is an immutable value, and
+    ``decide`` ends most commands with one)."""
+    event = _TURNS.get(seat)
+    if event is None:
+        event = _TURNS[seat] = TurnStarted(seat=seat)
+    return event
+
+
+def passed(seat: int) -> Passed:
+    """``Passed(seat=seat)``: one shared object per seat (:func:`turn_started`)."""
+    event = _PASSES.get(seat)
+    if event is None:
+        event = _PASSES[seat] = Passed(seat=seat)
+    return event
+
+
 class Acc(Generic[S]):
     """Events decided so far, with the state they lead to (so later decisions see earlier ones).
 
