@@ -294,6 +294,17 @@ def _parse_lines(audit: _Audit, raw: Sequence[Mapping[str, Any]]) -> list[_Line]
     return out
 
 
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def _fields(cls: type) -> frozenset[str]:
+    """The field names of the event class ``cls`` (a class's fields never change)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    return names
+
+
 def _decode(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> list[_Line]:
     """Decode the game events (REC6); table events are skipped, unknown names reported."""
     out: list[_Line] = []
@@ -304,9 +315,9 @@ def _decode(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> 
         if cls is None:
             audit.add(line.seq, line.name, "REC6", f"unknown event name {line.name!r} for game {spec.key!r}", "format")
             continue
-        fields = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-        missing, unknown = sorted(fields - set(line.payload)), sorted(set(line.payload) - fields)
-        if missing or unknown:
+        fields = _fields(cls)
+        if line.payload.keys() != fields:
+            missing, unknown = sorted(fields - set(line.payload)), sorted(set(line.payload) - fields)
             said = [f"lacks field(s) {missing}"] if missing else []
             said += [f"has unknown field(s) {unknown}"] if unknown else []
             audit.add(line.seq, line.name, "REC6", f"the {line.name} payload {' and '.join(said)}", "format")
@@ -559,6 +570,23 @@ def _check_hand_commitment(
 # --------------------------------------------------------------------------- rules replay
 
 
+_EXACT = frozenset({str, int, bool, type(None)})
+"""The JSON types whose values are written alike exactly when they are equal and of one type."""
+
+
+def _same_json(got: Any, want: Any) -> bool:
+    """True when ``got`` and ``want`` are written alike by :func:`canonical_json` (JSON-exact: true
+    is not 1, 1.0 is not 1).  Equal values of one plain type, or equal lists of such values, item by
+    item of one type, are alike without writing them; anything else is compared written out."""
+    kind = type(want)
+    if kind is type(got):
+        if kind in _EXACT:
+            return bool(got == want)
+        if kind is list and got == want and _EXACT.issuperset(map(type, want)):
+            return list(map(type, got)) == list(map(type, want))
+    return canonical_json(got) == canonical_json(want)
+
+
 def _first_difference(expected: Event, recorded: _Line) -> str | None:
     """None when ``recorded`` is exactly ``expected``; else a sentence naming the first difference."""
     if recorded.name != expected.event_name():
@@ -566,7 +594,7 @@ def _first_difference(expected: Event, recorded: _Line) -> str | None:
     want = to_payload(expected)
     for key, value in want.items():
         got = recorded.payload.get(key)
-        if canonical_json(got) != canonical_json(value):  # JSON-exact: true is not 1
+        if not _same_json(got, value):  # JSON-exact: true is not 1
             return f"field {key!r} is {got!r}, the rules give {value!r}"
     extra = sorted(set(recorded.payload) - set(want))
     if extra:

@@ -24,9 +24,14 @@ GENESIS = "0" * 64
 """The ``prev_hash`` of a log's first event."""
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+"""The encoder ``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)``
+makes anew at each call, made once."""
+
+
 def canonical_json(value: Any) -> str:
     """JSON with sorted keys and no spaces: the form that is hashed."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return _CANONICAL.encode(value)
 
 
 def event_hash(prev_hash: str, seq: int, name: str, payload: Mapping[str, Any]) -> str:

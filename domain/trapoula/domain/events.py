@@ -16,7 +16,7 @@ events into JSON-ready dictionaries and back (tuples become lists and back).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
 from trapoula.domain.errors import InvalidInput
@@ -108,6 +108,8 @@ def _plain(value: Any) -> Any:
     if type(value) in _SCALARS:
         return value
     if isinstance(value, tuple | list):
+        if _SCALARS.issuperset(map(type, value)):  # the usual case: card codes, seats, points
+            return list(value)
         return [v if type(v) in _SCALARS else _plain(v) for v in value]
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
@@ -116,6 +118,8 @@ def _plain(value: Any) -> Any:
 
 def _frozen(value: Any) -> Any:
     if isinstance(value, list | tuple):
+        if _SCALARS.issuperset(map(type, value)):
+            return tuple(value)
         return tuple(_frozen(v) for v in value)
     if isinstance(value, dict):
         return {k: _frozen(v) for k, v in value.items()}
@@ -134,9 +138,45 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+_Plan = Callable[[Any], Any]
+_TO_PAYLOAD: dict[type, _Plan] = {}
+"""Per event class, the function :func:`to_payload` runs: written once for the class's fields."""
+_FROM_PAYLOAD: dict[type, _Plan] = {}
+"""Per event class, the function :func:`from_payload` runs: written once for the class's fields."""
+
+
+def _plan(cls: type, to_payload: bool) -> _Plan:
+    """The conversion of :func:`to_payload` (or :func:`from_payload`) written out for the fields of
+    ``cls``: each field read once, a value of a plain type taken as it is, any other converted by
+    :func:`_plain` (:func:`_frozen`); no loop over the names, no dictionary comprehension."""
+    names = _field_names(cls)
+    if any(not n.isidentifier() or n.startswith("_") or n in ("e", "p") for n in names):
+        if to_payload:
+            return lambda event: {name: _plain(getattr(event, name)) for name in names}
+        return lambda payload: cls(**{k: _frozen(v) for k, v in payload.items()})
+    env: dict[str, Any] = {"_S": _SCALARS, "_plain": _plain, "_frozen": _frozen, "_cls": cls}
+    if to_payload:
+        lines = ["def plan(e):"]
+        lines.extend(f"    {n} = e.{n}" for n in names)
+        items = ", ".join(f"{n!r}: {n} if type({n}) in _S else _plain({n})" for n in names)
+        lines.append(f"    return {{{items}}}")
+    else:
+        lines = ["def plan(p):"]
+        lines.extend(f"    {n} = p[{n!r}]" for n in names)
+        args = ", ".join(f"{n} if type({n}) in _S else _frozen({n})" for n in names)
+        lines.append(f"    return _cls({args})")
+    exec("\n".join(lines), env)  # the way dataclasses writes __init__
+    plan: _Plan = env["plan"]
+    return plan
+
+
 def to_payload(event: Event) -> Payload:
     """The event's fields as a JSON-ready dict (tuples become lists)."""
-    return {name: _plain(getattr(event, name)) for name in _field_names(type(event))}
+    plan = _TO_PAYLOAD.get(type(event))
+    if plan is None:
+        plan = _TO_PAYLOAD[type(event)] = _plan(type(event), True)
+    result: Payload = plan(event)
+    return result
 
 
 def from_payload(cls: type[E], payload: Mapping[str, Any]) -> E:
@@ -145,13 +185,22 @@ def from_payload(cls: type[E], payload: Mapping[str, Any]) -> E:
     Raises:
         InvalidInput: a field is missing or unknown.
     """
-    names = _field_names(cls)
-    if len(payload) != len(names) or not all(name in payload for name in names):
+    plan = _FROM_PAYLOAD.get(cls)
+    if plan is None:
+        plan = _FROM_PAYLOAD[cls] = _plan(cls, False)
+        _FIELD_SETS[cls] = frozenset(_field_names(cls))
+    if payload.keys() != _FIELD_SETS[cls]:
+        names = _field_names(cls)
         raise InvalidInput(
             f"event {cls.event_name()} payload fields {sorted(payload)} != expected {sorted(names)}",
             reason="bad_event",
         )
-    return cls(**{k: _frozen(v) for k, v in payload.items()})
+    event: E = plan(payload)
+    return event
+
+
+_FIELD_SETS: dict[type, frozenset[str]] = {}
+"""The field names of each event class :func:`from_payload` met so far, as a set."""
 
 
 def visible(event: Event, viewer: Viewer) -> bool:
