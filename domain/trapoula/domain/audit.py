@@ -301,7 +301,7 @@ def _fields(cls: type) -> frozenset[str]:
     """The field names of the event class ``cls`` (a class's fields never change)."""
     names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+        names = _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))
     return names
 
 
