@@ -40,7 +40,7 @@ def parse_record(text: str) -> list[dict[str, Any]]:
     reports as a malformed line (REC1 for the header, REC2 for an event) instead of stopping.
     """
     out: list[dict[str, Any]] = []
-    for raw in text.splitlines():
+    for raw in text.splitlines():  # line by line: a line is one value or an invalid line, never more
         if not raw.strip():
             continue
         try:

@@ -163,29 +163,37 @@ class Replay:
         self.spec: GameSpec[Any, Any] = find_game(str(header.get("game")))
         body = lines[1:]
         self.config, state = _config(self.spec, body)
-        self._steps: list[Step] = []
+        self._steps: list[tuple[int, str, Event]] = []
+        """``(seq, name, event)`` of each position 1..N (a :class:`Step` is made when asked for)."""
         self._states: list[Any] = [state]
         self.stopped: Stop | None = None
         """Where the replay stopped before the record's end (``partial``), else None."""
+        event_types, evolve = self.spec.event_types, self.spec.evolve
+        steps, states = self._steps, self._states
         for line in body:
-            name = str(line.get("name"))
+            name = line.get("name")
+            if type(name) is not str:
+                name = str(name)
             if name in TABLE_EVENTS:
                 continue
-            cls = self.spec.event_types.get(name)
+            cls = event_types.get(name)
             try:
                 if cls is None:
                     raise InvalidInput(f"unknown event {name!r}", "bad_event")
                 payload = line.get("payload")
-                event = from_payload(cls, payload if isinstance(payload, Mapping) else {})
-                state = self.spec.evolve(state, event)
+                if type(payload) is not dict and not isinstance(payload, Mapping):
+                    payload = {}
+                event = from_payload(cls, payload)
+                state = evolve(state, event)
             except Exception:  # a record that does not replay: say where and why, in rules terms
-                stop = Stop(_seq(line), name, _why(lines, _seq(line)), len(self._steps))
+                stop = Stop(_seq(line), name, _why(lines, _seq(line)), len(steps))
                 if not partial:
                     raise InvalidInput(str(stop), "bad_record") from None
                 self.stopped = stop
                 break
-            self._steps.append(Step(len(self._steps) + 1, _seq(line), name, event))
-            self._states.append(state)
+            seq = line.get("seq")
+            steps.append((seq if type(seq) is int else _seq(line), name, event))
+            states.append(state)
 
     @classmethod
     def from_text(cls, text: str, *, partial: bool = False) -> Replay:
@@ -214,18 +222,18 @@ class Replay:
     @property
     def seats(self) -> int:
         """The number of seat numbers used (newcomers may add some, ``mau_mau`` R6.9.2)."""
-        joined = [int(getattr(step.event, "seat", 0)) for step in self._steps if step.name == "PlayerJoined"]
+        joined = [int(getattr(event, "seat", 0)) for _, name, event in self._steps if name == "PlayerJoined"]
         return max([len(self.config.seats), *(seat + 1 for seat in joined)])
 
     @property
     def names(self) -> tuple[str, ...]:
         """Display name per seat (the last player seated there)."""
         names = [s.name for s in self.config.seats]
-        for step in self._steps:  # newcomers (mau_mau R6.9) take a vacant or a new seat number
-            if step.name == "PlayerJoined":
-                seat = int(getattr(step.event, "seat", 0))
+        for _, name, event in self._steps:  # newcomers (mau_mau R6.9) take a vacant or a new seat number
+            if name == "PlayerJoined":
+                seat = int(getattr(event, "seat", 0))
                 names.extend([f"seat {i}" for i in range(len(names), seat + 1)])
-                names[seat] = str(getattr(step.event, "name", names[seat]))
+                names[seat] = str(getattr(event, "name", names[seat]))
         return tuple(names)
 
     def _check(self, position: int) -> int:
@@ -249,7 +257,8 @@ class Replay:
         """
         if self._check(position) == 0:
             raise InvalidInput("position 0 is before the first event", "bad_position")
-        return self._steps[position - 1]
+        seq, name, event = self._steps[position - 1]
+        return Step(position, seq, name, event)
 
     def reaches(self, position: int, viewer: Viewer | str = OMNISCIENT) -> bool:
         """True when the event leading to ``position`` reached ``viewer`` when it happened: always, but
