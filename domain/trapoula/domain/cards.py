@@ -104,7 +104,7 @@ class Rank(enum.Enum):
 _RANK_ORDER = {rank: i for i, rank in enumerate(Rank)}
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Card:
     """A playing card: an immutable (rank, suit) pair; equal cards are interchangeable (S2.2).
 
@@ -129,14 +129,19 @@ class Card:
     order``, 0 for 2C to 51 for AS; the integer form of :attr:`sort_key`."""
 
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
-        """The one card of ``rank`` and ``suit`` (made once, when this module loads)."""
+        """The one card of ``rank`` and ``suit``, made (with every field) once, when this module loads."""
         card = _INTERNED.get((rank, suit))
-        return object.__new__(cls) if card is None else card
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "rank", rank)
+            object.__setattr__(card, "suit", suit)
+            object.__setattr__(card, "code", rank.value + suit.value)
+            object.__setattr__(card, "sort_key", (_SUIT_ORDER[suit], _RANK_ORDER[rank]))
+            object.__setattr__(card, "index", 13 * _SUIT_ORDER[suit] + _RANK_ORDER[rank])
+        return card
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "code", self.rank.value + self.suit.value)
-        object.__setattr__(self, "sort_key", (_SUIT_ORDER[self.suit], _RANK_ORDER[self.rank]))
-        object.__setattr__(self, "index", 13 * _SUIT_ORDER[self.suit] + _RANK_ORDER[self.rank])
+    def __init__(self, rank: Rank, suit: Suit) -> None:
+        """Nothing to do: :meth:`__new__` gives the card, made once and never changed."""
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
