@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.games.frozen import construct_quickly
 
 Seat: TypeAlias = int
 """A seat number, 0..n-1 clockwise (S3.1)."""
@@ -59,42 +60,13 @@ class Event:
 
 
 def _construct_quickly(cls: type) -> None:
-    """Give the frozen, slotted dataclass event class ``cls`` a ``__new__`` that builds its
-    instances by plain stores into a builder object (:func:`~trapoula.domain.games.frozen.builder`)
-    in place of the dataclass ``__init__`` (a call of ``object.__setattr__`` per field): the same
-    signature, the same instance, three times cheaper.  ``dataclass(slots=True)`` makes the class
-    anew once it has written ``__init__``; that second class is the one changed.  Any other class
-    (not a dataclass yet, not frozen, without slots, with defaults or ``__post_init__``) keeps its
-    ``__init__``."""
+    """Give the event class ``cls`` the quick construction of
+    :func:`~trapoula.domain.games.frozen.construct_quickly` once it is a frozen, slotted dataclass:
+    ``dataclass(slots=True)`` makes the class anew once it has written ``__init__``, and that second
+    class is the one changed.  Any other class keeps its ``__init__``."""
     own = vars(cls)
-    params: Any = own.get("__dataclass_params__")
-    if "__init__" not in own or "__slots__" not in own or params is None or not params.frozen:
-        return
-    real = dataclasses.fields(cls)  # ClassVars (hidden, private ...) are not fields
-    if "__post_init__" in own or any(
-        not f.init or f.kw_only or f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
-        for f in real
-    ):
-        return
-    names = [f.name for f in real]
-    if any(not n.isidentifier() or n.startswith("_") or n in ("cls", "new") for n in names):
-        return
-    from trapoula.domain.games.frozen import builder  # games.frozen needs nothing of this module
-
-    env: dict[str, Any] = {"_new": object.__new__, "_builder": builder(cls), "_cls": cls, "_init": own["__init__"]}
-    lines = [f"def __new__(cls, {', '.join(names)}):"]
-    lines.append("    if cls is not _cls:  # a subclass that is no frozen dataclass of its own")
-    lines.append(f"        new = _new(cls); _init(new, {', '.join(names)}); return new")
-    lines.append("    new = _new(_builder)")
-    lines.extend(f"    new.{n} = {n}" for n in names)
-    lines.append("    new.__class__ = _cls")
-    lines.append("    return new")
-    exec("\n".join(lines), env)  # the way dataclasses writes __init__
-    new = env["__new__"]
-    new.__qualname__ = f"{cls.__qualname__}.__new__"
-    cls.__new__ = new  # type: ignore[method-assign]
-    cls.__getnewargs__ = lambda self: tuple(getattr(self, n) for n in names)  # type: ignore[attr-defined]
-    del cls.__init__  # type: ignore[misc]
+    if "__init__" in own and "__slots__" in own and "__dataclass_params__" in own:
+        construct_quickly(cls)
 
 
 E = TypeVar("E", bound=Event)

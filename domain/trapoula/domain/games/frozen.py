@@ -78,6 +78,58 @@ def builder(cls: type) -> type:
     return made
 
 
+def construct_quickly(cls: type) -> bool:
+    """Give the frozen, slotted dataclass ``cls`` a ``__new__`` that builds its instances by plain
+    stores into a builder object (:func:`builder`) in place of the dataclass ``__init__`` (a call of
+    ``object.__setattr__`` per field): the same parameters and defaults, the same instance, about
+    three times cheaper.  Returns whether it did: a class that is not a frozen, slotted dataclass,
+    or has a field outside ``__init__``, a keyword-only one, a default factory or ``__post_init__``
+    keeps its ``__init__``.  Every event class gets it (:class:`trapoula.domain.events.Event`).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> construct_quickly(Point), Point(1), Point(1, y=2) == Point(x=1, y=2)
+    (True, Point(x=1, y=0), True)
+    """
+    own = vars(cls)
+    params: Any = own.get("__dataclass_params__")
+    if "__init__" not in own or "__slots__" not in own or params is None or not params.frozen:
+        return False
+    real = dataclasses.fields(cls)  # ClassVars are not fields
+    if "__post_init__" in own or any(
+        not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING for f in real
+    ):
+        return False
+    names = [f.name for f in real]
+    if any(not n.isidentifier() or n.startswith("_") or n in ("cls", "new") for n in names):
+        return False
+    env: dict[str, Any] = {"_new": object.__new__, "_builder": builder(cls), "_cls": cls, "_init": own["__init__"]}
+    params_text = []
+    for f in real:
+        if f.default is dataclasses.MISSING:
+            params_text.append(f.name)
+        else:
+            env[f"_default_{f.name}"] = f.default
+            params_text.append(f"{f.name}=_default_{f.name}")
+    lines = [f"def __new__(cls, {', '.join(params_text)}):"]
+    lines.append("    if cls is not _cls:  # a subclass that is no frozen dataclass of its own")
+    lines.append(f"        new = _new(cls); _init(new, {', '.join(names)}); return new")
+    lines.append("    new = _new(_builder)")
+    lines.extend(f"    new.{n} = {n}" for n in names)
+    lines.append("    new.__class__ = _cls")
+    lines.append("    return new")
+    exec("\n".join(lines), env)  # the way dataclasses writes __init__
+    new = env["__new__"]
+    new.__qualname__ = f"{cls.__qualname__}.__new__"
+    cls.__new__ = new  # type: ignore[method-assign]
+    cls.__getnewargs__ = lambda self: tuple(getattr(self, n) for n in names)  # type: ignore[attr-defined]
+    delattr(cls, "__init__")
+    return True
+
+
 def replace_fields(state: T, changes: Mapping[str, Any]) -> T:
     """A new instance of the dataclass of ``state``, each field ``changes[name]`` when ``changes``
     names it and the value in ``state`` otherwise (``dataclasses.replace`` without ``__init__``: no
