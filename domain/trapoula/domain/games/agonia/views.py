@@ -10,7 +10,7 @@ from trapoula.domain.games.agonia.commands import command_payload
 from trapoula.domain.games.agonia.rules import legal_commands
 from trapoula.domain.games.agonia.state import AgoniaState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import public_parts
+from trapoula.domain.games.shedding.state import PHASE_VALUES, public_parts
 
 
 def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
@@ -25,7 +25,7 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
     sizes, top, active, discard, names, last_hands = public_parts(state)
     view: dict[str, Any] = {
         "game": "agonia",
-        "phase": state.phase.value,
+        "phase": PHASE_VALUES[state.phase],
         "hand_no": state.hand_no,
         "dealer": state.dealer,
         "first_player": state.first_player,

@@ -8,7 +8,7 @@ from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.crazy_eights.rules import legal_commands
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import public_parts
+from trapoula.domain.games.shedding.state import PHASE_VALUES, public_parts
 
 
 def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
@@ -28,7 +28,7 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
     opts = state.options
     view: dict[str, Any] = {
         "game": "crazy_eights",
-        "phase": state.phase.value,
+        "phase": PHASE_VALUES[state.phase],
         "hand_no": state.hand_no,
         "dealer": state.dealer,
         "first_player": state.first_player,

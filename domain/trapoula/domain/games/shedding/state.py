@@ -35,6 +35,8 @@ class Phase(enum.Enum):
 
 
 NEW, PLAYING, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAYING, Phase.HAND_OVER, Phase.MATCH_OVER
+PHASE_VALUES: dict[Phase, str] = {phase: phase.value for phase in Phase}
+"""Phase -> its value as views show it (``phase.value`` without the enum's descriptor)."""
 """The phases as module constants: reading a member off its enum class costs a slow class
 attribute look-up (no specialisation for a class with a metaclass), the rules' hot paths read these."""
 
