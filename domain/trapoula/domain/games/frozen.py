@@ -8,8 +8,15 @@ descriptor is a call per field; so the copy is built as an instance of a *builde
 no field or slot of its own (the same memory layout) that keeps the plain ``object.__setattr__``.
 Stores into it are the interpreter's direct slot writes, about five times cheaper.  Once every
 field is set the new object's class becomes the state's class, and it is as frozen as any other.
-:func:`remember_last` keeps a function's answer for the last state it was asked about: the views of
-every viewer of one state, and the refusals of one legality check, ask the same again.
+
+- :func:`replace_fields` (changes by name), :func:`set_fields` (a constant tuple of names and their
+  values) and :func:`applier` (an ``evolve`` step for one kind of event) make such copies, each
+  through a function written once for its class and its changed names;
+- :func:`construct_quickly` builds new instances of a frozen dataclass the same way (every event
+  class, and the few values a game makes at every step);
+- :class:`Memo` lets a state keep what it works out about itself (its legal commands);
+- :func:`remember_last` keeps a function's answer for the last state it was asked about: the views
+  of every viewer of one state, and the refusals of one legality check, ask the same again.
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True, slots=True)
@@ -32,9 +39,8 @@ __all__ = [
     "Memo",
     "applier",
     "builder",
+    "construct_quickly",
     "known_setter",
-    "recall",
-    "remember",
     "remember_last",
     "replace_fields",
     "set_fields",
@@ -268,31 +274,20 @@ def memo_slots(cls: type) -> tuple[str, ...]:
 
 
 class Memo:
-    """A base of the states that keep what they work out about themselves (their legal commands,
-    the seats the match waits for): one slot, :attr:`memo`, outside the dataclass fields, so it is
-    no part of equality, of ``repr`` or of a snapshot.  A state never changes, so what is worked out
-    once stays true; :func:`replace_fields` gives every copy a fresh ``None``.  It is set with
-    :func:`remember` (the frozen class refuses plain assignment)."""
+    """A base of the states that keep what they work out about themselves (their legal commands):
+    one slot, :attr:`memo`, outside the dataclass fields, so it is no part of equality, of ``repr``,
+    of pickling or of a snapshot.  A state never changes, so what is worked out once stays true.
+
+    Reading it: ``state.memo``, None until set (a copy made by :func:`replace_fields`,
+    :func:`set_fields` or :func:`applier` starts with None; a state made by its constructor has it
+    unset, so a reader catches ``AttributeError`` too).  Setting it: ``object.__setattr__(state,
+    "memo", value)`` (the frozen class refuses plain assignment), once, with an immutable value."""
 
     __slots__ = ("memo",)
 
     memo: Any
     """What the game worked out about this state, in the game's own shape; None (or unset, for a
     state made by its constructor) until then."""
-
-
-def recall(state: Memo) -> Any:
-    """What :func:`remember` kept on ``state``, else None."""
-    try:
-        return state.memo
-    except AttributeError:  # made by the constructor (or a snapshot), not by a copy
-        return None
-
-
-def remember(state: Memo, value: T) -> T:
-    """Keep ``value`` on ``state`` (:class:`Memo`) and return it."""
-    object.__setattr__(state, "memo", value)
-    return value
 
 
 def _copier(cls: type, changed: tuple[str, ...]) -> _Copier:

@@ -562,7 +562,7 @@ def legal_commands(state: AgoniaState, seat: int) -> tuple[Command, ...]:
 
     An ace is listed without a suit and with each of the four suits; ``announce`` is set where
     R7.5.1 asks for it (the same play without it is also accepted, and penalised).  Worked out once
-    per state and kept on it (:func:`~trapoula.domain.games.frozen.remember`); the commands are
+    per state and kept on it (:class:`~trapoula.domain.games.frozen.Memo`); the commands are
     shared objects (:func:`~trapoula.domain.games.shedding.commands.listed`).
     """
     if state.phase is not PLAYING:
@@ -576,7 +576,7 @@ def legal_commands(state: AgoniaState, seat: int) -> tuple[Command, ...]:
         legal = None
     if legal is None:
         legal = _legal(state, seat)
-        _set(state, "memo", legal)  # frozen.remember, without its call
+        _set(state, "memo", legal)  # the memo slot (frozen.Memo)
     return legal
 
 

@@ -499,7 +499,7 @@ def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
 
     Cards in canonical order (S2.3); an 8 is listed without a suit and then with each of the four
     suits (R5.1.2); then ``draw`` and ``pass`` when open.  Worked out once per state and kept on it
-    (:func:`~trapoula.domain.games.frozen.remember`); the commands are shared objects
+    (:class:`~trapoula.domain.games.frozen.Memo`); the commands are shared objects
     (:func:`~trapoula.domain.games.shedding.commands.listed_play`).
     """
     if seat != state.to_act or state.phase is not PLAYING:
@@ -510,7 +510,7 @@ def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
         legal = None
     if legal is None:
         legal = _legal(state, seat)
-        _set(state, "memo", legal)  # frozen.remember, without its call
+        _set(state, "memo", legal)  # the memo slot (frozen.Memo)
     return legal
 
 

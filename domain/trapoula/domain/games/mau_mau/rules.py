@@ -513,7 +513,7 @@ def legal_commands(state: MauMauState, seat: int) -> tuple[Command, ...]:
             legal = None
         if legal is None:
             legal = _legal(state, seat)
-            object.__setattr__(state, "memo", legal)  # frozen.remember, without its call
+            object.__setattr__(state, "memo", legal)  # the memo slot (frozen.Memo)
         return legal
     return _legal(state, seat)
 
