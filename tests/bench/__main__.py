@@ -42,6 +42,7 @@ from trapoula.domain.registry import GAMES
 from . import bare, calls, domain, loads, store
 from .figures import (
     ACT_FIELDS,
+    BARE_KEYS,
     BASELINE_FIELDS,
     FANOUT_KEYS,
     MEMORY_KEYS,
@@ -125,7 +126,7 @@ class Bench:
         self.results = Results()
         self.scratch = scratch
         self.progress = progress
-        self.steps = len(GAMES) + 2 + 4 * len(plan.levels) * len(STORES) + 2 + 1 + 2 + 1
+        self.steps = len(GAMES) + 3 + 4 * len(plan.levels) * len(STORES) + 2 + 1 + 2 + 1
         self.task: TaskID = progress.add_task("starting", total=self.steps)
         self.failed = False
         self.timings: dict[str, float] = {}
@@ -138,6 +139,19 @@ class Bench:
         played = domain.play_random(game, self.plan.domain_seconds)
         self.results.put(f"domain.{game}.hands_per_s", played.hands_per_s)
         self.results.put(f"domain.{game}.commands_per_s", played.commands_per_s)
+
+    def step_bare(self) -> None:
+        """The bare Crazy Eights program's random hands, beside trapoula's crazy_eights."""
+        played = domain.play_bare(self.plan.domain_seconds)
+        r = self.results
+        r.put("bare.crazy_eights.hands_per_s", played.hands_per_s)
+        r.put("bare.crazy_eights.moves_per_s", played.commands_per_s)
+        trapoula = r.number("domain.crazy_eights.commands_per_s")
+        self._put_or_skip(
+            "domain.ratio.crazy_eights_vs_bare",
+            ratio(played.commands_per_s, trapoula),
+            "domain.crazy_eights.commands_per_s was not measured",
+        )
 
     def step_openspiel(self) -> None:
         """open_spiel's crazy_eights random playouts, beside trapoula's crazy_eights."""
@@ -417,11 +431,15 @@ class Bench:
             for game in sorted(GAMES):
                 with self.step(f"pure domain: {game}", domain_keys([game])[:2]):
                     self.step_domain(game)
+            with self.step("bare crazy_eights program", BARE_KEYS):
+                self.step_bare()
             with self.step("open_spiel crazy_eights", OPENSPIEL_KEYS):
                 self.step_openspiel()
         else:
-            self.not_asked([k for game in sorted(GAMES) for k in domain_keys([game])[:2]] + list(OPENSPIEL_KEYS))
-            self.skip_steps(len(GAMES) + 1)
+            self.not_asked(
+                [k for game in sorted(GAMES) for k in domain_keys([game])[:2]] + list(BARE_KEYS) + list(OPENSPIEL_KEYS)
+            )
+            self.skip_steps(len(GAMES) + 2)
         if "replay" in only:
             with self.step("replay of a stored record", REPLAY_KEYS):
                 self.step_replay()
@@ -649,6 +667,8 @@ def _bound_value(bound: Bound, value: float) -> str:
             return f"{value / 1024:,.1f} KiB"
         case "count":
             return f"{value:,.0f}"
+        case "/s":
+            return f"{value:,.0f}/s"
     return f"{value:,.2f}x"
 
 
@@ -656,7 +676,12 @@ def _bound_limit(bound: Bound) -> str:
     if bound.unit == "count" and bound.limit == 0 and bound.at_most:
         return "= 0"
     sign = "≤" if bound.at_most else "≥"
-    limit = {"ms": f"{bound.limit:g} ms", "KiB": f"{bound.limit / 1024:g} KiB", "count": f"{bound.limit:g}"}
+    limit = {
+        "ms": f"{bound.limit:g} ms",
+        "KiB": f"{bound.limit / 1024:g} KiB",
+        "count": f"{bound.limit:g}",
+        "/s": f"{bound.limit:,.0f}/s",
+    }
     return f"{sign} {limit.get(bound.unit, f'{bound.limit:g}')}"
 
 
@@ -699,7 +724,7 @@ def report(results: Results, plan: Plan, out: Console) -> None:
 
     params = ", ".join(f"{k}={val}" for k, val in domain.OPENSPIEL_PARAMS.items())
     t = Table(
-        title=f"Pure domain: random bots, {domain.SEATS} seats, default options ({plan.domain_seconds:g} s each)",
+        title=f"Pure domain: random players, {domain.SEATS} seats, default options ({plan.domain_seconds:g} CPU s)",
         caption=f"open_spiel crazy_eights: {params}; uniformly random actions, chance sampled",
     )
     t.add_column("game")
@@ -713,9 +738,33 @@ def report(results: Results, plan: Plan, out: Console) -> None:
         _rate(v("openspiel.crazy_eights.actions_per_s")),
     )
     t.add_row(
+        "bare crazy_eights program: hands/s, moves/s",
+        _rate(v("bare.crazy_eights.hands_per_s")),
+        _rate(v("bare.crazy_eights.moves_per_s")),
+    )
+    t.add_row(
         "trapoula crazy_eights / open_spiel",
         _ratio_text(v("openspiel.ratio.hands_vs_playouts")),
         _ratio_text(v("openspiel.ratio.commands_vs_actions")),
+    )
+    out.print(t)
+
+    t = Table(
+        title="Pure domain against its references: crazy_eights, 4 random players, CPU time",
+        caption="bare: tests/bench/bare_crazy_eights.py, the same rules in a plain function of lists and integers",
+    )
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    t.add_column("bound")
+    t.add_row(
+        "trapoula µs per command / bare µs per move",
+        _times(v("domain.ratio.crazy_eights_vs_bare")),
+        _bound_cell(results, plan, "domain.ratio.crazy_eights_vs_bare"),
+    )
+    t.add_row(
+        "trapoula hands per CPU second / open_spiel playouts per CPU second",
+        _times(v("openspiel.ratio.hands_vs_playouts")),
+        _bound_cell(results, plan, "openspiel.ratio.hands_vs_playouts"),
     )
     out.print(t)
 
@@ -725,9 +774,18 @@ def report(results: Results, plan: Plan, out: Console) -> None:
     )
     t.add_column("how")
     t.add_column("events/s", justify="right")
-    t.add_row("fold (Replay.from_text: parse and evolve)", _rate(v("replay.fold_events_per_s")))
-    t.add_row("audit (audit_text: chain, commitments, every command re-decided)", _rate(v("replay.audit_events_per_s")))
-    t.add_row("cold load from the store (new Tables, no snapshot)", _rate(v("replay.cold_load_events_per_s")))
+    t.add_column("bound")
+    t.add_row(
+        "fold (Replay.from_text: parse and evolve)",
+        _rate(v("replay.fold_events_per_s")),
+        _bound_cell(results, plan, "replay.fold_events_per_s"),
+    )
+    t.add_row(
+        "audit (audit_text: chain, commitments, every command re-decided)",
+        _rate(v("replay.audit_events_per_s")),
+        _bound_cell(results, plan, "replay.audit_events_per_s"),
+    )
+    t.add_row("cold load from the store (new Tables, no snapshot)", _rate(v("replay.cold_load_events_per_s")), "")
     out.print(t)
 
     t = Table(

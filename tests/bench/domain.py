@@ -1,17 +1,23 @@
-"""Random bot hands per second in the pure domain, and open_spiel's crazy_eights beside them.
+"""Random hands per CPU second in the pure domain, beside a bare program and open_spiel.
 
 trapoula: a match of each game is played to its end through the ``GameSpec`` interface alone, as
-the server's automatic play does: the seat the match waits for gets its view
-(``GameSpec.seat_view``), the ``random`` bot level picks one of its legal commands
-(:func:`trapoula.domain.bots.choose`), ``decide`` turns it into events and ``evolve`` applies
-them; a deal due is dealt from a seed (``Deal.from_seed``).  A hand is counted at the event that
-ends it and reveals its deal (role ``hand_revealed``, :mod:`trapoula.domain.lifecycle`); a match that ends is
-followed by a new one.  No store, no JSON, no network.
+the server's automatic play drives it: the seat the match waits for (``GameSpec.acting`` through
+:func:`trapoula.domain.game.acting_seats`), a uniformly random choice among that seat's legal
+commands (``GameSpec.legal_commands``: a random player needs no view), ``decide`` turns it into
+events and ``evolve`` applies them; a deal due is dealt from a seed (``Deal.from_seed``).  A hand is
+counted at the event that ends it and reveals its deal (role ``hand_revealed``,
+:mod:`trapoula.domain.lifecycle`); a match that ends is followed by a new one.  No store, no view,
+no JSON, no network.  Times are CPU times of this process (``time.process_time``), read once a hand.
+
+The bare baseline (:mod:`bench.bare_crazy_eights`): the same Crazy Eights rules played by the same
+random players in a plain function of lists and integers, as a minimal hand-written program would.
+trapoula's microseconds per command over the bare program's microseconds per move is what
+trapoula's immutable states, recorded events and checked commands cost.
 
 open_spiel (``pyspiel``, when installed): ``crazy_eights`` with the same number of players,
 reshuffling the discard pile into the stock as trapoula does (S8.5) and no turn limit, so that a
 playout is a whole hand played to its end; uniformly random legal actions, chance outcomes (the
-deal, the draws) sampled with their probabilities.
+deal, the draws) sampled with their probabilities; CPU time too.
 """
 
 from __future__ import annotations
@@ -23,23 +29,24 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from trapoula.domain.bots import choose
 from trapoula.domain.deal import Deal
 from trapoula.domain.game import MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.lifecycle import Role
 from trapoula.domain.registry import GAMES
 
+from . import bare_crazy_eights
+
 SEATS = 4
 """Players per match in the domain runs (every game takes 4; ``vida`` takes only 4)."""
 LEVEL = "random"
-"""The bot level of every seat."""
+"""The bot level every seat is configured with (the loop's uniform choice is that level's)."""
 OPENSPIEL_PARAMS: dict[str, Any] = {"players": SEATS, "reshuffle": True, "max_turns": 1_000_000}
 """open_spiel's crazy_eights parameters: as many players, reshuffles as in trapoula, no turn cap."""
 
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """What random play did in ``seconds``."""
+    """What random play did in ``seconds`` of CPU time."""
 
     hands: int
     """Hands played to their end."""
@@ -47,7 +54,7 @@ class Played:
     """Commands (trapoula: bot commands, deals not counted) or player actions (open_spiel: chance
     outcomes not counted)."""
     seconds: float
-    """Time played (s)."""
+    """CPU time played (s)."""
 
     @property
     def hands_per_s(self) -> float:
@@ -61,7 +68,7 @@ class Played:
 
 
 def play_random(game: str, seconds: float, seed: int = 1) -> Played:
-    """Play random-bot matches of ``game`` (4 seats, default options) for about ``seconds``.
+    """Play random matches of ``game`` (4 seats, default options) for about ``seconds`` of CPU time.
 
     Raises:
         trapoula.domain.errors.InvalidInput: unknown game.
@@ -70,26 +77,44 @@ def play_random(game: str, seconds: float, seed: int = 1) -> Played:
     spec = GAMES[game]
     rng = random.Random(seed)
     seats = tuple(SeatInfo(i, f"p{i}", LEVEL) for i in range(SEATS))
+    everyone = range(SEATS)
+    is_terminal, needs_deal, legal_commands = spec.is_terminal, spec.needs_deal, spec.legal_commands
+    decide, evolve, choice = spec.decide, spec.evolve, rng.choice
     hands = commands = matches = 0
-    began = time.perf_counter()
+    began = time.process_time()
     deadline = began + seconds
-    while time.perf_counter() < deadline:
+    while time.process_time() < deadline:
         state = spec.initial_state(MatchConfig(game, seats))
         dealt = 0
-        while not spec.is_terminal(state) and time.perf_counter() < deadline:
-            if spec.needs_deal(state):
+        while not is_terminal(state):
+            if needs_deal(state):
+                if dealt and time.process_time() >= deadline:
+                    break
                 dealt += 1
                 hand_seed = hashlib.sha256(f"bench/{game}/{seed}/{matches}/{dealt}".encode()).hexdigest()
                 command = spec.deal_command(state, Deal.from_seed(spec.deck(state), hand_seed))
             else:
-                seat = acting_seats(spec, state, range(SEATS))[0]
-                command = spec.parse_command(choose(game, spec.seat_view(state, seat), LEVEL, rng))
+                command = choice(legal_commands(state, acting_seats(spec, state, everyone)[0]))
                 commands += 1
-            for event in spec.decide(state, command):
-                state = spec.evolve(state, event)
+            for event in decide(state, command):
+                state = evolve(state, event)
                 hands += event.role is Role.HAND_REVEALED
         matches += 1
-    return Played(hands, commands, time.perf_counter() - began)
+    return Played(hands, commands, time.process_time() - began)
+
+
+def play_bare(seconds: float, seed: int = 1) -> Played:
+    """Hands of :mod:`bench.bare_crazy_eights` between :data:`SEATS` random players for about
+    ``seconds`` of CPU time (its moves counted as commands)."""
+    rng = random.Random(seed)
+    hands = moves = 0
+    began = time.process_time()
+    deadline = began + seconds
+    while time.process_time() < deadline:
+        made, _ = bare_crazy_eights.play_hand(rng, SEATS)
+        hands += 1
+        moves += made
+    return Played(hands, moves, time.process_time() - began)
 
 
 def openspiel_version() -> tuple[str | None, str]:
@@ -107,7 +132,8 @@ def openspiel_version() -> tuple[str | None, str]:
 
 
 def play_openspiel(seconds: float, seed: int = 1) -> Played:
-    """Random playouts of open_spiel's ``crazy_eights`` (:data:`OPENSPIEL_PARAMS`) for about ``seconds``.
+    """Random playouts of open_spiel's ``crazy_eights`` (:data:`OPENSPIEL_PARAMS`) for about ``seconds``
+    of CPU time.
 
     Raises:
         ImportError: open_spiel is not installed.
@@ -116,9 +142,9 @@ def play_openspiel(seconds: float, seed: int = 1) -> Played:
     game = pyspiel.load_game("crazy_eights", OPENSPIEL_PARAMS)
     rng = random.Random(seed)
     playouts = actions = 0
-    began = time.perf_counter()
+    began = time.process_time()
     deadline = began + seconds
-    while time.perf_counter() < deadline:
+    while time.process_time() < deadline:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -129,4 +155,4 @@ def play_openspiel(seconds: float, seed: int = 1) -> Played:
                 actions += 1
             state.apply_action(action)
         playouts += 1
-    return Played(playouts, actions, time.perf_counter() - began)
+    return Played(playouts, actions, time.process_time() - began)

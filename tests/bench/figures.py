@@ -99,10 +99,24 @@ def ratio(numerator: float | None, denominator: float | None) -> float | None:
 
 
 def domain_keys(games: Sequence[str]) -> list[str]:
-    """Hands and commands per second of random bots in the pure domain, per game; open_spiel's
-    crazy_eights reference and the ratios."""
+    """Hands and commands per CPU second of random play in the pure domain, per game; the bare
+    program's, open_spiel's crazy_eights reference and the ratios."""
     keys = [f"domain.{g}.{what}" for g in games for what in ("hands_per_s", "commands_per_s")]
-    return keys + OPENSPIEL_KEYS
+    return keys + BARE_KEYS + OPENSPIEL_KEYS
+
+
+BARE_KEYS = [
+    "bare.crazy_eights.hands_per_s",
+    "bare.crazy_eights.moves_per_s",
+    "domain.ratio.crazy_eights_vs_bare",
+]
+"""The bare Crazy Eights program (:mod:`bench.bare_crazy_eights`): its hands and moves per CPU
+second, and trapoula's crazy_eights microseconds per command over its microseconds per move."""
+
+FOLD_BEFORE = 28_608
+"""Replay fold events/s at commit 534447a, before the work on the domain's speed (docs/benchmarks.md)."""
+AUDIT_BEFORE = 10_125
+"""Replay audit events/s at commit 534447a (docs/benchmarks.md)."""
 
 
 OPENSPIEL_KEYS = [
@@ -239,7 +253,7 @@ class Bound:
     """What the figure is, for the report."""
     unit: str = "x"
     """How the figure and the limit are printed: ``x`` a ratio, ``ms``, ``KiB`` (bytes shown in
-    KiB), ``count``."""
+    KiB), ``count``, ``/s`` a rate."""
 
     def met(self, value: float) -> bool:
         """True when ``value`` meets the bound."""
@@ -256,6 +270,20 @@ def bounds(levels: Sequence[int]) -> list[Bound]:
         for n in levels
     ]
     return [
+        Bound(
+            "domain.ratio.crazy_eights_vs_bare",
+            10.0,
+            True,
+            "pure domain: crazy_eights µs per random command / the bare program's µs per move",
+        ),
+        Bound(
+            "openspiel.ratio.hands_vs_playouts",
+            2.0,
+            False,
+            "pure domain: crazy_eights hands per CPU second / open_spiel's playouts per CPU second",
+        ),
+        Bound("replay.fold_events_per_s", 3 * FOLD_BEFORE, False, "replay: fold events/s (3x 534447a's)", "/s"),
+        Bound("replay.audit_events_per_s", 3 * AUDIT_BEFORE, False, "replay: audit events/s (3x 534447a's)", "/s"),
         *out,
         Bound("fanout.ratio.cpu_vs_bare", 3.0, True, "fan-out: server CPU per watcher / bare stream message"),
         Bound("fanout.p99_ms", 100.0, True, "fan-out: delivery p99 to every watcher", "ms"),

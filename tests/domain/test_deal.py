@@ -120,6 +120,34 @@ def test_the_shuffle_is_deterministic_and_depends_on_seed_and_label() -> None:
     assert shuffle(["x"], ZERO_SEED, "deal") == ("x",)
 
 
+@pytest.mark.parametrize("size", [2, 5, 6, 7, 8, 9, 31, 32, 52, 104])
+def test_every_size_of_shuffle_draws_as_the_independent_algorithm(size: int) -> None:
+    # the n - 1 draws come from the first ceil((n - 1) / 4) blocks: sizes on both sides of a block
+    items = [f"c{i}" for i in range(size)]
+    for seed in (ZERO_SEED, ONE_SEED, hashlib.sha256(b"size").hexdigest()):
+        assert list(shuffle(items, seed, "deal")) == _independent_shuffle(items, seed, "deal")
+
+
+def test_the_draw_by_draw_path_taken_after_a_rejection_gives_the_same_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No real seed is known to reject a draw (the chance is below 52 / 2**64 a draw); with every
+    # limit pretended to be 0 the quick path gives up and the draw-by-draw path, with its
+    # rejections, must give the independent algorithm's order all the same.
+    from trapoula.domain import deal as deal_module
+
+    monkeypatch.setattr(deal_module, "_limits", lambda n: (0,) * (n - 1))
+    assert list(codes(shuffle(deck_52(), ZERO_SEED, "deal"))) == _independent_shuffle(CANONICAL, ZERO_SEED, "deal")
+    taken = []
+    real_uniform = deal_module.uniform
+
+    def spy(stream: Iterator[int], m: int) -> int:
+        taken.append(m)
+        return real_uniform(stream, m)
+
+    monkeypatch.setattr(deal_module, "uniform", spy)
+    shuffle(deck_52(), ZERO_SEED, "deal")
+    assert taken == list(range(52, 1, -1))  # the draw-by-draw path ran, one draw for each m
+
+
 def test_s8_5_the_kth_reshuffle_of_a_seeded_deal_uses_the_label_reshuffle_k() -> None:
     assert reshuffle_label(1) == "reshuffle/1"
     deal = Deal.from_seed(deck_52(), ZERO_SEED)

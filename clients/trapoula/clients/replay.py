@@ -182,25 +182,31 @@ class Replay:
         self.spec: GameSpec[Any, Any] = find_game(str(header.get("game")))
         body = lines[1:]
         self.config, state = _config(self.spec, body)
-        self._steps: list[Step] = []
+        self._steps: list[tuple[int, str, Event]] = []
+        """``(seq, name, event)`` of each position 1..N (a :class:`Step` is made when asked for)."""
         self._states: list[Any] = [state]
         self.stopped: Stop | None = None
         """Where the replay stopped before the record's end (``partial``), else None."""
+        spec, evolve = self.spec, self.spec.evolve
+        steps, states = self._steps, self._states
         for line in body:
-            name = str(line.get("name"))
+            name = line.get("name")
+            if type(name) is not str:
+                name = str(name)
             if name in TABLE_EVENTS:
                 continue
             try:
-                event = _decode(self.spec, line)
-                state = self.spec.evolve(state, event)
+                event = _decode(spec, line)
+                state = evolve(state, event)
             except Exception:  # a record that does not replay: say where and why, in rules terms
-                stop = Stop(_seq(line), name, _why(lines, _seq(line)), len(self._steps))
+                stop = Stop(_seq(line), name, _why(lines, _seq(line)), len(steps))
                 if not partial:
                     raise InvalidInput(str(stop), "bad_record") from None
                 self.stopped = stop
                 break
-            self._steps.append(Step(len(self._steps) + 1, _seq(line), name, event))
-            self._states.append(state)
+            seq = line.get("seq")
+            steps.append((seq if type(seq) is int else _seq(line), name, event))
+            states.append(state)
 
     @classmethod
     def from_text(cls, text: str, *, partial: bool = False) -> Replay:
@@ -229,7 +235,7 @@ class Replay:
     def _joined(self) -> list[SeatJoined]:
         """The newcomers seated during the match, in order (the facts of the events of role
         ``seat_joined``, in a game whose players change, ``GameSpec.seat_changes``)."""
-        facts = (self.spec.fact(step.event) for step in self._steps if step.event.role is Role.SEAT_JOINED)
+        facts = (self.spec.fact(event) for _, _, event in self._steps if event.role is Role.SEAT_JOINED)
         return [fact for fact in facts if isinstance(fact, SeatJoined)]
 
     @property
@@ -267,7 +273,8 @@ class Replay:
         """
         if self._check(position) == 0:
             raise InvalidInput("position 0 is before the first event", "bad_position")
-        return self._steps[position - 1]
+        seq, name, event = self._steps[position - 1]
+        return Step(position, seq, name, event)
 
     def reaches(self, position: int, viewer: Viewer | str = OMNISCIENT) -> bool:
         """True when the event leading to ``position`` reached ``viewer`` when it happened: always, but

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from trapoula.domain.cards import codes, parse_cards
-from trapoula.domain.chain import GENESIS, RECORD_FORMAT, RECORD_VERSION, canonical_json, event_hash
+from trapoula.domain.chain import GENESIS, RECORD_FORMAT, RECORD_VERSION, canonical_json, hash_of_written
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, from_payload, payload_mismatch, to_payload
@@ -184,6 +184,8 @@ class _Line:
     """The schema version the event was stored with: the line's ``v`` (1 when absent; whatever the
     line says when it is malformed, which the decoding then refuses)."""
     event: Event | None = None
+    written: str = ""
+    """``canonical_json(payload)``, written once for the hash chain and the rules' comparison."""
 
 
 @dataclass(slots=True)
@@ -268,7 +270,8 @@ def _parse_lines(audit: _Audit, raw: Sequence[Mapping[str, Any]]) -> list[_Line]
                 "chain",
             )
         link = recorded_prev if isinstance(recorded_prev, str) else prev_hash
-        actual = event_hash(link, seq, name, payload, version)
+        written = canonical_json(payload)
+        actual = hash_of_written(link, seq, name, written, version)
         if recorded_hash != actual:
             audit.add(
                 seq,
@@ -279,8 +282,19 @@ def _parse_lines(audit: _Audit, raw: Sequence[Mapping[str, Any]]) -> list[_Line]
             )
         prev_hash = recorded_hash if isinstance(recorded_hash, str) else actual
         expected_seq = seq + 1
-        out.append(_Line(seq, name, payload, version))
+        out.append(_Line(seq, name, payload, version, None, written))
     return out
+
+
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def _fields(cls: type) -> frozenset[str]:
+    """The field names of the event class ``cls`` (a class's fields never change)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 def _decode(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> list[_Line]:
@@ -312,6 +326,7 @@ def _decode(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> 
             continue
         if current is not line.payload or len(current) != len(dataclasses.fields(cls)):  # type: ignore[arg-type]
             line.payload = to_payload(line.event)  # the upcast form, with defaults filled, for the checks below
+            line.written = canonical_json(line.payload)
         out.append(line)
     return out
 
@@ -568,14 +583,33 @@ def _check_hand_commitment(
 # --------------------------------------------------------------------------- rules replay
 
 
+_EXACT = frozenset({str, int, bool, type(None)})
+"""The JSON types whose values are written alike exactly when they are equal and of one type."""
+
+
+def _same_json(got: Any, want: Any) -> bool:
+    """True when ``got`` and ``want`` are written alike by :func:`canonical_json` (JSON-exact: true
+    is not 1, 1.0 is not 1).  Equal values of one plain type, or equal lists of such values, item by
+    item of one type, are alike without writing them; anything else is compared written out."""
+    kind = type(want)
+    if kind is type(got):
+        if kind in _EXACT:
+            return bool(got == want)
+        if kind is list and got == want and _EXACT.issuperset(map(type, want)):
+            return list(map(type, got)) == list(map(type, want))
+    return canonical_json(got) == canonical_json(want)
+
+
 def _first_difference(expected: Event, recorded: _Line) -> str | None:
     """None when ``recorded`` is exactly ``expected``; else a sentence naming the first difference."""
     if recorded.name != expected.event_name():
         return f"the rules produce {expected.event_name()} here, the record has {recorded.name}"
     want = to_payload(expected)
+    if canonical_json(want) == recorded.written:  # the usual case: written alike, so alike field by field
+        return None
     for key, value in want.items():
         got = recorded.payload.get(key)
-        if canonical_json(got) != canonical_json(value):  # JSON-exact: true is not 1
+        if not _same_json(got, value):  # JSON-exact: true is not 1
             return f"field {key!r} is {got!r}, the rules give {value!r}"
     extra = sorted(set(recorded.payload) - set(want))
     if extra:

@@ -18,9 +18,11 @@ trapoula.domain.errors.InvalidInput: bad card code '1S': expected rank 2-9 T J Q
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from operator import attrgetter
+from types import MappingProxyType
+from typing import Any, TypeAlias
 
 from trapoula.domain.errors import InvalidInput
 
@@ -39,6 +41,8 @@ class Suit(enum.Enum):
     """Hearts (κούπα), ♥."""
     SPADES = "S"
     """Spades (μπαστούνι), ♠."""
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, with no Python call
 
     @property
     def symbol(self) -> str:
@@ -84,6 +88,8 @@ class Rank(enum.Enum):
     KING = "K"
     ACE = "A"
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, with no Python call
+
     @property
     def order(self) -> int:
         """Position in the canonical order (S2.3): two 0 .. ace 12."""
@@ -98,9 +104,17 @@ class Rank(enum.Enum):
 _RANK_ORDER = {rank: i for i, rank in enumerate(Rank)}
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Card:
-    """A playing card: an immutable (rank, suit) pair; equal cards are interchangeable (S2.2)."""
+    """A playing card: an immutable (rank, suit) pair; equal cards are interchangeable (S2.2).
+
+    There is one ``Card`` object per rank and suit: ``Card(rank, suit)``, :func:`parse_card`,
+    copying and unpickling all give that same object, so cards compare and hash by identity
+    (``==`` is ``is``), which costs no Python call where rules look cards up in hands and sets.
+
+    >>> Card(Rank.TEN, Suit.SPADES) is parse_card("TS"), parse_card("TS").index
+    (True, 47)
+    """
 
     rank: Rank
     """The card's rank."""
@@ -110,25 +124,42 @@ class Card:
     """The two-letter code, e.g. ``"TS"`` (derived from rank and suit)."""
     sort_key: tuple[int, int] = field(init=False, repr=False)
     """Canonical order key (S2.3): by suit, then by rank."""
+    index: int = field(init=False, repr=False)
+    """Position in the canonical order of one 52-card deck (S2.3): ``13 * suit order + rank
+    order``, 0 for 2C to 51 for AS; the integer form of :attr:`sort_key`."""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "code", self.rank.value + self.suit.value)
-        object.__setattr__(self, "sort_key", (_SUIT_ORDER[self.suit], _RANK_ORDER[self.rank]))
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        """The one card of ``rank`` and ``suit``, made (with every field) once, when this module loads."""
+        card = _INTERNED.get((rank, suit))
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "rank", rank)
+            object.__setattr__(card, "suit", suit)
+            object.__setattr__(card, "code", rank.value + suit.value)
+            object.__setattr__(card, "sort_key", (_SUIT_ORDER[suit], _RANK_ORDER[rank]))
+            object.__setattr__(card, "index", 13 * _SUIT_ORDER[suit] + _RANK_ORDER[rank])
+        return card
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Card) and other.code == self.code
-
-    def __hash__(self) -> int:
-        return hash(self.code)
+    def __init__(self, rank: Rank, suit: Suit) -> None:
+        """Nothing to do: :meth:`__new__` gives the card, made once and never changed."""
 
     def __lt__(self, other: Card) -> bool:
-        return self.sort_key < other.sort_key
+        return self.index < other.index
 
     def __str__(self) -> str:
         return self.code
 
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return parse_card, (self.code,)
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Card:
+        return self
 
     def pretty(self) -> str:
         """The card with its suit symbol, e.g. ``T♠``."""
@@ -144,7 +175,16 @@ class Card:
         return parse_card(code)
 
 
-_CARDS: dict[str, Card] = {r.value + s.value: Card(r, s) for s in Suit for r in Rank}
+_INTERNED: dict[tuple[Rank, Suit], Card] = {}
+"""The one card of each rank and suit (filled below, before any other card is made)."""
+for _suit in Suit:
+    for _rank in Rank:
+        _INTERNED[_rank, _suit] = Card(_rank, _suit)
+
+_CARDS: dict[str, Card] = {card.code: card for card in _INTERNED.values()}
+"""Code -> card."""
+CARDS: Mapping[str, Card] = MappingProxyType(_CARDS)
+"""Card code -> card, read-only (:func:`parse_card` without its checks, for trusted codes)."""
 
 
 def parse_card(code: str) -> Card:
@@ -161,6 +201,32 @@ def parse_card(code: str) -> Card:
     return card
 
 
+SUITS: dict[str, Suit] = {suit.value: suit for suit in Suit}
+"""Suit letter -> suit (``Suit(letter)`` without the enum's lookup machinery)."""
+LETTERS: dict[Suit, str] = {suit: suit.value for suit in Suit}
+"""Suit -> its letter (``suit.value`` without the enum's descriptor)."""
+SUIT_ORDER: tuple[Suit, ...] = tuple(Suit)
+"""The suits in canonical order (S2.3), C D H S (iterating ``Suit`` costs a generator)."""
+
+_card_at = _CARDS.__getitem__
+
+
+def cards_of(codes: Iterable[str]) -> tuple[Card, ...]:
+    """The cards of some card codes, as :func:`parse_cards` reads them, through one dictionary
+    look-up a code (the rules read every card field of every event they apply).
+
+    >>> cards_of(("7H", "TS"))
+    (Card.parse('7H'), Card.parse('TS'))
+
+    Raises:
+        InvalidInput: one of the codes is not a card (``bad_card``).
+    """
+    try:
+        return tuple(map(_card_at, codes))
+    except (KeyError, TypeError):
+        return parse_cards(codes)
+
+
 def parse_cards(codes: Iterable[str]) -> tuple[Card, ...]:
     """Parse several card codes (a list, or one string separated by spaces).
 
@@ -175,29 +241,41 @@ def parse_cards(codes: Iterable[str]) -> tuple[Card, ...]:
     return tuple(parse_card(c) for c in codes)
 
 
+_CODE = attrgetter("code")
+
+
 def codes(cards: Iterable[Card]) -> tuple[CardCode, ...]:
     """The codes of some cards, in the same order."""
-    return tuple(c.code for c in cards)
+    return tuple(map(_CODE, cards))
+
+
+_INDEX = attrgetter("index")
 
 
 def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     """Cards sorted in canonical order (S2.3)."""
-    return tuple(sorted(cards, key=lambda c: c.sort_key))
+    return tuple(sorted(cards, key=_INDEX))
+
+
+_DECK_52 = tuple(Card(r, s) for s in Suit for r in Rank)
 
 
 def deck_52() -> tuple[Card, ...]:
     """One 52-card deck in canonical order (S2.2, S2.3): 2C 3C ... AC 2D ... AS."""
-    return tuple(Card(r, s) for s in Suit for r in Rank)
+    return _DECK_52
 
 
 def deck_104() -> tuple[Card, ...]:
     """Two 52-card decks (mau_mau, S2.2): the canonical 52 cards twice, one deck after the other."""
-    return deck_52() + deck_52()
+    return _DECK_52 + _DECK_52
 
 
 _PIQUET_RANKS = (Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
 
 
+_DECK_32 = tuple(Card(r, s) for s in Suit for r in _PIQUET_RANKS)
+
+
 def deck_32() -> tuple[Card, ...]:
     """The 32-card deck of Vida (7 to A in each suit), in canonical order."""
-    return tuple(Card(r, s) for s in Suit for r in _PIQUET_RANKS)
+    return _DECK_32

@@ -31,8 +31,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import lt as _lt
+from struct import unpack as _struct_unpack
 from typing import Any, TypeVar
 
 from trapoula.domain.cards import Card, codes, parse_cards
@@ -52,6 +55,8 @@ __all__ = [
 T = TypeVar("T")
 
 _TWO_64 = 1 << 64
+_BLOCK = struct.Struct(">4Q")
+"""A 32-byte block as four 64-bit big-endian unsigned integers."""
 
 
 _HEX = frozenset("0123456789abcdefABCDEF")
@@ -92,19 +97,42 @@ def deck_hash(order: Sequence[Card]) -> str:
     return hashlib.sha256(" ".join(codes(order)).encode("ascii")).hexdigest()
 
 
+_IPAD = bytes(b ^ 0x36 for b in range(256))
+_OPAD = bytes(b ^ 0x5C for b in range(256))
+
+
+class _Mac:
+    """HMAC-SHA256 under one key (RFC 2104), the padded key's hash states worked out once: a
+    block then costs two copies of a hash state and two short updates, where ``hmac.digest``
+    starts from the key each time (the stream draws a block per four integers)."""
+
+    __slots__ = ("_inner", "_outer")
+
+    def __init__(self, key: bytes) -> None:
+        padded = key.ljust(64, b"\0")  # a seed is 32 bytes: shorter than SHA-256's 64-byte block
+        self._inner = hashlib.sha256(padded.translate(_IPAD))
+        self._outer = hashlib.sha256(padded.translate(_OPAD))
+
+    def digest(self, message: bytes) -> bytes:
+        """HMAC-SHA256(key, message)."""
+        inner = self._inner.copy()
+        inner.update(message)
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+
 def random_stream(seed: str, label: str) -> Iterator[int]:
     """The endless stream of 64-bit integers for ``(seed, label)`` (see the module docstring).
 
     Raises:
         InvalidInput: ``seed`` is not 64 hex digits.
     """
-    key = _seed_bytes(seed)
+    mac = _Mac(_seed_bytes(seed))
     prefix = label.encode("utf-8") + b"/"
     counter = 0
     while True:
-        block = hmac.new(key, prefix + counter.to_bytes(8, "big"), hashlib.sha256).digest()
-        for i in range(0, 32, 8):
-            yield int.from_bytes(block[i : i + 8], "big")
+        yield from _BLOCK.unpack(mac.digest(prefix + counter.to_bytes(8, "big")))
         counter += 1
 
 
@@ -117,6 +145,18 @@ def uniform(stream: Iterator[int], m: int) -> int:
             return x % m
 
 
+_LIMITS: dict[int, tuple[int, ...]] = {}
+
+
+def _limits(n: int) -> tuple[int, ...]:
+    """The rejection limits of the draws of a shuffle of ``n`` items: ``2**64 - 2**64 mod m`` for
+    m = n, n - 1, ..., 2 (:func:`uniform`)."""
+    limits = _LIMITS.get(n)
+    if limits is None:
+        limits = _LIMITS[n] = tuple(_TWO_64 - (_TWO_64 % m) for m in range(n, 1, -1))
+    return limits
+
+
 def shuffle(items: Sequence[T], seed: str, label: str) -> tuple[T, ...]:
     """Fisher–Yates shuffle of ``items`` driven by the stream of ``(seed, label)``; top first.
 
@@ -124,9 +164,22 @@ def shuffle(items: Sequence[T], seed: str, label: str) -> tuple[T, ...]:
         InvalidInput: ``seed`` is not 64 hex digits.
     """
     a = list(items)
-    stream = random_stream(seed, label)
-    for i in range(len(a) - 1, 0, -1):
-        j = uniform(stream, i + 1)
+    n = len(a)
+    digest = _Mac(_seed_bytes(seed)).digest
+    prefix = label.encode("utf-8") + b"/"
+    # The n - 1 draws from the stream's first ceil((n - 1) / 4) blocks, rejected by none: the usual
+    # case (a draw is rejected with a probability below m / 2**64), done without a loop per draw.
+    blocks = (n + 2) // 4
+    stream = b"".join([digest(prefix + c.to_bytes(8, "big")) for c in range(blocks)])
+    draws = _struct_unpack(f">{4 * blocks}Q", stream)
+    if all(map(_lt, draws, _limits(n))):
+        for i, x in zip(range(n - 1, 0, -1), draws, strict=False):  # the last block may hold more
+            j = x % (i + 1)
+            a[i], a[j] = a[j], a[i]
+        return tuple(a)
+    stream_of = random_stream(seed, label)
+    for i in range(n - 1, 0, -1):
+        j = uniform(stream_of, i + 1)
         a[i], a[j] = a[j], a[i]
     return tuple(a)
 

@@ -21,10 +21,11 @@ from it its dataclass default (docs/events.md).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.games.frozen import construct_quickly
 from trapoula.domain.upcasting import upcast
 
 if TYPE_CHECKING:
@@ -77,6 +78,20 @@ class Event:
         """The event's stable wire name: its class name (S12)."""
         return cls.__name__
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _construct_quickly(cls)
+
+
+def _construct_quickly(cls: type) -> None:
+    """Give the event class ``cls`` the quick construction of
+    :func:`~trapoula.domain.games.frozen.construct_quickly` once it is a frozen, slotted dataclass:
+    ``dataclass(slots=True)`` makes the class anew once it has written ``__init__``, and that second
+    class is the one changed.  Any other class keeps its ``__init__``."""
+    own = vars(cls)
+    if "__init__" in own and "__slots__" in own and "__dataclass_params__" in own:
+        construct_quickly(cls)
+
 
 E = TypeVar("E", bound=Event)
 
@@ -89,6 +104,8 @@ def _plain(value: Any) -> Any:
     if type(value) in _SCALARS:
         return value
     if isinstance(value, tuple | list):
+        if _SCALARS.issuperset(map(type, value)):  # the usual case: card codes, seats, points
+            return list(value)
         return [v if type(v) in _SCALARS else _plain(v) for v in value]
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
@@ -97,6 +114,8 @@ def _plain(value: Any) -> Any:
 
 def _frozen(value: Any) -> Any:
     if isinstance(value, list | tuple):
+        if _SCALARS.issuperset(map(type, value)):
+            return tuple(value)
         return tuple(_frozen(v) for v in value)
     if isinstance(value, dict):
         return {k: _frozen(v) for k, v in value.items()}
@@ -129,9 +148,45 @@ def _required(cls: type) -> frozenset[str]:
     return required
 
 
+_Plan = Callable[[Any], Any]
+_TO_PAYLOAD: dict[type, _Plan] = {}
+"""Per event class, the function :func:`to_payload` runs: written once for the class's fields."""
+_FROM_PAYLOAD: dict[type, _Plan] = {}
+"""Per event class, the function :func:`from_payload` runs: written once for the class's fields."""
+
+
+def _plan(cls: type, to_payload: bool) -> _Plan:
+    """The conversion of :func:`to_payload` (or :func:`from_payload`) written out for the fields of
+    ``cls``: each field read once, a value of a plain type taken as it is, any other converted by
+    :func:`_plain` (:func:`_frozen`); no loop over the names, no dictionary comprehension."""
+    names = _field_names(cls)
+    if any(not n.isidentifier() or n.startswith("_") or n in ("e", "p") for n in names):
+        if to_payload:
+            return lambda event: {name: _plain(getattr(event, name)) for name in names}
+        return lambda payload: cls(**{k: _frozen(v) for k, v in payload.items()})
+    env: dict[str, Any] = {"_S": _SCALARS, "_plain": _plain, "_frozen": _frozen, "_cls": cls}
+    if to_payload:
+        lines = ["def plan(e):"]
+        lines.extend(f"    {n} = e.{n}" for n in names)
+        items = ", ".join(f"{n!r}: {n} if type({n}) in _S else _plain({n})" for n in names)
+        lines.append(f"    return {{{items}}}")
+    else:
+        lines = ["def plan(p):"]
+        lines.extend(f"    {n} = p[{n!r}]" for n in names)
+        args = ", ".join(f"{n} if type({n}) in _S else _frozen({n})" for n in names)
+        lines.append(f"    return _cls({args})")
+    exec("\n".join(lines), env)  # the way dataclasses writes __init__
+    plan: _Plan = env["plan"]
+    return plan
+
+
 def to_payload(event: Event) -> Payload:
     """The event's fields as a JSON-ready dict (tuples become lists)."""
-    return {name: _plain(getattr(event, name)) for name in _field_names(type(event))}
+    plan = _TO_PAYLOAD.get(type(event))
+    if plan is None:
+        plan = _TO_PAYLOAD[type(event)] = _plan(type(event), True)
+    result: Payload = plan(event)
+    return result
 
 
 def payload_mismatch(cls: type[Event], payload: Mapping[str, Any]) -> str | None:
@@ -151,13 +206,18 @@ def payload_mismatch(cls: type[Event], payload: Mapping[str, Any]) -> str | None
     return " and ".join(said) or None
 
 
+_FIELD_SETS: dict[type, frozenset[str]] = {}
+"""The field names of each event class :func:`from_payload` met so far, as a set."""
+
+
 def from_payload(cls: type[E], payload: Mapping[str, Any], version: int | None = None) -> E:
     """Rebuild an event of class ``cls`` from :func:`to_payload` output written at ``version``.
 
     ``version`` is the schema version the payload was stored with (None: the class's own
     :attr:`Event.version`, the payload of a current event).  An older payload is upcast first
     (:func:`trapoula.domain.upcasting.upcast`; ``payload`` itself is never changed); then a field
-    it lacks takes its dataclass default.
+    it lacks takes its dataclass default.  A payload of exactly the class's fields is converted by
+    a plan written once per class.
 
     Raises:
         InvalidInput: ``version`` is not one this class reads, an upcaster fails, a field without a
@@ -165,8 +225,11 @@ def from_payload(cls: type[E], payload: Mapping[str, Any], version: int | None =
     """
     if version is not None and version != cls.version:
         payload = upcast(cls, payload, version)
-    names = _field_names(cls)
-    if len(payload) != len(names) or not all(name in payload for name in names):
+    plan = _FROM_PAYLOAD.get(cls)
+    if plan is None:
+        plan = _FROM_PAYLOAD[cls] = _plan(cls, False)
+        _FIELD_SETS[cls] = frozenset(_field_names(cls))
+    if payload.keys() != _FIELD_SETS[cls]:
         mismatch = payload_mismatch(cls, payload)
         if mismatch is not None:
             stored = cls.version if version is None else version
@@ -174,7 +237,9 @@ def from_payload(cls: type[E], payload: Mapping[str, Any], version: int | None =
                 f"event {cls.event_name()} (version {cls.version}, stored at {stored}) payload {mismatch}",
                 reason="bad_event",
             )
-    return cls(**{k: _frozen(v) for k, v in payload.items()})
+        return cls(**{k: _frozen(v) for k, v in payload.items()})  # defaults fill what it lacks
+    event: E = plan(payload)
+    return event
 
 
 def visible(event: Event, viewer: Viewer) -> bool:

@@ -261,7 +261,9 @@ def command_shape(game: str, raw: Any, fields: CommandFields) -> tuple[str, Seat
 def acting_seats(game: GameSpec[S, C], state: S, seats: Sequence[Seat]) -> tuple[Seat, ...]:
     """The seats among ``seats`` whose move the match waits for (``GameSpec.acting``)."""
     if game.acting is not None:
-        waiting = set(game.acting(state))
+        waiting = game.acting(state)
+        if len(waiting) < 2:  # the usual case: one seat to act, or none
+            return waiting if not waiting or waiting[0] in seats else ()
         return tuple(s for s in seats if s in waiting)
     return tuple(s for s in seats if game.legal_commands(state, s))
 

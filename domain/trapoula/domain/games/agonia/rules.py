@@ -7,30 +7,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, assert_never
 
-from trapoula.domain.cards import Card, Rank, Suit, deck_52, parse_card, sorted_cards
+from trapoula.domain.cards import LETTERS, SUIT_ORDER, SUITS, Card, Rank, Suit, deck_52, parse_card
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
-from trapoula.domain.games.agonia.commands import ChooseSuit, Command, Draw, NextHand, Pass, Play
+from trapoula.domain.games.agonia.commands import ChooseSuit, Command, Draw, NextHand, Pass, Play, command_payload
 from trapoula.domain.games.agonia.events import AnnouncementMissed, SuitChosen
 from trapoula.domain.games.agonia.options import AgoniaOptions, parse_options
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
 from trapoula.domain.games.shedding import engine
-from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules
+from trapoula.domain.games.shedding.commands import listed, listed_draw, listed_pass
+from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, passed, turn_started
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     HandStarted,
     MatchEnded,
-    Passed,
     StarterTurned,
     TurnSkipped,
     TurnStarted,
 )
-from trapoula.domain.games.shedding.state import refusal_context
+from trapoula.domain.games.shedding.state import PLAYING, refusal_context
 
 HAND_SIZE = 7
 """Cards dealt to each player (R3.2)."""
@@ -65,6 +65,10 @@ def card_points(cards: Sequence[Card]) -> int:
 
 _reject = CommandRejected
 """What ``engine.reject`` does (a refusal naming its reason code and rule, S11), one call shorter."""
+_set = object.__setattr__
+ACE, SEVEN, EIGHT, NINE = Rank.ACE, Rank.SEVEN, Rank.EIGHT, Rank.NINE
+"""The ranks the rules test in their hot paths, as module constants (``Rank.ACE`` is a slow class
+attribute look-up)."""
 
 
 # --------------------------------------------------------------------------- initial state
@@ -106,32 +110,61 @@ def evolve(state: AgoniaState, event: Event) -> AgoniaState:
 
     Agonia's own events and fields here; the common mechanics in ``engine.evolve_common``.
     """
-    rep = engine.replace
-    match event:
-        case TurnSkipped(seat=seat, reason=reason):
-            if reason == "announce_penalty":
-                return rep(state, skip_owed=state.skip_owed - {seat})
-            return state
-        case AnnouncementMissed(seat=seat, penalty=penalty):
-            if penalty == "skip_turn":
-                return rep(state, skip_owed=state.skip_owed | {seat})
-            if penalty == "ten_points":
-                extra = list(state.extra_points)
-                extra[seat] += 10
-                return rep(state, extra_points=tuple(extra))
-            return state
-        case SuitChosen(suit=suit):
-            return rep(state, active_suit=Suit(suit), chooser=None)
-        case StarterTurned(chooser=chooser):
-            common = engine.evolve_common(state, event, RULES)
-            assert common is not None
-            return rep(common, chooser=chooser, to_act=chooser)
-        case HandStarted():
-            common = engine.evolve_common(state, event, RULES)
-            assert common is not None
-            return rep(common, chooser=None, skip_owed=frozenset(), extra_points=(0,) * state.n)
+    apply = _EVOLVE.get(type(event))
+    if apply is not None:
+        return apply(state, event)
     common = engine.evolve_common(state, event, RULES)
     return state if common is None else common
+
+
+def _turn_skipped(state: AgoniaState, event: TurnSkipped) -> AgoniaState:
+    if event.reason == "announce_penalty":
+        return engine.replace(state, skip_owed=state.skip_owed - {event.seat})
+    return state
+
+
+def _announcement_missed(state: AgoniaState, event: AnnouncementMissed) -> AgoniaState:
+    penalty = event.penalty
+    if penalty == "skip_turn":
+        return engine.replace(state, skip_owed=state.skip_owed | {event.seat})
+    if penalty == "ten_points":
+        extra = list(state.extra_points)
+        extra[event.seat] += 10
+        return engine.replace(state, extra_points=tuple(extra))
+    return state
+
+
+def _suit_chosen(state: AgoniaState, event: SuitChosen) -> AgoniaState:
+    return engine.replace(state, active_suit=SUITS[event.suit], chooser=None)
+
+
+def _starter_turned(state: AgoniaState, event: StarterTurned) -> AgoniaState:
+    chooser = event.chooser
+    turned = engine.evolve_common(state, event, RULES, chooser=chooser, to_act=chooser)
+    assert turned is not None
+    return turned
+
+
+def _hand_started(state: AgoniaState, event: HandStarted) -> AgoniaState:
+    started = engine.evolve_common(
+        state, event, RULES, chooser=None, skip_owed=frozenset(), extra_points=(0,) * state.n
+    )
+    assert started is not None
+    return started
+
+
+_OWN: Mapping[type, Callable[[AgoniaState, Any], AgoniaState]] = {
+    TurnSkipped: _turn_skipped,
+    AnnouncementMissed: _announcement_missed,
+    SuitChosen: _suit_chosen,
+    StarterTurned: _starter_turned,
+    HandStarted: _hand_started,
+}
+"""The events whose effect here differs from, or adds to, the common one, by class."""
+
+_EVOLVE: dict[type, Callable[[AgoniaState, Any], AgoniaState]] = {}
+"""Event class -> how it is applied: the common events (set up with ``RULES`` below), then
+:data:`_OWN` over them."""
 
 
 # --------------------------------------------------------------------------- decide helpers
@@ -146,8 +179,14 @@ def _acc(state: AgoniaState) -> Acc[AgoniaState]:
     return Acc(state, evolve)
 
 
-def _begin_turn(acc: Acc[AgoniaState], seat: int) -> None:
-    """Give the turn to ``seat`` coming from another player, applying owed skips (R7.5.2)."""
+def _begin_turn(acc: Acc[AgoniaState], seat: int, owed: frozenset[int] | None = None) -> None:
+    """Give the turn to ``seat`` coming from another player, applying owed skips (R7.5.2).
+
+    ``owed``, when the caller knows it, is the seats owing a skip once the events so far apply:
+    a seat not among them takes the turn without those events being folded first."""
+    if owed is not None and seat not in owed:
+        acc.emit(turn_started(seat))
+        return
     for _ in range(acc.state.n + 1):
         st = acc.state
         if seat not in st.skip_owed:
@@ -156,7 +195,7 @@ def _begin_turn(acc: Acc[AgoniaState], seat: int) -> None:
             _draw(acc, seat, st.pending_draw, "penalty")
         acc.emit(TurnSkipped(seat=seat, reason="announce_penalty"))
         seat = st.next_seat(seat)
-    acc.emit(TurnStarted(seat=seat))
+    acc.emit(turn_started(seat))
 
 
 def _end_hand(acc: Acc[AgoniaState], winner: int | None, reason: str) -> None:
@@ -180,7 +219,7 @@ def _where(state: AgoniaState, seat: int) -> str:
 
 
 def _turn_refusal(state: AgoniaState, seat: int, kind: str) -> CommandRejected | None:
-    if state.phase is not Phase.PLAYING:
+    if state.phase is not PLAYING:
         return _reject("hand_over", "S11", f"{kind} by seat {seat}: no hand is in progress {_where(state, seat)}")
     if state.chooser is not None:
         return _reject(
@@ -362,58 +401,75 @@ def _pass_refusal(state: AgoniaState, seat: int) -> CommandRejected | None:
 # --------------------------------------------------------------------------- decide
 
 
+_PLAYED: dict[tuple[int, Card, Suit | None, Suit, bool, int], CardPlayed] = {}
+"""The ``CardPlayed`` events made so far, by their fields: one shared object each (an event is an
+immutable value)."""
+
+
+def _card_played(
+    seat: int, card: Card, declared: Suit | None, active: Suit, announce: bool, pending: int
+) -> CardPlayed:
+    key = (seat, card, declared, active, announce, pending)
+    event = _PLAYED.get(key)
+    if event is None:
+        event = _PLAYED[key] = CardPlayed(
+            seat=seat,
+            card=card.code,
+            declared_suit=LETTERS[declared] if declared else None,
+            active_suit=LETTERS[active],
+            announce=announce,
+            pending_draw=pending,
+        )
+    return event
+
+
 def _decide_play(state: AgoniaState, cmd: Play) -> tuple[Event, ...]:
-    refusal = _play_refusal(state, cmd.seat, cmd.card, cmd.suit)
-    if refusal is not None:
-        raise refusal
+    if not _is_listed(state, cmd):
+        refusal = _play_refusal(state, cmd.seat, cmd.card, cmd.suit)
+        if refusal is not None:
+            raise refusal
     opts = state.options
     seat, card = cmd.seat, cmd.card
+    rank = card.rank
     remaining = len(state.hands[seat]) - 1
-    if card.rank is Rank.ACE and not _is_beta(state, seat, card):
+    if rank is ACE and not _is_beta(state, seat, card):
         declared = cmd.suit
         active = declared or card.suit  # R5.1.2
     else:
         declared, active = None, card.suit  # R7.3: a declared suit is ignored
-    pending = state.pending_draw + 2 if card.rank is Rank.SEVEN else 0  # R5.2.1-R5.2.2
+    pending = state.pending_draw + 2 if rank is SEVEN else 0  # R5.2.1-R5.2.2
     acc = _acc(state)
-    acc.emit(
-        CardPlayed(
-            seat=seat,
-            card=card.code,
-            declared_suit=declared.value if declared else None,
-            active_suit=active.value,
-            announce=cmd.announce,
-            pending_draw=pending,
-        )
-    )
+    acc.emit(_card_played(seat, card, declared, active, cmd.announce, pending))
     missed = opts.announce_cards and remaining in (1, 2) and not cmd.announce  # R7.5.1
     if missed:
         acc.emit(AnnouncementMissed(seat=seat, cards_left=remaining, penalty=opts.announce_penalty))
-    if remaining == 0 and not (card.rank is Rank.EIGHT and opts.eight_last_card):
-        if card.rank is Rank.SEVEN:  # R5.2.6, R6.2
+    if remaining == 0 and not (rank is EIGHT and opts.eight_last_card):
+        if rank is SEVEN:  # R5.2.6, R6.2
             _draw(acc, state.next_seat(seat), pending, "last_seven")
         _end_hand(acc, winner=seat, reason="out")  # R6.1
         return tuple(acc.events)
     if missed and opts.announce_penalty == "draw_one":  # R7.5.2
         _draw(acc, seat, 1, "announce_penalty")
-    if card.rank is Rank.EIGHT:  # R5.3.1, R7.4
-        acc.emit(TurnStarted(seat=seat))
-    elif card.rank is Rank.NINE:  # R5.4
+    owed = state.skip_owed | {seat} if missed and opts.announce_penalty == "skip_turn" else state.skip_owed
+    if rank is EIGHT:  # R5.3.1, R7.4
+        acc.emit(turn_started(seat))
+    elif rank is NINE:  # R5.4
         skipped = state.next_seat(seat)
         acc.emit(TurnSkipped(seat=skipped, reason="nine"))
         if state.n == 2:
-            acc.emit(TurnStarted(seat=seat))  # R5.4.2
+            acc.emit(turn_started(seat))  # R5.4.2
         else:
-            _begin_turn(acc, state.next_seat(skipped))
+            _begin_turn(acc, state.next_seat(skipped), owed)
     else:
-        _begin_turn(acc, state.next_seat(seat))
+        _begin_turn(acc, state.next_seat(seat), owed)
     return tuple(acc.events)
 
 
 def _decide_draw(state: AgoniaState, cmd: Draw) -> tuple[Event, ...]:
-    refusal = _draw_refusal(state, cmd.seat)
-    if refusal is not None:
-        raise refusal
+    if not _is_listed(state, cmd):
+        refusal = _draw_refusal(state, cmd.seat)
+        if refusal is not None:
+            raise refusal
     acc = _acc(state)
     if state.pending_draw > 0:
         _draw(acc, cmd.seat, state.pending_draw, "penalty")  # R5.2.2; the turn goes on (R5.2.4)
@@ -423,20 +479,22 @@ def _decide_draw(state: AgoniaState, cmd: Draw) -> tuple[Event, ...]:
 
 
 def _decide_pass(state: AgoniaState, cmd: Pass) -> tuple[Event, ...]:
-    refusal = _pass_refusal(state, cmd.seat)
-    if refusal is not None:
-        raise refusal
+    if not _is_listed(state, cmd):
+        refusal = _pass_refusal(state, cmd.seat)
+        if refusal is not None:
+            raise refusal
     acc = _acc(state)
-    acc.emit(Passed(seat=cmd.seat))
-    if acc.state.idle_turns >= state.n:  # S10.4, R6.5
+    acc.emit(passed(cmd.seat))
+    idle = 0 if state.turn_active else state.idle_turns + 1  # what Passed makes of it (S10.4)
+    if idle >= state.n:  # S10.4, R6.5
         _end_hand(acc, winner=None, reason="blocked")
     else:
-        _begin_turn(acc, state.next_seat(cmd.seat))
+        _begin_turn(acc, state.next_seat(cmd.seat), state.skip_owed)
     return tuple(acc.events)
 
 
 def _decide_choose_suit(state: AgoniaState, cmd: ChooseSuit) -> tuple[Event, ...]:
-    if state.phase is not Phase.PLAYING:
+    if state.phase is not PLAYING:
         raise _reject("hand_over", "S11", f"choose_suit by seat {cmd.seat}: no hand is in progress")
     if state.chooser is None:
         raise _reject("no_suit_choice", "R7.2", f"choose_suit by seat {cmd.seat}: no suit choice is pending")
@@ -444,7 +502,7 @@ def _decide_choose_suit(state: AgoniaState, cmd: ChooseSuit) -> tuple[Event, ...
         raise _reject("not_your_turn", "R7.2.3", f"choose_suit by seat {cmd.seat}: seat {state.chooser} chooses")
     acc = _acc(state)
     acc.emit(SuitChosen(seat=cmd.seat, suit=cmd.suit.value))
-    acc.emit(TurnStarted(seat=state.first_player))  # R7.2.2, decision 31
+    acc.emit(turn_started(state.first_player))  # R7.2.2, decision 31
     return tuple(acc.events)
 
 
@@ -503,26 +561,65 @@ def legal_commands(state: AgoniaState, seat: int) -> tuple[Command, ...]:
     """Every command ``seat`` may issue now; exactly those ``decide`` accepts (section 8).
 
     An ace is listed without a suit and with each of the four suits; ``announce`` is set where
-    R7.5.1 asks for it (the same play without it is also accepted, and penalised).
+    R7.5.1 asks for it (the same play without it is also accepted, and penalised).  Worked out once
+    per state and kept on it (:class:`~trapoula.domain.games.frozen.Memo`); the commands are
+    shared objects (:func:`~trapoula.domain.games.shedding.commands.listed`).
     """
-    if state.phase is not Phase.PLAYING:
+    if state.phase is not PLAYING:
         return ()
+    chooser = state.chooser
+    if seat != (state.to_act if chooser is None else chooser):
+        return ()
+    try:
+        legal: tuple[Command, ...] | None = state.memo
+    except AttributeError:  # a state made by its constructor
+        legal = None
+    if legal is None:
+        legal = _legal(state, seat)
+        _set(state, "memo", legal)  # the memo slot (frozen.Memo)
+    return legal
+
+
+def _listed_play(seat: int, card: Card, suit: Suit | None, announce: bool) -> Play:
+    return listed(
+        ("agonia", "play", seat, card, suit, announce), lambda: Play(seat, card, suit, announce), command_payload
+    )
+
+
+def _listed_choice(seat: int, suit: Suit) -> ChooseSuit:
+    return listed(("agonia", "choose_suit", seat, suit), lambda: ChooseSuit(seat, suit), command_payload)
+
+
+def _legal(state: AgoniaState, seat: int) -> tuple[Command, ...]:
+    """:func:`legal_commands` worked out for the seat the match waits for."""
     if state.chooser is not None:
-        return tuple(ChooseSuit(seat, s) for s in Suit) if seat == state.chooser else ()
-    if seat != state.to_act:
-        return ()
+        return tuple(_listed_choice(seat, s) for s in SUIT_ORDER)
     out: list[Command] = []
     announce = needs_announce(state, seat)
-    for card in sorted_cards(set(state.hands[seat])):
+    for card in state.hands[seat]:  # canonical order (S2.3); one deck, so no card twice
         if _play_refusal(state, seat, card, None, quiet=True) is None:
-            out.append(Play(seat, card, None, announce))
-            if card.rank is Rank.ACE:
-                out.extend(Play(seat, card, s, announce) for s in Suit)
+            out.append(_listed_play(seat, card, None, announce))
+            if card.rank is ACE:
+                out.extend(_listed_play(seat, card, s, announce) for s in SUIT_ORDER)
     if _draw_refusal(state, seat) is None and _explicit_reshuffle_refusal(state, seat) is None:
-        out.append(Draw(seat))
+        out.append(listed_draw(seat))
     if _pass_refusal(state, seat) is None:
-        out.append(Pass(seat))
+        out.append(listed_pass(seat))
     return tuple(out)
+
+
+def _is_listed(state: AgoniaState, command: Command) -> bool:
+    """True when ``command`` is one of the legal commands already worked out for ``state`` (the
+    very object :func:`legal_commands` listed): it is legal, with no check to run again."""
+    try:
+        legal = state.memo
+    except AttributeError:  # a state made by its constructor
+        return False
+    if legal is not None:
+        for listed_command in legal:
+            if listed_command is command:
+                return True
+    return False
 
 
 def _explicit_reshuffle_refusal(state: AgoniaState, seat: int) -> CommandRejected | None:
@@ -591,3 +688,6 @@ RULES: ShedRules[AgoniaState, Command] = ShedRules(
 )
 """Agonia's parameters for the shedding engine (S1.2): one 52-card deck, 7 cards each, reshuffles
 when a draw leaves one card or the stock is empty (R4.8)."""
+
+_EVOLVE.update(engine.evolvers(RULES, AgoniaState))
+_EVOLVE.update(_OWN)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from trapoula.domain.cards import codes, sorted_cards
+from trapoula.domain.cards import codes
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.agonia.commands import command_payload
 from trapoula.domain.games.agonia.rules import legal_commands
 from trapoula.domain.games.agonia.state import AgoniaState
-from trapoula.domain.games.shedding.state import public_parts
+from trapoula.domain.games.shedding.commands import listed_payload
+from trapoula.domain.games.shedding.state import PHASE_VALUES, public_parts
 
 
 def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
@@ -24,7 +25,7 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
     sizes, top, active, discard, names, last_hands = public_parts(state)
     view: dict[str, Any] = {
         "game": "agonia",
-        "phase": state.phase.value,
+        "phase": PHASE_VALUES[state.phase],
         "hand_no": state.hand_no,
         "dealer": state.dealer,
         "first_player": state.first_player,
@@ -47,8 +48,8 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
         "names": list(names),
     }
     if viewer is not None and 0 <= viewer < state.n:
-        view["hand"] = list(codes(sorted_cards(state.hands[viewer]))) if state.hands else []
-        view["legal"] = [command_payload(c) for c in legal_commands(state, viewer)]
+        view["hand"] = list(codes(state.hands[viewer])) if state.hands else []  # canonical order (S2.3)
+        view["legal"] = [listed_payload(c, command_payload) for c in legal_commands(state, viewer)]
     else:
         view["legal"] = []
     if last_hands is not None:

@@ -21,6 +21,7 @@ from trapoula.domain.games.crazy_eights.bot import heuristic
 from trapoula.domain.games.crazy_eights.commands import Command, command_payload, command_seat, parse_command
 from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse_options
 from trapoula.domain.games.crazy_eights.rules import (
+    acting,
     command_for,
     decide,
     deck,
@@ -85,6 +86,7 @@ SPEC: GameSpec[CrazyEightsState, Command] = GameSpec(
     hand_in_progress=engine.hand_in_progress,
     event_rules=_common.EVENT_RULES,
     audit_rules=_common.AUDIT_RULES,
+    acting=acting,
     bot_levels={"random": uniform, "heuristic": heuristic},
     higher_totals_win=True,
     target_option="target_per_player",

@@ -9,10 +9,11 @@ engine; this module holds only what Crazy Eights does differently.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias, assert_never
 
-from trapoula.domain.cards import Card, Rank, Suit, codes, deck_52, parse_card, sorted_cards
+from trapoula.domain.cards import LETTERS, SUIT_ORDER, Card, Rank, Suit, codes, deck_52, parse_card, sorted_cards
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
@@ -22,20 +23,18 @@ from trapoula.domain.games.crazy_eights.events import HandEnded, MatchEnded, Sta
 from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse_options
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
 from trapoula.domain.games.shedding import engine
-from trapoula.domain.games.shedding.commands import play_from
-from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject
+from trapoula.domain.games.shedding.commands import listed_draw, listed_pass, listed_play, play_from
+from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, passed, reject, turn_started
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     CardsDrawn,
     DirectionReversed,
     HandStarted,
-    Passed,
     SeedRevealed,
     StarterTurned,
     TurnSkipped,
-    TurnStarted,
 )
-from trapoula.domain.games.shedding.state import refusal_context
+from trapoula.domain.games.shedding.state import PLAYING, refusal_context
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 """R2.2."""
@@ -55,6 +54,9 @@ VALUES: Mapping[Rank, int] = {
 
 QUEEN_OF_SPADES = parse_card("QS")
 """The card of R5.3."""
+EIGHT, TWO, JACK, ACE = Rank.EIGHT, Rank.TWO, Rank.JACK, Rank.ACE
+"""The ranks the rules test in their hot paths, as module constants (``Rank.EIGHT`` is a slow
+class attribute look-up)."""
 
 
 def hand_size(players: int) -> int:
@@ -115,35 +117,57 @@ def evolve(state: CrazyEightsState, event: Event) -> CrazyEightsState:
     ``StarterBuried`` puts the 8 ``position + 1`` cards down the stock: the top card is turned in
     its place next (R3.3).  A penalty draw that gets no card is a turn without a card drawn (R6.2).
     """
-    rep = engine.replace
-    match event:
-        case StarterBuried(card=code, position=position):
-            eight = parse_card(code)
-            cut = position + 1
-            return rep(
-                state,
-                discard=(),
-                stock=(*state.stock[:cut], eight, *state.stock[cut:]),
-                buried=(*state.buried, eight),
-            )
-        case CardsDrawn(count=0, reason="penalty"):
-            drawn = engine.evolve_common(state, event, RULES)
-            assert drawn is not None
-            return rep(drawn, idle_turns=drawn.idle_turns + 1)
-        case HandStarted():
-            started = engine.evolve_common(state, event, RULES)
-            assert started is not None
-            return rep(started, buried=(), last_hand_values=(), tied=())
-        case HandEnded(hand_values=values):
-            ended = engine.evolve_common(state, event, RULES)
-            assert ended is not None
-            return rep(ended, last_hand_values=values)
-        case MatchEnded(tied=tied):
-            over = engine.evolve_common(state, event, RULES)
-            assert over is not None
-            return rep(over, tied=tied)
+    apply = _EVOLVE.get(type(event))
+    if apply is not None:
+        return apply(state, event)
     common = engine.evolve_common(state, event, RULES)
     return state if common is None else common
+
+
+def _starter_buried(state: CrazyEightsState, event: StarterBuried) -> CrazyEightsState:
+    eight = parse_card(event.card)
+    cut = event.position + 1
+    stock = state.stock
+    return engine.replace(state, discard=(), stock=(*stock[:cut], eight, *stock[cut:]), buried=(*state.buried, eight))
+
+
+def _cards_drawn(state: CrazyEightsState, event: CardsDrawn) -> CrazyEightsState:
+    drawn = _COMMON[CardsDrawn](state, event)
+    if event.count == 0 and event.reason == "penalty":
+        return engine.replace(drawn, idle_turns=drawn.idle_turns + 1)
+    return drawn
+
+
+def _hand_started(state: CrazyEightsState, event: HandStarted) -> CrazyEightsState:
+    started = engine.evolve_common(state, event, RULES, buried=(), last_hand_values=(), tied=())
+    assert started is not None
+    return started
+
+
+def _hand_ended(state: CrazyEightsState, event: HandEnded) -> CrazyEightsState:
+    ended = engine.evolve_common(state, event, RULES, last_hand_values=event.hand_values)
+    assert ended is not None
+    return ended
+
+
+def _match_ended(state: CrazyEightsState, event: MatchEnded) -> CrazyEightsState:
+    over = engine.evolve_common(state, event, RULES, tied=event.tied)
+    assert over is not None
+    return over
+
+
+_OWN: Mapping[type, Callable[[CrazyEightsState, Any], CrazyEightsState]] = {
+    StarterBuried: _starter_buried,
+    CardsDrawn: _cards_drawn,
+    HandStarted: _hand_started,
+    HandEnded: _hand_ended,
+    MatchEnded: _match_ended,
+}
+"""The events whose effect here differs from, or adds to, the common one, by class."""
+
+_EVOLVE: dict[type, Callable[[CrazyEightsState, Any], CrazyEightsState]] = {}
+"""Event class -> how it is applied: the common events (set up with ``RULES`` below), then
+:data:`_OWN` over them."""
 
 
 # --------------------------------------------------------------------------- refusals
@@ -216,7 +240,7 @@ def _rejected(state: CrazyEightsState, seat: int, why: Why, kind: str, card: Car
 
 
 def _turn_refusal(state: CrazyEightsState, seat: int) -> Why | None:
-    if state.phase is not Phase.PLAYING:
+    if state.phase is not PLAYING:
         return _HAND_OVER
     if seat != state.to_act:
         return _NOT_YOUR_TURN
@@ -305,7 +329,7 @@ def _end_turn(acc: Acc[CrazyEightsState], seat: int) -> None:
     if st.idle_turns >= st.n:
         _end_hand(acc, None, "blocked")
     else:
-        acc.emit(TurnStarted(seat=st.next_seat(seat)))
+        acc.emit(turn_started(st.next_seat(seat)))
 
 
 def _end_hand(acc: Acc[CrazyEightsState], out: int | None, reason: str) -> None:
@@ -349,53 +373,69 @@ def _end_hand(acc: Acc[CrazyEightsState], out: int | None, reason: str) -> None:
         acc.emit(MatchEnded(winner=scorer, totals=totals, reason="target", tied=()))
 
 
+_PLAYED: dict[tuple[int, Card, Suit | None, int, Suit], CardPlayed] = {}
+"""The ``CardPlayed`` events made so far, by seat, card, suit named and pending draw: one shared
+object each (an event is an immutable value)."""
+
+
+def _card_played(seat: int, card: Card, declared: Suit | None, pending: int, active: Suit) -> CardPlayed:
+    """``seat`` plays ``card`` naming ``declared`` (an 8's suit, else None), ``pending`` owed next,
+    ``active`` the suit to follow (R5.1.2, S4.3; a last card's own, R5.1.4)."""
+    event = _PLAYED[seat, card, declared, pending, active] = CardPlayed(
+        seat=seat,
+        card=card.code,
+        declared_suit=LETTERS[declared] if declared else None,
+        active_suit=LETTERS[active],
+        announce=False,
+        pending_draw=pending,
+    )
+    return event
+
+
 def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
     seat, card = cmd.seat, cmd.card
-    why = _play_refusal(state, seat, card, cmd.suit)
-    if why is not None:
-        raise _rejected(state, seat, why, "play", card)
+    if not _is_listed(state, cmd):
+        why = _play_refusal(state, seat, card, cmd.suit)
+        if why is not None:
+            raise _rejected(state, seat, why, "play", card)
     opts = state.options
+    rank = card.rank
     out = len(state.hands[seat]) == 1  # R6.1, R4.7: any card may go out
-    declared = cmd.suit if card.rank is Rank.EIGHT else None
+    declared = cmd.suit if rank is EIGHT else None
     # R5.1.2, S4.3; the named suit of a last 8 has no use (R5.1.4): its own suit is reported, decision
     # T1 of docs/decisions/crazy_eights.md (the named suit stays in ``declared_suit``, as played)
     active = card.suit if out else declared or card.suit
     pending = 0
     if not out:  # R5.7: going out with an action card has no effect
-        if card.rank is Rank.TWO and opts.twos_draw_two:
+        if rank is TWO and opts.twos_draw_two:
             pending = state.pending_draw + 2  # R5.2.1, R5.2.2
-        elif card == QUEEN_OF_SPADES and opts.queen_spades_draw_five:
+        elif card is QUEEN_OF_SPADES and opts.queen_spades_draw_five:
             pending = 5  # R5.3.1
-    acc = _acc(state)
-    acc.emit(
-        CardPlayed(
-            seat=seat,
-            card=card.code,
-            declared_suit=declared.value if declared else None,
-            active_suit=active.value,
-            announce=False,
-            pending_draw=pending,
-        )
-    )
+    played = _PLAYED.get((seat, card, declared, pending, active)) or _card_played(seat, card, declared, pending, active)
     if out:
+        acc = _acc(state)
+        acc.emit(played)
         _end_hand(acc, seat, "out")  # R6.1
         return tuple(acc.events)
     nxt = state.next_seat(seat)
-    if card.rank is Rank.JACK and opts.jacks_skip:  # R5.4.1; with two players seat plays again (R5.4.2)
-        acc.emit(TurnSkipped(seat=nxt, reason="jack"))
-        acc.emit(TurnStarted(seat=state.next_seat(nxt)))
-    elif card.rank is Rank.ACE and opts.aces_reverse:  # R5.5
+    if rank is JACK and opts.jacks_skip:  # R5.4.1; with two players seat plays again (R5.4.2)
+        return played, TurnSkipped(seat=nxt, reason="jack"), turn_started(state.next_seat(nxt))
+    if rank is ACE and opts.aces_reverse:  # R5.5
+        acc = _acc(state)
+        acc.emit(played)
         acc.emit(DirectionReversed(direction=-state.direction))
-        acc.emit(TurnStarted(seat=acc.state.next_seat(seat)))
-    else:
-        acc.emit(TurnStarted(seat=nxt))  # R4.6
-    return tuple(acc.events)
+        acc.emit(turn_started(acc.state.next_seat(seat)))
+        return tuple(acc.events)
+    return played, turn_started(nxt)  # R4.6
 
 
 def _decide_draw(state: CrazyEightsState, cmd: Draw) -> tuple[Event, ...]:
-    why = _draw_refusal(state, cmd.seat)
-    if why is not None:
-        raise _rejected(state, cmd.seat, why, "draw")
+    if not _is_listed(state, cmd):
+        why = _draw_refusal(state, cmd.seat)
+        if why is not None:
+            raise _rejected(state, cmd.seat, why, "draw")
+    if state.pending_draw == 0:  # R4.2, R5.6.1: one card, from a stock that is not empty (R4.5)
+        return (CardsDrawn(seat=cmd.seat, cards=(state.stock[0].code,), count=1, reason="draw"),)
     acc = _acc(state)
     if state.pending_draw > 0:  # R5.2.2, R5.3.2, R5.6.4: the whole draw, then the turn ends (S7.3)
         engine.draw(acc, RULES, cmd.seat, state.pending_draw, "penalty")
@@ -406,12 +446,16 @@ def _decide_draw(state: CrazyEightsState, cmd: Draw) -> tuple[Event, ...]:
 
 
 def _decide_pass(state: CrazyEightsState, cmd: Pass) -> tuple[Event, ...]:
-    why = _pass_refusal(state, cmd.seat)
-    if why is not None:
-        raise _rejected(state, cmd.seat, why, "pass")
+    seat = cmd.seat
+    if not _is_listed(state, cmd):
+        why = _pass_refusal(state, seat)
+        if why is not None:
+            raise _rejected(state, seat, why, "pass")
+    if state.turn_active or state.idle_turns + 1 < state.n:  # not blocked (R6.2): the next turn (R4.6)
+        return passed(seat), turn_started(state.next_seat(seat))
     acc = _acc(state)
-    acc.emit(Passed(seat=cmd.seat))
-    _end_turn(acc, cmd.seat)
+    acc.emit(passed(seat))
+    _end_turn(acc, seat)
     return tuple(acc.events)
 
 
@@ -431,7 +475,7 @@ def _decide_next_hand(state: CrazyEightsState, cmd: NextHand) -> tuple[Event, ..
         acc.emit(StarterBuried(card=starter.code, position=(len(stock) - 1) // 2))
         starter = stock[0]
         acc.emit(StarterTurned(card=starter.code, active_suit=starter.suit.value, pending_draw=0, chooser=None))
-    acc.emit(TurnStarted(seat=first))
+    acc.emit(turn_started(first))
     return tuple(acc.events)
 
 
@@ -458,21 +502,106 @@ def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     """Every command ``seat`` may issue now; exactly those ``decide`` accepts (section 8).
 
     Cards in canonical order (S2.3); an 8 is listed without a suit and then with each of the four
-    suits (R5.1.2); then ``draw`` and ``pass`` when open.
+    suits (R5.1.2); then ``draw`` and ``pass`` when open.  Worked out once per state and kept on it
+    (:class:`~trapoula.domain.games.frozen.Memo`); the commands are shared objects
+    (:func:`~trapoula.domain.games.shedding.commands.listed_play`).
     """
-    if state.phase is not Phase.PLAYING or seat != state.to_act:
+    if seat != state.to_act or state.phase is not PLAYING:
         return ()
-    out: list[Command] = []
-    for card in sorted_cards(state.hands[seat]):
-        if _legal_card(state, card):  # what _play_refusal checks once the turn and the hand are right
-            out.append(Play(seat, card, None))
-            if card.rank is Rank.EIGHT:
-                out.extend(Play(seat, card, s) for s in Suit)
-    if _draw_refusal(state, seat) is None:
-        out.append(Draw(seat))
-    if _pass_refusal(state, seat) is None:
-        out.append(Pass(seat))
-    return tuple(out)
+    try:
+        legal: tuple[Command, ...] | None = state.memo
+    except AttributeError:  # a state made by its constructor
+        legal = None
+    if legal is None:
+        legal = _legal(state, seat)
+        _set(state, "memo", legal)  # the memo slot (frozen.Memo)
+    return legal
+
+
+class _SeatCommands:
+    """The commands one seat may be listed, made once (:func:`_commands`): the plays of each card
+    (an 8 with each suit named too, R5.1.2), its draw and its pass."""
+
+    __slots__ = ("draw", "pass_", "plays")
+
+    def __init__(self, seat: int) -> None:
+        self.plays: dict[Card, tuple[Play, ...]] = {
+            card: (
+                listed_play(seat, card, None),
+                *((listed_play(seat, card, s) for s in SUIT_ORDER) if card.rank is EIGHT else ()),
+            )
+            for card in deck_52()
+        }
+        self.draw: Draw = listed_draw(seat)
+        self.pass_: Pass = listed_pass(seat)
+
+
+_COMMANDS: dict[int, _SeatCommands] = {}
+"""The listed commands of each seat met so far."""
+
+
+def _commands(seat: int) -> _SeatCommands:
+    made = _COMMANDS.get(seat)
+    if made is None:
+        made = _COMMANDS[seat] = _SeatCommands(seat)
+    return made
+
+
+_MATCHING: dict[tuple[Rank, Suit | None], frozenset[Card]] = {
+    (rank, suit): frozenset(c for c in deck_52() if c.rank is EIGHT or c.rank is rank or c.suit is suit)
+    for rank in Rank
+    for suit in (*SUIT_ORDER, None)
+}
+"""The cards that may be played on a top card of a rank with a suit active (R4.1, R5.1.1)."""
+_TWOS = frozenset(c for c in deck_52() if c.rank is TWO)
+"""The cards that answer a pending draw of twos (R5.2.2)."""
+_chain = itertools.chain.from_iterable
+_set = object.__setattr__
+
+
+def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
+    """:func:`legal_commands` worked out for the seat to act: the checks of :func:`_legal_card`,
+    :func:`_draw_refusal` and :func:`_pass_refusal` once the turn is known to be right, over the
+    whole hand at once."""
+    hand = state.hands[seat]
+    listed = _COMMANDS.get(seat) or _commands(seat)
+    if state.pending_draw > 0:  # R5.2.2, R5.3.2: only a 2, and none on the queen of spades; or draw them all
+        twos = () if _queen_pending(state) else [c for c in hand if c in _TWOS]
+        return (*_chain(map(listed.plays.__getitem__, twos)), listed.draw)
+    matching = _MATCHING[state.discard[-1].rank, state.active_suit]
+    cards = [c for c in hand if c in matching]  # a hand is in canonical order (S2.3)
+    plays = listed.plays
+    legal: list[Command] = [play for c in cards for play in plays[c]]
+    until, drawn, stock = state.options.draw_until_playable, state.drawn, state.stock
+    if stock and (not drawn or (until and not cards)):  # R4.3, R4.5, R5.6.1, R5.6.2
+        legal.append(listed.draw)
+    if (drawn and not until) or (not stock and not cards):  # R4.3, R4.4, R5.6.2, R5.6.3
+        legal.append(listed.pass_)
+    return tuple(legal)
+
+
+def _is_listed(state: CrazyEightsState, command: Command) -> bool:
+    """True when ``command`` is one of the legal commands already worked out for ``state`` (the
+    very object :func:`legal_commands` listed): it is legal, with no check to run again."""
+    try:
+        legal = state.memo
+    except AttributeError:  # a state made by its constructor
+        return False
+    if legal is not None:
+        for listed in legal:
+            if listed is command:
+                return True
+    return False
+
+
+_ONE_SEAT = tuple((seat,) for seat in range(MAX_PLAYERS))
+
+
+def acting(state: CrazyEightsState) -> tuple[int, ...]:
+    """The seat whose move the match waits for (``GameSpec.acting``): the seat to act while a hand
+    is in progress, who always has a legal command (R4.2-R4.4: a play, a draw or a pass), else none."""
+    to_act = state.to_act
+    return _ONE_SEAT[to_act] if to_act is not None and state.phase is PLAYING else ()
 
 
 # --------------------------------------------------------------------------- deals and audit
@@ -526,3 +655,7 @@ RULES: ShedRules[CrazyEightsState, Command] = ShedRules(
 )
 """Crazy Eights' parameters for the shedding engine (S1.2): one 52-card deck, 7 cards each with two
 players and 5 with more (R3.2), never a reshuffle (R4.5)."""
+
+_COMMON = engine.evolvers(RULES, CrazyEightsState)
+_EVOLVE.update(_COMMON)
+_EVOLVE.update(_OWN)

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 from trapoula.domain.events import Payload, Viewer
-from trapoula.domain.games.crazy_eights.commands import command_payload
 from trapoula.domain.games.crazy_eights.rules import legal_commands
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState
-from trapoula.domain.games.shedding.state import public_parts
-
-_SORT_KEY = attrgetter("sort_key")
-"""Canonical order (S2.3)."""
+from trapoula.domain.games.shedding.commands import listed_payload
+from trapoula.domain.games.shedding.state import PHASE_VALUES, public_parts
 
 
 def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
@@ -32,7 +28,7 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
     opts = state.options
     view: dict[str, Any] = {
         "game": "crazy_eights",
-        "phase": state.phase.value,
+        "phase": PHASE_VALUES[state.phase],
         "hand_no": state.hand_no,
         "dealer": state.dealer,
         "first_player": state.first_player,
@@ -56,8 +52,8 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
         "names": list(names),
     }
     if viewer is not None and 0 <= viewer < state.n:
-        view["hand"] = [c.code for c in sorted(state.hands[viewer], key=_SORT_KEY)] if state.hands else []
-        view["legal"] = [command_payload(c) for c in legal_commands(state, viewer)]
+        view["hand"] = [c.code for c in state.hands[viewer]] if state.hands else []  # canonical order (S2.3)
+        view["legal"] = [listed_payload(c) for c in legal_commands(state, viewer)]
     else:
         view["legal"] = []
     if last_hands is not None:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
@@ -75,6 +75,9 @@ from trapoula.domain.games.giminaiciai.laying import (
 )
 from trapoula.domain.games.giminaiciai.options import GiminaiciaiOptions, parse_options
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
+
+NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
+"""The phases as module constants (a member read off its enum class is a slow look-up)."""
 
 __all__ = [
     "MAX_PLAYERS",
@@ -228,83 +231,140 @@ def evolve(state: GiminaiciaiState, event: Event) -> GiminaiciaiState:
     last lay-down (``HandLaidDown`` sets 0), ``pile_draws`` the draws in a row from the discard pile
     (a draw from the stock or a lay-down sets 0), so a replay of the events rebuilds them (R8.4).
     """
-    match event:
-        case CardDrawn(seat=seat, source=source, card=pile_card, stock_card=stock_card):
-            if source == "discard":
-                got = parse_card(pile_card or "")
-                pile, stock, taken, pile_draws = state.pile[:-1], state.stock, got, state.pile_draws + 1
-            else:
-                got = parse_card(stock_card or "")
-                pile, stock, taken, pile_draws = state.pile, state.stock[1:], None, 0
-            hands = _put(state.hands, seat, (*state.hands[seat], got))
-            return _set(state, hands=hands, pile=pile, stock=stock, drawn=True, taken=taken, pile_draws=pile_draws)
-        case CardDiscarded(seat=seat, card=code):
-            gone_card = parse_card(code)
-            hands = _put(state.hands, seat, _without(state.hands[seat], gone_card))
-            s = _set(state, hands=hands, pile=(*state.pile, gone_card))
-            return _set(s, to_act=next_to_act(s, seat), drawn=False, taken=None)
-        case DiscardPileTurnedOver():
-            return _set(state, stock=state.pile, pile=(), turn_overs=state.turn_overs + 1)
-        case HandLaidDown(seat=seat, groups=groups, extra_cards=extra, discard=discard):
-            pile = state.pile[: len(state.pile) - len(extra)]
-            if discard is not None:
-                pile = (*pile, parse_card(discard))
-            laid = tuple(parse_cards(g) for g in groups)
-            return _set(
-                state,
-                hands=_put(state.hands, seat, ()),
-                pile=pile,
-                laid=_put(state.laid, seat, laid),
-                turn_overs=0,
-                pile_draws=0,
-            )
-        case PointsScored(seat=seat, points=points):
-            return _set(state, hand_points=_put(state.hand_points, seat, state.hand_points[seat] + points))
-        case PlayerFinished(seat=seat):
-            s = _set(state, finished=(*state.finished, seat), drawn=False, taken=None)
-            return _set(s, to_act=next_to_act(s, seat))
-        case CardsDealt(seat=seat, cards=cards):
-            dealt = parse_cards(cards)
-            gone = set(dealt)
-            return _set(
-                state, hands=_put(state.hands, seat, dealt), stock=tuple(c for c in state.stock if c not in gone)
-            )
-        case StarterTurned(card=code):
-            starter = parse_card(code)
-            return _set(state, stock=tuple(c for c in state.stock if c != starter), pile=(starter,))
-        case HandStarted(hand_no=hand_no, dealer=dealer, first_to_act=first):
-            order = parse_cards(event.deck)
-            n = state.n
-            return _set(
-                state,
-                phase=Phase.PLAY,
-                hand_no=hand_no,
-                dealer=dealer,
-                seed=event.seed,
-                deck=order,
-                commitment=event.commitment,
-                explicit_deal=event.explicit_deal,
-                hands=((),) * n,
-                stock=order,
-                pile=(),
-                turn_overs=0,
-                pile_draws=0,
-                to_act=first,
-                drawn=False,
-                taken=None,
-                finished=(),
-                laid=((),) * n,
-                hand_points=(0,) * n,
-            )
-        case HandEnded(totals=totals):
-            return _set(state, phase=Phase.HAND_OVER, totals=tuple(totals), last=event, to_act=None, drawn=False)
-        case ShuffleRevealed():
-            return state
-        case MatchEnded(winner=winner):
-            return _set(state, phase=Phase.MATCH_OVER, winner=winner, to_act=None)
-        case MatchStarted():
-            return _set(state, match_started=True)
-    return state
+    apply = _EVOLVE.get(type(event))
+    return state if apply is None else apply(state, event)
+
+
+def _next_unfinished(n: int, finished: tuple[int, ...], seat: int) -> int | None:
+    """:func:`next_to_act` for ``n`` seats of which ``finished`` have finished (R4.1)."""
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if s not in finished:
+            return s
+    return None
+
+
+def _card_drawn(state: GiminaiciaiState, event: CardDrawn) -> GiminaiciaiState:
+    seat = event.seat
+    if event.source == "discard":
+        got = parse_card(event.card or "")
+        pile, stock, taken, pile_draws = state.pile[:-1], state.stock, got, state.pile_draws + 1
+    else:
+        got = parse_card(event.stock_card or "")
+        pile, stock, taken, pile_draws = state.pile, state.stock[1:], None, 0
+    hands = _put(state.hands, seat, (*state.hands[seat], got))
+    return _set(state, hands=hands, pile=pile, stock=stock, drawn=True, taken=taken, pile_draws=pile_draws)
+
+
+def _card_discarded(state: GiminaiciaiState, event: CardDiscarded) -> GiminaiciaiState:
+    seat = event.seat
+    gone_card = parse_card(event.card)
+    return _set(
+        state,
+        hands=_put(state.hands, seat, _without(state.hands[seat], gone_card)),
+        pile=(*state.pile, gone_card),
+        to_act=_next_unfinished(state.n, state.finished, seat),  # a discard leaves who has finished alone
+        drawn=False,
+        taken=None,
+    )
+
+
+def _pile_turned_over(state: GiminaiciaiState, event: DiscardPileTurnedOver) -> GiminaiciaiState:
+    return _set(state, stock=state.pile, pile=(), turn_overs=state.turn_overs + 1)
+
+
+def _hand_laid_down(state: GiminaiciaiState, event: HandLaidDown) -> GiminaiciaiState:
+    seat, extra, discard = event.seat, event.extra_cards, event.discard
+    pile = state.pile[: len(state.pile) - len(extra)]
+    if discard is not None:
+        pile = (*pile, parse_card(discard))
+    laid = tuple(parse_cards(g) for g in event.groups)
+    return _set(
+        state,
+        hands=_put(state.hands, seat, ()),
+        pile=pile,
+        laid=_put(state.laid, seat, laid),
+        turn_overs=0,
+        pile_draws=0,
+    )
+
+
+def _points_scored(state: GiminaiciaiState, event: PointsScored) -> GiminaiciaiState:
+    seat = event.seat
+    return _set(state, hand_points=_put(state.hand_points, seat, state.hand_points[seat] + event.points))
+
+
+def _player_finished(state: GiminaiciaiState, event: PlayerFinished) -> GiminaiciaiState:
+    finished = (*state.finished, event.seat)
+    return _set(
+        state, finished=finished, drawn=False, taken=None, to_act=_next_unfinished(state.n, finished, event.seat)
+    )
+
+
+def _cards_dealt(state: GiminaiciaiState, event: CardsDealt) -> GiminaiciaiState:
+    dealt = parse_cards(event.cards)
+    gone = set(dealt)
+    return _set(state, hands=_put(state.hands, event.seat, dealt), stock=tuple(c for c in state.stock if c not in gone))
+
+
+def _starter_turned(state: GiminaiciaiState, event: StarterTurned) -> GiminaiciaiState:
+    starter = parse_card(event.card)
+    return _set(state, stock=tuple(c for c in state.stock if c != starter), pile=(starter,))
+
+
+def _hand_started(state: GiminaiciaiState, event: HandStarted) -> GiminaiciaiState:
+    order = parse_cards(event.deck)
+    n = state.n
+    return _set(
+        state,
+        phase=PLAY,
+        hand_no=event.hand_no,
+        dealer=event.dealer,
+        seed=event.seed,
+        deck=order,
+        commitment=event.commitment,
+        explicit_deal=event.explicit_deal,
+        hands=((),) * n,
+        stock=order,
+        pile=(),
+        turn_overs=0,
+        pile_draws=0,
+        to_act=event.first_to_act,
+        drawn=False,
+        taken=None,
+        finished=(),
+        laid=((),) * n,
+        hand_points=(0,) * n,
+    )
+
+
+def _hand_ended(state: GiminaiciaiState, event: HandEnded) -> GiminaiciaiState:
+    return _set(state, phase=HAND_OVER, totals=tuple(event.totals), last=event, to_act=None, drawn=False)
+
+
+def _match_ended(state: GiminaiciaiState, event: MatchEnded) -> GiminaiciaiState:
+    return _set(state, phase=MATCH_OVER, winner=event.winner, to_act=None)
+
+
+def _match_started(state: GiminaiciaiState, event: MatchStarted) -> GiminaiciaiState:
+    return _set(state, match_started=True)
+
+
+_EVOLVE: Mapping[type, Callable[[GiminaiciaiState, Any], GiminaiciaiState]] = {
+    CardDrawn: _card_drawn,
+    CardDiscarded: _card_discarded,
+    DiscardPileTurnedOver: _pile_turned_over,
+    HandLaidDown: _hand_laid_down,
+    PointsScored: _points_scored,
+    PlayerFinished: _player_finished,
+    CardsDealt: _cards_dealt,
+    StarterTurned: _starter_turned,
+    HandStarted: _hand_started,
+    HandEnded: _hand_ended,
+    MatchEnded: _match_ended,
+    MatchStarted: _match_started,
+}
+"""How each event applies, by class (``ShuffleRevealed`` changes nothing)."""
 
 
 # --------------------------------------------------------------------------- refusals
@@ -387,17 +447,29 @@ def _check_lay_down(state: GiminaiciaiState, cmd: LayDown) -> None:
 
 
 class _Acc:
-    """Events decided so far, with the state they lead to."""
+    """Events decided so far, with the state they lead to (folded when asked for)."""
 
-    __slots__ = ("events", "state")
+    __slots__ = ("_applied", "_state", "events")
 
     def __init__(self, state: GiminaiciaiState) -> None:
-        self.state = state
+        self._state = state
+        self._applied = 0
         self.events: list[Event] = []
 
+    @property
+    def state(self) -> GiminaiciaiState:
+        """The state after every event emitted so far."""
+        events = self.events
+        if self._applied < len(events):
+            state = self._state
+            for event in events[self._applied :]:
+                state = evolve(state, event)
+            self._state, self._applied = state, len(events)
+        return self._state
+
     def emit(self, event: Event) -> None:
+        """Record ``event``; :attr:`state` applies it."""
         self.events.append(event)
-        self.state = evolve(self.state, event)
 
 
 def _taken_points(acc: _Acc, cards: int) -> None:
@@ -439,7 +511,8 @@ def _end_of_turn(acc: _Acc) -> None:
 
 
 def _decide_draw(state: GiminaiciaiState, cmd: Draw) -> tuple[Event, ...]:
-    _check_draw(state, cmd)
+    if not _is_listed(state, cmd):
+        _check_draw(state, cmd)
     acc = _Acc(state)
     if cmd.source == "discard":
         acc.emit(CardDrawn(seat=cmd.seat, source="discard", card=state.pile[-1].code, stock_card=None))
@@ -454,7 +527,8 @@ def _decide_draw(state: GiminaiciaiState, cmd: Draw) -> tuple[Event, ...]:
 
 def _decide_discard(state: GiminaiciaiState, cmd: Discard) -> tuple[Event, ...]:
     """R4.4; the end of a stalled hand (R8.4)."""
-    _check_discard(state, cmd)
+    if not _is_listed(state, cmd):
+        _check_discard(state, cmd)
     acc = _Acc(state)
     acc.emit(CardDiscarded(seat=cmd.seat, card=cmd.card.code))
     _end_of_turn(acc)
@@ -462,7 +536,8 @@ def _decide_discard(state: GiminaiciaiState, cmd: Discard) -> tuple[Event, ...]:
 
 
 def _decide_lay_down(state: GiminaiciaiState, cmd: LayDown) -> tuple[Event, ...]:
-    _check_lay_down(state, cmd)
+    if not _is_listed(state, cmd):
+        _check_lay_down(state, cmd)
     seat = cmd.seat
     acc = _Acc(state)
     extra_cards = tuple(reversed(state.pile))[: cmd.extra]
@@ -552,8 +627,20 @@ def legal_commands(state: GiminaiciaiState, seat: int) -> tuple[Command, ...]:
     legal lay-down in canonical form (:func:`~trapoula.domain.games.giminaiciai.laying.lay_downs`);
     ``decide`` also accepts the same lay-down with its groups or cards in another order.
     """
-    if state.phase is not Phase.PLAY or seat != state.to_act:
+    if seat != state.to_act or state.phase is not PLAY:
         return ()
+    try:
+        legal: tuple[Command, ...] | None = state.memo
+    except AttributeError:  # a state made by its constructor
+        legal = None
+    if legal is None:
+        legal = _legal(state, seat)
+        object.__setattr__(state, "memo", legal)  # the memo slot (frozen.Memo)
+    return legal
+
+
+def _legal(state: GiminaiciaiState, seat: int) -> tuple[Command, ...]:
+    """:func:`legal_commands` worked out for the seat to act."""
     if not state.drawn:
         out: list[Command] = []
         if state.stock or state.pile:
@@ -567,26 +654,40 @@ def legal_commands(state: GiminaiciaiState, seat: int) -> tuple[Command, ...]:
     return (*discards, *downs)
 
 
+def _is_listed(state: GiminaiciaiState, command: Command) -> bool:
+    """True when ``command`` is one of the legal commands already worked out for ``state`` (the very
+    object :func:`legal_commands` listed): it is legal, with no check to run again."""
+    try:
+        legal = state.memo
+    except AttributeError:  # a state made by its constructor
+        return False
+    if legal is not None:
+        for listed in legal:
+            if listed is command:
+                return True
+    return False
+
+
 def acting(state: GiminaiciaiState) -> tuple[int, ...]:
     """The one seat the match waits for during a hand (R4.1); nobody between hands."""
-    if state.phase is Phase.PLAY and state.to_act is not None:
-        return (state.to_act,)
-    return ()
+    to_act = state.to_act
+    return (to_act,) if to_act is not None and state.phase is PLAY else ()
 
 
 def is_terminal(state: GiminaiciaiState) -> bool:
     """True when the match is over (R9)."""
-    return state.phase is Phase.MATCH_OVER
+    return state.phase is MATCH_OVER
 
 
 def needs_deal(state: GiminaiciaiState) -> bool:
     """True when the table must issue ``next_hand``: before the first hand and between hands (R8.3)."""
-    return state.phase in (Phase.NEW, Phase.HAND_OVER)
+    phase = state.phase
+    return phase is NEW or phase is HAND_OVER
 
 
 def hand_in_progress(state: GiminaiciaiState) -> bool:
     """True from ``HandStarted`` until ``HandEnded`` (R8)."""
-    return state.phase is Phase.PLAY
+    return state.phase is PLAY
 
 
 # --------------------------------------------------------------------------- deals and audit

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from trapoula.domain.cards import Card
 from trapoula.domain.game import MatchConfig
+from trapoula.domain.games.frozen import Memo
 from trapoula.domain.games.giminaiciai.events import HandEnded
 from trapoula.domain.games.giminaiciai.options import GiminaiciaiOptions
 
@@ -31,8 +32,11 @@ class Phase(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class GiminaiciaiState:
-    """The whole state of a Giminaičiai match, including the hand in progress."""
+class GiminaiciaiState(Memo):
+    """The whole state of a Giminaičiai match, including the hand in progress.
+
+    The seat to act's legal commands are kept in the :class:`~trapoula.domain.games.frozen.Memo`
+    slot once worked out."""
 
     config: MatchConfig
     options: GiminaiciaiOptions

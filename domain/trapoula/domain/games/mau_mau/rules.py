@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
-from trapoula.domain.cards import Card, Rank, Suit, deck_104, sorted_cards
+from trapoula.domain.cards import SUIT_ORDER, Card, Rank, Suit, deck_104
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
@@ -51,7 +51,10 @@ from trapoula.domain.games.shedding.events import (
     TurnSkipped,
     TurnStarted,
 )
-from trapoula.domain.games.shedding.state import refusal_context
+from trapoula.domain.games.shedding.state import MATCH_OVER, PLAYING, refusal_context
+
+SEVEN, JACK = Rank.SEVEN, Rank.JACK
+"""The ranks the legal list tests, as module constants (``Rank.JACK`` is a slow class attribute look-up)."""
 
 HAND_SIZE = 7
 """Cards dealt to each player (R3.3)."""
@@ -503,18 +506,37 @@ def legal_commands(state: MauMauState, seat: int) -> tuple[Command, ...]:
     ``pass``, ``mau`` (R5.6.3: always open on one's turn).  Every seated player: ``leave``, at any
     time (R6.10).  ``join`` is the table's, never a seat's.
     """
-    if state.phase is Phase.MATCH_OVER:
+    phase = state.phase
+    if phase is MATCH_OVER:
         return ()
+    if phase is PLAYING and seat == state.to_act:  # the seat to act's list is worked out once per state
+        try:
+            legal: tuple[Command, ...] | None = state.memo
+        except AttributeError:  # a state made by its constructor
+            legal = None
+        if legal is None:
+            legal = _legal(state, seat)
+            object.__setattr__(state, "memo", legal)  # the memo slot (frozen.Memo)
+        return legal
+    return _legal(state, seat)
+
+
+def _legal(state: MauMauState, seat: int) -> tuple[Command, ...]:
+    """:func:`legal_commands` worked out."""
     out: list[Command] = []
-    if state.phase is Phase.PLAYING and seat == state.to_act:
+    if state.phase is PLAYING and seat == state.to_act:
         top, active, pending = state.top_card, state.active_suit, state.pending_draw
         assert top is not None
-        for card in sorted_cards(set(state.hands[seat])):  # what _play_refusal accepts, in short
+        previous = None
+        for card in state.hands[seat]:  # canonical order (S2.3); what _play_refusal accepts, in short
+            if card is previous:  # the same card of the other deck: listed once
+                continue
+            previous = card
             rank = card.rank
-            if rank is Rank.SEVEN if pending else rank is Rank.JACK or rank is top.rank or card.suit == active:
+            if rank is SEVEN if pending else rank is JACK or rank is top.rank or card.suit is active:
                 out.append(Play(seat, card))
-                if rank is Rank.JACK:
-                    out.extend(Play(seat, card, s) for s in Suit)
+                if rank is JACK:
+                    out.extend(Play(seat, card, s) for s in SUIT_ORDER)
         can_draw = engine.can_draw(state, RULES)
         if pending or can_draw:  # R4.2, R5.1.2 (_draw_refusal)
             out.append(Draw(seat))
@@ -541,9 +563,8 @@ def _accepted(state: MauMauState, command: Command) -> bool:
 def acting(state: MauMauState) -> tuple[int, ...]:
     """The seats whose move the match waits for: the seat to act during a hand, nobody between
     hands (``leave`` is always open to every seated player, R6.10, but never awaited)."""
-    if state.phase is Phase.PLAYING and state.to_act is not None:
-        return (state.to_act,)
-    return ()
+    to_act = state.to_act
+    return (to_act,) if to_act is not None and state.phase is PLAYING else ()
 
 
 # --------------------------------------------------------------------------- deals and audit

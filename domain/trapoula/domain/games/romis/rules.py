@@ -90,6 +90,9 @@ from trapoula.domain.games.romis.sealing import (
 )
 from trapoula.domain.games.romis.state import Phase, RomisState, Shuffle, Submission
 
+NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
+"""The phases as module constants (a member read off its enum class is a slow look-up)."""
+
 __all__ = [
     "AUX_COUNT",
     "DECK",
@@ -186,7 +189,7 @@ def commitment(seed: str | None, order: Sequence[Card]) -> str:
 
 def upcoming_dealer(state: RomisState) -> int:
     """The dealer of the next hand: the first dealer (R3.1), then the next seat each hand (R3.8)."""
-    if state.phase is Phase.NEW:
+    if state.phase is NEW:
         return state.first_dealer
     return (state.dealer + 1) % state.n
 
@@ -265,7 +268,7 @@ def _evolve_hand_started(state: RomisState, event: HandStarted) -> RomisState:
     empty: tuple[tuple[Card, ...], ...] = ((),) * n
     return _set(
         state,
-        phase=Phase.PLAY,
+        phase=PLAY,
         hand_no=event.hand_no,
         dealer=event.dealer,
         bonus_factor=event.bonus_factor,
@@ -424,7 +427,7 @@ def evolve(state: RomisState, event: Event) -> RomisState:
         case HandEnded(totals=totals, hand_points=points, bonus_factor=factor):
             return _set(
                 state,
-                phase=Phase.HAND_OVER,
+                phase=HAND_OVER,
                 totals=tuple(totals),
                 hand_points=tuple(points),
                 next_bonus_factor=factor,
@@ -432,7 +435,7 @@ def evolve(state: RomisState, event: Event) -> RomisState:
                 submissions=(None,) * state.n,
             )
         case MatchEnded(winner=winner):
-            return _set(state, phase=Phase.MATCH_OVER, winner=winner)
+            return _set(state, phase=MATCH_OVER, winner=winner)
         case MatchStarted():
             return _set(state, match_started=True)
     return state  # ShuffleCommitted, NobodyCouldReveal, ShuffleRevealed change nothing
@@ -458,7 +461,7 @@ def _common(state: RomisState, seat: int, what: str, *, resubmit: bool) -> None:
         InvalidInput: ``seat`` is not a seat of the table (``bad_seat``).
         CommandRejected: the first refusal that applies.
     """
-    if state.phase is not Phase.PLAY:
+    if state.phase is not PLAY:
         raise _reject(state, "hand_over", "R4.1", f"{what} by seat {seat}: no hand is in progress")
     if not 0 <= seat < state.n:
         raise InvalidInput(f"romis: seat {seat} is not a seat 0..{state.n - 1} (R2.4)", reason="bad_seat")
@@ -500,9 +503,9 @@ class _Acc:
 
 def _decide_next_hand(state: RomisState, cmd: NextHand) -> tuple[Event, ...]:
     """R3.1-R3.8, R13.4: the commitment, the hands, the auxiliary cards, round 1."""
-    if state.phase is Phase.MATCH_OVER:
+    if state.phase is MATCH_OVER:
         raise _reject(state, "match_over", "R11.1", "next_hand: the match is over")
-    if state.phase is Phase.PLAY:
+    if state.phase is PLAY:
         raise _reject(state, "hand_in_progress", "R10.9", f"next_hand: hand {state.hand_no} is still in progress")
     order = tuple(cmd.deal.order)
     if len(order) != len(DECK) or frozenset(order) != _DECK_SET:
@@ -835,7 +838,7 @@ def legal_commands(state: RomisState, seat: int) -> tuple[Command, ...]:
     :func:`~trapoula.domain.games.romis.reveals.legal_reveals`); when there is none, ``use_auxiliary``
     while an auxiliary card is left and the seat has not submitted (R6.1), else ``cannot`` (R6.3).
     """
-    if state.phase is not Phase.PLAY or not 0 <= seat < state.n or not state.live[seat]:
+    if state.phase is not PLAY or not 0 <= seat < state.n or not state.live[seat]:
         return ()
     submitted = state.submissions[seat] is not None
     if submitted and not state.options.resubmit:
@@ -851,24 +854,25 @@ def legal_commands(state: RomisState, seat: int) -> tuple[Command, ...]:
 def acting(state: RomisState) -> tuple[int, ...]:
     """The seats the round waits for (R5.3): live seats that have not submitted in this attempt (with
     the ``resubmit`` option too: a seat that has submitted may still replace it, but is not waited for)."""
-    if state.phase is not Phase.PLAY:
+    if state.phase is not PLAY:
         return ()
     return tuple(s for s in range(state.n) if state.live[s] and state.submissions[s] is None)
 
 
 def is_terminal(state: RomisState) -> bool:
     """True when the match is over (R11)."""
-    return state.phase is Phase.MATCH_OVER
+    return state.phase is MATCH_OVER
 
 
 def needs_deal(state: RomisState) -> bool:
     """True when the table must issue ``next_hand``: before the first hand and between hands (R10.9)."""
-    return state.phase in (Phase.NEW, Phase.HAND_OVER)
+    phase = state.phase
+    return phase is NEW or phase is HAND_OVER
 
 
 def hand_in_progress(state: RomisState) -> bool:
     """True from ``HandStarted`` until ``HandEnded`` (R10)."""
-    return state.phase is Phase.PLAY
+    return state.phase is PLAY
 
 
 # --------------------------------------------------------------------------- deals and audit

@@ -76,7 +76,7 @@ def _key(secret: str) -> bytes:
 
 def hmac_hex(secret: str, message: str) -> str:
     """HMAC-SHA256 of ``message`` (UTF-8) keyed by the hand's secret, lowercase hex (64 digits)."""
-    return hmac.new(_key(secret), message.encode("utf-8"), hashlib.sha256).hexdigest()
+    return hmac.digest(_key(secret), message.encode("utf-8"), "sha256").hex()
 
 
 def eliminated_pile_label(k: int) -> str:
@@ -133,5 +133,9 @@ def submission_commitment(seat: int, round_no: int, attempt: int, payload: Mappi
         "payload": {k: list(v) if isinstance(v, tuple | list) else v for k, v in payload.items()},
         "nonce": nonce_hex,
     }
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    text = _CANONICAL.encode(body)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+"""``json.dumps(body, sort_keys=True, separators=(",", ":"))``'s encoder, made once."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from trapoula.domain.cards import Card
 from trapoula.domain.game import MatchConfig
+from trapoula.domain.games.frozen import construct_quickly
 from trapoula.domain.games.romis.events import HandEnded, RoundResolved
 from trapoula.domain.games.romis.options import RomisOptions
 
@@ -46,6 +47,9 @@ class Submission:
     commitment: str
     companions_digest: str | None = None
     """The digest of the companions a reveal commits to (sealing), None for ``cannot``."""
+
+
+construct_quickly(Submission)  # made at every sealed submission
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,9 +5,9 @@ announcement, R7.5)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from trapoula.domain.cards import Card, Suit, parse_card
 from trapoula.domain.deal import Deal
@@ -105,6 +105,51 @@ def payload(command: Play | Draw | Pass | NextHand) -> Payload:
             return {"kind": "pass", "seat": seat}
         case NextHand(deal):
             return {"kind": "next_hand", "explicit": deal.explicit}
+
+
+_LISTED: dict[tuple[Any, ...], Any] = {}
+"""The seat commands listed so far, one object each, by a key naming the game's command and its
+fields (:func:`listed`)."""
+_PAYLOADS: dict[int, Payload] = {}
+"""The plain-data form of each command of :data:`_LISTED`, by the command's ``id`` (the commands
+there live as long as the process, so their ids are never reused)."""
+
+C = TypeVar("C")
+
+
+def listed(key: tuple[Any, ...], make: Callable[[], C], payload_of: Callable[[C], Payload]) -> C:
+    """The command ``make()`` builds, made once for ``key`` and shared, with its plain-data form
+    (``payload_of``) kept for :func:`listed_payload`: a game lists the same few commands in state
+    after state, and a view writes each out.  ``key`` names the game's command and every field."""
+    command: C | None = _LISTED.get(key)
+    if command is None:
+        command = _LISTED[key] = make()
+        _PAYLOADS[id(command)] = payload_of(command)
+    return command
+
+
+def listed_payload(command: Any, payload_of: Callable[[Any], Payload] | None = None) -> Payload:
+    """A fresh copy of the plain-data form of a command made by :func:`listed`, else
+    ``payload_of(command)`` (:func:`payload` by default)."""
+    ready = _PAYLOADS.get(id(command))  # only a command of _LISTED, alive for good, can have that id
+    if ready is not None:
+        return dict(ready)
+    return (payload_of or payload)(command)
+
+
+def listed_play(seat: int, card: Card, suit: Suit | None) -> Play:
+    """The common ``play`` of ``card`` (naming ``suit``) by ``seat``, made once (:func:`listed`)."""
+    return listed(("play", seat, card, suit), lambda: Play(seat, card, suit), payload)
+
+
+def listed_draw(seat: int) -> Draw:
+    """The ``draw`` of ``seat``, made once (:func:`listed`)."""
+    return listed(("draw", seat), lambda: Draw(seat), payload)
+
+
+def listed_pass(seat: int) -> Pass:
+    """The ``pass`` of ``seat``, made once (:func:`listed`)."""
+    return listed(("pass", seat), lambda: Pass(seat), payload)
 
 
 def deal_command(state: Any, deal: Deal) -> NextHand:

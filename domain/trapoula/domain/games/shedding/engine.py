@@ -26,16 +26,19 @@ turn order are the plain clockwise ones.
 from __future__ import annotations
 
 import enum
+from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import filterfalse
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
-from trapoula.domain.cards import Card, Suit, codes, parse_card, parse_cards, sorted_cards
+from trapoula.domain.cards import CARDS, SUITS, Card, cards_of, codes, parse_card, parse_cards, sorted_cards
 from trapoula.domain.deal import Deal, deck_hash, reshuffle_label, shuffle
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
-from trapoula.domain.games.frozen import replace_fields
+from trapoula.domain.games.frozen import applier, known_setter, replace_fields, set_fields
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     CardsDealt,
@@ -54,9 +57,11 @@ from trapoula.domain.games.shedding.events import (
     StockReshuffled,
     TurnStarted,
 )
-from trapoula.domain.games.shedding.state import Phase, ShedState
+from trapoula.domain.games.shedding.state import HAND_OVER, MATCH_OVER, NEW, PLAYING, Phase, ShedState
 
 S = TypeVar("S", bound=ShedState)
+_INDEX = attrgetter("index")
+"""A card's canonical position (S2.3)."""
 C = TypeVar("C")
 
 
@@ -122,18 +127,21 @@ def replace_hand(
 
 
 def remove_cards(cards: tuple[Card, ...], taken: Sequence[Card]) -> tuple[Card, ...]:
-    """``cards`` less one copy of each card of ``taken``, order kept (multiset difference, S2.2).
+    """``cards`` less one copy of each card of ``taken``, order kept (multiset difference, S2.2):
+    the first copies go, as a player takes a card from his hand.
 
     >>> codes(remove_cards(parse_cards("7H 2C 7H 9S"), parse_cards("7H 9S")))
     ('2C', '7H')
     """
-    left = Counter(taken)
-    out: list[Card] = []
-    for card in cards:
-        if left[card] > 0:
-            left[card] -= 1
-        else:
-            out.append(card)
+    gone = set(taken)
+    if len(gone) == len(taken):  # the usual case: each taken card once in ``cards``, filtered at once
+        kept = tuple(filterfalse(gone.__contains__, cards))
+        if len(kept) + len(taken) == len(cards):
+            return kept
+    out = list(cards)
+    for card in taken:
+        if card in out:
+            out.remove(card)
     return tuple(out)
 
 
@@ -149,126 +157,287 @@ def replace(state: S, **changes: Any) -> S:
     return replace_fields(state, changes)
 
 
+_Changes = tuple[tuple[str, ...], tuple[Any, ...]]
+"""The fields a common event changes: their names (one constant tuple per kind of change, which
+picks the copying function, :func:`~trapoula.domain.games.frozen.set_fields`) and new values."""
+
+_PLAYED = ("hands", "discard", "active_suit", "pending_draw", "turn_active", "idle_turns")
+_DRAWN = ("hands", "stock", "drawn", "pending_draw", "turn_active", "idle_turns")
+_TURN = ("to_act", "drawn", "turn_active")
+_IDLE = ("idle_turns",)
+_RESHUFFLED = ("stock", "discard", "reshuffle_orders")
+_DIRECTION = ("direction",)
+_TURNED = ("stock", "discard", "active_suit", "pending_draw")
+_DEALT = ("hands", "stock")
+_STARTED = (
+    "phase",
+    "hand_no",
+    "dealer",
+    "first_player",
+    "hands",
+    "stock",
+    "discard",
+    "active_suit",
+    "pending_draw",
+    "to_act",
+    "direction",
+    "vacant",
+    "drawn",
+    "turn_active",
+    "idle_turns",
+    "seed",
+    "reshuffle_seed",
+    "explicit_reshuffles",
+    "reshuffle_orders",
+    "commitment",
+    "explicit_deal",
+)
+_ENDED = ("phase", "totals", "last_winner", "to_act", "last_hand_points", "last_hands", "last_reason")
+_OVER = ("phase", "match_winner", "totals")
+_MATCH = ("names", "bots", "match_started")
+_LEFT = ("left",)
+_LEFT_HAND = ("left", "vacant", "hands", "stock", "reshuffle_orders", "pending_draw")
+_ELIMINATED = ("eliminated",)
+_NOTHING: _Changes = ((), ())
+
+_card_at = CARDS.__getitem__  # evolve trusts its events: a code is a card
+
+
+def _card_played(state: ShedState, event: CardPlayed, rules: ShedRules[Any, Any]) -> _Changes:
+    seat = event.seat
+    card = _card_at(event.card)
+    hands = state.hands
+    hand = hands[seat]
+    i = hand.index(card)
+    return _PLAYED, (
+        (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :]),
+        (*state.discard, card),
+        SUITS[event.active_suit],
+        event.pending_draw,
+        True,
+        0,
+    )
+
+
+def _cards_drawn(state: ShedState, event: CardsDrawn, rules: ShedRules[Any, Any]) -> _Changes:
+    seat, reason = event.seat, event.reason
+    cards = cards_of(event.cards)
+    hands = state.hands
+    hand = list(hands[seat])
+    for card in cards:  # each in its place: a hand is kept in canonical order (S2.3)
+        insort(hand, card, key=_INDEX)
+    return _DRAWN, (
+        (*hands[:seat], tuple(hand), *hands[seat + 1 :]),
+        state.stock[len(cards) :],
+        state.drawn or reason == "draw",
+        0 if reason in rules.penalty_reasons else state.pending_draw,
+        state.turn_active or (bool(cards) and seat == state.to_act),
+        0 if cards else state.idle_turns,
+    )
+
+
+def _turn_started(state: ShedState, event: TurnStarted, rules: ShedRules[Any, Any]) -> _Changes:
+    return _TURN, (event.seat, False, False)
+
+
+def _passed(state: ShedState, event: Passed, rules: ShedRules[Any, Any]) -> _Changes:
+    return _IDLE, (0 if state.turn_active else state.idle_turns + 1,)
+
+
+def _stock_reshuffled(state: ShedState, event: StockReshuffled, rules: ShedRules[Any, Any]) -> _Changes:
+    cards = cards_of(event.order)
+    return _RESHUFFLED, (state.stock + cards, state.discard[-1:], (*state.reshuffle_orders, cards))
+
+
+def _direction_reversed(state: ShedState, event: DirectionReversed, rules: ShedRules[Any, Any]) -> _Changes:
+    return _DIRECTION, (event.direction,)
+
+
+def _starter_turned(state: ShedState, event: StarterTurned, rules: ShedRules[Any, Any]) -> _Changes:
+    starter = parse_card(event.card)
+    return _TURNED, (
+        remove_cards(state.stock, (starter,)),
+        (*state.discard, starter),
+        SUITS[event.active_suit],
+        event.pending_draw,
+    )
+
+
+def _cards_dealt(state: ShedState, event: CardsDealt, rules: ShedRules[Any, Any]) -> _Changes:
+    seat = event.seat
+    cards = sorted_cards(cards_of(event.cards))  # dealt in canonical order already (S5.2)
+    hands = state.hands
+    return _DEALT, ((*hands[:seat], cards, *hands[seat + 1 :]), remove_cards(state.stock, cards))
+
+
+def _hand_started(state: ShedState, event: HandStarted, rules: ShedRules[Any, Any]) -> _Changes:
+    deck = cards_of(event.deck)
+    return _STARTED, (
+        PLAYING,
+        event.hand_no,
+        event.dealer,
+        event.first_player,
+        ((),) * state.n,
+        deck,  # the deal then takes each hand and the up-card from it (S4.1 holds throughout)
+        (),
+        None,
+        0,
+        None,
+        1,
+        frozenset(range(state.n)) - frozenset(event.seats_in_hand),
+        False,
+        False,
+        0,
+        event.seed,
+        event.seed if event.seed is not None else deck_hash(deck),
+        tuple(cards_of(r) for r in event.reshuffles),
+        (),
+        event.commitment,
+        event.explicit_deal,
+    )
+
+
+def _hand_ended(state: ShedState, event: HandEnded, rules: ShedRules[Any, Any]) -> _Changes:
+    return _ENDED, (
+        HAND_OVER,
+        _kept(state.totals, event.totals),
+        event.winner,
+        None,
+        event.hand_points,
+        tuple(cards_of(h) for h in event.hands),
+        event.reason,
+    )
+
+
+def _match_ended(state: ShedState, event: MatchEnded, rules: ShedRules[Any, Any]) -> _Changes:
+    return _OVER, (MATCH_OVER, event.winner, _kept(state.totals, event.totals))
+
+
+def _match_started(state: ShedState, event: MatchStarted, rules: ShedRules[Any, Any]) -> _Changes:
+    return _MATCH, (event.names, event.bots, True)
+
+
+def _seed_revealed(state: ShedState, event: SeedRevealed, rules: ShedRules[Any, Any]) -> _Changes:
+    return _NOTHING
+
+
+def _player_left(state: ShedState, event: PlayerLeft, rules: ShedRules[Any, Any]) -> _Changes:
+    seat = event.seat
+    if not event.during_hand:
+        return _LEFT, (state.left | {seat},)
+    cards = cards_of(event.order)
+    return _LEFT_HAND, (
+        state.left | {seat},
+        state.vacant | {seat},
+        replace_hand(state.hands, seat, ()),
+        state.stock + cards,  # beneath the stock, like a reshuffle (R6.10.2, S8.1)
+        (*state.reshuffle_orders, cards),
+        0 if seat == state.to_act else state.pending_draw,  # it lapses (R6.10.2)
+    )
+
+
+def _player_eliminated(state: ShedState, event: PlayerEliminated, rules: ShedRules[Any, Any]) -> _Changes:
+    return _ELIMINATED, (state.eliminated | {event.seat},)
+
+
+_Handler = Callable[[Any, Any, "ShedRules[Any, Any]"], _Changes]
+
+_COMMON: dict[type, _Handler] = {
+    CardPlayed: _card_played,
+    CardsDrawn: _cards_drawn,
+    TurnStarted: _turn_started,
+    Passed: _passed,
+    StockReshuffled: _stock_reshuffled,
+    DirectionReversed: _direction_reversed,
+    StarterTurned: _starter_turned,
+    CardsDealt: _cards_dealt,
+    HandStarted: _hand_started,
+    HandEnded: _hand_ended,
+    MatchEnded: _match_ended,
+    MatchStarted: _match_started,
+    SeedRevealed: _seed_revealed,
+    PlayerLeft: _player_left,
+    PlayerEliminated: _player_eliminated,
+}
+"""The field changes of each common event (S12) but ``PlayerJoined``, by event class."""
+
+_HANDLERS: dict[type, _Handler | None] = {}
+"""The handler of each event class met so far: its own, or its nearest base class's (a game's
+``HandEnded`` is the common one with a field more); None for an event that is not common."""
+
+
+_NAMES: dict[_Handler, tuple[str, ...]] = {
+    _card_played: _PLAYED,
+    _cards_drawn: _DRAWN,
+    _turn_started: _TURN,
+    _passed: _IDLE,
+    _stock_reshuffled: _RESHUFFLED,
+    _direction_reversed: _DIRECTION,
+    _starter_turned: _TURNED,
+    _cards_dealt: _DEALT,
+    _hand_started: _STARTED,
+    _hand_ended: _ENDED,
+    _match_ended: _OVER,
+    _match_started: _MATCH,
+    _seed_revealed: (),
+    _player_left: _LEFT_HAND,
+    _player_eliminated: _ELIMINATED,
+}
+"""The names each handler changes in the usual case (:func:`evolvers`)."""
+
+
+Evolver = Callable[[S, Event], S]
+"""Applies one event of a given class to a state (:func:`evolvers`)."""
+
+
+def evolvers(rules: ShedRules[S, Any], cls: type[S], *events: type[Event]) -> dict[type, Evolver[S]]:
+    """For a game whose states are of class ``cls``: event class -> the function that applies a
+    common event (S12) of that class as :func:`evolve_common` does, with nothing to merge, in one
+    copying step written for the class and the event (:func:`~trapoula.domain.games.frozen.applier`).
+    ``events`` adds the game's own classes of common events (a subclass, such as its
+    ``HandEnded``), each applied as its nearest common base class is.  ``PlayerJoined`` is not
+    among them (:func:`evolve_common` applies it)."""
+    table: dict[type, Evolver[S]] = {}
+    for event_cls in (*_COMMON, *events):
+        handler = _handler(event_cls)
+        if handler is not None:
+            table[event_cls] = applier(cls, _NAMES[handler], handler, rules)
+    return table
+
+
+def _handler(cls: type) -> _Handler | None:
+    """The handler of the event class ``cls`` (:data:`_HANDLERS`), found once along its bases."""
+    try:
+        return _HANDLERS[cls]
+    except KeyError:
+        found = next((_COMMON[k] for k in cls.__mro__ if k in _COMMON), None)
+        _HANDLERS[cls] = found
+        return found
+
+
 def evolve_common(state: S, event: Event, rules: ShedRules[S, Any], **also: Any) -> S | None:
     """Apply a common event (S12) to the common fields, or None if ``event`` is not one of them.
 
     A game handles its own events, and its own fields of the common ones, before or after this, or
     passes its own field changes in ``also`` (applied in the same step when the event is a common
-    one).  ``HandStarted`` resets the common per-hand fields; ``StarterTurned`` (put on the discard
-    pile, covering any card turned before it, ``mau_mau`` R3.4) leaves ``to_act`` alone.  A total
-    shown as None (a seat that left, R2.5) keeps its old value in the state, which no view shows.
+    one; the common changes win where both name a field).  ``HandStarted`` resets the common
+    per-hand fields; ``StarterTurned`` (put on the discard pile, covering any card turned before
+    it, ``mau_mau`` R3.4) leaves ``to_act`` alone.  A total shown as None (a seat that left, R2.5)
+    keeps its old value in the state, which no view shows.
     """
-    rep: Callable[..., S] = replace if not also else (lambda st, **ch: replace(st, **{**also, **ch}))
-    match event:
-        case CardPlayed(seat=seat, card=code, active_suit=active, pending_draw=pending):
-            card = parse_card(code)
-            return rep(
-                state,
-                hands=replace_hand(state.hands, seat, without(state.hands[seat], card)),
-                discard=(*state.discard, card),
-                active_suit=Suit(active),
-                pending_draw=pending,
-                turn_active=True,
-                idle_turns=0,
-            )
-        case CardsDrawn(seat=seat, cards=drawn, reason=reason):
-            cards = parse_cards(drawn)
-            return rep(
-                state,
-                hands=replace_hand(state.hands, seat, state.hands[seat] + cards),
-                stock=state.stock[len(cards) :],
-                drawn=state.drawn or reason == "draw",
-                pending_draw=0 if reason in rules.penalty_reasons else state.pending_draw,
-                turn_active=state.turn_active or (bool(cards) and seat == state.to_act),
-                idle_turns=0 if cards else state.idle_turns,
-            )
-        case TurnStarted(seat=seat):
-            return rep(state, to_act=seat, drawn=False, turn_active=False)
-        case Passed():
-            return rep(state, idle_turns=0 if state.turn_active else state.idle_turns + 1)
-        case StockReshuffled(order=order):
-            cards = parse_cards(order)
-            return rep(
-                state,
-                stock=state.stock + cards,
-                discard=state.discard[-1:],
-                reshuffle_orders=(*state.reshuffle_orders, cards),
-            )
-        case DirectionReversed(direction=direction):
-            return rep(state, direction=direction)
-        case StarterTurned(card=code, active_suit=active, pending_draw=pending):
-            starter = parse_card(code)
-            return rep(
-                state,
-                stock=remove_cards(state.stock, (starter,)),
-                discard=(*state.discard, starter),
-                active_suit=Suit(active),
-                pending_draw=pending,
-            )
-        case CardsDealt(seat=seat, cards=dealt):
-            cards = parse_cards(dealt)
-            return rep(state, hands=replace_hand(state.hands, seat, cards), stock=remove_cards(state.stock, cards))
-        case HandStarted():
-            deck = parse_cards(event.deck)
-            return rep(
-                state,
-                phase=Phase.PLAYING,
-                hand_no=event.hand_no,
-                dealer=event.dealer,
-                first_player=event.first_player,
-                hands=((),) * state.n,
-                stock=deck,  # the deal then takes each hand and the up-card from it (S4.1 holds throughout)
-                discard=(),
-                active_suit=None,
-                pending_draw=0,
-                to_act=None,
-                direction=1,
-                vacant=frozenset(range(state.n)) - frozenset(event.seats_in_hand),
-                drawn=False,
-                turn_active=False,
-                idle_turns=0,
-                seed=event.seed,
-                reshuffle_seed=event.seed if event.seed is not None else deck_hash(deck),
-                explicit_reshuffles=tuple(parse_cards(r) for r in event.reshuffles),
-                reshuffle_orders=(),
-                commitment=event.commitment,
-                explicit_deal=event.explicit_deal,
-            )
-        case HandEnded(reason=reason, winner=winner, hands=hands, hand_points=points, totals=totals):
-            return rep(
-                state,
-                phase=Phase.HAND_OVER,
-                totals=_kept(state.totals, totals),
-                last_winner=winner,
-                to_act=None,
-                last_hand_points=points,
-                last_hands=tuple(parse_cards(h) for h in hands),
-                last_reason=reason,
-            )
-        case MatchEnded(winner=winner, totals=totals):
-            return rep(state, phase=Phase.MATCH_OVER, match_winner=winner, totals=_kept(state.totals, totals))
-        case MatchStarted(names=names, bots=bots):
-            return rep(state, names=names, bots=bots, match_started=True)
-        case SeedRevealed():
-            return rep(state) if also else state
-        case PlayerJoined():
+    cls = type(event)
+    handler = _HANDLERS.get(cls) or _handler(cls)
+    if handler is None:
+        if isinstance(event, PlayerJoined):
             return _joined(state, event, also)
-        case PlayerLeft(seat=seat, during_hand=during, order=order):
-            if not during:
-                return rep(state, left=state.left | {seat})
-            cards = parse_cards(order)
-            return rep(
-                state,
-                left=state.left | {seat},
-                vacant=state.vacant | {seat},
-                hands=replace_hand(state.hands, seat, ()),
-                stock=state.stock + cards,  # beneath the stock, like a reshuffle (R6.10.2, S8.1)
-                reshuffle_orders=(*state.reshuffle_orders, cards),
-                pending_draw=0 if seat == state.to_act else state.pending_draw,  # it lapses (R6.10.2)
-            )
-        case PlayerEliminated(seat=seat):
-            return rep(state, eliminated=state.eliminated | {seat})
-    return None
+        return None
+    names, values = handler(state, event, rules)
+    if also:
+        return replace_fields(state, {**also, **dict(zip(names, values, strict=True))})
+    if not names:
+        return state  # SeedRevealed changes nothing
+    setter = known_setter((type(state), names))
+    return setter(state, values) if setter is not None else set_fields(state, names, values)
 
 
 def _kept(old: tuple[int, ...], shown: Sequence[int | None]) -> tuple[int, ...]:
@@ -302,20 +471,57 @@ def _joined(state: S, event: PlayerJoined, also: Mapping[str, Any]) -> S:
 # --------------------------------------------------------------------------- deciding
 
 
-class Acc(Generic[S]):
-    """Events decided so far, with the state they lead to (so later decisions see earlier ones)."""
+_TURNS: dict[int, TurnStarted] = {}
+_PASSES: dict[int, Passed] = {}
 
-    __slots__ = ("events", "evolve", "state")
+
+def turn_started(seat: int) -> TurnStarted:
+    """``TurnStarted(seat=seat)``: one shared object per seat (an event is an immutable value, and
+    ``decide`` ends most commands with one)."""
+    event = _TURNS.get(seat)
+    if event is None:
+        event = _TURNS[seat] = TurnStarted(seat=seat)
+    return event
+
+
+def passed(seat: int) -> Passed:
+    """``Passed(seat=seat)``: one shared object per seat (:func:`turn_started`)."""
+    event = _PASSES.get(seat)
+    if event is None:
+        event = _PASSES[seat] = Passed(seat=seat)
+    return event
+
+
+class Acc(Generic[S]):
+    """Events decided so far, with the state they lead to (so later decisions see earlier ones).
+
+    The events are applied when :attr:`state` is asked for, not when emitted: a decision that
+    reads no state after its last events never folds them (``decide`` returns the events; the
+    caller applies them).
+    """
+
+    __slots__ = ("_applied", "_state", "events", "evolve")
 
     def __init__(self, state: S, evolve: Callable[[S, Event], S]) -> None:
-        self.state = state
+        self._state = state
+        self._applied = 0
         self.evolve = evolve
         self.events: list[Event] = []
 
+    @property
+    def state(self) -> S:
+        """The state after every event emitted so far."""
+        events = self.events
+        if self._applied < len(events):
+            state, evolve = self._state, self.evolve
+            for event in events[self._applied :]:
+                state = evolve(state, event)
+            self._state, self._applied = state, len(events)
+        return self._state
+
     def emit(self, event: Event) -> None:
-        """Record ``event`` and apply it to the state."""
+        """Record ``event``; :attr:`state` applies it."""
         self.events.append(event)
-        self.state = self.evolve(self.state, event)
 
 
 def can_draw(state: ShedState, rules: ShedRules[Any, Any]) -> bool:
@@ -450,6 +656,18 @@ def ensure_match_started(acc: Acc[S], rules: ShedRules[S, Any], options: Mapping
     )
 
 
+_DECK_ORDERS: dict[tuple[Card, ...], list[int]] = {}
+
+
+def _deck_order(deck: tuple[Card, ...]) -> list[int]:
+    """The sorted canonical indices of ``deck``'s cards: two decks hold the same cards (as many of
+    each) when these are equal."""
+    order = _DECK_ORDERS.get(deck)
+    if order is None:
+        order = _DECK_ORDERS[deck] = sorted(map(_INDEX, deck))
+    return order
+
+
 def start_hand(
     acc: Acc[S], rules: ShedRules[S, Any], deal: Deal, options: Mapping[str, Any], dealer: int, first: int
 ) -> Card:
@@ -462,7 +680,7 @@ def start_hand(
     Raises:
         CommandRejected: the deal is not exactly the game's deck (``bad_deal``, S5.3).
     """
-    if Counter(deal.order) != Counter(rules.deck):
+    if sorted(map(_INDEX, deal.order)) != _deck_order(rules.deck):
         raise reject("bad_deal", "S5.3", f"next_hand: the deal is not exactly {rules.deck_name}")
     ensure_match_started(acc, rules, options)
     state = acc.state
@@ -674,17 +892,18 @@ def command_for(rules: ShedRules[Any, C], events: Sequence[Event], i: int) -> C 
 
 def is_terminal(state: ShedState) -> bool:
     """True when the match is over (``GameSpec.is_terminal``; each game's section 6 says when)."""
-    return state.phase is Phase.MATCH_OVER
+    return state.phase is MATCH_OVER
 
 
 def needs_deal(state: ShedState) -> bool:
     """True when the table must issue ``next_hand``: before the first hand and between hands (S10.5)."""
-    return state.phase in (Phase.NEW, Phase.HAND_OVER)
+    phase = state.phase
+    return phase is NEW or phase is HAND_OVER
 
 
 def hand_in_progress(state: ShedState) -> bool:
     """True while a hand is being played (its hidden fields stay hidden, S12)."""
-    return state.phase is Phase.PLAYING
+    return state.phase is PLAYING
 
 
 def event_types(*modules: Any) -> dict[str, type[Event]]:

@@ -12,7 +12,7 @@ from functools import cache
 
 from trapoula.domain.cards import Card, Suit, codes
 from trapoula.domain.game import MatchConfig
-from trapoula.domain.games.frozen import remember_last
+from trapoula.domain.games.frozen import Memo, remember_last
 
 
 @cache
@@ -34,9 +34,20 @@ class Phase(enum.Enum):
     """The match is decided."""
 
 
+NEW, PLAYING, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAYING, Phase.HAND_OVER, Phase.MATCH_OVER
+PHASE_VALUES: dict[Phase, str] = {phase: phase.value for phase in Phase}
+"""Phase -> its value as views show it (``phase.value`` without the enum's descriptor)."""
+"""The phases as module constants: reading a member off its enum class costs a slow class
+attribute look-up (no specialisation for a class with a metaclass), the rules' hot paths read these."""
+
+
 @dataclass(frozen=True, slots=True)
-class ShedState:
-    """The zones and public state of a shedding match (S4.1, S4.2), including the hand in progress."""
+class ShedState(Memo):
+    """The zones and public state of a shedding match (S4.1, S4.2), including the hand in progress.
+
+    A game may keep on a state what it works out about it (its legal commands) in the
+    :class:`~trapoula.domain.games.frozen.Memo` slot.
+    """
 
     config: MatchConfig
     n: int
@@ -51,6 +62,7 @@ class ShedState:
     """Who went out in the previous hand, None after a blocked hand (or before the first)."""
     match_winner: int | None = None
     hands: tuple[tuple[Card, ...], ...] = ()
+    """Each seat's hand, in canonical order (S2.3): dealt so, and each drawn card put in its place."""
     stock: tuple[Card, ...] = ()
     """Top first."""
     discard: tuple[Card, ...] = ()

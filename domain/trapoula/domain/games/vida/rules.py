@@ -64,6 +64,10 @@ from trapoula.domain.games.vida.options import BID_STEP, MIN_BID, VidaOptions, p
 from trapoula.domain.games.vida.scoring import MULTIPLIERS, Contract, score_hand
 from trapoula.domain.games.vida.state import Call, Phase, Trick, VidaState
 
+_NEW, _HAND_OVER, _MATCH_OVER = Phase.NEW, Phase.HAND_OVER, Phase.MATCH_OVER
+"""Phases the match's phase is tested against in every playout step, as module constants (a member
+read off its enum class is a slow look-up)."""
+
 SEATS = 4
 """Exactly four players (R2.3)."""
 TRICKS = 8
@@ -915,12 +919,13 @@ def acting(state: VidaState) -> tuple[int, ...]:
 
 def is_terminal(state: VidaState) -> bool:
     """True when the match is over (R6.10)."""
-    return state.phase is Phase.MATCH_OVER
+    return state.phase is _MATCH_OVER
 
 
 def needs_deal(state: VidaState) -> bool:
     """True when the table must issue ``next_hand``: before the first hand and between hands (R3.5)."""
-    return state.phase in (Phase.NEW, Phase.HAND_OVER)
+    phase = state.phase
+    return phase is _NEW or phase is _HAND_OVER
 
 
 def hand_in_progress(state: VidaState) -> bool:
