@@ -350,11 +350,20 @@ def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
         value = command.get(name)
         if value is not None:
             _set_field(sub, spec, value, f"{kind}: {name}")
+        elif not _omit_empty(spec):  # a field the command must give
+            if spec.is_repeated:
+                _cards(value, f"{kind}: {name}")  # raises: None is no list of card codes
+            raise InvalidArgument(f"{kind}: {name} is missing")
     return message
 
 
 _TYPED_KINDS = {f.name: f for f in table_pb2.Command.DESCRIPTOR.oneofs_by_name["kind"].fields if f.message_type}
 """The typed command kinds of ``Command``: field name -> its descriptor."""
+
+
+def _omit_empty(field: Any) -> bool:
+    """True for a field marked ``omit_empty`` in table.proto (a command may leave it out)."""
+    return bool(field.GetOptions().Extensions[table_pb2.omit_empty])
 
 
 def _set_field(message: Any, field: Any, value: Any, what: str) -> None:
