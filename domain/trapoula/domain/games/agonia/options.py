@@ -46,7 +46,15 @@ class AgoniaOptions:
 
     def to_dict(self) -> dict[str, Any]:
         """All options as plain data (a fresh dict each call)."""
-        return dict(_as_dict(self))
+        last = _last[0]
+        if last[0] is not self:  # every view of a table asks for the same options object's
+            last = _last[0] = (self, _as_dict(self))
+        return dict(last[1])
+
+
+_last: list[tuple[object, dict[str, Any]]] = [(object(), {})]
+"""The options object :meth:`AgoniaOptions.to_dict` wrote last, with its dict (one assignment: a
+concurrent reader sees an old pair or the new one)."""
 
 
 @functools.lru_cache(maxsize=256)
