@@ -344,9 +344,50 @@ def test_a_paced_run_counts_latency_from_the_due_time_when_the_server_falls_behi
     assert most >= 1000.0  # the last moves were made long after they were due
 
 
+def test_a_table_is_caught_up_once_every_stream_has_the_start_s_last_event() -> None:
+    async def scenario() -> None:
+        table = load._Table("t", None, streams=3)
+        table.saw(0, 5)
+        table.saw(2, 9)
+        assert not table.started.is_set() and not table.caught_up.is_set()
+        table.expect(7)  # the start's last event is version 7
+        assert table.started.is_set() and table.target == 7
+        assert not table.caught_up.is_set()  # stream 0 has 5, stream 1 nothing yet
+        table.saw(1, 7)
+        table.saw(0, 6)
+        assert not table.caught_up.is_set() and table.heads == [6, 7, 9]
+        table.saw(0, 7)
+        assert table.caught_up.is_set()
+        early = load._Table("u", None, streams=2)
+        early.saw(0, 4)
+        early.saw(1, 4)
+        early.expect(4)  # every stream had it before the answer came
+        assert early.caught_up.is_set()
+
+    asyncio.run(scenario())
+
+
 def test_set_up_first_starts_the_clock_once_every_table_plays(
-    served: Served, capsys: pytest.CaptureFixture[str]
+    served: Served, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A table counts as set up once its match has started and every one of its streams (the
+    bots' and the spectator's) has received the start's last event."""
+    made: list[Any] = []
+
+    class Recorded(load._Table):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    ready_at: list[list[tuple[int | None, list[int]]]] = []
+    slot_ready = load._Run.slot_ready
+
+    def noted(run: Any) -> None:  # each table's state when its slot says it is set up
+        ready_at.append([(t.target, list(t.heads)) for t in made])
+        slot_ready(run)
+
+    monkeypatch.setattr(load, "_Table", Recorded)
+    monkeypatch.setattr(load._Run, "slot_ready", noted)
     argv = ["--address", served.address, "--tables", "3", "--seats", "2", "--set-up-first", "--game", "crazy_eights"]
     code, lines, err = _run([*argv, "--duration", "60", "--matches", "1", "--every", "5"], capsys)
     assert code == 0, "\n".join([*lines[-10:], err])
@@ -355,6 +396,10 @@ def test_set_up_first_starts_the_clock_once_every_table_plays(
     assert re.fullmatch(r"  set up    3 tables in [\d.]+ s, before the clock started", rows["set"])
     assert "closed loop" in next(line for line in lines if line.startswith("summary: "))
     assert "schedule" not in rows and int(rows["commands"].split()[1]) > 0
+    assert len(ready_at) == 3 and len(made) >= 3
+    for ready, tables_then in enumerate(ready_at, 1):  # the ready ones, and others still being set up
+        caught_up = [t for t, heads in tables_then if t is not None and len(heads) == 3 and min(heads) >= t > 0]
+        assert len(caught_up) >= ready, tables_then
 
 
 # --------------------------------------------------------------------------- bad usage

@@ -653,7 +653,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--set-up-first",
         action="store_true",
-        help="set every table up (seats, streams, match started) before the clock starts (always so with --rate)",
+        help="set every table up (seats, streams, match started and its start received) before the clock starts "
+        "(always so with --rate)",
     )
     return parser
 

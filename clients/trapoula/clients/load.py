@@ -27,8 +27,10 @@ Two ways to play:
   behind schedule at the end.
 
 With :attr:`LoadPlan.set_up_first` (always when paced) every table is set up (created, seated,
-its streams opened, its match started) before the clock starts: the run's duration, its rates
-and latencies are then the play alone; a line says how long the set-up took.
+its streams opened, its match started, and the start's events received on every one of its
+streams) before the clock starts: the run's duration, its rates and latencies are then the play
+alone, not the server still sending the starts of hundreds of tables; a line says how long the
+set-up took.
 
 Everything runs in one process on one asyncio loop (``grpc.aio``), over
 :attr:`LoadPlan.channels` connections shared round robin by the tables, so hundreds of tables
@@ -527,16 +529,39 @@ class _Pace:
 
 
 class _Table:
-    """One table's progress clock (for the stall check), and its schedule when paced."""
+    """One table's progress clock (for the stall check), its schedule when paced, and how far each
+    of its ``streams`` (the bots' and the spectators') has read (for the end of its set-up)."""
 
-    def __init__(self, table_id: str, pace: _Pace | None = None) -> None:
+    def __init__(self, table_id: str, pace: _Pace | None = None, streams: int = 1) -> None:
         self.table_id = table_id
         self.last = time.monotonic()
         self.pace = pace
+        self.heads = [0] * streams
+        """The newest version each stream has received."""
+        self.target: int | None = None
+        """The version of the last event of the match's start, once answered."""
+        self.started = asyncio.Event()
+        """Set once :attr:`target` is known."""
+        self.caught_up = asyncio.Event()
+        """Set once every stream has received :attr:`target` (see :meth:`expect`)."""
 
     def touch(self) -> None:
         """Note that the table moved just now (for ``STALLED``)."""
         self.last = time.monotonic()
+
+    def saw(self, stream: int, version: int) -> None:
+        """Stream ``stream`` received the event at ``version``."""
+        if version > self.heads[stream]:
+            self.heads[stream] = version
+            if self.target is not None and not self.caught_up.is_set() and min(self.heads) >= self.target:
+                self.caught_up.set()
+
+    def expect(self, version: int) -> None:
+        """:attr:`caught_up` is to be set once every stream has received ``version``."""
+        self.target = version
+        self.started.set()
+        if min(self.heads) >= version:
+            self.caught_up.set()
 
 
 class _Run:
@@ -608,7 +633,8 @@ class _Run:
     async def bot(
         self, stub: table_pb2_grpc.TableServiceAsyncStub, table: _Table, seat: int, token: str, rng: random.Random
     ) -> None:
-        """Follow the seat's stream and act whenever its view offers a move, until the match ends.
+        """Follow the seat's stream (the table's stream ``seat``) and act whenever its view offers a
+        move, until the match ends; no move before the clock starts (the match's start is read first).
 
         Raises:
             grpc.aio.AioRpcError: a call failed.  _StreamEnded: the stream ended before the match.
@@ -626,12 +652,16 @@ class _Run:
                 if message.event.name in self.match_ended:
                     return
                 version = int(message.event.version)
+                table.saw(seat, version)
                 if version <= last or not message.HasField("view"):
                     continue  # an event this bot's own command caused, already answered
                 last = version
                 view = _loads(message.view.view_json)
-                if not self.go.is_set():
-                    await self.go.wait()  # set-up first: no move before the clock starts
+                if not self.go.is_set():  # set-up first: no move before the clock starts
+                    await table.started.wait()  # the match's start answered (its last version known)
+                    if table.heads[seat] < (table.target or 0):
+                        continue  # more of the start to read first
+                    await self.go.wait()
                 while my_move(view) and self.running:  # no new command once the run has ended
                     command = command_message(choose(plan.game, view, plan.level, rng))
                     request = table_pb2.ActRequest(
@@ -679,19 +709,21 @@ class _Run:
             call.cancel()
         raise _StreamEnded(f"seat {seat}'s stream ended before the match did (at version {last})")
 
-    async def spectator(self, stub: table_pb2_grpc.TableServiceAsyncStub, table: _Table) -> None:
-        """Follow the table as a spectator (no token) until the server ends the stream.
+    async def spectator(self, stub: table_pb2_grpc.TableServiceAsyncStub, table: _Table, stream: int) -> None:
+        """Follow the table as a spectator (no token; the table's stream ``stream``) until the server
+        ends the stream.
 
         Raises:
             grpc.aio.AioRpcError: the stream failed.
         """
         call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table.table_id))
         try:
-            async for _ in call:
+            async for message in call:
                 if not self.running:
                     return
                 self.events += 1
                 table.touch()
+                table.saw(stream, int(message.event.version))
         finally:
             call.cancel()
 
@@ -720,7 +752,7 @@ class _Run:
         if plan.paced:
             pace = _Pace(plan.rate / plan.tables, random.Random(self.rng.getrandbits(64)))
             self.paces.append(pace)
-        table = _Table(created.table_id, pace)
+        table = _Table(created.table_id, pace, plan.seats + plan.watchers)
         tasks: list[asyncio.Task[None]] = []
         try:
             for seat in range(plan.seats):
@@ -732,12 +764,13 @@ class _Run:
                 )
                 rng = random.Random(self.rng.getrandbits(64))
                 tasks.append(asyncio.create_task(self.bot(stub, table, seat, joined.seat_token, rng)))
-            tasks.extend(asyncio.create_task(self.spectator(stub, table)) for _ in range(plan.watchers))
-            await stub.StartMatch(
+            tasks.extend(asyncio.create_task(self.spectator(stub, table, plan.seats + i)) for i in range(plan.watchers))
+            started = await stub.StartMatch(
                 table_pb2.StartMatchRequest(table_id=table.table_id, command_id=uuid.uuid4().hex),
                 metadata=_bearer(created.owner_token),
                 timeout=plan.timeout,
             )
+            await self.settle(table, int(started.version), tasks)
             if first is not None and first[0]:
                 first[0] = False
                 self.slot_ready()
@@ -766,6 +799,34 @@ class _Run:
             self.finished.append(table.table_id)
             if self.plan.matches and self.matches >= self.plan.matches:
                 self.enough.set()
+
+    async def settle(self, table: _Table, version: int, tasks: Sequence[asyncio.Task[None]]) -> None:
+        """Wait until every stream of ``table`` has received the event at ``version`` (the last of
+        the match's start): a table set up is one whose start the server has delivered, so that a
+        run whose tables are set up first measures its play alone, not the start's delivery.
+
+        Raises:
+            grpc.aio.AioRpcError, _StreamEnded, or any fault of a bot: a stream failed first.
+            _Stalled: not within the plan's timeout.
+        """
+        table.expect(version)
+        if table.caught_up.is_set():
+            return
+        waiter = asyncio.create_task(table.caught_up.wait())
+        pending: set[asyncio.Task[Any]] = {waiter, *tasks}
+        deadline = time.monotonic() + self.plan.timeout
+        try:
+            while not table.caught_up.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise _Stalled(f"the streams did not all receive the match's start within {self.plan.timeout:g} s")
+                done, pending = await asyncio.wait(pending, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    failure = task.exception() if task is not waiter else None
+                    if failure is not None:
+                        raise failure
+        finally:
+            waiter.cancel()
 
     async def slot(self, stubs: Sequence[table_pb2_grpc.TableServiceAsyncStub], slot: int) -> None:
         """Keep one table playing: a new one each time a match ends or a table fails."""
