@@ -132,10 +132,10 @@ largest work after gRPC's own)."""
 
 @contextlib.contextmanager
 def _run_collector() -> Iterator[None]:
-    """Within the block: the objects that exist on entry frozen (``gc.freeze``) and the
-    collector's thresholds :data:`GC_THRESHOLDS`; on exit, both as they were."""
+    """Within the block: the objects that exist on entry frozen (``gc.freeze``, without a full
+    collection first: in a process that has run a while one could take a second before the run
+    starts) and the collector's thresholds :data:`GC_THRESHOLDS`; on exit, both as they were."""
     before = gc.get_threshold()
-    gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     try:
