@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install proto test check imports lint fmt typecheck demo serve play golden bench clean image compose-config
+.PHONY: help install proto test check imports lint fmt typecheck demo serve play golden docs bench clean image compose-config
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -52,6 +52,9 @@ play: $(STAMP)  ## play Agonia in the terminal against three bots
 
 golden: $(STAMP)  ## rewrite the golden playthrough files
 	$(PY) -m pytest -q tests/golden --update-golden
+
+docs: $(STAMP)  ## rewrite the generated docs (docs/record-events.md: every event of every built-in game, field by field)
+	$(PY) -m trapoula.domain.catalogue agonia crazy_eights giminaiciai mau_mau romis vida > docs/record-events.md
 
 bench: $(STAMP)  ## measure domain, replay, Act over gRPC, fan-out, paced load, saturation, memory beside bare baselines and bounds (docs/benchmarks.md; BENCH_FLAGS=--quick or --full)
 	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet --disable-pip-version-check \
