@@ -12,6 +12,7 @@ from trapoula.clients.errors import (
     InvalidArgument,
     NotFound,
     PermissionDenied,
+    StaleView,
     TrapoulaError,
     Unavailable,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "PermissionDenied",
     "Problem",
     "Replay",
+    "StaleView",
     "TableClient",
     "TrapoulaError",
     "Unavailable",

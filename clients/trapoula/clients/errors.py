@@ -11,7 +11,7 @@ client code never inspects gRPC errors:
 | ``NOT_FOUND`` | :class:`NotFound` |
 | ``PERMISSION_DENIED``, ``UNAUTHENTICATED`` | :class:`PermissionDenied` |
 | ``FAILED_PRECONDITION`` | :class:`CommandRejected` (``reason``, ``rule``) |
-| ``ABORTED`` | :class:`Conflict` |
+| ``ABORTED`` | :class:`Conflict`; :class:`StaleView` for reason ``stale_view`` |
 | ``ALREADY_EXISTS`` | :class:`AlreadyExists` |
 | ``UNAVAILABLE``, ``DEADLINE_EXCEEDED``, ``CANCELLED`` | :class:`Unavailable` |
 | anything else | :class:`TrapoulaError` |
@@ -33,6 +33,7 @@ __all__ = [
     "InvalidArgument",
     "NotFound",
     "PermissionDenied",
+    "StaleView",
     "TrapoulaError",
     "Unavailable",
     "from_rpc_error",
@@ -107,6 +108,12 @@ class Conflict(TrapoulaError):
     """A concurrent command won the race; retry against the new state (``ABORTED``)."""
 
 
+class StaleView(Conflict):
+    """The rules refuse a command chosen from a view the table has since moved past (``ABORTED``,
+    reason ``stale_view``): refresh the view and choose again.  ``metadata`` holds the rules'
+    refusal on the table as it is now (``refused``, ``rule``) and the caller's ``version``."""
+
+
 class AlreadyExists(TrapoulaError):
     """The seat is taken or the match has started (``ALREADY_EXISTS``)."""
 
@@ -162,6 +169,8 @@ def from_rpc_error(error: grpc.RpcError) -> TrapoulaError:
     message = " ".join((str(details) if details else str(error) or "call failed").split())  # one line
     reason, metadata = _error_info(error)
     cls = _BY_CODE.get(code, TrapoulaError) if isinstance(code, grpc.StatusCode) else TrapoulaError
+    if cls is Conflict and reason == "stale_view":
+        cls = StaleView
     result = cls(message, code=code if isinstance(code, grpc.StatusCode) else None, reason=reason, metadata=metadata)
     if result.tag and message.endswith(result.tag):  # a refusal's message ends with its tag already
         result.message = message[: -len(result.tag)].rstrip()

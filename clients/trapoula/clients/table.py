@@ -1012,17 +1012,29 @@ class TableClient:
             request.deal.CopyFrom(_explicit_deal(deal))
         return self._act_result(self._call(lambda stub: stub.StartMatch, request))
 
-    def act(self, table_id: str, command: Mapping[str, Any], command_id: str | None = None) -> ActResult:
+    def act(
+        self,
+        table_id: str,
+        command: Mapping[str, Any],
+        command_id: str | None = None,
+        view_version: int | None = None,
+    ) -> ActResult:
         """Issue ``command`` for the caller's seat; a repeated ``command_id`` returns the first result.
 
         ``command_id`` (a new UUID when None) is chosen once, before the first attempt: every retry
         (after ``UNAVAILABLE``, ``DEADLINE_EXCEEDED`` or ``CANCELLED``, within ``retry_for``) sends
-        the same one, so the move is played once.
+        the same one, so the move is played once.  ``view_version`` is the version of the view
+        the command was chosen from (:attr:`Update.version`): the server then tells a command
+        refused because the table moved on (:class:`StaleView`) from one the rules refuse anyway.
 
         Raises:
             CommandRejected: the rules refuse it (``reason``, ``rule``).
+            StaleView: the rules refuse it and the table has moved past ``view_version``: refresh
+                the view and choose again.
             PermissionDenied: no valid seat token.  Conflict: a concurrent command won; retry.
-            InvalidArgument: a malformed command.
+            InvalidArgument: a malformed command or ``view_version``.
+            NotFound: unknown table.  TrapoulaError (``OUT_OF_RANGE``, ``version_ahead``):
+                ``view_version`` beyond the table's version.
             Unavailable: no server answered within ``retry_for``.
         """
         if not isinstance(command, Mapping):
@@ -1032,6 +1044,8 @@ class TableClient:
             command_id=_text(command_id or str(uuid.uuid4()), "command_id"),
             command=command_message(command),
         )
+        if view_version is not None:
+            request.view_version = _whole(view_version, "view_version", 0, _UINT64_MAX)
         return self._act_result(self._call(lambda stub: stub.Act, request))
 
     def view(self, table_id: str) -> Update:

@@ -336,7 +336,14 @@ class Tables(TableReads):
         decide = moves.start_match(self.dealer, principal, deal)
         return self.commands.execute(table_id, command_id, principal, decide)
 
-    def act(self, table_id: str, principal: Principal, command_id: str, command: Mapping[str, Any]) -> ActResult:
+    def act(
+        self,
+        table_id: str,
+        principal: Principal,
+        command_id: str,
+        command: Mapping[str, Any],
+        view_version: int | None = None,
+    ) -> ActResult:
         """Issue a command; returns the caller's view of what it caused.
 
         ``command`` is the game's command payload; its seat is the principal's (a ``seat`` field, as
@@ -349,7 +356,9 @@ class Tables(TableReads):
 
         Command ids are the caller's: a ``command_id`` this caller (this seat, or the owner) has
         used returns the first result and saves nothing, whatever the command now sent; another
-        caller's use of the same id is another command.  A refused command uses up nothing: its id
+        caller's use of the same id is another command.  ``view_version`` is the version of the view
+        the caller chose the command from (its position, as in ``ActResult.version``), or None.
+        A refused command uses up nothing: its id
         may later carry a command that succeeds.  The result holds the caller's view of the
         command's events and of the automatic play saved with them (at most :data:`CHUNK_EVENTS`
         events in all); the rest follows in the background, to be seen through ``events_after``.
@@ -363,9 +372,14 @@ class Tables(TableReads):
             CommandRejected: the rules refuse it (reason and rule number), the match has not
                 started (``match_not_started``, S11), or ``next_hand`` gives an explicit deal at a
                 table not created with ``manual_deal`` (``explicit_deal_not_allowed``, S5.3).
+            StaleView: the rules refuse it, it was legal at ``view_version`` and the table has moved
+                past it (``stale_view``: refresh the view and choose again).
+            VersionAhead: ``view_version`` beyond the caller's position (``version_ahead``).
             Conflict: concurrent commands kept winning the race.
         """
         parse_table_id(table_id)
         check_command_id(command_id)
         raw = check_command(table_id, principal, command)
-        return self.commands.execute(table_id, command_id, principal, moves.seat_command(self.dealer, principal, raw))
+        decide = moves.seat_command(self.dealer, principal, raw)
+        legal_at = moves.legal_at(principal, raw)
+        return self.commands.execute(table_id, command_id, principal, decide, view_version, legal_at)

@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 
 from eventsourcing.persistence import IntegrityError
 
+from trapoula.domain.errors import CommandRejected
 from trapoula.service.drafts import Draft, chain
-from trapoula.service.errors import Conflict, ErrorContext, PermissionDenied, annotate
+from trapoula.service.errors import Conflict, ErrorContext, PermissionDenied, StaleView, VersionAhead, annotate
 from trapoula.service.principals import Principal
 from trapoula.service.recording import Table
 from trapoula.service.store import TableStore
@@ -32,6 +33,9 @@ MAX_ATTEMPTS = 5
 
 Decide = Callable[[Table], list[Draft]]
 """A command's decision: the drafts to store on the table as it is (raises to refuse)."""
+
+LegalAt = Callable[[Table, int], bool]
+"""Whether a command the rules refuse now was legal when the table stood at a given version."""
 
 
 class Commands:
@@ -74,14 +78,30 @@ class Commands:
         saved = self.store.save_events(table_id, chain(table, drafts, command_id))
         return saved if saved is not None else self.store.load(table_id)
 
-    def execute(self, table_id: str, command_id: str | None, principal: Principal, decide: Decide) -> ActResult:
+    def execute(
+        self,
+        table_id: str,
+        command_id: str | None,
+        principal: Principal,
+        decide: Decide,
+        view_version: int | None = None,
+        legal_at: LegalAt | None = None,
+    ) -> ActResult:
         """Run one command: idempotent by ``(principal.caller, command_id)``, decided on the cached
         copy first (a refusal there is checked again on the store's latest state), saved with the
         optimistic check and retried on a lost race.
 
+        ``view_version`` is the caller's position (``TableState.position``) in the view the
+        command was chosen from, or None: when the rules refuse the command after the table moved
+        past it, and ``legal_at`` says it was legal at that version (None: assume so), the refusal
+        is a :class:`StaleView` instead.
+
         Raises:
             PermissionDenied: a former seat's or a queued newcomer's new command (``seat_left``,
                 ``join_queued``).
+            VersionAhead: ``view_version`` beyond the caller's position now (``version_ahead``).
+            StaleView: the rules refuse the command, which was legal at ``view_version``, and the
+                table has moved past it (``stale_view``; the refusal in :attr:`StaleView.refusal`).
             Conflict: concurrent commands kept winning the race.
             Exception: what ``decide`` raises, annotated with the table, seat and position.
         """
@@ -105,13 +125,33 @@ class Commands:
                         continue
                     raise _not_seated(table, principal)
                 state = table.state
+                if view_version is not None and view_version > state.position(principal.viewer):
+                    if cached:  # the cached copy may be behind the store
+                        cached = False
+                        continue
+                    raise _ahead(table, principal, view_version)
                 try:
                     drafts = decide(table)
                 except Exception as exc:
                     if cached:  # refused on the cached copy: decide again on the store's latest state
                         cached = False
                         continue
-                    annotate(exc, ErrorContext(table_id, principal.seat, state.position(principal.viewer)))
+                    position = state.position(principal.viewer)
+                    context = ErrorContext(table_id, principal.seat, position)
+                    if (
+                        isinstance(exc, CommandRejected)
+                        and view_version is not None
+                        and position > view_version
+                        and (legal_at is None or legal_at(table, state.version_at(principal.viewer, view_version)))
+                    ):
+                        raise StaleView(
+                            f"table {table_id} has moved on from version {view_version} to {position} since the view "
+                            f"this command was chosen from, and the rules now refuse it ({exc.message}): refresh the "
+                            "view and choose again",
+                            exc,
+                            context=context,
+                        ) from exc
+                    annotate(exc, context)
                     raise
                 if not drafts:
                     if cached:
@@ -132,6 +172,15 @@ class Commands:
             f"table {table_id}: concurrent commands kept winning the race; retry",
             context=ErrorContext(table_id, principal.seat, table.state.position(principal.viewer)),
         )
+
+
+def _ahead(table: Table, principal: Principal, view_version: int) -> VersionAhead:
+    """The refusal of a command that claims a view beyond the caller's position."""
+    position = table.state.position(principal.viewer)
+    return VersionAhead(
+        f"view_version {view_version} is beyond the table's version {position} (as this caller counts it)",
+        context=ErrorContext(table.state.table_id, principal.seat, position),
+    )
 
 
 def _not_seated(table: Table, principal: Principal) -> PermissionDenied:

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from trapoula.domain.errors import CommandRejected
+
 
 @dataclass(frozen=True, slots=True)
 class ErrorContext:
@@ -108,6 +110,20 @@ class Conflict(ServiceError):
     """Concurrent commands kept winning the race; retry against the new state (``ABORTED``)."""
 
     default_reason = "conflict"
+
+
+class StaleView(ServiceError):
+    """The rules refuse a command chosen from a view the table has moved past (``ABORTED``,
+    reason ``stale_view``): refresh the view and choose again.  A move refused on the view it was
+    chosen from is a :class:`~trapoula.domain.errors.CommandRejected` instead."""
+
+    default_reason = "stale_view"
+
+    def __init__(self, message: str, refusal: CommandRejected, context: ErrorContext | None = None) -> None:
+        super().__init__(message, context=context)
+        self.refusal = refusal
+        """The rules' refusal on the table as it is now (its ``reason`` and ``rule`` go into the
+        status's metadata as ``refused`` and ``rule``)."""
 
 
 class VersionAhead(ServiceError):

@@ -7,16 +7,16 @@ deals, up to the batch bound), as drafts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from trapoula.domain.errors import CommandRejected
+from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.service.autoplay import Dealer, seat_newcomer
 from trapoula.service.commands import Decide
 from trapoula.service.drafts import Draft, game_drafts
 from trapoula.service.errors import AlreadyStarted
 from trapoula.service.principals import Principal
-from trapoula.service.recording import Table
+from trapoula.service.recording import Table, state_at
 from trapoula.service.tablestate import TableState
 
 
@@ -37,6 +37,28 @@ def check_explicit_deal(state: TableState, deal: Mapping[str, Any] | None) -> No
             f"table {state.table_id} deals every hand from a seed: only a table created for explicit deals "
             "(manual_deal) accepts one",
         )
+
+
+def legal_at(principal: Principal, raw: Mapping[str, Any]) -> Callable[[Table, int], bool]:
+    """Whether the checked command ``raw`` of ``principal`` was legal when ``table`` stood at
+    ``version``: the game's ``decide`` accepts it on the state folded to that version (a seat's
+    move), or a deal was due then (``next_hand``).  For telling a command chosen from a view the
+    table has moved past (``stale_view``) from one the rules refuse whatever the view."""
+
+    def legal(table: Table, version: int) -> bool:
+        then = state_at(table, version) if version >= 1 else None
+        if then is None or not then.started:
+            return False
+        spec, game_state = then.spec, then.game_state
+        if raw["kind"] == "next_hand":
+            return spec.needs_deal(game_state) and not spec.is_terminal(game_state)
+        try:
+            spec.decide(game_state, spec.parse_command({**raw, "seat": principal.seat}))
+        except (CommandRejected, InvalidInput):
+            return False
+        return True
+
+    return legal
 
 
 def start_match(dealer: Dealer, principal: Principal, deal: Mapping[str, Any] | None) -> Decide:

@@ -188,7 +188,9 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             command = convert.command_to_dict(request.command)
             principal = self.tables.authenticate(request.table_id, token)
             logs.note_seat(principal.seat)
-            return convert.act_response(self.tables.act(request.table_id, principal, request.command_id, command))
+            view_version = request.view_version if request.HasField("view_version") else None
+            result = self.tables.act(request.table_id, principal, request.command_id, command, view_version)
+            return convert.act_response(result)
 
         async def work() -> pb.ActResponse:
             return await self._run(act, _token(context))

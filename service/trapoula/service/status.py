@@ -8,6 +8,7 @@
 | ``PermissionDenied`` | ``PERMISSION_DENIED`` | ``permission_denied`` / ``bad_token`` |
 | ``SeatTaken``, ``AlreadyStarted`` | ``ALREADY_EXISTS`` | ``seat_taken``, ``table_full``, ``already_started`` |
 | ``Conflict`` | ``ABORTED`` | ``conflict`` |
+| ``StaleView`` | ``ABORTED`` | ``stale_view`` (the rules' refusal in ``rule``, ``refused``) |
 | ``VersionAhead`` | ``OUT_OF_RANGE`` | ``version_ahead`` |
 | ``Unavailable`` | ``UNAVAILABLE`` | ``server_stopping`` |
 | the event store unreachable or timed out (:func:`store_down`) | ``UNAVAILABLE`` | ``store_unavailable`` |
@@ -41,6 +42,7 @@ from trapoula.service.errors import (
     PermissionDenied,
     SeatTaken,
     ServiceError,
+    StaleView,
     StoreUnavailable,
     TableNotFound,
     Unavailable,
@@ -65,6 +67,7 @@ _CODES: tuple[tuple[type[BaseException], grpc.StatusCode], ...] = (
     (SeatTaken, grpc.StatusCode.ALREADY_EXISTS),
     (AlreadyStarted, grpc.StatusCode.ALREADY_EXISTS),
     (Conflict, grpc.StatusCode.ABORTED),
+    (StaleView, grpc.StatusCode.ABORTED),
     (VersionAhead, grpc.StatusCode.OUT_OF_RANGE),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
 )
@@ -163,6 +166,9 @@ def describe(exc: BaseException) -> tuple[grpc.StatusCode, str, str, dict[str, s
         return code, message, clip(exc.reason), meta
     if isinstance(exc, InvalidInput):
         return code, clip(exc.message, MESSAGE_LIMIT), clip(exc.reason), meta
+    if isinstance(exc, StaleView):
+        meta["refused"] = clip(exc.refusal.reason)
+        meta["rule"] = clip(exc.refusal.rule)
     if isinstance(exc, ServiceError) and code is not grpc.StatusCode.INTERNAL:
         return code, clip(exc.message, MESSAGE_LIMIT), clip(exc.reason), meta
     ref = secrets.token_hex(4)
