@@ -82,9 +82,20 @@ def struct_to_dict(struct: struct_pb2.Struct) -> dict[str, Any]:
     """A ``Struct`` as a plain dict with integral numbers as ints.
 
     Raises:
-        InvalidInput: a number is NaN or infinite, or the struct is otherwise not JSON data
-            (``bad_option``).
+        InvalidInput: a value that sets none of ``Value``'s kinds (a field name the sender's
+            JSON mapping did not know, such as ``number_value`` written where proto JSON reads
+            ``numberValue``: it arrives empty), naming the option; a number that is NaN or
+            infinite, or a struct otherwise not JSON data (``bad_option``).
     """
+    for key, value in struct.fields.items():
+        path = _empty_value(value)
+        if path is not None:
+            raise InvalidInput(
+                f"option {clip(key)!s}{path} has no value: its google.protobuf.Value sets none of null_value, "
+                "number_value, string_value, bool_value, struct_value, list_value (in proto JSON the option is "
+                'written as plain JSON: {"target_points": 50})',
+                reason="bad_option",
+            )
     try:
         raw = json_format.MessageToDict(struct)
     except ValueError:
@@ -93,6 +104,28 @@ def struct_to_dict(struct: struct_pb2.Struct) -> dict[str, Any]:
         ) from None
     result: dict[str, Any] = plain_numbers(raw)
     return result
+
+
+def _empty_value(value: struct_pb2.Value, depth: int = 0) -> str | None:
+    """Where ``value`` (or a value inside it) sets no kind: ``""`` for itself, ``"[2]"`` or
+    ``".name"`` for an item or a field inside it; None when every value sets one.  Nesting
+    deeper than 32 levels is not looked into (the JSON conversion refuses it)."""
+    kind = value.WhichOneof("kind")
+    if kind is None:
+        return ""
+    if depth >= 32:
+        return None
+    if kind == "list_value":
+        for i, item in enumerate(value.list_value.values):
+            inner = _empty_value(item, depth + 1)
+            if inner is not None:
+                return f"[{i}]{inner}"
+    elif kind == "struct_value":
+        for name, item in value.struct_value.fields.items():
+            inner = _empty_value(item, depth + 1)
+            if inner is not None:
+                return f".{clip(name)}{inner}"
+    return None
 
 
 def cards(card_list: pb.CardList) -> list[str]:
