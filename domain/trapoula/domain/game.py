@@ -10,7 +10,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
 from trapoula.domain.cards import Card
 from trapoula.domain.deal import Deal, commitment, deck_hash
@@ -221,6 +221,116 @@ class GameSpec(Generic[S, C]):
         if isinstance(fact, MatchResult) and not fact.ranking:
             return dataclasses.replace(fact, ranking=ranking(fact.totals, self.higher_totals_win, fact.winners))
         return fact
+
+
+S_contra = TypeVar("S_contra", contravariant=True)
+"""A game's state type where a protocol only reads it."""
+
+
+class Rules(Protocol[S, C]):
+    """A game's rules module as :func:`decider` reads it: the decider's functions (DESIGN, Layers).
+
+    A module satisfies it by defining these functions at module level with these shapes; each is
+    the ``GameSpec`` field of the same name.
+    """
+
+    def initial_state(self, config: MatchConfig, /) -> S:
+        """The state before any event (``GameSpec.initial_state``)."""
+
+    def decide(self, state: S, command: C, /) -> tuple[Event, ...]:
+        """The events a command causes (``GameSpec.decide``)."""
+
+    def evolve(self, state: S, event: Event, /) -> S:
+        """Apply one event (``GameSpec.evolve``)."""
+
+    def legal_commands(self, state: S, seat: Seat, /) -> tuple[C, ...]:
+        """The commands a seat may issue now (``GameSpec.legal_commands``)."""
+
+    def deck(self, state: S, /) -> Sequence[Any]:
+        """The canonical deck for a seeded deal (``GameSpec.deck``)."""
+
+    def explicit_deal(self, state: S, raw: Mapping[str, Any], /) -> Deal:
+        """An explicit deal from plain data (``GameSpec.explicit_deal``)."""
+
+    def command_for(self, state: S, events: Sequence[Event], i: int, /) -> C | None:
+        """For an audit: the command whose events start at ``events[i]`` (``GameSpec.command_for``)."""
+
+    def option_defaults(self) -> Payload:
+        """The options with their defaults (``GameSpec.option_defaults``)."""
+
+
+class Progress(Protocol[S_contra]):
+    """Where a match stands, as :func:`decider` reads it from a game's rules (or shared engine) module."""
+
+    def is_terminal(self, state: S_contra, /) -> bool:
+        """True when the match is over (``GameSpec.is_terminal``)."""
+
+    def needs_deal(self, state: S_contra, /) -> bool:
+        """True when the table must deal the next hand (``GameSpec.needs_deal``)."""
+
+    def hand_in_progress(self, state: S_contra, /) -> bool:
+        """True while a hand is being played (``GameSpec.hand_in_progress``)."""
+
+
+class Codec(Protocol[S_contra, C]):
+    """A game's commands module as :func:`decider` reads it: the plain-data form of its commands."""
+
+    def parse_command(self, raw: Mapping[str, Any], /) -> C:
+        """A seat command from plain data (``GameSpec.parse_command``)."""
+
+    def command_payload(self, command: C, /) -> Payload:
+        """A command's plain-data form (``GameSpec.command_payload``)."""
+
+    def command_seat(self, command: C, /) -> Seat | None:
+        """The seat a command acts for (``GameSpec.command_seat``)."""
+
+    def deal_command(self, state: S_contra, deal: Deal, /) -> C:
+        """The table's ``next_hand`` dealing ``deal`` (``GameSpec.deal_command``)."""
+
+
+class Decider(TypedDict, Generic[S, C]):
+    """The ``GameSpec`` fields a game's modules supply (:func:`decider`), to pass as ``**decider(...)``."""
+
+    initial_state: Callable[[MatchConfig], S]
+    decide: Callable[[S, C], tuple[Event, ...]]
+    evolve: Callable[[S, Event], S]
+    legal_commands: Callable[[S, Seat], tuple[C, ...]]
+    deck: Callable[[S], Sequence[Any]]
+    explicit_deal: Callable[[S, Mapping[str, Any]], Deal]
+    command_for: Callable[[S, Sequence[Event], int], C | None]
+    option_defaults: Callable[[], Payload]
+    is_terminal: Callable[[S], bool]
+    needs_deal: Callable[[S], bool]
+    hand_in_progress: Callable[[S], bool]
+    parse_command: Callable[[Mapping[str, Any]], C]
+    command_payload: Callable[[C], Payload]
+    command_seat: Callable[[C], Seat | None]
+    deal_command: Callable[[S, Deal], C]
+
+
+def decider(rules: Rules[S, C], progress: Progress[S], codec: Codec[S, C]) -> Decider[S, C]:
+    """The ``GameSpec`` fields of a game's decider, read from its modules: ``rules`` (its rules
+    module), ``progress`` (the module saying where a match stands: the rules module, or an engine
+    it shares with other games) and ``codec`` (its commands module).  Each field is the module's
+    function of the same name, unwrapped, so a ``GameSpec`` built with it calls the game's
+    functions directly (DESIGN, Layers; each game's sections 8 and 9)."""
+    return Decider(
+        initial_state=rules.initial_state,
+        decide=rules.decide,
+        evolve=rules.evolve,
+        legal_commands=rules.legal_commands,
+        deck=rules.deck,
+        explicit_deal=rules.explicit_deal,
+        command_for=rules.command_for,
+        option_defaults=rules.option_defaults,
+        is_terminal=progress.is_terminal,
+        needs_deal=progress.needs_deal,
+        hand_in_progress=progress.hand_in_progress,
+        parse_command=codec.parse_command,
+        command_payload=codec.command_payload,
+        command_seat=codec.command_seat,
+        deal_command=codec.deal_command,
+    )
 
 
 CommandFields = Mapping[str, tuple[frozenset[str], frozenset[str]]]

@@ -9,7 +9,7 @@ from typing import Any, TypeAlias
 from trapoula.domain.cards import Card, Suit, parse_card
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
-from trapoula.domain.games.shedding.commands import Draw, NextHand, Pass, seat_of
+from trapoula.domain.games.shedding.commands import Draw, NextHand, Pass, deal_command, seat_of
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -21,6 +21,7 @@ __all__ = [
     "Play",
     "command_payload",
     "command_seat",
+    "deal_command",
     "parse_command",
 ]
 

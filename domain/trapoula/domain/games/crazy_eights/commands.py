@@ -17,12 +17,24 @@ from trapoula.domain.games.shedding.commands import (
     Pass,
     Play,
     card_and_suit,
+    deal_command,
     kind_of,
     payload,
     seat_of,
 )
 
-__all__ = ["SEAT_COMMANDS", "Command", "Draw", "NextHand", "Pass", "Play", "command_payload", "parse_command"]
+__all__ = [
+    "SEAT_COMMANDS",
+    "Command",
+    "Draw",
+    "NextHand",
+    "Pass",
+    "Play",
+    "command_payload",
+    "command_seat",
+    "deal_command",
+    "parse_command",
+]
 
 Command: TypeAlias = Play | Draw | Pass | NextHand
 """Every Crazy Eights command."""

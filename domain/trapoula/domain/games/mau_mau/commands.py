@@ -20,6 +20,7 @@ from trapoula.domain.games.shedding.commands import (
     Pass,
     Play,
     card_and_suit,
+    deal_command,
     kind_of,
     payload,
     seat_of,
@@ -37,6 +38,7 @@ __all__ = [
     "Play",
     "command_payload",
     "command_seat",
+    "deal_command",
     "join_command",
     "parse_command",
 ]

@@ -33,6 +33,7 @@ __all__ = [
     "Vida",
     "command_payload",
     "command_seat",
+    "deal_command",
     "parse_command",
 ]
 
