@@ -1,0 +1,103 @@
+"""Pieces that several games' rules modules share: the accumulator a decision emits its events into,
+the check that a command is one its state already listed as legal, and the checks of a match's
+configuration where every seat scores for itself.
+
+Each piece is what the games wrote alike; a game still says which of its rules each one carries out
+(its own messages and rule numbers are passed in).
+
+>>> is_int(3), is_int(True), is_int("3")
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.events import Event
+from trapoula.domain.game import MatchConfig
+from trapoula.domain.games.frozen import Memo
+
+__all__ = ["MAX_INITIAL_TOTAL", "Acc", "dealer_and_totals", "is_int", "is_listed"]
+
+S = TypeVar("S")
+"""A game's state type."""
+
+MAX_INITIAL_TOTAL = 10**9
+"""Initial totals beyond this size are refused as malformed (each game's rule on initial totals)."""
+
+
+class Acc(Generic[S]):
+    """Events decided so far, with the state they lead to (so later decisions see earlier ones).
+
+    The events are applied when :attr:`state` is asked for, not when emitted: a decision that reads
+    no state after its last events never folds them (``decide`` returns the events; the caller
+    applies them).  ``evolve`` is the game's own (``GameSpec.evolve``).
+    """
+
+    __slots__ = ("_applied", "_state", "events", "evolve")
+
+    def __init__(self, state: S, evolve: Callable[[S, Event], S]) -> None:
+        self._state = state
+        self._applied = 0
+        self.evolve = evolve
+        self.events: list[Event] = []
+
+    @property
+    def state(self) -> S:
+        """The state after every event emitted so far."""
+        events = self.events
+        if self._applied < len(events):
+            state, evolve = self._state, self.evolve
+            for event in events[self._applied :]:
+                state = evolve(state, event)
+            self._state, self._applied = state, len(events)
+        return self._state
+
+    def emit(self, event: Event) -> None:
+        """Record ``event``; :attr:`state` applies it."""
+        self.events.append(event)
+
+
+def is_listed(state: Memo, command: object) -> bool:
+    """True when ``command`` is one of the legal commands already worked out for ``state`` and kept
+    in its memo slot (the very object the game's ``legal_commands`` listed, :class:`Memo`): it is
+    legal, with no check to run again.  False for a state made by its constructor (no memo yet)."""
+    try:
+        legal = state.memo
+    except AttributeError:  # a state made by its constructor
+        return False
+    if legal is not None:
+        for listed in legal:
+            if listed is command:
+                return True
+    return False
+
+
+def is_int(value: Any) -> bool:
+    """True for an ``int`` that is not a ``bool`` (plain data read from a configuration or a deal)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def dealer_and_totals(config: MatchConfig, n: int, totals_rule: str) -> tuple[int, tuple[int, ...]]:
+    """The first dealer and the initial totals of a match of ``n`` seats that each score for
+    themselves: ``config.first_dealer``, seat n-1 when not given (each game's R3.1), and
+    ``config.initial_totals``, all 0 when not given (the game's ``totals_rule``).
+
+    Raises:
+        InvalidInput: a first dealer that is not a seat 0..n-1, or initial totals that are not n
+            integers of at most :data:`MAX_INITIAL_TOTAL` in size (``bad_config``).
+    """
+    fd = config.first_dealer
+    if fd is None:
+        fd = n - 1
+    if not is_int(fd) or not 0 <= fd < n:
+        raise InvalidInput(f"first_dealer {fd!r} is not a seat 0..{n - 1} (R3.1)", reason="bad_config")
+    raw = config.initial_totals
+    totals: tuple[Any, ...] = (0,) * n if raw is None else tuple(raw)
+    if len(totals) != n or any(not is_int(t) or abs(t) > MAX_INITIAL_TOTAL for t in totals):
+        raise InvalidInput(
+            f"initial totals {str(raw)[:80]}: expected {n} integers, one per seat ({totals_rule})", reason="bad_config"
+        )
+    return fd, tuple(totals)
