@@ -31,6 +31,7 @@ __all__ = [
     "legal_reveals",
     "new_combination_possible",
     "normal_reveal_possible",
+    "reach",
     "related_to_any",
     "required_count",
     "round_rule",
@@ -206,6 +207,24 @@ def check_reveal(
     return None
 
 
+def reach(held: Sequence[Card], revealed: Sequence[Card]) -> tuple[Card, ...]:
+    """The held cards that can be revealed one after another from ``revealed`` (R4.6): the closure of
+    relatedness (R2.5), in the order found."""
+    face_up = set(revealed)
+    left = list(held)
+    out: list[Card] = []
+    grown = True
+    while grown:
+        grown = False
+        for card in list(left):
+            if related_to_any(card, face_up):
+                face_up.add(card)
+                out.append(card)
+                left.remove(card)
+                grown = True
+    return tuple(out)
+
+
 def final_lay_down(hand: Sequence[Card], companions: Sequence[Card], revealed: Sequence[Card]) -> tuple[Card, ...]:
     """The winner's automatic final lay-down (R10.2): every hand card or companion related to a
     revealed card, repeatedly, laid cards counting as revealed (chains).  Scanned in canonical card
@@ -216,16 +235,4 @@ def final_lay_down(hand: Sequence[Card], companions: Sequence[Card], revealed: S
     >>> [c.code for c in final_lay_down(parse_cards("5H 7D 2C"), (), parse_cards("6H 7H"))]
     ['7D', '5H']
     """
-    face_up = list(revealed)
-    left = list(sorted_cards((*hand, *companions)))
-    laid: list[Card] = []
-    changed = True
-    while changed:
-        changed = False
-        for card in list(left):
-            if related_to_any(card, face_up):
-                face_up.append(card)
-                laid.append(card)
-                left.remove(card)
-                changed = True
-    return tuple(laid)
+    return reach(sorted_cards((*hand, *companions)), revealed)
