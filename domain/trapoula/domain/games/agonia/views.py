@@ -10,7 +10,7 @@ from trapoula.domain.games.agonia.commands import command_payload
 from trapoula.domain.games.agonia.rules import legal_commands
 from trapoula.domain.games.agonia.state import AgoniaState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import PHASE_VALUES, public_parts
+from trapoula.domain.games.shedding.state import last_hand_view, public_parts, table_view, turn_view
 
 
 def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
@@ -24,22 +24,10 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
     """
     sizes, top, active, discard, names, last_hands = public_parts(state)
     view: dict[str, Any] = {
-        "game": "agonia",
-        "phase": PHASE_VALUES[state.phase],
-        "hand_no": state.hand_no,
-        "dealer": state.dealer,
-        "first_player": state.first_player,
-        "to_act": state.to_act,
+        **turn_view("agonia", state),
         "chooser": state.chooser,
         "seat": viewer,
-        "hand_sizes": list(sizes),
-        "top_card": top,
-        "active_suit": active,
-        "discard": list(discard),
-        "stock_count": len(state.stock),
-        "pending_draw": state.pending_draw,
-        "drawn_this_turn": state.drawn,
-        "direction": state.direction,
+        **table_view(state, sizes, top, active, discard),
         "totals": list(state.totals),
         "commitment": state.commitment or None,
         "explicit_deal": state.explicit_deal,
@@ -53,10 +41,5 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
     else:
         view["legal"] = []
     if last_hands is not None:
-        view["last_hand"] = {
-            "reason": state.last_reason,
-            "winner": state.last_winner,
-            "hands": [list(h) for h in last_hands],
-            "hand_points": list(state.last_hand_points),
-        }
+        view["last_hand"] = last_hand_view(state, last_hands, list(state.last_hand_points))
     return view

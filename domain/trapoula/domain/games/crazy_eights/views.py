@@ -8,7 +8,7 @@ from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.crazy_eights.rules import legal_commands
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import PHASE_VALUES, public_parts
+from trapoula.domain.games.shedding.state import last_hand_view, public_parts, table_view, turn_view
 
 
 def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
@@ -27,21 +27,9 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
     sizes, top, active, discard, names, last_hands = public_parts(state)
     opts = state.options
     view: dict[str, Any] = {
-        "game": "crazy_eights",
-        "phase": PHASE_VALUES[state.phase],
-        "hand_no": state.hand_no,
-        "dealer": state.dealer,
-        "first_player": state.first_player,
-        "to_act": state.to_act,
+        **turn_view("crazy_eights", state),
         "seat": viewer,
-        "hand_sizes": list(sizes),
-        "top_card": top,
-        "active_suit": active,
-        "discard": list(discard),
-        "stock_count": len(state.stock),
-        "pending_draw": state.pending_draw,
-        "drawn_this_turn": state.drawn,
-        "direction": state.direction,
+        **table_view(state, sizes, top, active, discard),
         "totals": list(state.totals),
         "target": opts.target(state.n) if opts.scoring == "points" else None,
         "commitment": state.commitment or None,
@@ -58,10 +46,7 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
         view["legal"] = []
     if last_hands is not None:
         view["last_hand"] = {
-            "reason": state.last_reason,
-            "winner": state.last_winner,
-            "hands": [list(h) for h in last_hands],
-            "hand_points": list(state.last_hand_points),
+            **last_hand_view(state, last_hands, list(state.last_hand_points)),
             "hand_values": list(state.last_hand_values),
         }
     return view

@@ -10,6 +10,7 @@ from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.mau_mau.commands import command_payload
 from trapoula.domain.games.mau_mau.rules import legal_commands
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
+from trapoula.domain.games.shedding.state import last_hand_view, table_view, turn_view
 
 
 def _per_seat(values: tuple[Any, ...], n: int, fill: Any) -> list[Any]:
@@ -73,21 +74,11 @@ def seat_view(state: MauMauState, viewer: Viewer) -> Payload:
     hands = state.hands
     sizes, totals, names, bots, discard, seated, left, eliminated, in_hand, last_hands = _public(state)
     view: dict[str, Any] = {
-        "game": "mau_mau",
-        "phase": state.phase.value,
-        "hand_no": state.hand_no,
-        "dealer": state.dealer,
-        "first_player": state.first_player,
-        "to_act": state.to_act,
+        **turn_view("mau_mau", state),
         "seat": viewer,
-        "hand_sizes": list(sizes),
-        "top_card": top.code if top else None,
-        "active_suit": state.active_suit.value if state.active_suit else None,
-        "discard": list(discard),
-        "stock_count": len(state.stock),
-        "pending_draw": state.pending_draw,
-        "drawn_this_turn": state.drawn,
-        "direction": state.direction,
+        **table_view(
+            state, sizes, top.code if top else None, state.active_suit.value if state.active_suit else None, discard
+        ),
         "mau_called": state.mau_called,
         "ace_pending": state.ace_pending,
         "totals": list(totals),
@@ -109,10 +100,5 @@ def seat_view(state: MauMauState, viewer: Viewer) -> Payload:
     else:
         view["legal"] = []
     if last_hands is not None:
-        view["last_hand"] = {
-            "reason": state.last_reason,
-            "winner": state.last_winner,
-            "hands": [list(h) for h in last_hands],
-            "hand_points": _per_seat(state.last_hand_points, n, None),
-        }
+        view["last_hand"] = last_hand_view(state, last_hands, _per_seat(state.last_hand_points, n, None))
     return view

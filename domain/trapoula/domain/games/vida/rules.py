@@ -556,17 +556,6 @@ def _check_play(state: VidaState, cmd: Play) -> None:
 # --------------------------------------------------------------------------- decide
 
 
-def _contract_payload(contract: Contract) -> dict[str, Any]:
-    return {
-        "holder": contract.holder,
-        "team": contract.team,
-        "points": contract.points,
-        "suit": contract.suit.value,
-        "level": contract.level,
-        "multiplier": contract.multiplier,
-    }
-
-
 def _resolved(state: VidaState, by_seat: Mapping[int, Sequence[Combination]]) -> DeclarationsResolved:
     """The comparison of R5.4-R5.6 as published (R5.7, D15): the winning team's combinations with
     their cards; in a stand-off the tied kind and top rank only."""
@@ -690,7 +679,7 @@ def _score(acc: Acc[VidaState]) -> None:
     totals = (st.totals[0] + score.hand_points[0], st.totals[1] + score.hand_points[1])
     acc.emit(
         HandScored(
-            contract=_contract_payload(contract),
+            contract=contract.to_dict(),
             tricks_won=score.tricks_won,
             trick_points_raw=score.trick_points_raw,
             capot_team=score.capot_team,
