@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
-from trapoula.domain.cards import Card
+from trapoula.domain.cards import Card, parse_card
 from trapoula.domain.deal import Deal, commitment, deck_hash
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Payload, Seat, Viewer
@@ -333,6 +333,34 @@ def decider(rules: Rules[S, C], progress: Progress[S], codec: Codec[S, C]) -> De
     )
 
 
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """The table's command that deals the next hand from ``deal`` (each game's section 8: the
+    shedding games' S11, ``giminaiciai`` R3.2 and R3.8, ``romis`` R3 and R13.4, ``vida`` R3.2); it
+    names no seat, and its deal comes from the table (``GameSpec.deal_command``)."""
+
+    deal: Deal
+
+
+class Seated(Protocol):
+    """A seat command: one that names the seat it acts for."""
+
+    @property
+    def seat(self) -> Seat:
+        """The seat the command acts for."""
+
+
+def command_seat(command: Seated | NextHand) -> Seat | None:
+    """The seat a command acts for; None for the table's :class:`NextHand` (``GameSpec.command_seat``)."""
+    return None if isinstance(command, NextHand) else command.seat
+
+
+def deal_command(state: Any, deal: Deal) -> NextHand:
+    """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``; each game's
+    section 8 says when a hand is dealt)."""
+    return NextHand(deal)
+
+
 CommandFields = Mapping[str, tuple[frozenset[str], frozenset[str]]]
 """A game's seat commands: kind -> (required fields, optional fields) of its plain-data form."""
 
@@ -348,7 +376,7 @@ def command_shape(game: str, raw: Any, fields: CommandFields) -> tuple[str, Seat
     """
 
     def bad(message: str, reason: str = "bad_command") -> InvalidInput:
-        return InvalidInput(f"{game}: {message} (section 8)", reason=reason)
+        return command_error(game, message, reason)
 
     if not isinstance(raw, Mapping):
         raise bad(f"command {str(raw)[:40]!r} is not a mapping")
@@ -366,6 +394,24 @@ def command_shape(game: str, raw: Any, fields: CommandFields) -> tuple[str, Seat
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise bad(f"command {kind!r}: seat {str(seat)[:32]!r} is not an integer", "bad_seat")
     return kind, seat
+
+
+def command_error(game: str, message: str, reason: str = "bad_command") -> InvalidInput:
+    """The error of a malformed plain command of ``game`` (each game's section 8): its message reads
+    ``"<game>: <message> (section 8)"``, with ``reason`` (``bad_command``, ``bad_seat``, ``bad_card``)."""
+    return InvalidInput(f"{game}: {message} (section 8)", reason=reason)
+
+
+def card_field(game: str, value: Any, what: str) -> Card:
+    """The card of a plain command's card field ``value`` (``what`` names it in the message).
+
+    Raises:
+        InvalidInput: ``value`` is not a string (:func:`command_error`, ``bad_card``), or a code that
+            does not parse (``bad_card``, :func:`~trapoula.domain.cards.parse_card`).
+    """
+    if not isinstance(value, str):
+        raise command_error(game, f"{what} {str(value)[:32]!r} is not a card code", "bad_card")
+    return parse_card(value)
 
 
 def acting_seats(game: GameSpec[S, C], state: S, seats: Sequence[Seat]) -> tuple[Seat, ...]:

@@ -9,7 +9,10 @@ from typing import Any, TypeAlias
 from trapoula.domain.cards import Card, Suit, parse_card
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
-from trapoula.domain.games.shedding.commands import Draw, NextHand, Pass, deal_command, seat_of
+from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import command_seat as command_seat
+from trapoula.domain.game import deal_command as deal_command
+from trapoula.domain.games.shedding.commands import Draw, Pass, seat_of
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -111,8 +114,3 @@ def command_payload(command: Command) -> Payload:
             return {"kind": "choose_suit", "seat": seat, "suit": suit.value}
         case NextHand(deal):
             return {"kind": "next_hand", "explicit": deal.explicit}
-
-
-def command_seat(command: Command) -> int | None:
-    """The seat a command acts for; None for the table's ``next_hand``."""
-    return None if isinstance(command, NextHand) else command.seat

@@ -11,17 +11,10 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from trapoula.domain.events import Payload
-from trapoula.domain.games.shedding.commands import (
-    Draw,
-    NextHand,
-    Pass,
-    Play,
-    card_and_suit,
-    deal_command,
-    kind_of,
-    payload,
-    seat_of,
-)
+from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import command_seat as command_seat
+from trapoula.domain.game import deal_command as deal_command
+from trapoula.domain.games.shedding.commands import Draw, Pass, Play, card_and_suit, kind_of, payload, seat_of
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -73,8 +66,3 @@ def command_payload(command: Command) -> Payload:
     """The plain-data form of a command (inverse of :func:`parse_command`); a ``next_hand`` gives
     ``{"kind": "next_hand", "explicit": bool}``: its deal stays secret until the hand ends."""
     return payload(command)
-
-
-def command_seat(command: Command) -> int | None:
-    """The seat a command acts for; None for the table's ``next_hand``."""
-    return None if isinstance(command, NextHand) else command.seat

@@ -13,18 +13,10 @@ from typing import Any, TypeAlias
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
+from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import deal_command as deal_command
 from trapoula.domain.games.mau_mau.options import Skill, parse_skill
-from trapoula.domain.games.shedding.commands import (
-    Draw,
-    NextHand,
-    Pass,
-    Play,
-    card_and_suit,
-    deal_command,
-    kind_of,
-    payload,
-    seat_of,
-)
+from trapoula.domain.games.shedding.commands import Draw, Pass, Play, card_and_suit, kind_of, payload, seat_of
 
 __all__ = [
     "SEAT_COMMANDS",

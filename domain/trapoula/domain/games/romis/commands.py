@@ -21,10 +21,12 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from trapoula.domain.cards import Card, parse_card, sorted_cards
-from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
-from trapoula.domain.game import CommandFields, command_shape
+from trapoula.domain.game import CommandFields, command_error, command_shape
+from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import command_seat as command_seat
+from trapoula.domain.game import deal_command as deal_command
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -68,13 +70,6 @@ class Cannot:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Table command: deal the next hand from ``deal`` (R3, R13.4)."""
-
-    deal: Deal
-
-
 Command: TypeAlias = Reveal | UseAuxiliary | Cannot | NextHand
 """Every Romis su iškritimu command."""
 
@@ -90,7 +85,7 @@ _FIELDS: CommandFields = {
 
 
 def _bad(message: str, reason: str = "bad_command") -> InvalidInput:
-    return InvalidInput(f"romis: {message} (section 8)", reason=reason)
+    return command_error("romis", message, reason)
 
 
 def _cards(raw: Any, what: str) -> tuple[Card, ...]:
@@ -148,20 +143,6 @@ def command_payload(command: Command) -> Payload:
             return {"kind": "cannot", "seat": seat}
         case NextHand(deal):
             return {"kind": "next_hand", "explicit": deal.explicit}
-
-
-def command_seat(command: Command) -> int | None:
-    """The seat a command acts for; None for the table's ``next_hand``."""
-    return None if isinstance(command, NextHand) else command.seat
-
-
-def deal_command(state: Any, deal: Deal) -> NextHand:
-    """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``, R3, R13.4).
-
-    ``deal.order`` is the 52-card deck, top first (R3.6); the hand's secret is ``deal.reshuffle_seed``
-    (the seed, or the explicit deck's hash).
-    """
-    return NextHand(deal)
 
 
 def canonical(command: Reveal) -> Reveal:

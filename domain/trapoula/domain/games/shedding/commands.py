@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from trapoula.domain.cards import Card, Suit, parse_card
-from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
+from trapoula.domain.game import NextHand as NextHand  # the table's command, shared by every game (S11)
+from trapoula.domain.game import deal_command as deal_command
 from trapoula.domain.games.shedding.events import CardPlayed
 
 
@@ -37,13 +38,6 @@ class Pass:
     """End the turn without playing (S11; each game says when it may)."""
 
     seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Table command: deal the next hand (S11) from ``deal``."""
-
-    deal: Deal
 
 
 def kind_of(game: str, raw: Mapping[str, Any], fields: Mapping[str, frozenset[str]]) -> str:
@@ -150,11 +144,6 @@ def listed_draw(seat: int) -> Draw:
 def listed_pass(seat: int) -> Pass:
     """The ``pass`` of ``seat``, made once (:func:`listed`)."""
     return listed(("pass", seat), lambda: Pass(seat), payload)
-
-
-def deal_command(state: Any, deal: Deal) -> NextHand:
-    """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``, S11)."""
-    return NextHand(deal)
 
 
 def play_from(event: CardPlayed) -> Play:

@@ -15,11 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from trapoula.domain.cards import Card, parse_card
-from trapoula.domain.deal import Deal
+from trapoula.domain.cards import Card
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
-from trapoula.domain.game import CommandFields, command_shape
+from trapoula.domain.game import CommandFields, card_field, command_error, command_shape
+from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import command_seat as command_seat
+from trapoula.domain.game import deal_command as deal_command
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -89,13 +91,6 @@ class Play:
     belote: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Table command: deal the next hand from ``deal`` (R3.2)."""
-
-    deal: Deal
-
-
 Command: TypeAlias = Bid | Pass | Vida | Give | Declare | Play | NextHand
 """Every Vida command."""
 
@@ -114,13 +109,11 @@ _FIELDS: CommandFields = {
 
 
 def _bad(message: str, reason: str = "bad_command") -> InvalidInput:
-    return InvalidInput(f"vida: {message} (section 8)", reason=reason)
+    return command_error("vida", message, reason)
 
 
 def _card(value: Any, what: str) -> Card:
-    if not isinstance(value, str):
-        raise _bad(f"{what} {str(value)[:32]!r} is not a card code", "bad_card")
-    return parse_card(value)
+    return card_field("vida", value, what)
 
 
 def parse_command(raw: Mapping[str, Any]) -> Command:
@@ -188,13 +181,3 @@ def command_payload(command: Command) -> Payload:
             return {"kind": "declare", "seat": seat}
         case NextHand(deal):
             return {"kind": "next_hand", "explicit": deal.explicit}
-
-
-def command_seat(command: Command) -> int | None:
-    """The seat a command acts for; None for the table's ``next_hand``."""
-    return None if isinstance(command, NextHand) else command.seat
-
-
-def deal_command(state: Any, deal: Deal) -> NextHand:
-    """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``, R3.2)."""
-    return NextHand(deal)
