@@ -4,9 +4,6 @@ configuration where every seat scores for itself.
 
 Each piece is what the games wrote alike; a game still says which of its rules each one carries out
 (its own messages and rule numbers are passed in).
-
->>> is_int(3), is_int(True), is_int("3")
-(True, False, False)
 """
 
 from __future__ import annotations
@@ -18,8 +15,9 @@ from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import Memo
+from trapoula.domain.options import is_int
 
-__all__ = ["MAX_INITIAL_TOTAL", "Acc", "dealer_and_totals", "is_int", "is_listed"]
+__all__ = ["MAX_INITIAL_TOTAL", "Acc", "dealer_and_totals", "is_listed"]
 
 S = TypeVar("S")
 """A game's state type."""
@@ -73,11 +71,6 @@ def is_listed(state: Memo, command: object) -> bool:
             if listed is command:
                 return True
     return False
-
-
-def is_int(value: Any) -> bool:
-    """True for an ``int`` that is not a ``bool`` (plain data read from a configuration or a deal)."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def dealer_and_totals(config: MatchConfig, n: int, totals_rule: str) -> tuple[int, tuple[int, ...]]:

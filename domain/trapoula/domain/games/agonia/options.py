@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.options import int_option, option_items
 
 StarterAceSuit = Literal["ace", "first_player", "dealer", "previous_winner"]
 AnnouncePenalty = Literal["draw_one", "skip_turn", "ten_points"]
@@ -69,23 +70,10 @@ def parse_options(raw: Mapping[str, Any]) -> AgoniaOptions:
         InvalidInput: an unknown key, or a value of the wrong type or outside its choices
             (``bad_option``); the message names the key and the value.
     """
-    fields = {f.name: f for f in dataclasses.fields(AgoniaOptions)}
     values: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key not in fields:
-            raise InvalidInput(
-                f"unknown agonia option {key!r}; known: {', '.join(sorted(fields))} (agonia section 7)",
-                reason="bad_option",
-            )
+    for key, value in option_items("agonia", raw, AgoniaOptions):
         if key == "target_points":
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TARGET_POINTS:
-                raise InvalidInput(
-                    f"agonia option target_points={str(value)[:32]!r}: expected an integer from 0 to "
-                    f"{MAX_TARGET_POINTS} (R7.1)",
-                    reason="bad_option",
-                )
+            value = int_option("agonia", key, value, 0, MAX_TARGET_POINTS, "R7.1")
         elif key in _CHOICES:
             if value not in _CHOICES[key]:
                 raise InvalidInput(

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.options import int_option, option_items
 
 Scoring = Literal["single", "points"]
 """R7.1: one hand (R6.3), or the points game (R6.4-R6.7)."""
@@ -73,14 +74,8 @@ def parse_options(raw: Mapping[str, Any]) -> CrazyEightsOptions:
         InvalidInput: an unknown key, or a value of the wrong type or outside its choices
             (``bad_option``); the message names the key and the value.
     """
-    fields = {f.name for f in dataclasses.fields(CrazyEightsOptions)}
     values: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key not in fields:
-            raise InvalidInput(
-                f"unknown crazy_eights option {key!r}; known: {', '.join(sorted(fields))} (crazy_eights section 7)",
-                reason="bad_option",
-            )
+    for key, value in option_items("crazy_eights", raw, CrazyEightsOptions):
         if key == "scoring":
             if value not in SCORINGS:
                 raise InvalidInput(
@@ -88,14 +83,7 @@ def parse_options(raw: Mapping[str, Any]) -> CrazyEightsOptions:
                     reason="bad_option",
                 )
         elif key == "target_per_player":
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TARGET_PER_PLAYER:
-                raise InvalidInput(
-                    f"crazy_eights option target_per_player={str(value)[:32]!r}: expected an integer from 1 to "
-                    f"{MAX_TARGET_PER_PLAYER} (R7.2)",
-                    reason="bad_option",
-                )
+            value = int_option("crazy_eights", key, value, 1, MAX_TARGET_PER_PLAYER, "R7.2")
         elif not isinstance(value, bool):
             raise InvalidInput(
                 f"crazy_eights option {key}={str(value)[:32]!r}: expected true or false (R7.3)", reason="bad_option"

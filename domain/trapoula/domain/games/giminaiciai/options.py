@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.options import int_option
 
 __all__ = ["DEFAULT_TARGET_SCORE", "MAX_TARGET_SCORE", "GiminaiciaiOptions", "option_defaults", "parse_options"]
 
@@ -65,15 +66,7 @@ def parse_options(raw: Mapping[str, Any]) -> GiminaiciaiOptions:
                 "are the match's initial_totals, R10.2)",
                 reason="bad_option",
             )
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TARGET_SCORE:
-            raise InvalidInput(
-                f"giminaiciai option target_score={str(value)[:32]!r}: expected an integer from 1 to "
-                f"{MAX_TARGET_SCORE} (R10.1)",
-                reason="bad_option",
-            )
-        values[key] = value
+        values[key] = int_option("giminaiciai", key, value, 1, MAX_TARGET_SCORE, "R10.1")
     return GiminaiciaiOptions(**values)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.options import is_int, whole
 
 __all__ = [
     "DEFAULT_TARGET_SCORE",
@@ -65,9 +66,8 @@ def _bad(message: str) -> InvalidInput:
 
 
 def _integer(key: str, value: Any, high: int, rule: str) -> int:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+    value = whole(value)
+    if not is_int(value) or not 1 <= value <= high:
         raise _bad(f"{key}={str(value)[:32]!r}: expected an integer from 1 to {high} ({rule})")
     return value
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.options import is_int, whole
 
 DeclarationTiming = Literal["after_auction", "before_first_card"]
 """R5.7 (the table compares after the auction) or R5.8 (Cypriot Pilotta: ``declare`` in the first trick)."""
@@ -105,17 +106,6 @@ def _bad(key: str, value: Any, expected: str) -> InvalidInput:
     )
 
 
-def _whole(value: Any) -> Any:
-    """An integral float (``3550.0`` from JSON) as an int; anything else unchanged."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def parse_options(raw: Mapping[str, Any]) -> VidaOptions:
     """Validate option keys and values (section 7) and fill in the defaults.
 
@@ -147,20 +137,20 @@ def parse_options(raw: Mapping[str, Any]) -> VidaOptions:
             if value not in _CHOICES[key] or not isinstance(value, str):
                 raise _bad(key, value, "one of " + ", ".join(_CHOICES[key]))
         elif key == "first_dealer":
-            value = _whole(value)
-            if value != "random" and not (_is_int(value) and 0 <= value <= 3):
+            value = whole(value)
+            if value != "random" and not (is_int(value) and 0 <= value <= 3):
                 raise _bad(key, value, "random or a seat 0-3")
         elif key == "target_score":
-            value = _whole(value)
-            if not _is_int(value) or not 1 <= value <= MAX_TARGET_SCORE:
+            value = whole(value)
+            if not is_int(value) or not 1 <= value <= MAX_TARGET_SCORE:
                 raise _bad(key, value, f"an integer from 1 to {MAX_TARGET_SCORE}")
         elif key == "wins_needed":
-            value = _whole(value)
-            if not _is_int(value) or not 1 <= value <= MAX_WINS_NEEDED:
+            value = whole(value)
+            if not is_int(value) or not 1 <= value <= MAX_WINS_NEEDED:
                 raise _bad(key, value, f"an integer from 1 to {MAX_WINS_NEEDED}")
         else:  # max_bid
-            value = _whole(value)
-            if not _is_int(value) or not MIN_BID <= value <= MAX_BID_LIMIT or value % BID_STEP:
+            value = whole(value)
+            if not is_int(value) or not MIN_BID <= value <= MAX_BID_LIMIT or value % BID_STEP:
                 raise _bad(key, value, f"a multiple of {BID_STEP} from {MIN_BID} to {MAX_BID_LIMIT}")
         values[key] = value
     return VidaOptions(**values)
