@@ -11,12 +11,13 @@ reads it, with the game's key and rule in the message (reason ``bad_option``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeGuard
 
 from trapoula.domain.errors import InvalidInput
 
-__all__ = ["int_option", "is_int", "option_items", "whole"]
+__all__ = ["int_option", "is_int", "option_items", "options_mapping", "plain_options", "whole"]
 
 
 def whole(value: Any) -> Any:
@@ -29,6 +30,17 @@ def whole(value: Any) -> Any:
 def is_int(value: Any) -> TypeGuard[int]:
     """True for an ``int`` that is not a ``bool`` (plain data read from options, a configuration or a deal)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def options_mapping(game: str, raw: Any) -> Mapping[str, Any]:
+    """``raw``, the plain options of ``game``, checked to be a mapping (section 7).
+
+    Raises:
+        InvalidInput: anything else (``bad_option``).
+    """
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(f"{game} options {str(raw)[:32]!r} are not a mapping (section 7)", reason="bad_option")
+    return raw
 
 
 def int_option(game: str, key: str, value: Any, low: int, high: int, rule: str) -> int:
@@ -63,3 +75,24 @@ def option_items(game: str, raw: Mapping[str, Any], options: type) -> Iterator[t
                 reason="bad_option",
             )
         yield key, value
+
+
+_last: list[tuple[object, dict[str, Any]]] = [(object(), {})]
+"""The options value :func:`plain_options` wrote last, with its dict (one assignment: a concurrent
+reader sees an old pair or the new one)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _as_dict(options: Any) -> dict[str, Any]:
+    """The options as plain data, built once per value (views ask for them at every event)."""
+    return dataclasses.asdict(options)
+
+
+def plain_options(options: Any) -> dict[str, Any]:
+    """A game's options value (a frozen dataclass) as plain data, a fresh dict each call (its
+    ``to_dict``, section 7): every view of a table asks for the same options object's, so the last
+    one's is kept at hand, and each value's is built once."""
+    last = _last[0]
+    if last[0] is not options:
+        last = _last[0] = (options, _as_dict(options))
+    return dict(last[1])

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.options import int_option, option_items
+from trapoula.domain.options import int_option, option_items, plain_options
 
 Scoring = Literal["single", "points"]
 """R7.1: one hand (R6.3), or the points game (R6.4-R6.7)."""
@@ -40,11 +38,8 @@ class CrazyEightsOptions:
     """R5.6: draw one card at a time until a card can be played, then play it."""
 
     def to_dict(self) -> dict[str, Any]:
-        """All options as plain data (a fresh dict each call)."""
-        last = _last[0]
-        if last[0] is not self:  # every view of a table asks for the same options object's
-            last = _last[0] = (self, _as_dict(self))
-        return dict(last[1])
+        """All options as plain data (a fresh dict each call, :func:`~trapoula.domain.options.plain_options`)."""
+        return plain_options(self)
 
     def target(self, players: int) -> int:
         """The points-game target for ``players`` players (R6.6): 50 a player by default.
@@ -53,16 +48,6 @@ class CrazyEightsOptions:
         150
         """
         return self.target_per_player * players
-
-
-_last: list[tuple[object, dict[str, Any]]] = [(object(), {})]
-"""The options object :meth:`CrazyEightsOptions.to_dict` wrote last, with its dict (one assignment: a
-concurrent reader sees an old pair or the new one)."""
-
-
-@functools.lru_cache(maxsize=256)
-def _as_dict(options: CrazyEightsOptions) -> dict[str, Any]:
-    return dataclasses.asdict(options)
 
 
 def parse_options(raw: Mapping[str, Any]) -> CrazyEightsOptions:

@@ -9,13 +9,12 @@ cap changes no outcome.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.options import is_int, whole
+from trapoula.domain.options import is_int, options_mapping, plain_options, whole
 
 DeclarationTiming = Literal["after_auction", "before_first_card"]
 """R5.7 (the table compares after the auction) or R5.8 (Cypriot Pilotta: ``declare`` in the first trick)."""
@@ -91,13 +90,8 @@ class VidaOptions:
     module docstring."""
 
     def to_dict(self) -> dict[str, Any]:
-        """All options as plain data (a fresh dict each call)."""
-        return dict(_as_dict(self))
-
-
-@functools.lru_cache(maxsize=256)
-def _as_dict(options: VidaOptions) -> dict[str, Any]:
-    return dataclasses.asdict(options)
+        """All options as plain data (a fresh dict each call, :func:`~trapoula.domain.options.plain_options`)."""
+        return plain_options(self)
 
 
 def _bad(key: str, value: Any, expected: str) -> InvalidInput:
@@ -120,8 +114,7 @@ def parse_options(raw: Mapping[str, Any]) -> VidaOptions:
         InvalidInput: an unknown key, or a value of the wrong type or outside its choices
             (``bad_option``); the message names the key, the value and the rule.
     """
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(f"vida options {str(raw)[:32]!r} are not a mapping (section 7)", reason="bad_option")
+    raw = options_mapping("vida", raw)
     fields = {f.name for f in dataclasses.fields(VidaOptions)}
     values: dict[str, Any] = {}
     for key, value in raw.items():
