@@ -1,6 +1,7 @@
 """Pieces that several games' rules modules share: the accumulator a decision emits its events into,
-the check that a command is one its state already listed as legal, and the checks of a match's
-configuration where every seat scores for itself.
+the check that a command is one its state already listed as legal, where a match played hand by
+hand stands (:class:`Phases`), and the checks of a match's configuration where every seat scores for
+itself.
 
 Each piece is what the games wrote alike; a game still says which of its rules each one carries out
 (its own messages and rule numbers are passed in).
@@ -8,8 +9,10 @@ Each piece is what the games wrote alike; a game still says which of its rules e
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event
@@ -17,13 +20,48 @@ from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import Memo
 from trapoula.domain.options import is_int
 
-__all__ = ["MAX_INITIAL_TOTAL", "Acc", "dealer_and_totals", "is_listed"]
+__all__ = ["MAX_INITIAL_TOTAL", "Acc", "Phased", "Phases", "dealer_and_totals", "is_listed"]
 
 S = TypeVar("S")
 """A game's state type."""
 
 MAX_INITIAL_TOTAL = 10**9
 """Initial totals beyond this size are refused as malformed (each game's rule on initial totals)."""
+
+
+class Phased(Protocol):
+    """A game state that says where its match stands (``phase``, one of the game's own enum members)."""
+
+    @property
+    def phase(self) -> enum.Enum:
+        """The phase of the match."""
+
+
+@dataclass(frozen=True, slots=True)
+class Phases:
+    """The phases of a match played hand by hand, as a game names them in its own enum: before the
+    first deal (``new``), while a hand is played (``playing``: one phase or more), between hands
+    (``hand_over``) and after the match (``match_over``).  Its methods are the game's
+    ``GameSpec.is_terminal``, ``needs_deal`` and ``hand_in_progress``.
+    """
+
+    new: enum.Enum
+    playing: tuple[enum.Enum, ...]
+    hand_over: enum.Enum
+    match_over: enum.Enum
+
+    def is_terminal(self, state: Phased) -> bool:
+        """True when the match is over."""
+        return state.phase is self.match_over
+
+    def needs_deal(self, state: Phased) -> bool:
+        """True when the table must issue ``next_hand``: before the first hand and between hands."""
+        phase = state.phase
+        return phase is self.new or phase is self.hand_over
+
+    def hand_in_progress(self, state: Phased) -> bool:
+        """True while a hand is played (from ``HandStarted`` until the hand ends)."""
+        return state.phase in self.playing
 
 
 class Acc(Generic[S]):

@@ -74,10 +74,13 @@ from trapoula.domain.games.giminaiciai.laying import (
 )
 from trapoula.domain.games.giminaiciai.options import GiminaiciaiOptions, parse_options
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
-from trapoula.domain.games.rulekit import Acc, dealer_and_totals, is_listed
+from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals, is_listed
 
 NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
 """The phases as module constants (a member read off its enum class is a slow look-up)."""
+PHASES = Phases(NEW, (PLAY,), HAND_OVER, MATCH_OVER)
+"""Where a match stands: a deal is due before the first hand and between hands (R8.3), a hand is
+played from ``HandStarted`` until ``HandEnded`` (R8), the match is over once won (R9)."""
 
 __all__ = [
     "MAX_PLAYERS",
@@ -618,21 +621,9 @@ def acting(state: GiminaiciaiState) -> tuple[int, ...]:
     return (to_act,) if to_act is not None and state.phase is PLAY else ()
 
 
-def is_terminal(state: GiminaiciaiState) -> bool:
-    """True when the match is over (R9)."""
-    return state.phase is MATCH_OVER
-
-
-def needs_deal(state: GiminaiciaiState) -> bool:
-    """True when the table must issue ``next_hand``: before the first hand and between hands (R8.3)."""
-    phase = state.phase
-    return phase is NEW or phase is HAND_OVER
-
-
-def hand_in_progress(state: GiminaiciaiState) -> bool:
-    """True from ``HandStarted`` until ``HandEnded`` (R8)."""
-    return state.phase is PLAY
-
+is_terminal = PHASES.is_terminal
+needs_deal = PHASES.needs_deal
+hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
 

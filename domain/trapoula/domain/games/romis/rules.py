@@ -88,10 +88,13 @@ from trapoula.domain.games.romis.sealing import (
     submission_commitment,
 )
 from trapoula.domain.games.romis.state import Phase, RomisState, Shuffle, Submission
-from trapoula.domain.games.rulekit import Acc, dealer_and_totals
+from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals
 
 NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
 """The phases as module constants (a member read off its enum class is a slow look-up)."""
+PHASES = Phases(NEW, (PLAY,), HAND_OVER, MATCH_OVER)
+"""Where a match stands: a deal is due before the first hand and between hands (R10.9), a hand is
+played from ``HandStarted`` until ``HandEnded`` (R10), the match is over once won (R11)."""
 
 __all__ = [
     "AUX_COUNT",
@@ -829,21 +832,9 @@ def acting(state: RomisState) -> tuple[int, ...]:
     return tuple(s for s in range(state.n) if state.live[s] and state.submissions[s] is None)
 
 
-def is_terminal(state: RomisState) -> bool:
-    """True when the match is over (R11)."""
-    return state.phase is MATCH_OVER
-
-
-def needs_deal(state: RomisState) -> bool:
-    """True when the table must issue ``next_hand``: before the first hand and between hands (R10.9)."""
-    phase = state.phase
-    return phase is NEW or phase is HAND_OVER
-
-
-def hand_in_progress(state: RomisState) -> bool:
-    """True from ``HandStarted`` until ``HandEnded`` (R10)."""
-    return state.phase is PLAY
-
+is_terminal = PHASES.is_terminal
+needs_deal = PHASES.needs_deal
+hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
 

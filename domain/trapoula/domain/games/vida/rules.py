@@ -34,7 +34,7 @@ from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import remember_last, replace_fields
-from trapoula.domain.games.rulekit import Acc
+from trapoula.domain.games.rulekit import Acc, Phases
 from trapoula.domain.games.vida.cards import legal_cards, play_refusal, trick_points, trick_winner
 from trapoula.domain.games.vida.commands import Bid, Command, Declare, Give, NextHand, Pass, Play, Vida, command_payload
 from trapoula.domain.games.vida.declarations import Combination, combinations, resolve
@@ -95,6 +95,9 @@ SUIT_LETTERS: tuple[str, ...] = ("C", "D", "H", "S")
 """The suits a bid may name (R2.2)."""
 _HAND_PHASES = (Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY)
 """The phases of a hand in progress (a tuple: ``in`` compares by identity, without hashing)."""
+PHASES = Phases(_NEW, _HAND_PHASES, _HAND_OVER, _MATCH_OVER)
+"""Where a match stands: a deal is due before the first hand and between hands (R3.5), a hand is
+played from ``HandStarted`` until it is scored or annulled (R4.1), the match is over once won (R6.10)."""
 
 __all__ = [
     "acting",
@@ -892,21 +895,9 @@ def acting(state: VidaState) -> tuple[int, ...]:
     return ()
 
 
-def is_terminal(state: VidaState) -> bool:
-    """True when the match is over (R6.10)."""
-    return state.phase is _MATCH_OVER
-
-
-def needs_deal(state: VidaState) -> bool:
-    """True when the table must issue ``next_hand``: before the first hand and between hands (R3.5)."""
-    phase = state.phase
-    return phase is _NEW or phase is _HAND_OVER
-
-
-def hand_in_progress(state: VidaState) -> bool:
-    """True from ``HandStarted`` until the hand is scored or annulled (R4.1)."""
-    return state.phase in _HAND_PHASES
-
+is_terminal = PHASES.is_terminal
+needs_deal = PHASES.needs_deal
+hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
 
