@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from trapoula.domain.cards import Card, deck_52, sorted_cards
+from trapoula.domain.errors import Refusal as Refusal  # why a reveal is refused (R13.1)
 from trapoula.domain.games.relatives import RankOrder, related
 
 __all__ = [
@@ -136,15 +136,6 @@ def legal_reveals(
             for group in itertools.combinations(kin, size):
                 out.append(((card,), tuple(group)))
     return tuple(out)
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why a reveal is refused (R13.1): the reason code, the rule and a sentence."""
-
-    reason: str
-    rule: str
-    message: str
 
 
 def _codes(cards: Iterable[Card]) -> str:
