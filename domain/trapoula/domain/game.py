@@ -314,23 +314,23 @@ def decider(rules: Rules[S, C], progress: Progress[S], codec: Codec[S, C]) -> De
     it shares with other games) and ``codec`` (its commands module).  Each field is the module's
     function of the same name, unwrapped, so a ``GameSpec`` built with it calls the game's
     functions directly (DESIGN, Layers; each game's sections 8 and 9)."""
-    return Decider(
-        initial_state=rules.initial_state,
-        decide=rules.decide,
-        evolve=rules.evolve,
-        legal_commands=rules.legal_commands,
-        deck=rules.deck,
-        explicit_deal=rules.explicit_deal,
-        command_for=rules.command_for,
-        option_defaults=rules.option_defaults,
-        is_terminal=progress.is_terminal,
-        needs_deal=progress.needs_deal,
-        hand_in_progress=progress.hand_in_progress,
-        parse_command=codec.parse_command,
-        command_payload=codec.command_payload,
-        command_seat=codec.command_seat,
-        deal_command=codec.deal_command,
-    )
+    return {
+        "initial_state": rules.initial_state,
+        "decide": rules.decide,
+        "evolve": rules.evolve,
+        "legal_commands": rules.legal_commands,
+        "deck": rules.deck,
+        "explicit_deal": rules.explicit_deal,
+        "command_for": rules.command_for,
+        "option_defaults": rules.option_defaults,
+        "is_terminal": progress.is_terminal,
+        "needs_deal": progress.needs_deal,
+        "hand_in_progress": progress.hand_in_progress,
+        "parse_command": codec.parse_command,
+        "command_payload": codec.command_payload,
+        "command_seat": codec.command_seat,
+        "deal_command": codec.deal_command,
+    }
 
 
 @dataclass(frozen=True, slots=True)

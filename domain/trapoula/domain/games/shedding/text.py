@@ -18,6 +18,7 @@ from typing import Any
 from trapoula.domain.text import (
     DescribeEvent,
     GameText,
+    Names,
     dealt_line,
     hand_started_line,
     match_options,
@@ -143,12 +144,7 @@ def game_events(own: OwnEvent, match_length: Callable[[Mapping[str, Any]], str])
     game's ``own`` events, then the common ones (:func:`describe_event`)."""
 
     def describe(
-        name: str,
-        payload: Mapping[str, Any],
-        names: Sequence[str | None],
-        me: int | None = None,
-        *,
-        verbose: bool = False,
+        name: str, payload: Mapping[str, Any], names: Names, me: int | None = None, *, verbose: bool = False
     ) -> str | None:
         """The game's events (section 9) as ``me`` saw them (:class:`~trapoula.domain.text.DescribeEvent`)."""
         if name == "MatchStarted":
