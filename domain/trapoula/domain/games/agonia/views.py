@@ -10,7 +10,7 @@ from trapoula.domain.games.agonia.commands import command_payload
 from trapoula.domain.games.agonia.rules import legal_commands
 from trapoula.domain.games.agonia.state import AgoniaState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import last_hand_view, public_parts, table_view, turn_view
+from trapoula.domain.games.shedding.state import PHASE_VALUES, last_hand_view, public_parts
 
 
 def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
@@ -24,10 +24,22 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
     """
     sizes, top, active, discard, names, last_hands = public_parts(state)
     view: dict[str, Any] = {
-        **turn_view("agonia", state),
+        "game": "agonia",
+        "phase": PHASE_VALUES[state.phase],
+        "hand_no": state.hand_no,
+        "dealer": state.dealer,
+        "first_player": state.first_player,
+        "to_act": state.to_act,
         "chooser": state.chooser,
         "seat": viewer,
-        **table_view(state, sizes, top, active, discard),
+        "hand_sizes": list(sizes),
+        "top_card": top,
+        "active_suit": active,
+        "discard": list(discard),
+        "stock_count": len(state.stock),
+        "pending_draw": state.pending_draw,
+        "drawn_this_turn": state.drawn,
+        "direction": state.direction,
         "totals": list(state.totals),
         "commitment": state.commitment or None,
         "explicit_deal": state.explicit_deal,

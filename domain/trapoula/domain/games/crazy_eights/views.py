@@ -8,7 +8,7 @@ from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.crazy_eights.rules import legal_commands
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import last_hand_view, public_parts, table_view, turn_view
+from trapoula.domain.games.shedding.state import PHASE_VALUES, last_hand_view, public_parts
 
 
 def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
@@ -27,9 +27,21 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
     sizes, top, active, discard, names, last_hands = public_parts(state)
     opts = state.options
     view: dict[str, Any] = {
-        **turn_view("crazy_eights", state),
+        "game": "crazy_eights",
+        "phase": PHASE_VALUES[state.phase],
+        "hand_no": state.hand_no,
+        "dealer": state.dealer,
+        "first_player": state.first_player,
+        "to_act": state.to_act,
         "seat": viewer,
-        **table_view(state, sizes, top, active, discard),
+        "hand_sizes": list(sizes),
+        "top_card": top,
+        "active_suit": active,
+        "discard": list(discard),
+        "stock_count": len(state.stock),
+        "pending_draw": state.pending_draw,
+        "drawn_this_turn": state.drawn,
+        "direction": state.direction,
         "totals": list(state.totals),
         "target": opts.target(state.n) if opts.scoring == "points" else None,
         "commitment": state.commitment or None,

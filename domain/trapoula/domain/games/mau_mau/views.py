@@ -10,7 +10,7 @@ from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.mau_mau.commands import command_payload
 from trapoula.domain.games.mau_mau.rules import legal_commands
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
-from trapoula.domain.games.shedding.state import last_hand_view, table_view, turn_view
+from trapoula.domain.games.shedding.state import last_hand_view
 
 
 def _per_seat(values: tuple[Any, ...], n: int, fill: Any) -> list[Any]:
@@ -74,11 +74,21 @@ def seat_view(state: MauMauState, viewer: Viewer) -> Payload:
     hands = state.hands
     sizes, totals, names, bots, discard, seated, left, eliminated, in_hand, last_hands = _public(state)
     view: dict[str, Any] = {
-        **turn_view("mau_mau", state),
+        "game": "mau_mau",
+        "phase": state.phase.value,
+        "hand_no": state.hand_no,
+        "dealer": state.dealer,
+        "first_player": state.first_player,
+        "to_act": state.to_act,
         "seat": viewer,
-        **table_view(
-            state, sizes, top.code if top else None, state.active_suit.value if state.active_suit else None, discard
-        ),
+        "hand_sizes": list(sizes),
+        "top_card": top.code if top else None,
+        "active_suit": state.active_suit.value if state.active_suit else None,
+        "discard": list(discard),
+        "stock_count": len(state.stock),
+        "pending_draw": state.pending_draw,
+        "drawn_this_turn": state.drawn,
+        "direction": state.direction,
         "mau_called": state.mau_called,
         "ace_pending": state.ace_pending,
         "totals": list(totals),

@@ -174,37 +174,6 @@ def public_parts(
     )
 
 
-def turn_view(game: str, state: ShedState) -> dict[str, Any]:
-    """The head of a shedding game's view (S13.1): the game's key, the phase, the hand number, the
-    dealer, the hand's first player and the seat to act, in that order."""
-    return {
-        "game": game,
-        "phase": PHASE_VALUES[state.phase],
-        "hand_no": state.hand_no,
-        "dealer": state.dealer,
-        "first_player": state.first_player,
-        "to_act": state.to_act,
-    }
-
-
-def table_view(
-    state: ShedState, sizes: Sequence[int], top: str | None, active: str | None, discard: Sequence[str]
-) -> dict[str, Any]:
-    """The table in a shedding game's view (S13.1), in this order: the hand sizes, the top card, the
-    active suit, the discard pile (bottom first), the stock's size, the pending draw (S9), whether
-    the seat to act has drawn this turn (S7) and the direction of play (S3.5)."""
-    return {
-        "hand_sizes": list(sizes),
-        "top_card": top,
-        "active_suit": active,
-        "discard": list(discard),
-        "stock_count": len(state.stock),
-        "pending_draw": state.pending_draw,
-        "drawn_this_turn": state.drawn,
-        "direction": state.direction,
-    }
-
-
 def last_hand_view(state: ShedState, hands: Sequence[Sequence[str]], hand_points: list[Any]) -> dict[str, Any]:
     """The ``last_hand`` of a shedding game's view once a hand is over (S10.5, S13.1): its reason,
     its winner, each seat's cards left (``hands``) and each seat's ``hand_points``, in that order."""
