@@ -342,6 +342,14 @@ class NextHand:
     deal: Deal
 
 
+@dataclass(frozen=True, slots=True)
+class SeatCommand:
+    """A seat command that names nothing but its seat (each game's section 8: a draw, a pass, a
+    call); each such command is its own subclass, so that a game's rules tell them apart."""
+
+    seat: int
+
+
 class Seated(Protocol):
     """A seat command: one that names the seat it acts for."""
 

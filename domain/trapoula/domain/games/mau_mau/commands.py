@@ -14,6 +14,7 @@ from typing import Any, TypeAlias
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
 from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import SeatCommand
 from trapoula.domain.game import deal_command as deal_command
 from trapoula.domain.games.mau_mau.options import Skill, parse_skill
 from trapoula.domain.games.shedding.commands import Draw, Pass, Play, card_and_suit, kind_of, payload, seat_of
@@ -40,17 +41,13 @@ MAX_NAME = 64
 
 
 @dataclass(frozen=True, slots=True)
-class Mau:
+class Mau(SeatCommand):
     """Call "Mau" before playing the next-to-last card (R5.6)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class Leave:
+class Leave(SeatCommand):
     """Leave the match, at any time (R6.10)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)

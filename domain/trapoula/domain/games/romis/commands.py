@@ -23,7 +23,7 @@ from typing import Any, TypeAlias
 from trapoula.domain.cards import Card, parse_card, sorted_cards
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
-from trapoula.domain.game import CommandFields, command_error, command_shape
+from trapoula.domain.game import CommandFields, SeatCommand, command_error, command_shape
 from trapoula.domain.game import NextHand as NextHand
 from trapoula.domain.game import command_seat as command_seat
 from trapoula.domain.game import deal_command as deal_command
@@ -57,17 +57,13 @@ class Reveal:
 
 
 @dataclass(frozen=True, slots=True)
-class UseAuxiliary:
+class UseAuxiliary(SeatCommand):
     """Turn up the next auxiliary card into the hand, privately (R6.1, R6.2, R13.2)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class Cannot:
+class Cannot(SeatCommand):
     """Sealed submission that the seat cannot reveal (R6.3, R7.1, R13.3)."""
-
-    seat: int
 
 
 Command: TypeAlias = Reveal | UseAuxiliary | Cannot | NextHand

@@ -13,6 +13,7 @@ from trapoula.domain.cards import Card, Suit, parse_card
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
 from trapoula.domain.game import NextHand as NextHand  # the table's command, shared by every game (S11)
+from trapoula.domain.game import SeatCommand
 from trapoula.domain.game import deal_command as deal_command
 from trapoula.domain.games.shedding.events import CardPlayed
 
@@ -27,17 +28,13 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(SeatCommand):
     """Draw a card (S7), or take the whole pending draw (S9.2)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(SeatCommand):
     """End the turn without playing (S11; each game says when it may)."""
-
-    seat: int
 
 
 def kind_of(game: str, raw: Mapping[str, Any], fields: Mapping[str, frozenset[str]]) -> str:

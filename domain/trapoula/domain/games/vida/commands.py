@@ -18,7 +18,7 @@ from typing import Any, TypeAlias
 from trapoula.domain.cards import Card
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
-from trapoula.domain.game import CommandFields, card_field, command_error, command_shape
+from trapoula.domain.game import CommandFields, SeatCommand, card_field, command_error, command_shape
 from trapoula.domain.game import NextHand as NextHand
 from trapoula.domain.game import command_seat as command_seat
 from trapoula.domain.game import deal_command as deal_command
@@ -54,17 +54,13 @@ class Bid:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(SeatCommand):
     """Pass in the auction (R4.4)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class Vida:
+class Vida(SeatCommand):
     """Call the next vida level on the current bid (R4.5)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +72,8 @@ class Give:
 
 
 @dataclass(frozen=True, slots=True)
-class Declare:
+class Declare(SeatCommand):
     """Pilotta timing: announce all of one's combinations before one's first card (R5.8)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
