@@ -10,7 +10,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypedDict, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypedDict, TypeVar
 
 from trapoula.domain.cards import Card, parse_card
 from trapoula.domain.deal import Deal, commitment, deck_hash
@@ -341,13 +341,30 @@ class NextHand:
 
     deal: Deal
 
+    def payload(self) -> Payload:
+        """The plain-data form: ``{"kind": "next_hand", "explicit": bool}`` (the deal itself stays
+        secret until the hand ends)."""
+        return {"kind": "next_hand", "explicit": self.deal.explicit}
+
 
 @dataclass(frozen=True, slots=True)
 class SeatCommand:
     """A seat command that names nothing but its seat (each game's section 8: a draw, a pass, a
-    call); each such command is its own subclass, so that a game's rules tell them apart."""
+    call); each such command is its own subclass, so that a game's rules tell them apart, naming
+    its kind in its plain-data form: ``class Pass(SeatCommand, kind="pass")``."""
 
     seat: int
+    kind: ClassVar[str]
+    """The command's kind in its plain-data form (each subclass's own)."""
+
+    def __init_subclass__(cls, kind: str = "", **kwargs: Any) -> None:
+        super(SeatCommand, cls).__init_subclass__(**kwargs)  # not super(): slots=True makes this class anew
+        if kind:  # absent when ``dataclass(slots=True)`` makes the class anew: it keeps the kind
+            cls.kind = kind
+
+    def payload(self) -> Payload:
+        """The plain-data form: ``{"kind": kind, "seat": seat}``."""
+        return {"kind": self.kind, "seat": self.seat}
 
 
 class Seated(Protocol):

@@ -106,11 +106,7 @@ def command_payload(command: Command) -> Payload:
             if announce:
                 out["announce"] = True
             return out
-        case Draw(seat):
-            return {"kind": "draw", "seat": seat}
-        case Pass(seat):
-            return {"kind": "pass", "seat": seat}
         case ChooseSuit(seat, suit):
             return {"kind": "choose_suit", "seat": seat, "suit": suit.value}
-        case NextHand(deal):
-            return {"kind": "next_hand", "explicit": deal.explicit}
+        case Draw() | Pass() | NextHand():
+            return command.payload()

@@ -168,8 +168,8 @@ def command_payload(command: Command) -> Payload:
                 out["discard"] = discard.code
             out["extra"] = extra
             return out
-        case NextHand(deal):
-            return {"kind": "next_hand", "explicit": deal.explicit}
+        case NextHand():
+            return command.payload()
 
 
 def canonical(command: LayDown) -> LayDown:

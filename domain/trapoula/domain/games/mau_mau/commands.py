@@ -41,12 +41,12 @@ MAX_NAME = 64
 
 
 @dataclass(frozen=True, slots=True)
-class Mau(SeatCommand):
+class Mau(SeatCommand, kind="mau"):
     """Call "Mau" before playing the next-to-last card (R5.6)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Leave(SeatCommand):
+class Leave(SeatCommand, kind="leave"):
     """Leave the match, at any time (R6.10)."""
 
 
@@ -120,10 +120,8 @@ def parse_command(raw: Mapping[str, Any]) -> Command:
 def command_payload(command: Command) -> Payload:
     """The plain-data form of a command (a deal is not included: it is secret until the hand ends)."""
     match command:
-        case Mau(seat):
-            return {"kind": "mau", "seat": seat}
-        case Leave(seat):
-            return {"kind": "leave", "seat": seat}
+        case Mau() | Leave():
+            return command.payload()
         case Join(name, computer):
             return {"kind": "join", "name": name, "computer": computer}
         case _:

@@ -57,12 +57,12 @@ class Reveal:
 
 
 @dataclass(frozen=True, slots=True)
-class UseAuxiliary(SeatCommand):
+class UseAuxiliary(SeatCommand, kind="use_auxiliary"):
     """Turn up the next auxiliary card into the hand, privately (R6.1, R6.2, R13.2)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Cannot(SeatCommand):
+class Cannot(SeatCommand, kind="cannot"):
     """Sealed submission that the seat cannot reveal (R6.3, R7.1, R13.3)."""
 
 
@@ -133,12 +133,8 @@ def command_payload(command: Command) -> Payload:
             if companions:
                 out["companions"] = [c.code for c in companions]
             return out
-        case UseAuxiliary(seat):
-            return {"kind": "use_auxiliary", "seat": seat}
-        case Cannot(seat):
-            return {"kind": "cannot", "seat": seat}
-        case NextHand(deal):
-            return {"kind": "next_hand", "explicit": deal.explicit}
+        case SeatCommand() | NextHand():
+            return command.payload()
 
 
 def canonical(command: Reveal) -> Reveal:

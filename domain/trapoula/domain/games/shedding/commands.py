@@ -28,12 +28,12 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw(SeatCommand):
+class Draw(SeatCommand, kind="draw"):
     """Draw a card (S7), or take the whole pending draw (S9.2)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(SeatCommand):
+class Pass(SeatCommand, kind="pass"):
     """End the turn without playing (S11; each game says when it may)."""
 
 
@@ -90,12 +90,8 @@ def payload(command: Play | Draw | Pass | NextHand) -> Payload:
             if suit is not None:
                 out["suit"] = suit.value
             return out
-        case Draw(seat):
-            return {"kind": "draw", "seat": seat}
-        case Pass(seat):
-            return {"kind": "pass", "seat": seat}
-        case NextHand(deal):
-            return {"kind": "next_hand", "explicit": deal.explicit}
+        case SeatCommand() | NextHand():
+            return command.payload()
 
 
 _LISTED: dict[tuple[Any, ...], Any] = {}

@@ -54,12 +54,12 @@ class Bid:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(SeatCommand):
+class Pass(SeatCommand, kind="pass"):
     """Pass in the auction (R4.4)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Vida(SeatCommand):
+class Vida(SeatCommand, kind="vida"):
     """Call the next vida level on the current bid (R4.5)."""
 
 
@@ -72,7 +72,7 @@ class Give:
 
 
 @dataclass(frozen=True, slots=True)
-class Declare(SeatCommand):
+class Declare(SeatCommand, kind="declare"):
     """Pilotta timing: announce all of one's combinations before one's first card (R5.8)."""
 
 
@@ -167,11 +167,5 @@ def command_payload(command: Command) -> Payload:
             if belote:
                 out["belote"] = True
             return out
-        case Pass(seat):
-            return {"kind": "pass", "seat": seat}
-        case Vida(seat):
-            return {"kind": "vida", "seat": seat}
-        case Declare(seat):
-            return {"kind": "declare", "seat": seat}
-        case NextHand(deal):
-            return {"kind": "next_hand", "explicit": deal.explicit}
+        case SeatCommand() | NextHand():
+            return command.payload()
