@@ -272,7 +272,7 @@ class Progress(Protocol[S_contra]):
         """True while a hand is being played (``GameSpec.hand_in_progress``)."""
 
 
-class Codec(Protocol[S_contra, C]):
+class Codec(Protocol[C]):
     """A game's commands module as :func:`decider` reads it: the plain-data form of its commands."""
 
     def parse_command(self, raw: Mapping[str, Any], /) -> C:
@@ -283,9 +283,6 @@ class Codec(Protocol[S_contra, C]):
 
     def command_seat(self, command: C, /) -> Seat | None:
         """The seat a command acts for (``GameSpec.command_seat``)."""
-
-    def deal_command(self, state: S_contra, deal: Deal, /) -> C:
-        """The table's ``next_hand`` dealing ``deal`` (``GameSpec.deal_command``)."""
 
 
 class Decider(TypedDict, Generic[S, C]):
@@ -305,15 +302,16 @@ class Decider(TypedDict, Generic[S, C]):
     parse_command: Callable[[Mapping[str, Any]], C]
     command_payload: Callable[[C], Payload]
     command_seat: Callable[[C], Seat | None]
-    deal_command: Callable[[S, Deal], C]
+    deal_command: Callable[[Any, Deal], NextHand]
 
 
-def decider(rules: Rules[S, C], progress: Progress[S], codec: Codec[S, C]) -> Decider[S, C]:
+def decider(rules: Rules[S, C], progress: Progress[S], codec: Codec[C]) -> Decider[S, C]:
     """The ``GameSpec`` fields of a game's decider, read from its modules: ``rules`` (its rules
     module), ``progress`` (the module saying where a match stands: the rules module, or an engine
     it shares with other games) and ``codec`` (its commands module).  Each field is the module's
     function of the same name, unwrapped, so a ``GameSpec`` built with it calls the game's
-    functions directly (DESIGN, Layers; each game's sections 8 and 9)."""
+    functions directly (DESIGN, Layers; each game's sections 8 and 9); the table's deal is every
+    game's :class:`NextHand` (:func:`deal_command`)."""
     return {
         "initial_state": rules.initial_state,
         "decide": rules.decide,
@@ -329,7 +327,7 @@ def decider(rules: Rules[S, C], progress: Progress[S], codec: Codec[S, C]) -> De
         "parse_command": codec.parse_command,
         "command_payload": codec.command_payload,
         "command_seat": codec.command_seat,
-        "deal_command": codec.deal_command,
+        "deal_command": deal_command,
     }
 
 

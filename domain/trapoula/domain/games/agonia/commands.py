@@ -11,7 +11,6 @@ from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
 from trapoula.domain.game import NextHand as NextHand
 from trapoula.domain.game import command_seat as command_seat
-from trapoula.domain.game import deal_command as deal_command
 from trapoula.domain.games.shedding.commands import Draw, Pass, seat_of
 
 __all__ = [
@@ -24,7 +23,6 @@ __all__ = [
     "Play",
     "command_payload",
     "command_seat",
-    "deal_command",
     "parse_command",
 ]
 

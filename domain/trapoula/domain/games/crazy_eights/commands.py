@@ -13,7 +13,6 @@ from typing import Any, TypeAlias
 from trapoula.domain.events import Payload
 from trapoula.domain.game import NextHand as NextHand
 from trapoula.domain.game import command_seat as command_seat
-from trapoula.domain.game import deal_command as deal_command
 from trapoula.domain.games.shedding.commands import Draw, Pass, Play, card_and_suit, kind_of, payload, seat_of
 
 __all__ = [
@@ -25,7 +24,6 @@ __all__ = [
     "Play",
     "command_payload",
     "command_seat",
-    "deal_command",
     "parse_command",
 ]
 

@@ -15,7 +15,6 @@ from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
 from trapoula.domain.game import NextHand as NextHand
 from trapoula.domain.game import SeatCommand
-from trapoula.domain.game import deal_command as deal_command
 from trapoula.domain.games.mau_mau.options import Skill, parse_skill
 from trapoula.domain.games.shedding.commands import Draw, Pass, Play, card_and_suit, kind_of, payload, seat_of
 
@@ -31,7 +30,6 @@ __all__ = [
     "Play",
     "command_payload",
     "command_seat",
-    "deal_command",
     "join_command",
     "parse_command",
 ]
