@@ -26,7 +26,7 @@ from typing import Any
 
 from trapoula.domain.errors import InvalidInput
 
-__all__ = ["LEVELS", "check_level", "choose", "levels", "uniform"]
+__all__ = ["LEVELS", "by_kind", "check_level", "choose", "hand_codes", "levels", "uniform"]
 
 LEVELS: tuple[str, ...] = ("random", "heuristic")
 """The bot levels every game offers."""
@@ -35,6 +35,23 @@ LEVELS: tuple[str, ...] = ("random", "heuristic")
 def uniform(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> Mapping[str, Any]:
     """The ``random`` level: a uniformly random legal command."""
     return rng.choice(legal)
+
+
+def by_kind(legal: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    """A seat's legal command payloads grouped by their ``kind``, each group in the order listed.
+
+    >>> by_kind([{"kind": "play", "card": "7H"}, {"kind": "draw"}, {"kind": "play", "card": "8H"}])["play"]
+    [{'kind': 'play', 'card': '7H'}, {'kind': 'play', 'card': '8H'}]
+    """
+    out: dict[str, list[Mapping[str, Any]]] = {}
+    for cmd in legal:
+        out.setdefault(str(cmd.get("kind")), []).append(cmd)
+    return out
+
+
+def hand_codes(view: Mapping[str, Any]) -> list[str]:
+    """The card codes of the hand in a seat's view (``view["hand"]``; none for a spectator)."""
+    return [str(c) for c in view.get("hand") or ()]
 
 
 def levels(game: str) -> tuple[str, ...]:

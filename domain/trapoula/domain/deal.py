@@ -32,7 +32,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import lt as _lt
 from struct import unpack as _struct_unpack
@@ -43,6 +44,8 @@ from trapoula.domain.errors import InvalidInput
 
 __all__ = [
     "Deal",
+    "check_dealer",
+    "check_whole_deck",
     "commitment",
     "deal_cards",
     "deck_hash",
@@ -268,3 +271,32 @@ def deal_cards(raw: Any, what: str, size: int, bad_deal: Callable[[str], Invalid
         return parse_cards(raw)
     except InvalidInput as exc:
         raise bad_deal(f"{what}: {exc.message}") from None
+
+
+def check_dealer(raw: Mapping[str, Any], dealer: int, bad_deal: Callable[[str], InvalidInput]) -> None:
+    """Check the optional ``"dealer"`` of an explicit deal given as plain data: when present it must
+    be ``dealer``, the next hand's dealer (each game's explicit-deal rule).
+
+    Raises:
+        InvalidInput: a ``dealer`` that is not an integer or not ``dealer`` -- whatever ``bad_deal``
+            makes of the message.
+    """
+    if "dealer" in raw:
+        given = raw["dealer"]
+        if isinstance(given, bool) or not isinstance(given, int) or given != dealer:
+            raise bad_deal(f"dealer {str(given)[:16]!r} is not the next hand's dealer, seat {dealer}")
+
+
+def check_whole_deck(order: Sequence[Card], deck: Sequence[Card], bad_deal: Callable[[str], InvalidInput]) -> None:
+    """Check that an explicit deal's ``order`` holds each card of the game's ``deck`` exactly once
+    (each game's explicit-deal rule).
+
+    Raises:
+        InvalidInput: a card missing or repeated, the message listing both (reason ``bad_deal``) --
+            whatever ``bad_deal`` makes of it.
+    """
+    if len(order) != len(deck) or frozenset(order) != frozenset(deck):
+        counts = Counter(order)
+        doubled = sorted(c.code for c, k in counts.items() if k > 1)
+        missing = sorted(c.code for c in deck if c not in counts)
+        raise bad_deal(f"the cards are not exactly the {len(deck)}-card deck: missing {missing}, repeated {doubled}")

@@ -5,9 +5,14 @@
 * :class:`CommandRejected`: a well-formed command that the rules refuse; it names the reason code
   and the rule number; the service answers ``FAILED_PRECONDITION``.
 * A play that the rules punish is an event, not an error.
+
+A rules check that finds a command refused may say so with a :class:`Refusal` value, which the
+caller raises as :class:`CommandRejected` with its context.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 
 class TrapoulaDomainError(Exception):
@@ -39,3 +44,14 @@ class CommandRejected(TrapoulaDomainError):
         self.reason = reason
         self.rule = rule
         self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the rules refuse a command, as a value (a check that finds it returns one, its caller raises
+    :class:`CommandRejected`): the reason code of the game's section 8, the rule, and a sentence
+    naming what is wrong (the card, the count)."""
+
+    reason: str
+    rule: str
+    message: str

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 
 from trapoula.domain.errors import InvalidInput
@@ -264,3 +265,14 @@ def redact(event: Event, viewer: Viewer) -> Payload:
         for name in event.private:
             payload[name] = None
     return payload
+
+
+def listed_events(module: ModuleType) -> dict[str, type[Event]]:
+    """Event name -> class of every event a game's events module lists in its ``__all__`` (each game's
+    section 9), for ``GameSpec.event_types``; a module re-exporting the platform's ``MatchStarted``
+    lists it too.
+
+    Raises:
+        AttributeError: a name in ``__all__`` that the module does not define.
+    """
+    return {cls.event_name(): cls for cls in (getattr(module, name) for name in module.__all__)}

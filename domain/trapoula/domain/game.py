@@ -10,9 +10,9 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypedDict, TypeVar
 
-from trapoula.domain.cards import Card
+from trapoula.domain.cards import Card, parse_card
 from trapoula.domain.deal import Deal, commitment, deck_hash
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Payload, Seat, Viewer
@@ -223,6 +223,167 @@ class GameSpec(Generic[S, C]):
         return fact
 
 
+S_contra = TypeVar("S_contra", contravariant=True)
+"""A game's state type where a protocol only reads it."""
+
+
+class Rules(Protocol[S, C]):
+    """A game's rules module as :func:`decider` reads it: the decider's functions (DESIGN, Layers).
+
+    A module satisfies it by defining these functions at module level with these shapes; each is
+    the ``GameSpec`` field of the same name.
+    """
+
+    def initial_state(self, config: MatchConfig, /) -> S:
+        """The state before any event (``GameSpec.initial_state``)."""
+
+    def decide(self, state: S, command: C, /) -> tuple[Event, ...]:
+        """The events a command causes (``GameSpec.decide``)."""
+
+    def evolve(self, state: S, event: Event, /) -> S:
+        """Apply one event (``GameSpec.evolve``)."""
+
+    def legal_commands(self, state: S, seat: Seat, /) -> tuple[C, ...]:
+        """The commands a seat may issue now (``GameSpec.legal_commands``)."""
+
+    def deck(self, state: S, /) -> Sequence[Any]:
+        """The canonical deck for a seeded deal (``GameSpec.deck``)."""
+
+    def explicit_deal(self, state: S, raw: Mapping[str, Any], /) -> Deal:
+        """An explicit deal from plain data (``GameSpec.explicit_deal``)."""
+
+    def command_for(self, state: S, events: Sequence[Event], i: int, /) -> C | None:
+        """For an audit: the command whose events start at ``events[i]`` (``GameSpec.command_for``)."""
+
+    def option_defaults(self) -> Payload:
+        """The options with their defaults (``GameSpec.option_defaults``)."""
+
+
+class Progress(Protocol[S_contra]):
+    """Where a match stands, as :func:`decider` reads it from a game's rules (or shared engine) module."""
+
+    def is_terminal(self, state: S_contra, /) -> bool:
+        """True when the match is over (``GameSpec.is_terminal``)."""
+
+    def needs_deal(self, state: S_contra, /) -> bool:
+        """True when the table must deal the next hand (``GameSpec.needs_deal``)."""
+
+    def hand_in_progress(self, state: S_contra, /) -> bool:
+        """True while a hand is being played (``GameSpec.hand_in_progress``)."""
+
+
+class Codec(Protocol[C]):
+    """A game's commands module as :func:`decider` reads it: the plain-data form of its commands."""
+
+    def parse_command(self, raw: Mapping[str, Any], /) -> C:
+        """A seat command from plain data (``GameSpec.parse_command``)."""
+
+    def command_payload(self, command: C, /) -> Payload:
+        """A command's plain-data form (``GameSpec.command_payload``)."""
+
+    def command_seat(self, command: C, /) -> Seat | None:
+        """The seat a command acts for (``GameSpec.command_seat``)."""
+
+
+class Decider(TypedDict, Generic[S, C]):
+    """The ``GameSpec`` fields a game's modules supply (:func:`decider`), to pass as ``**decider(...)``."""
+
+    initial_state: Callable[[MatchConfig], S]
+    decide: Callable[[S, C], tuple[Event, ...]]
+    evolve: Callable[[S, Event], S]
+    legal_commands: Callable[[S, Seat], tuple[C, ...]]
+    deck: Callable[[S], Sequence[Any]]
+    explicit_deal: Callable[[S, Mapping[str, Any]], Deal]
+    command_for: Callable[[S, Sequence[Event], int], C | None]
+    option_defaults: Callable[[], Payload]
+    is_terminal: Callable[[S], bool]
+    needs_deal: Callable[[S], bool]
+    hand_in_progress: Callable[[S], bool]
+    parse_command: Callable[[Mapping[str, Any]], C]
+    command_payload: Callable[[C], Payload]
+    command_seat: Callable[[C], Seat | None]
+    deal_command: Callable[[Any, Deal], NextHand]
+
+
+def decider(rules: Rules[S, C], progress: Progress[S], codec: Codec[C]) -> Decider[S, C]:
+    """The ``GameSpec`` fields of a game's decider, read from its modules: ``rules`` (its rules
+    module), ``progress`` (the module saying where a match stands: the rules module, or an engine
+    it shares with other games) and ``codec`` (its commands module).  Each field is the module's
+    function of the same name, unwrapped, so a ``GameSpec`` built with it calls the game's
+    functions directly (DESIGN, Layers; each game's sections 8 and 9); the table's deal is every
+    game's :class:`NextHand` (:func:`deal_command`)."""
+    return {
+        "initial_state": rules.initial_state,
+        "decide": rules.decide,
+        "evolve": rules.evolve,
+        "legal_commands": rules.legal_commands,
+        "deck": rules.deck,
+        "explicit_deal": rules.explicit_deal,
+        "command_for": rules.command_for,
+        "option_defaults": rules.option_defaults,
+        "is_terminal": progress.is_terminal,
+        "needs_deal": progress.needs_deal,
+        "hand_in_progress": progress.hand_in_progress,
+        "parse_command": codec.parse_command,
+        "command_payload": codec.command_payload,
+        "command_seat": codec.command_seat,
+        "deal_command": deal_command,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """The table's command that deals the next hand from ``deal`` (each game's section 8: the
+    shedding games' S11, ``giminaiciai`` R3.2 and R3.8, ``romis`` R3 and R13.4, ``vida`` R3.2); it
+    names no seat, and its deal comes from the table (``GameSpec.deal_command``)."""
+
+    deal: Deal
+
+    def payload(self) -> Payload:
+        """The plain-data form: ``{"kind": "next_hand", "explicit": bool}`` (the deal itself stays
+        secret until the hand ends)."""
+        return {"kind": "next_hand", "explicit": self.deal.explicit}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCommand:
+    """A seat command that names nothing but its seat (each game's section 8: a draw, a pass, a
+    call); each such command is its own subclass, so that a game's rules tell them apart, naming
+    its kind in its plain-data form: ``class Pass(SeatCommand, kind="pass")``."""
+
+    seat: int
+    kind: ClassVar[str]
+    """The command's kind in its plain-data form (each subclass's own)."""
+
+    def __init_subclass__(cls, kind: str = "", **kwargs: Any) -> None:
+        super(SeatCommand, cls).__init_subclass__(**kwargs)  # not super(): slots=True makes this class anew
+        if kind:  # absent when ``dataclass(slots=True)`` makes the class anew: it keeps the kind
+            cls.kind = kind
+
+    def payload(self) -> Payload:
+        """The plain-data form: ``{"kind": kind, "seat": seat}``."""
+        return {"kind": self.kind, "seat": self.seat}
+
+
+class Seated(Protocol):
+    """A seat command: one that names the seat it acts for."""
+
+    @property
+    def seat(self) -> Seat:
+        """The seat the command acts for."""
+
+
+def command_seat(command: Seated | NextHand) -> Seat | None:
+    """The seat a command acts for; None for the table's :class:`NextHand` (``GameSpec.command_seat``)."""
+    return None if isinstance(command, NextHand) else command.seat
+
+
+def deal_command(state: Any, deal: Deal) -> NextHand:
+    """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``; each game's
+    section 8 says when a hand is dealt)."""
+    return NextHand(deal)
+
+
 CommandFields = Mapping[str, tuple[frozenset[str], frozenset[str]]]
 """A game's seat commands: kind -> (required fields, optional fields) of its plain-data form."""
 
@@ -238,7 +399,7 @@ def command_shape(game: str, raw: Any, fields: CommandFields) -> tuple[str, Seat
     """
 
     def bad(message: str, reason: str = "bad_command") -> InvalidInput:
-        return InvalidInput(f"{game}: {message} (section 8)", reason=reason)
+        return command_error(game, message, reason)
 
     if not isinstance(raw, Mapping):
         raise bad(f"command {str(raw)[:40]!r} is not a mapping")
@@ -256,6 +417,24 @@ def command_shape(game: str, raw: Any, fields: CommandFields) -> tuple[str, Seat
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise bad(f"command {kind!r}: seat {str(seat)[:32]!r} is not an integer", "bad_seat")
     return kind, seat
+
+
+def command_error(game: str, message: str, reason: str = "bad_command") -> InvalidInput:
+    """The error of a malformed plain command of ``game`` (each game's section 8): its message reads
+    ``"<game>: <message> (section 8)"``, with ``reason`` (``bad_command``, ``bad_seat``, ``bad_card``)."""
+    return InvalidInput(f"{game}: {message} (section 8)", reason=reason)
+
+
+def card_field(game: str, value: Any, what: str) -> Card:
+    """The card of a plain command's card field ``value`` (``what`` names it in the message).
+
+    Raises:
+        InvalidInput: ``value`` is not a string (:func:`command_error`, ``bad_card``), or a code that
+            does not parse (``bad_card``, :func:`~trapoula.domain.cards.parse_card`).
+    """
+    if not isinstance(value, str):
+        raise command_error(game, f"{what} {str(value)[:32]!r} is not a card code", "bad_card")
+    return parse_card(value)
 
 
 def acting_seats(game: GameSpec[S, C], state: S, seats: Sequence[Seat]) -> tuple[Seat, ...]:

@@ -122,6 +122,70 @@ class MatchResult:
     """Each team's score (games won, points ...) in a game that scores by team, else empty."""
 
 
+class StartsHand(Event):
+    """A game's ``hand_started`` event whose fact (:class:`HandStart`) is its own fields of these names."""
+
+    __slots__ = ()
+    hand_no: int
+    dealer: Seat
+    explicit_deal: bool
+    commitment: str
+    seed: str | None
+    deck: tuple[str, ...]
+
+    role: ClassVar[Role] = Role.HAND_STARTED
+
+    def lifecycle(self) -> HandStart:
+        """The hand's start: its number, dealer, commitment, hidden seed and deck order."""
+        return HandStart(self.hand_no, self.dealer, self.explicit_deal, self.commitment, self.seed, self.deck)
+
+
+class ScoresHand(Event):
+    """A game's ``hand_scored`` event whose fact (:class:`HandScore`) is its own fields of these names."""
+
+    __slots__ = ()
+    reason: str
+    winner: int | None
+    hand_points: tuple[int | None, ...]
+    totals: tuple[int | None, ...]
+
+    role: ClassVar[Role] = Role.HAND_SCORED
+
+    def lifecycle(self) -> HandScore:
+        """The hand's score: its reason, winner, points and totals."""
+        return HandScore(self.reason, self.winner, self.hand_points, self.totals)
+
+
+class RevealsSalt(Event):
+    """A game's ``hand_revealed`` event that publishes the hand's salt (:class:`HandReveal`): its seed,
+    ``""`` for an explicit deal."""
+
+    __slots__ = ()
+    salt: str
+
+    role: ClassVar[Role] = Role.HAND_REVEALED
+
+    def lifecycle(self) -> HandReveal:
+        """The hand's salt made public: its seed, ``""`` for an explicit deal."""
+        return HandReveal(self.salt)
+
+
+class EndsMatch(Event):
+    """A game's ``match_ended`` event naming one winner among the seats' totals (:class:`MatchResult`;
+    the game's spec ranks the seats)."""
+
+    __slots__ = ()
+    winner: Seat
+    totals: tuple[int, ...]
+
+    role: ClassVar[Role] = Role.MATCH_ENDED
+    between_hands: ClassVar[bool] = True
+
+    def lifecycle(self) -> MatchResult:
+        """The match's result: the totals and the winner."""
+        return MatchResult(self.totals, (self.winner,), ())
+
+
 @dataclass(frozen=True, slots=True)
 class SeatJoined:
     """A newcomer takes a seat in a started match (role ``seat_joined``)."""

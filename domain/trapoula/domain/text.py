@@ -40,6 +40,7 @@ __all__ = [
     "Turn",
     "dealt_line",
     "hand_started_line",
+    "match_options",
     "match_over_line",
     "match_started_line",
     "plain_command",
@@ -138,6 +139,17 @@ def match_started_line(payload: Mapping[str, Any], limit: str = "") -> str:
     """
     players = ", ".join(str(n) for n in payload.get("names") or [] if n)
     return f"Match of {payload.get('game')}: {players}{limit}"
+
+
+def match_options(payload: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The options a ``MatchStarted`` payload (S12) carries, an empty mapping when it carries none,
+    for a game to say how long its match lasts (:func:`match_started_line`'s ``limit``).
+
+    >>> match_options({"options": {"target_score": 100}}), match_options({"options": None})
+    ({'target_score': 100}, {})
+    """
+    raw = payload.get("options")
+    return raw if isinstance(raw, Mapping) else {}
 
 
 def plain_event(

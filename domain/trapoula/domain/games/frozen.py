@@ -204,10 +204,7 @@ def applier(
     Raises:
         TypeError: ``cls`` is no dataclass, or a name is not one of its fields.
     """
-    fields = tuple(field.name for field in dataclasses.fields(cls))
-    unknown = set(names) - set(fields)
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field(s) {sorted(unknown)}")
+    _check_names(cls, names)
     env: dict[str, Any] = {
         "_new": object.__new__,
         "_cls": cls,
@@ -217,18 +214,13 @@ def applier(
         "_names": names,
         "_other": _other_changes,
     }
-    lines = ["def apply(state, event):", "    names, values = _changes(state, event, *_extra)"]
-    lines.append("    if names is not _names:")
-    lines.append("        return _other(state, names, values)")
-    lines.append("    new = _new(_builder)")
-    lines.extend(
-        f"    new.{n} = values[{names.index(n)}]" if n in names else f"    new.{n} = state.{n}" for n in fields
+    head = (
+        "def apply(state, event):",
+        "    names, values = _changes(state, event, *_extra)",
+        "    if names is not _names:",
+        "        return _other(state, names, values)",
     )
-    lines.extend(f"    new.{name} = None" for name in memo_slots(cls))
-    lines.append("    new.__class__ = _cls")
-    lines.append("    return new")
-    exec("\n".join(lines), env)
-    apply: Callable[[Any, Any], Any] = env["apply"]
+    apply: Callable[[Any, Any], Any] = _compile_copy(cls, head, lambda n: _taken(names, n), env, "apply")
     return apply
 
 
@@ -244,21 +236,43 @@ known_setter = _SETTERS.get
 
 def _setter(cls: type, names: tuple[str, ...]) -> Callable[[Any, tuple[Any, ...]], Any]:
     """The copying function of ``cls`` taking ``names`` from a tuple of values (:func:`set_fields`)."""
-    fields = tuple(field.name for field in dataclasses.fields(cls))
-    unknown = set(names) - set(fields)
+    _check_names(cls, names)
+    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_builder": builder(cls)}
+    head = ("def copy(state, values):",)
+    setter: Callable[[Any, tuple[Any, ...]], Any] = _compile_copy(cls, head, lambda n: _taken(names, n), env, "copy")
+    return setter
+
+
+def _check_names(cls: type, names: tuple[str, ...]) -> None:
+    """Refuse ``names`` that are not all fields of the dataclass ``cls``.
+
+    Raises:
+        TypeError: ``cls`` is no dataclass, or a name is not one of its fields.
+    """
+    unknown = set(names) - {field.name for field in dataclasses.fields(cls)}
     if unknown:
         raise TypeError(f"{cls.__name__} has no field(s) {sorted(unknown)}")
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_builder": builder(cls)}
-    lines = ["def copy(state, values):", "    new = _new(_builder)"]
-    lines.extend(
-        f"    new.{n} = values[{names.index(n)}]" if n in names else f"    new.{n} = state.{n}" for n in fields
-    )
-    lines.extend(f"    new.{name} = None" for name in memo_slots(cls))
+
+
+def _taken(names: tuple[str, ...], name: str) -> str:
+    """Where a copying function taking ``names`` from a tuple ``values`` reads field ``name``."""
+    return f"values[{names.index(name)}]" if name in names else f"state.{name}"
+
+
+def _compile_copy(
+    cls: type, head: tuple[str, ...], source: Callable[[str], str], env: dict[str, Any], name: str
+) -> Any:
+    """Write and compile a copying function of ``cls`` (the way dataclasses writes ``__init__``):
+    the lines ``head`` (its ``def`` line and first statements), then a new builder object
+    (:func:`builder`, ``env["_builder"]``), each field stored from the expression ``source(field)``,
+    each memo slot set to None, the class set to ``cls``.  Returns the function ``name`` it defines."""
+    lines = [*head, "    new = _new(_builder)"]
+    lines.extend(f"    new.{n} = {source(n)}" for n in (field.name for field in dataclasses.fields(cls)))
+    lines.extend(f"    new.{slot} = None" for slot in memo_slots(cls))
     lines.append("    new.__class__ = _cls")
     lines.append("    return new")
     exec("\n".join(lines), env)
-    setter: Callable[[Any, tuple[Any, ...]], Any] = env["copy"]
-    return setter
+    return env[name]
 
 
 def memo_slots(cls: type) -> tuple[str, ...]:
@@ -299,13 +313,11 @@ def _copier(cls: type, changed: tuple[str, ...]) -> _Copier:
         if not name.isidentifier() or name.startswith("__"):
             raise TypeError(f"{cls.__name__}.{name} cannot be copied by name")
     env: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_builder": builder(cls)}
-    lines = ["def copy(state, changes):", "    new = _new(_builder)"]
-    lines.extend(f"    new.{n} = changes[{n!r}]" if n in changed else f"    new.{n} = state.{n}" for n in fields)
-    lines.extend(f"    new.{name} = None" for name in memo_slots(cls))
-    lines.append("    new.__class__ = _cls")
-    lines.append("    return new")
-    exec("\n".join(lines), env)  # the way dataclasses writes __init__
-    copier: _Copier = env["copy"]
+
+    def source(name: str) -> str:
+        return f"changes[{name!r}]" if name in changed else f"state.{name}"
+
+    copier: _Copier = _compile_copy(cls, ("def copy(state, changes):",), source, env, "copy")
     return copier
 
 

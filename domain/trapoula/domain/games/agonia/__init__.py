@@ -9,25 +9,15 @@ points in their hands; a match goes until a total exceeds the target and the low
 from __future__ import annotations
 
 from trapoula.domain.bots import uniform
-from trapoula.domain.game import GameSpec
+from trapoula.domain.game import GameSpec, decider
+from trapoula.domain.games.agonia import commands, rules
 from trapoula.domain.games.agonia import events as _agonia_events
 from trapoula.domain.games.agonia.bot import heuristic
-from trapoula.domain.games.agonia.commands import Command, command_payload, command_seat, parse_command
+from trapoula.domain.games.agonia.commands import Command
 from trapoula.domain.games.agonia.options import AgoniaOptions, parse_options
-from trapoula.domain.games.agonia.rules import (
-    command_for,
-    decide,
-    deck,
-    evolve,
-    explicit_deal,
-    initial_state,
-    legal_commands,
-    option_defaults,
-)
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
 from trapoula.domain.games.agonia.text import TEXT
 from trapoula.domain.games.agonia.views import seat_view
-from trapoula.domain.games.shedding import commands as shedding_commands
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as _shedding_events
 
@@ -37,29 +27,15 @@ SPEC: GameSpec[AgoniaState, Command] = GameSpec(
     summary="Greek Crazy Eights: aces wild, 7 draw-two stacking, 8 again, 9 skip; 2-4 players, match to a limit.",
     min_players=2,
     max_players=4,
-    initial_state=initial_state,
-    decide=decide,
-    evolve=evolve,
-    is_terminal=engine.is_terminal,
-    legal_commands=legal_commands,
+    **decider(rules, engine, commands),
     seat_view=seat_view,
-    parse_command=parse_command,
-    command_payload=command_payload,
-    command_seat=command_seat,
-    event_types=engine.event_types(_shedding_events, _agonia_events),
-    needs_deal=engine.needs_deal,
-    deal_command=shedding_commands.deal_command,
-    deck=deck,
-    explicit_deal=explicit_deal,
-    command_for=command_for,
     parse_options=parse_options,
-    option_defaults=option_defaults,
-    hand_in_progress=engine.hand_in_progress,
+    bot_levels={"random": uniform, "heuristic": heuristic},
+    text=TEXT,
+    event_types=engine.event_types(_shedding_events, _agonia_events),
     event_rules=_shedding_events.EVENT_RULES,
     audit_rules=_shedding_events.AUDIT_RULES,
-    bot_levels={"random": uniform, "heuristic": heuristic},
     target_option="target_points",
-    text=TEXT,
 )
 """Agonia's game definition."""
 

@@ -14,7 +14,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trapoula.domain.games.shedding.botkit import best_suit
+from trapoula.domain.bots import by_kind, hand_codes
+from trapoula.domain.games.shedding.botkit import best_suit, take_or_pass, wild_play
 from trapoula.domain.games.shedding.botkit import rank as _rank
 from trapoula.domain.games.shedding.botkit import suit as _suit
 from trapoula.domain.games.shedding.botkit import without as _without
@@ -35,14 +36,12 @@ def _suit_counts(cards: Sequence[str]) -> Counter[str]:
 
 def heuristic(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: random.Random) -> Mapping[str, Any]:
     """Agonia's ``heuristic`` level (see the module docstring); returns one of ``legal``."""
-    hand: list[str] = [str(c) for c in view.get("hand") or ()]
-    by_kind: dict[str, list[Mapping[str, Any]]] = {}
-    for cmd in legal:
-        by_kind.setdefault(str(cmd.get("kind")), []).append(cmd)
-    if "choose_suit" in by_kind:  # R7.2.2
+    hand = hand_codes(view)
+    kinds = by_kind(legal)
+    if "choose_suit" in kinds:  # R7.2.2
         suit = _best_suit(hand, rng)
-        return next((c for c in by_kind["choose_suit"] if c.get("suit") == suit), by_kind["choose_suit"][0])
-    plays = by_kind.get("play", [])
+        return next((c for c in kinds["choose_suit"] if c.get("suit") == suit), kinds["choose_suit"][0])
+    plays = kinds.get("play", [])
     plain = [c for c in plays if _rank(str(c["card"])) != "A"]
     if plain:
         return _best_plain(view, hand, plain, rng)
@@ -50,12 +49,8 @@ def heuristic(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: 
     if aces:  # R5.1: only when nothing else plays
         card = max({str(c["card"]) for c in aces}, key=lambda a: (_suit_counts(_without(hand, a))[_suit(a)], a))
         suit = _best_suit(_without(hand, card), rng)
-        same = [c for c in aces if c["card"] == card]
-        return next((c for c in same if c.get("suit") == suit), same[0])
-    for kind in ("draw", "pass"):  # R5.2.2 take the penalty, R4.2 draw; R4.4 pass only after
-        if kind in by_kind:
-            return by_kind[kind][0]
-    return rng.choice(legal)
+        return wild_play(aces, card, suit)
+    return take_or_pass(kinds, legal, rng)  # R5.2.2 take the penalty, R4.2 draw; R4.4 pass only after
 
 
 def _best_plain(

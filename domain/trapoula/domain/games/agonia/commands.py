@@ -9,7 +9,9 @@ from typing import Any, TypeAlias
 from trapoula.domain.cards import Card, Suit, parse_card
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
-from trapoula.domain.games.shedding.commands import Draw, NextHand, Pass, seat_of
+from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import command_seat as command_seat
+from trapoula.domain.games.shedding.commands import Draw, Pass, seat_of
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -102,16 +104,7 @@ def command_payload(command: Command) -> Payload:
             if announce:
                 out["announce"] = True
             return out
-        case Draw(seat):
-            return {"kind": "draw", "seat": seat}
-        case Pass(seat):
-            return {"kind": "pass", "seat": seat}
         case ChooseSuit(seat, suit):
             return {"kind": "choose_suit", "seat": seat, "suit": suit.value}
-        case NextHand(deal):
-            return {"kind": "next_hand", "explicit": deal.explicit}
-
-
-def command_seat(command: Command) -> int | None:
-    """The seat a command acts for; None for the table's ``next_hand``."""
-    return None if isinstance(command, NextHand) else command.seat
+        case Draw() | Pass() | NextHand():
+            return command.payload()

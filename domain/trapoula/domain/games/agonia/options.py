@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.options import int_option, option_items, plain_options
 
 StarterAceSuit = Literal["ace", "first_player", "dealer", "previous_winner"]
 AnnouncePenalty = Literal["draw_one", "skip_turn", "ten_points"]
@@ -45,47 +44,22 @@ class AgoniaOptions:
     """R7.6: a 7 as the last card (decision 9)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """All options as plain data (a fresh dict each call)."""
-        last = _last[0]
-        if last[0] is not self:  # every view of a table asks for the same options object's
-            last = _last[0] = (self, _as_dict(self))
-        return dict(last[1])
-
-
-_last: list[tuple[object, dict[str, Any]]] = [(object(), {})]
-"""The options object :meth:`AgoniaOptions.to_dict` wrote last, with its dict (one assignment: a
-concurrent reader sees an old pair or the new one)."""
-
-
-@functools.lru_cache(maxsize=256)
-def _as_dict(options: AgoniaOptions) -> dict[str, Any]:
-    return dataclasses.asdict(options)
+        """All options as plain data (a fresh dict each call, :func:`~trapoula.domain.options.plain_options`)."""
+        return plain_options(self)
 
 
 def parse_options(raw: Mapping[str, Any]) -> AgoniaOptions:
     """Validate option keys and values (section 7) and fill in the defaults.
 
     Raises:
-        InvalidInput: an unknown key, or a value of the wrong type or outside its choices
-            (``bad_option``); the message names the key and the value.
+        InvalidInput: an unknown key, a ``target_points`` that is not an integer from 0 to 1,000
+            (R7.1), a choice outside its list (R7.2, R7.5.2, R7.6) or a variant that is not true or
+            false (R7.3-R7.5) (``bad_option``); the message names the key and the value.
     """
-    fields = {f.name: f for f in dataclasses.fields(AgoniaOptions)}
     values: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key not in fields:
-            raise InvalidInput(
-                f"unknown agonia option {key!r}; known: {', '.join(sorted(fields))} (agonia section 7)",
-                reason="bad_option",
-            )
+    for key, value in option_items("agonia", raw, AgoniaOptions):
         if key == "target_points":
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TARGET_POINTS:
-                raise InvalidInput(
-                    f"agonia option target_points={str(value)[:32]!r}: expected an integer from 0 to "
-                    f"{MAX_TARGET_POINTS} (R7.1)",
-                    reason="bad_option",
-                )
+            value = int_option("agonia", key, value, 0, MAX_TARGET_POINTS, "R7.1")
         elif key in _CHOICES:
             if value not in _CHOICES[key]:
                 raise InvalidInput(

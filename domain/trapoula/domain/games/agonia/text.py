@@ -12,12 +12,11 @@ the suit chosen on an ace up-card (R7.2), a missed announcement (R7.5) and the m
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from trapoula.domain.games.shedding import text as shedding
-from trapoula.domain.text import match_started_line
-from trapoula.domain.words import cap, seat_name, suit_symbol
+from trapoula.domain.words import cap, suit_symbol
 
 __all__ = ["TEXT", "describe_command", "describe_event", "match_length", "render_view"]
 
@@ -50,21 +49,18 @@ def match_length(options: Mapping[str, Any]) -> str:
     return ", a single hand" if target == 0 else f", to {target} points"
 
 
-def describe_event(
-    name: str, payload: Mapping[str, Any], names: Sequence[str | None], me: int | None = None, *, verbose: bool = False
-) -> str | None:
-    """Agonia's events (section 9) as ``me`` saw them (:class:`~trapoula.domain.text.DescribeEvent`)."""
-    p = payload
-    who = seat_name(names, p.get("seat"), me)
+def _own_event(name: str, p: Mapping[str, Any], who: str) -> str | None:
+    """Agonia's own events (section 9) in words (:data:`~trapoula.domain.games.shedding.text.OwnEvent`)."""
     match name:
-        case "MatchStarted":
-            raw = p.get("options")
-            return match_started_line(p, match_length(raw if isinstance(raw, Mapping) else {}))
         case "SuitChosen":  # R7.2
             return f"{cap(who)} choose{'' if who == 'you' else 's'} {suit_symbol(p.get('suit'))}"
         case "AnnouncementMissed":  # R7.5.2
             return f"{cap(who)} did not announce {p.get('cards_left')} card(s) left: {p.get('penalty')}"
-    return shedding.describe_event(name, p, names, me, verbose=verbose)
+    return None
+
+
+describe_event = shedding.game_events(_own_event, match_length)
+"""Agonia's events (section 9) as a viewer saw them: its own, then the shedding games' common ones."""
 
 
 TEXT = shedding.game_text(describe_event, _menu_line)

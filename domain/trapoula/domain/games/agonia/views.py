@@ -10,7 +10,7 @@ from trapoula.domain.games.agonia.commands import command_payload
 from trapoula.domain.games.agonia.rules import legal_commands
 from trapoula.domain.games.agonia.state import AgoniaState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import PHASE_VALUES, public_parts
+from trapoula.domain.games.shedding.state import PHASE_VALUES, last_hand_view, public_parts
 
 
 def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
@@ -53,10 +53,5 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
     else:
         view["legal"] = []
     if last_hands is not None:
-        view["last_hand"] = {
-            "reason": state.last_reason,
-            "winner": state.last_winner,
-            "hands": [list(h) for h in last_hands],
-            "hand_points": list(state.last_hand_points),
-        }
+        view["last_hand"] = last_hand_view(state, last_hands, list(state.last_hand_points))
     return view

@@ -15,26 +15,15 @@ from __future__ import annotations
 
 from trapoula.domain.bots import uniform
 from trapoula.domain.events import Event
-from trapoula.domain.game import GameSpec
+from trapoula.domain.game import GameSpec, decider
+from trapoula.domain.games.crazy_eights import commands, rules
 from trapoula.domain.games.crazy_eights import events as _crazy
 from trapoula.domain.games.crazy_eights.bot import heuristic
-from trapoula.domain.games.crazy_eights.commands import Command, command_payload, command_seat, parse_command
+from trapoula.domain.games.crazy_eights.commands import Command
 from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse_options
-from trapoula.domain.games.crazy_eights.rules import (
-    acting,
-    command_for,
-    decide,
-    deck,
-    evolve,
-    explicit_deal,
-    initial_state,
-    legal_commands,
-    option_defaults,
-)
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
 from trapoula.domain.games.crazy_eights.text import TEXT
 from trapoula.domain.games.crazy_eights.views import seat_view
-from trapoula.domain.games.shedding import commands as shedding_commands
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as _common
 
@@ -66,31 +55,17 @@ SPEC: GameSpec[CrazyEightsState, Command] = GameSpec(
     summary="Crazy Eights: eights wild, one hand or a points game, optional action cards; 2-7 players.",
     min_players=2,
     max_players=7,
-    initial_state=initial_state,
-    decide=decide,
-    evolve=evolve,
-    is_terminal=engine.is_terminal,
-    legal_commands=legal_commands,
+    **decider(rules, engine, commands),
     seat_view=seat_view,
-    parse_command=parse_command,
-    command_payload=command_payload,
-    command_seat=command_seat,
-    event_types=_event_types(),
-    needs_deal=engine.needs_deal,
-    deal_command=shedding_commands.deal_command,
-    deck=deck,
-    explicit_deal=explicit_deal,
-    command_for=command_for,
     parse_options=parse_options,
-    option_defaults=option_defaults,
-    hand_in_progress=engine.hand_in_progress,
+    bot_levels={"random": uniform, "heuristic": heuristic},
+    text=TEXT,
+    event_types=_event_types(),
     event_rules=_common.EVENT_RULES,
     audit_rules=_common.AUDIT_RULES,
-    acting=acting,
-    bot_levels={"random": uniform, "heuristic": heuristic},
+    acting=rules.acting,
     higher_totals_win=True,
     target_option="target_per_player",
-    text=TEXT,
 )
 """Crazy Eights' game definition."""
 

@@ -14,7 +14,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trapoula.domain.games.shedding.botkit import best_suit
+from trapoula.domain.bots import by_kind, hand_codes
+from trapoula.domain.games.shedding.botkit import best_suit, take_or_pass, wild_play
 from trapoula.domain.games.shedding.botkit import rank as _rank
 from trapoula.domain.games.shedding.botkit import suit as _suit
 from trapoula.domain.games.shedding.botkit import without as _without
@@ -34,11 +35,9 @@ def heuristic(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: 
     ``view`` is the seat's view (``hand``, ``hand_sizes``, ``seat``, ``direction``, ``options``);
     ``legal`` its command payloads.
     """
-    hand: list[str] = [str(c) for c in view.get("hand") or ()]
-    by_kind: dict[str, list[Mapping[str, Any]]] = {}
-    for cmd in legal:
-        by_kind.setdefault(str(cmd.get("kind")), []).append(cmd)
-    plays = by_kind.get("play", [])
+    hand = hand_codes(view)
+    kinds = by_kind(legal)
+    plays = kinds.get("play", [])
     if plays:
         if len(hand) == 1:  # R6.1: go out (R5.7: whatever the card)
             return plays[0]
@@ -47,12 +46,8 @@ def heuristic(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], rng: 
             return _best_plain(view, hand, plain, rng)
         card = min(str(c["card"]) for c in plays)  # only eights play: any will do
         suit = _best_suit(_without(hand, card), rng)
-        same = [c for c in plays if c["card"] == card]
-        return next((c for c in same if c.get("suit") == suit), same[0])  # R5.1.2
-    for kind in ("draw", "pass"):  # R5.2.2 take the penalty, R4.2 draw; R4.3-R4.4 pass when it must
-        if kind in by_kind:
-            return by_kind[kind][0]
-    return rng.choice(legal)
+        return wild_play(plays, card, suit)  # R5.1.2
+    return take_or_pass(kinds, legal, rng)  # R5.2.2 take the penalty, R4.2 draw; R4.3-R4.4 pass when it must
 
 
 def _best_plain(

@@ -11,18 +11,21 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from trapoula.domain.events import Payload
-from trapoula.domain.games.shedding.commands import (
-    Draw,
-    NextHand,
-    Pass,
-    Play,
-    card_and_suit,
-    kind_of,
-    payload,
-    seat_of,
-)
+from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import command_seat as command_seat
+from trapoula.domain.games.shedding.commands import Draw, Pass, Play, card_and_suit, kind_of, payload, seat_of
 
-__all__ = ["SEAT_COMMANDS", "Command", "Draw", "NextHand", "Pass", "Play", "command_payload", "parse_command"]
+__all__ = [
+    "SEAT_COMMANDS",
+    "Command",
+    "Draw",
+    "NextHand",
+    "Pass",
+    "Play",
+    "command_payload",
+    "command_seat",
+    "parse_command",
+]
 
 Command: TypeAlias = Play | Draw | Pass | NextHand
 """Every Crazy Eights command."""
@@ -61,8 +64,3 @@ def command_payload(command: Command) -> Payload:
     """The plain-data form of a command (inverse of :func:`parse_command`); a ``next_hand`` gives
     ``{"kind": "next_hand", "explicit": bool}``: its deal stays secret until the hand ends."""
     return payload(command)
-
-
-def command_seat(command: Command) -> int | None:
-    """The seat a command acts for; None for the table's ``next_hand``."""
-    return None if isinstance(command, NextHand) else command.seat

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.options import int_option, option_items, plain_options
 
 Scoring = Literal["single", "points"]
 """R7.1: one hand (R6.3), or the points game (R6.4-R6.7)."""
@@ -39,11 +38,8 @@ class CrazyEightsOptions:
     """R5.6: draw one card at a time until a card can be played, then play it."""
 
     def to_dict(self) -> dict[str, Any]:
-        """All options as plain data (a fresh dict each call)."""
-        last = _last[0]
-        if last[0] is not self:  # every view of a table asks for the same options object's
-            last = _last[0] = (self, _as_dict(self))
-        return dict(last[1])
+        """All options as plain data (a fresh dict each call, :func:`~trapoula.domain.options.plain_options`)."""
+        return plain_options(self)
 
     def target(self, players: int) -> int:
         """The points-game target for ``players`` players (R6.6): 50 a player by default.
@@ -52,16 +48,6 @@ class CrazyEightsOptions:
         150
         """
         return self.target_per_player * players
-
-
-_last: list[tuple[object, dict[str, Any]]] = [(object(), {})]
-"""The options object :meth:`CrazyEightsOptions.to_dict` wrote last, with its dict (one assignment: a
-concurrent reader sees an old pair or the new one)."""
-
-
-@functools.lru_cache(maxsize=256)
-def _as_dict(options: CrazyEightsOptions) -> dict[str, Any]:
-    return dataclasses.asdict(options)
 
 
 def parse_options(raw: Mapping[str, Any]) -> CrazyEightsOptions:
@@ -73,14 +59,8 @@ def parse_options(raw: Mapping[str, Any]) -> CrazyEightsOptions:
         InvalidInput: an unknown key, or a value of the wrong type or outside its choices
             (``bad_option``); the message names the key and the value.
     """
-    fields = {f.name for f in dataclasses.fields(CrazyEightsOptions)}
     values: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key not in fields:
-            raise InvalidInput(
-                f"unknown crazy_eights option {key!r}; known: {', '.join(sorted(fields))} (crazy_eights section 7)",
-                reason="bad_option",
-            )
+    for key, value in option_items("crazy_eights", raw, CrazyEightsOptions):
         if key == "scoring":
             if value not in SCORINGS:
                 raise InvalidInput(
@@ -88,14 +68,7 @@ def parse_options(raw: Mapping[str, Any]) -> CrazyEightsOptions:
                     reason="bad_option",
                 )
         elif key == "target_per_player":
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TARGET_PER_PLAYER:
-                raise InvalidInput(
-                    f"crazy_eights option target_per_player={str(value)[:32]!r}: expected an integer from 1 to "
-                    f"{MAX_TARGET_PER_PLAYER} (R7.2)",
-                    reason="bad_option",
-                )
+            value = int_option("crazy_eights", key, value, 1, MAX_TARGET_PER_PLAYER, "R7.2")
         elif not isinstance(value, bool):
             raise InvalidInput(
                 f"crazy_eights option {key}={str(value)[:32]!r}: expected true or false (R7.3)", reason="bad_option"

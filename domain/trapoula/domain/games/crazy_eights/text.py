@@ -10,11 +10,10 @@ R6.6, R7.1, R7.2).  A demonstration plays the points game (R6.4), so that it has
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from trapoula.domain.games.shedding import text as shedding
-from trapoula.domain.text import match_started_line
 from trapoula.domain.words import pretty
 
 __all__ = ["TEXT", "describe_command", "describe_event", "match_length", "render_view"]
@@ -38,18 +37,15 @@ def match_length(options: Mapping[str, Any]) -> str:
     return ""
 
 
-def describe_event(
-    name: str, payload: Mapping[str, Any], names: Sequence[str | None], me: int | None = None, *, verbose: bool = False
-) -> str | None:
-    """Crazy Eights' events (section 9) as ``me`` saw them (:class:`~trapoula.domain.text.DescribeEvent`)."""
-    p = payload
-    match name:
-        case "MatchStarted":
-            raw = p.get("options")
-            return match_started_line(p, match_length(raw if isinstance(raw, Mapping) else {}))
-        case "StarterBuried":  # R3.4
-            return f"The up-card {pretty(p.get('card'))} is buried in the stock"
-    return shedding.describe_event(name, p, names, me, verbose=verbose)
+def _own_event(name: str, p: Mapping[str, Any], who: str) -> str | None:
+    """Crazy Eights' own event (section 9) in words (:data:`~trapoula.domain.games.shedding.text.OwnEvent`)."""
+    if name == "StarterBuried":  # R3.4
+        return f"The up-card {pretty(p.get('card'))} is buried in the stock"
+    return None
+
+
+describe_event = shedding.game_events(_own_event, match_length)
+"""Crazy Eights' events (section 9) as a viewer saw them: its own, then the shedding games' common ones."""
 
 
 TEXT = shedding.game_text(describe_event, demo_options={"scoring": "points"})

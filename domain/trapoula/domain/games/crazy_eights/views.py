@@ -8,7 +8,7 @@ from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.crazy_eights.rules import legal_commands
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import PHASE_VALUES, public_parts
+from trapoula.domain.games.shedding.state import PHASE_VALUES, last_hand_view, public_parts
 
 
 def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
@@ -58,10 +58,7 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
         view["legal"] = []
     if last_hands is not None:
         view["last_hand"] = {
-            "reason": state.last_reason,
-            "winner": state.last_winner,
-            "hands": [list(h) for h in last_hands],
-            "hand_points": list(state.last_hand_points),
+            **last_hand_view(state, last_hands, list(state.last_hand_points)),
             "hand_values": list(state.last_hand_values),
         }
     return view

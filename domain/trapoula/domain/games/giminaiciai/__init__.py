@@ -28,44 +28,16 @@ random 10-card pile: 75 offered one, 18 at most.  Constructed extremes: KC KD KH
 
 from __future__ import annotations
 
-from trapoula.domain.events import Event
-from trapoula.domain.game import AuditRules, GameSpec
+from trapoula.domain.events import listed_events
+from trapoula.domain.game import AuditRules, GameSpec, decider
+from trapoula.domain.games.giminaiciai import commands, rules
 from trapoula.domain.games.giminaiciai import events as _events
 from trapoula.domain.games.giminaiciai.bot import heuristic, random_policy
-from trapoula.domain.games.giminaiciai.commands import (
-    Command,
-    command_payload,
-    command_seat,
-    deal_command,
-    parse_command,
-)
+from trapoula.domain.games.giminaiciai.commands import Command
 from trapoula.domain.games.giminaiciai.options import GiminaiciaiOptions, parse_options
-from trapoula.domain.games.giminaiciai.rules import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    acting,
-    command_for,
-    commitment,
-    decide,
-    deck,
-    evolve,
-    explicit_deal,
-    hand_in_progress,
-    initial_state,
-    is_terminal,
-    legal_commands,
-    needs_deal,
-    option_defaults,
-)
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
 from trapoula.domain.games.giminaiciai.text import TEXT
 from trapoula.domain.games.giminaiciai.views import seat_view
-
-
-def _event_types() -> dict[str, type[Event]]:
-    """Event name -> class of every event Giminaičiai emits (section 9), the platform's ``MatchStarted`` included."""
-    return {cls.event_name(): cls for cls in (getattr(_events, name) for name in _events.__all__)}
-
 
 EVENT_RULES = {
     "MatchStarted": "R3.1",
@@ -88,38 +60,22 @@ SPEC: GameSpec[GiminaiciaiState, Command] = GameSpec(
     key="giminaiciai",
     title="Giminaičiai",
     summary="Giminaičiai (Relatives): Lithuanian rummy for 2-6; lay down the whole hand in groups of related cards.",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    initial_state=initial_state,
-    decide=decide,
-    evolve=evolve,
-    is_terminal=is_terminal,
-    legal_commands=legal_commands,
+    min_players=rules.MIN_PLAYERS,
+    max_players=rules.MAX_PLAYERS,
+    **decider(rules, rules, commands),
+    acting=rules.acting,
+    commitment=rules.commitment,
     seat_view=seat_view,
-    parse_command=parse_command,
-    command_payload=command_payload,
-    command_seat=command_seat,
-    event_types=_event_types(),
-    needs_deal=needs_deal,
-    deal_command=deal_command,
-    deck=deck,
-    explicit_deal=explicit_deal,
-    command_for=command_for,
     parse_options=parse_options,
-    option_defaults=option_defaults,
-    hand_in_progress=hand_in_progress,
-    acting=acting,
     bot_levels={"random": random_policy, "heuristic": heuristic},
-    higher_totals_win=True,
-    target_option="target_score",
-    seat_changes=False,
-    teams=(),
+    text=TEXT,
+    event_types=listed_events(_events),
     event_rules=EVENT_RULES,
-    commitment=commitment,
+    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
     explicit_deal_rule="R3.8",
     reveal_seed_field="salt",
-    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
-    text=TEXT,
+    higher_totals_win=True,
+    target_option="target_score",
 )
 """Giminaičiai's game definition."""
 

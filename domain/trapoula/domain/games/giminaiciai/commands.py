@@ -19,11 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from trapoula.domain.cards import Card, parse_card
-from trapoula.domain.deal import Deal
+from trapoula.domain.cards import Card
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
-from trapoula.domain.game import CommandFields, command_shape
+from trapoula.domain.game import CommandFields, card_field, command_error, command_shape
+from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import command_seat as command_seat
+from trapoula.domain.game import deal_command as deal_command
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -77,13 +79,6 @@ class LayDown:
     extra: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Table command: deal the next hand from ``deal`` (R3.2, R3.8, R11.4)."""
-
-    deal: Deal
-
-
 Command: TypeAlias = Draw | Discard | LayDown | NextHand
 """Every Giminaičiai command."""
 
@@ -99,13 +94,11 @@ _FIELDS: CommandFields = {
 
 
 def _bad(message: str, reason: str = "bad_command") -> InvalidInput:
-    return InvalidInput(f"giminaiciai: {message} (section 8)", reason=reason)
+    return command_error("giminaiciai", message, reason)
 
 
 def _card(value: Any, what: str) -> Card:
-    if not isinstance(value, str):
-        raise _bad(f"{what} {str(value)[:32]!r} is not a card code", "bad_card")
-    return parse_card(value)
+    return card_field("giminaiciai", value, what)
 
 
 def _groups(raw: Any) -> tuple[tuple[Card, ...], ...]:
@@ -175,18 +168,8 @@ def command_payload(command: Command) -> Payload:
                 out["discard"] = discard.code
             out["extra"] = extra
             return out
-        case NextHand(deal):
-            return {"kind": "next_hand", "explicit": deal.explicit}
-
-
-def command_seat(command: Command) -> int | None:
-    """The seat a command acts for; None for the table's ``next_hand``."""
-    return None if isinstance(command, NextHand) else command.seat
-
-
-def deal_command(state: Any, deal: Deal) -> NextHand:
-    """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``, R3.2, R3.8)."""
-    return NextHand(deal)
+        case NextHand():
+            return command.payload()
 
 
 def canonical(command: LayDown) -> LayDown:

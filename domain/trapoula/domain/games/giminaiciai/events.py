@@ -34,7 +34,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from trapoula.domain.events import Event
-from trapoula.domain.lifecycle import HandReveal, HandScore, HandStart, MatchResult, MatchStarted, Role
+from trapoula.domain.lifecycle import (
+    EndsMatch,
+    MatchStarted,
+    RevealsSalt,
+    ScoresHand,
+    StartsHand,
+)
 
 __all__ = [
     "CardDiscarded",
@@ -54,7 +60,7 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class HandStarted(Event):
+class HandStarted(StartsHand):
     """A hand begins (R3.1-R3.3, R4.1); its commitment is public before any card is dealt (R3.2).
 
     ``commitment`` is the lowercase hex SHA-256 of ``",".join(deck) + ":" + salt`` (section 9), where
@@ -74,12 +80,6 @@ class HandStarted(Event):
     """Hidden: the seed (None for an explicit deal); ``ShuffleRevealed.salt`` reveals it."""
     deck: tuple[str, ...]
     """Hidden: the 52 codes in the order of R3.6, top first."""
-
-    role: ClassVar[Role] = Role.HAND_STARTED
-
-    def lifecycle(self) -> HandStart:
-        """The hand's start (R3.2): its dealer, commitment, hidden seed and deck order."""
-        return HandStart(self.hand_no, self.dealer, self.explicit_deal, self.commitment, self.seed, self.deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +178,7 @@ class PlayerFinished(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class HandEnded(Event):
+class HandEnded(ScoresHand):
     """The hand is over (R8.1, R8.2, R8.4) and its points are added to the totals (R8.3).
 
     ``reason``: ``all_finished`` (R8.1), ``piles_exhausted`` (R4.7, R8.2) or ``stalled`` (R8.4: a
@@ -196,15 +196,9 @@ class HandEnded(Event):
     totals: tuple[int, ...]
     remaining: tuple[tuple[str, ...], ...]
 
-    role: ClassVar[Role] = Role.HAND_SCORED
-
-    def lifecycle(self) -> HandScore:
-        """The hand's score (R8.3): its reason, winner, points and totals."""
-        return HandScore(self.reason, self.winner, self.hand_points, self.totals)
-
 
 @dataclass(frozen=True, slots=True)
-class ShuffleRevealed(Event):
+class ShuffleRevealed(RevealsSalt):
     """The hand is over: its deck order and salt are published (R3.2, R8.3)."""
 
     hand_no: int
@@ -213,23 +207,10 @@ class ShuffleRevealed(Event):
     salt: str
     """The hand's seed; ``""`` for an explicit deal."""
 
-    role: ClassVar[Role] = Role.HAND_REVEALED
-
-    def lifecycle(self) -> HandReveal:
-        """The hand's salt made public (R3.2): its seed, ``""`` for an explicit deal."""
-        return HandReveal(self.salt)
-
 
 @dataclass(frozen=True, slots=True)
-class MatchEnded(Event):
+class MatchEnded(EndsMatch):
     """One player alone has the highest total, at least ``target_score`` (R9.1, R9.2)."""
 
     winner: int
     totals: tuple[int, ...]
-
-    role: ClassVar[Role] = Role.MATCH_ENDED
-    between_hands: ClassVar[bool] = True
-
-    def lifecycle(self) -> MatchResult:
-        """The match's result (R9.1): the totals and the winner (the game's spec ranks the seats)."""
-        return MatchResult(self.totals, (self.winner,), ())

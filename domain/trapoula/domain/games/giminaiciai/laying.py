@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from trapoula.domain.cards import Card
+from trapoula.domain.errors import Refusal as Refusal  # why a lay-down is refused (R5.6, reason codes of R11.3)
 from trapoula.domain.games.relatives import RankOrder, explain_group, legal_group, related
 
 __all__ = [
@@ -53,15 +54,6 @@ def extra_card_bonus(cards_laid: int) -> int:
     [0, 1, 3, 7, 15, 63]
     """
     return 2 ** (cards_laid - HAND_SIZE) - 1 if cards_laid > HAND_SIZE else 0
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why a lay-down is refused (R5.6): a reason code of R11.3, the rule, and a sentence naming the card."""
-
-    reason: str
-    rule: str
-    message: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,13 +8,12 @@ carries the latter in :attr:`trapoula.domain.game.MatchConfig.initial_totals` (r
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.options import int_option, options_mapping, plain_options
 
 __all__ = ["DEFAULT_TARGET_SCORE", "MAX_TARGET_SCORE", "GiminaiciaiOptions", "option_defaults", "parse_options"]
 
@@ -32,14 +31,8 @@ class GiminaiciaiOptions:
     """R9.1, R10.1: a match ends after a hand in which a total reaches this (ties play on, R9.2)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """All options as plain data (a fresh dict each call)."""
-        return dict(_as_dict(self))
-
-
-@functools.lru_cache(maxsize=256)
-def _as_dict(options: GiminaiciaiOptions) -> dict[str, Any]:
-    """The options as plain data, built once per value (views ask for them at every event)."""
-    return dataclasses.asdict(options)
+        """All options as plain data (a fresh dict each call, :func:`~trapoula.domain.options.plain_options`)."""
+        return plain_options(self)
 
 
 def parse_options(raw: Mapping[str, Any]) -> GiminaiciaiOptions:
@@ -52,11 +45,11 @@ def parse_options(raw: Mapping[str, Any]) -> GiminaiciaiOptions:
     (200, 50)
 
     Raises:
-        InvalidInput: not a mapping, an unknown key, or a value of the wrong type or out of range
-            (``bad_option``); the message names the key, the value and the rule.
+        InvalidInput: not a mapping, a key other than ``target_score``, or a ``target_score`` that is
+            not an integer from 1 to 1,000,000 (``bad_option``, R10.1); the message names the key, the
+            value and the rule.
     """
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(f"giminaiciai options {str(raw)[:32]!r} are not a mapping (section 7)", reason="bad_option")
+    raw = options_mapping("giminaiciai", raw)
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key != "target_score":
@@ -65,15 +58,7 @@ def parse_options(raw: Mapping[str, Any]) -> GiminaiciaiOptions:
                 "are the match's initial_totals, R10.2)",
                 reason="bad_option",
             )
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TARGET_SCORE:
-            raise InvalidInput(
-                f"giminaiciai option target_score={str(value)[:32]!r}: expected an integer from 1 to "
-                f"{MAX_TARGET_SCORE} (R10.1)",
-                reason="bad_option",
-            )
-        values[key] = value
+        values[key] = int_option("giminaiciai", key, value, 1, MAX_TARGET_SCORE, "R10.1")
     return GiminaiciaiOptions(**values)
 
 

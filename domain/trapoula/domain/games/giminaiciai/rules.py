@@ -40,12 +40,11 @@ folded from ``CardDrawn`` and ``HandLaidDown``).
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal, deal_cards
+from trapoula.domain.deal import Deal, check_dealer, check_whole_deck, deal_cards
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
@@ -75,9 +74,13 @@ from trapoula.domain.games.giminaiciai.laying import (
 )
 from trapoula.domain.games.giminaiciai.options import GiminaiciaiOptions, parse_options
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
+from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals, is_listed
 
 NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
 """The phases as module constants (a member read off its enum class is a slow look-up)."""
+PHASES = Phases(NEW, (PLAY,), HAND_OVER, MATCH_OVER)
+"""Where a match stands: a deal is due before the first hand and between hands (R8.3), a hand is
+played from ``HandStarted`` until ``HandEnded`` (R8), the match is over once won (R9)."""
 
 __all__ = [
     "MAX_PLAYERS",
@@ -108,8 +111,6 @@ MAX_PLAYERS = 6
 DECK: tuple[Card, ...] = deck_52()
 """The 52 cards (R2.1), canonical order."""
 _DECK_SET = frozenset(DECK)
-MAX_INITIAL_TOTAL = 10**9
-"""Initial totals (R10.2) beyond this size are refused as malformed."""
 STALL_TURN_OVERS = 2
 """R8.4: after this many turn-overs of the discard pile (R4.6) with no lay-down in between, the
 hand ends when the next turn would start (``HandEnded`` reason ``stalled``, scored as R8.2)."""
@@ -172,10 +173,6 @@ def next_to_act(state: GiminaiciaiState, seat: int) -> int | None:
 # --------------------------------------------------------------------------- initial state
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def initial_state(config: MatchConfig) -> GiminaiciaiState:
     """The state before the first deal (R2.3, R3.1, section 7).
 
@@ -190,18 +187,8 @@ def initial_state(config: MatchConfig) -> GiminaiciaiState:
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise InvalidInput(f"giminaiciai needs 2 to 6 players, got {n} (R2.3)", reason="bad_seats")
     options = parse_options(config.options)
-    fd = config.first_dealer
-    if fd is None:
-        fd = n - 1
-    if not _is_int(fd) or not 0 <= fd < n:
-        raise InvalidInput(f"first_dealer {fd!r} is not a seat 0..{n - 1} (R3.1)", reason="bad_config")
-    raw = config.initial_totals
-    totals: tuple[Any, ...] = (0,) * n if raw is None else tuple(raw)
-    if len(totals) != n or any(not _is_int(t) or abs(t) > MAX_INITIAL_TOTAL for t in totals):
-        raise InvalidInput(
-            f"initial totals {str(raw)[:80]}: expected {n} integers, one per seat (R10.2)", reason="bad_config"
-        )
-    return GiminaiciaiState(config=config, options=options, n=n, first_dealer=fd, totals=tuple(totals))
+    fd, totals = dealer_and_totals(config, n, "R10.2")
+    return GiminaiciaiState(config=config, options=options, n=n, first_dealer=fd, totals=totals)
 
 
 # --------------------------------------------------------------------------- evolve
@@ -446,39 +433,13 @@ def _check_lay_down(state: GiminaiciaiState, cmd: LayDown) -> None:
 # --------------------------------------------------------------------------- decide
 
 
-class _Acc:
-    """Events decided so far, with the state they lead to (folded when asked for)."""
-
-    __slots__ = ("_applied", "_state", "events")
-
-    def __init__(self, state: GiminaiciaiState) -> None:
-        self._state = state
-        self._applied = 0
-        self.events: list[Event] = []
-
-    @property
-    def state(self) -> GiminaiciaiState:
-        """The state after every event emitted so far."""
-        events = self.events
-        if self._applied < len(events):
-            state = self._state
-            for event in events[self._applied :]:
-                state = evolve(state, event)
-            self._state, self._applied = state, len(events)
-        return self._state
-
-    def emit(self, event: Event) -> None:
-        """Record ``event``; :attr:`state` applies it."""
-        self.events.append(event)
-
-
-def _taken_points(acc: _Acc, cards: int) -> None:
+def _taken_points(acc: Acc[GiminaiciaiState], cards: int) -> None:
     """R7.3: one point per card taken for every player who finished before this turn began."""
     for seat in acc.state.finished:
         acc.emit(PointsScored(seat=seat, points=cards, reason="card_taken"))
 
 
-def _end_of_turn(acc: _Acc) -> None:
+def _end_of_turn(acc: Acc[GiminaiciaiState]) -> None:
     """R8.1, R4.7/R8.2, R8.4, R8.3, R9: end the hand when everybody has finished, when the next
     turn would start with both piles empty, or when it would start after :data:`STALL_TURN_OVERS`
     turn-overs of the pile, or after :data:`STALL_PILE_DRAWS_PER_PLAYER` x n draws in a row from the
@@ -511,9 +472,9 @@ def _end_of_turn(acc: _Acc) -> None:
 
 
 def _decide_draw(state: GiminaiciaiState, cmd: Draw) -> tuple[Event, ...]:
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         _check_draw(state, cmd)
-    acc = _Acc(state)
+    acc = Acc(state, evolve)
     if cmd.source == "discard":
         acc.emit(CardDrawn(seat=cmd.seat, source="discard", card=state.pile[-1].code, stock_card=None))
     else:
@@ -527,19 +488,19 @@ def _decide_draw(state: GiminaiciaiState, cmd: Draw) -> tuple[Event, ...]:
 
 def _decide_discard(state: GiminaiciaiState, cmd: Discard) -> tuple[Event, ...]:
     """R4.4; the end of a stalled hand (R8.4)."""
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         _check_discard(state, cmd)
-    acc = _Acc(state)
+    acc = Acc(state, evolve)
     acc.emit(CardDiscarded(seat=cmd.seat, card=cmd.card.code))
     _end_of_turn(acc)
     return tuple(acc.events)
 
 
 def _decide_lay_down(state: GiminaiciaiState, cmd: LayDown) -> tuple[Event, ...]:
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         _check_lay_down(state, cmd)
     seat = cmd.seat
-    acc = _Acc(state)
+    acc = Acc(state, evolve)
     extra_cards = tuple(reversed(state.pile))[: cmd.extra]
     laid = sum(len(g) for g in cmd.groups)
     acc.emit(
@@ -572,7 +533,7 @@ def _decide_next_hand(state: GiminaiciaiState, cmd: NextHand) -> tuple[Event, ..
     order = tuple(cmd.deal.order)
     if len(order) != len(DECK) or frozenset(order) != _DECK_SET:
         raise _reject(state, "bad_deal", "R3.8", "next_hand: the deal is not exactly the 52-card deck (R2.1)")
-    acc = _Acc(state)
+    acc = Acc(state, evolve)
     dealer = upcoming_dealer(state)
     n = state.n
     if not state.match_started:
@@ -654,41 +615,15 @@ def _legal(state: GiminaiciaiState, seat: int) -> tuple[Command, ...]:
     return (*discards, *downs)
 
 
-def _is_listed(state: GiminaiciaiState, command: Command) -> bool:
-    """True when ``command`` is one of the legal commands already worked out for ``state`` (the very
-    object :func:`legal_commands` listed): it is legal, with no check to run again."""
-    try:
-        legal = state.memo
-    except AttributeError:  # a state made by its constructor
-        return False
-    if legal is not None:
-        for listed in legal:
-            if listed is command:
-                return True
-    return False
-
-
 def acting(state: GiminaiciaiState) -> tuple[int, ...]:
     """The one seat the match waits for during a hand (R4.1); nobody between hands."""
     to_act = state.to_act
     return (to_act,) if to_act is not None and state.phase is PLAY else ()
 
 
-def is_terminal(state: GiminaiciaiState) -> bool:
-    """True when the match is over (R9)."""
-    return state.phase is MATCH_OVER
-
-
-def needs_deal(state: GiminaiciaiState) -> bool:
-    """True when the table must issue ``next_hand``: before the first hand and between hands (R8.3)."""
-    phase = state.phase
-    return phase is NEW or phase is HAND_OVER
-
-
-def hand_in_progress(state: GiminaiciaiState) -> bool:
-    """True from ``HandStarted`` until ``HandEnded`` (R8)."""
-    return state.phase is PLAY
-
+is_terminal = PHASES.is_terminal
+needs_deal = PHASES.needs_deal
+hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
 
@@ -723,8 +658,7 @@ def explicit_deal(state: GiminaiciaiState, raw: Mapping[str, Any]) -> Deal:
     keys = set(raw) - {"dealer"}
     n = state.n
     dealer = upcoming_dealer(state)
-    if "dealer" in raw and (not _is_int(raw["dealer"]) or raw["dealer"] != dealer):
-        raise _bad_deal(f"dealer {str(raw['dealer'])[:16]!r} is not the next hand's dealer, seat {dealer}")
+    check_dealer(raw, dealer, _bad_deal)
     if keys == {"deck"}:
         order = _code_list(raw["deck"], "deck", len(DECK))
     elif keys == {"hands", "starter", "stock"}:
@@ -738,11 +672,7 @@ def explicit_deal(state: GiminaiciaiState, raw: Mapping[str, Any]) -> Deal:
         order = (*dealt, *starter, *stock)
     else:
         raise _bad_deal(f"expected 'deck', or 'hands', 'starter' and 'stock', not {sorted(map(str, raw))}")
-    if frozenset(order) != _DECK_SET:
-        counts = Counter(order)
-        doubled = sorted(c.code for c, k in counts.items() if k > 1)
-        missing = sorted(c.code for c in DECK if c not in counts)
-        raise _bad_deal(f"the cards are not exactly the 52-card deck: missing {missing}, repeated {doubled}")
+    check_whole_deck(order, DECK, _bad_deal)
     return Deal(order=tuple(order), seed=None)
 
 

@@ -20,27 +20,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from trapoula.domain.game import GameSpec
+from trapoula.domain.game import GameSpec, decider
+from trapoula.domain.games.mau_mau import commands, rules
 from trapoula.domain.games.mau_mau import events as _mau_mau_events
 from trapoula.domain.games.mau_mau.bot import easy, hard, medium
-from trapoula.domain.games.mau_mau.commands import Command, command_payload, command_seat, join_command, parse_command
+from trapoula.domain.games.mau_mau.commands import Command, join_command
 from trapoula.domain.games.mau_mau.options import MauMauOptions, parse_options
-from trapoula.domain.games.mau_mau.rules import (
-    acting,
-    command_for,
-    decide,
-    deck,
-    evolve,
-    explicit_deal,
-    initial_state,
-    legal_commands,
-    option_defaults,
-    preset_bots,
-)
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
 from trapoula.domain.games.mau_mau.text import TEXT
 from trapoula.domain.games.mau_mau.views import seat_view
-from trapoula.domain.games.shedding import commands as shedding_commands
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as _shedding_events
 
@@ -53,7 +41,7 @@ def _preset_bots(options: Any) -> dict[int, str]:
     """
     if isinstance(options, Mapping):
         options = parse_options(options)
-    return dict(preset_bots(options)) if isinstance(options, MauMauOptions) else {}
+    return dict(rules.preset_bots(options)) if isinstance(options, MauMauOptions) else {}
 
 
 SPEC: GameSpec[MauMauState, Command] = GameSpec(
@@ -63,34 +51,20 @@ SPEC: GameSpec[MauMauState, Command] = GameSpec(
     "elimination; 2-5 players who may join and leave.",
     min_players=2,
     max_players=5,
-    initial_state=initial_state,
-    decide=decide,
-    evolve=evolve,
-    is_terminal=engine.is_terminal,
-    legal_commands=legal_commands,
+    **decider(rules, engine, commands),
     seat_view=seat_view,
-    parse_command=parse_command,
-    command_payload=command_payload,
-    command_seat=command_seat,
-    event_types=engine.event_types(_shedding_events, _mau_mau_events),
-    needs_deal=engine.needs_deal,
-    deal_command=shedding_commands.deal_command,
-    deck=deck,
-    explicit_deal=explicit_deal,
-    command_for=command_for,
     parse_options=parse_options,
-    option_defaults=option_defaults,
-    hand_in_progress=engine.hand_in_progress,
+    bot_levels={"random": easy, "heuristic": medium, "easy": easy, "medium": medium, "hard": hard},
+    text=TEXT,
+    event_types=engine.event_types(_shedding_events, _mau_mau_events),
     event_rules=_shedding_events.EVENT_RULES,
     audit_rules=_shedding_events.AUDIT_RULES,
-    acting=acting,
-    bot_levels={"random": easy, "heuristic": medium, "easy": easy, "medium": medium, "hard": hard},
-    join_command=join_command,
-    seat_changes=True,
+    acting=rules.acting,
     higher_totals_win=True,
     target_option="elimination_limit",
+    join_command=join_command,
+    seat_changes=True,
     preset_bots=_preset_bots,
-    text=TEXT,
 )
 """Mau Mau's game definition."""
 

@@ -18,6 +18,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from trapoula.domain.bots import by_kind, hand_codes
 from trapoula.domain.games.shedding.botkit import best_suit
 from trapoula.domain.games.shedding.botkit import rank as _rank
 from trapoula.domain.games.shedding.botkit import suit as _suit
@@ -38,20 +39,9 @@ _NEVER = ("leave", "mau")
 Cmd = Mapping[str, Any]
 
 
-def _by_kind(legal: Sequence[Cmd]) -> dict[str, list[Cmd]]:
-    out: dict[str, list[Cmd]] = {}
-    for cmd in legal:
-        out.setdefault(str(cmd.get("kind")), []).append(cmd)
-    return out
-
-
-def _hand(view: Mapping[str, Any]) -> list[str]:
-    return [str(c) for c in view.get("hand") or ()]
-
-
 def _mau_due(view: Mapping[str, Any], kinds: Mapping[str, list[Cmd]]) -> Cmd | None:
     """R7.2.2: the call, when a play would leave one card and none was made this turn."""
-    if "mau" in kinds and "play" in kinds and len(_hand(view)) == 2 and not view.get("mau_called"):
+    if "mau" in kinds and "play" in kinds and len(hand_codes(view)) == 2 and not view.get("mau_called"):
         return kinds["mau"][0]
     return None
 
@@ -64,7 +54,7 @@ def _fallback(legal: Sequence[Cmd]) -> Cmd:
 def easy(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Random) -> Cmd:
     """The ``easy`` and ``random`` levels (R7.2.4): a uniformly random legal command, never
     ``leave``, and "Mau" exactly when R7.2.2 asks for it."""
-    kinds = _by_kind(legal)
+    kinds = by_kind(legal)
     call = _mau_due(view, kinds)
     if call is not None:
         return call
@@ -91,11 +81,11 @@ def _next_sizes(view: Mapping[str, Any]) -> tuple[int, int, int]:
 
 
 def _choose(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Random, hard: bool) -> Cmd:
-    kinds = _by_kind(legal)
+    kinds = by_kind(legal)
     call = _mau_due(view, kinds)
     if call is not None:
         return call
-    hand = _hand(view)
+    hand = hand_codes(view)
     plays = kinds.get("play", [])
     plain = [c for c in plays if _rank(str(c["card"])) != "J"]
     jacks = [c for c in plays if _rank(str(c["card"])) == "J"]

@@ -13,17 +13,10 @@ from typing import Any, TypeAlias
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
+from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import SeatCommand
 from trapoula.domain.games.mau_mau.options import Skill, parse_skill
-from trapoula.domain.games.shedding.commands import (
-    Draw,
-    NextHand,
-    Pass,
-    Play,
-    card_and_suit,
-    kind_of,
-    payload,
-    seat_of,
-)
+from trapoula.domain.games.shedding.commands import Draw, Pass, Play, card_and_suit, kind_of, payload, seat_of
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -46,17 +39,13 @@ MAX_NAME = 64
 
 
 @dataclass(frozen=True, slots=True)
-class Mau:
+class Mau(SeatCommand, kind="mau"):
     """Call "Mau" before playing the next-to-last card (R5.6)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class Leave:
+class Leave(SeatCommand, kind="leave"):
     """Leave the match, at any time (R6.10)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,10 +118,8 @@ def parse_command(raw: Mapping[str, Any]) -> Command:
 def command_payload(command: Command) -> Payload:
     """The plain-data form of a command (a deal is not included: it is secret until the hand ends)."""
     match command:
-        case Mau(seat):
-            return {"kind": "mau", "seat": seat}
-        case Leave(seat):
-            return {"kind": "leave", "seat": seat}
+        case Mau() | Leave():
+            return command.payload()
         case Join(name, computer):
             return {"kind": "join", "name": name, "computer": computer}
         case _:

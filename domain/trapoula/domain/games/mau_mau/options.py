@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.options import is_int, option_items, whole
 
 Skill = Literal["easy", "medium", "hard"]
 """A computer player's skill level (R7.2)."""
@@ -94,18 +94,11 @@ def parse_options(raw: Mapping[str, Any]) -> MauMauOptions:
         InvalidInput: an unknown key, a value of the wrong type or out of range (``bad_option``),
             an unknown skill (``bad_option``); the message names the key and the value.
     """
-    fields = {f.name for f in dataclasses.fields(MauMauOptions)}
     values: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key not in fields:
-            raise InvalidInput(
-                f"unknown mau_mau option {key!r}; known: {', '.join(sorted(fields))} (mau_mau section 7)",
-                reason="bad_option",
-            )
+    for key, value in option_items("mau_mau", raw, MauMauOptions):
         if key == "elimination_limit":
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            if isinstance(value, bool) or not isinstance(value, int) or not MIN_LIMIT <= value <= -1:
+            value = whole(value)
+            if not is_int(value) or not MIN_LIMIT <= value <= -1:
                 raise InvalidInput(
                     f"mau_mau option elimination_limit={str(value)[:32]!r}: expected a negative integer from "
                     f"{MIN_LIMIT} to -1 (R7.1)",

@@ -11,12 +11,11 @@ the "Mau" call and its penalty (R5.6), leaving the match (R6.10) and the match's
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from trapoula.domain.games.shedding import text as shedding
-from trapoula.domain.text import match_started_line
-from trapoula.domain.words import cap, seat_name
+from trapoula.domain.words import cap
 
 __all__ = ["TEXT", "describe_command", "describe_event", "match_length", "render_view"]
 
@@ -50,21 +49,18 @@ def match_length(options: Mapping[str, Any]) -> str:
     return f", out at {options['elimination_limit']} points"
 
 
-def describe_event(
-    name: str, payload: Mapping[str, Any], names: Sequence[str | None], me: int | None = None, *, verbose: bool = False
-) -> str | None:
-    """Mau Mau's events (section 9) as ``me`` saw them (:class:`~trapoula.domain.text.DescribeEvent`)."""
-    p = payload
-    who = seat_name(names, p.get("seat"), me)
+def _own_event(name: str, p: Mapping[str, Any], who: str) -> str | None:
+    """Mau Mau's own events (section 9) in words (:data:`~trapoula.domain.games.shedding.text.OwnEvent`)."""
     match name:
-        case "MatchStarted":
-            raw = p.get("options")
-            return match_started_line(p, match_length(raw if isinstance(raw, Mapping) else {}))
         case "MauCalled":  # R5.6
             return f'{cap(who)} call{"" if who == "you" else "s"} "Mau"'
         case "MauMissed":  # R5.6
             return f'{cap(who)} did not call "Mau"'
-    return shedding.describe_event(name, p, names, me, verbose=verbose)
+    return None
+
+
+describe_event = shedding.game_events(_own_event, match_length)
+"""Mau Mau's events (section 9) as a viewer saw them: its own, then the shedding games' common ones."""
 
 
 TEXT = shedding.game_text(describe_event, _menu_line)

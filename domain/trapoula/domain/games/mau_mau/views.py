@@ -10,6 +10,7 @@ from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.mau_mau.commands import command_payload
 from trapoula.domain.games.mau_mau.rules import legal_commands
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
+from trapoula.domain.games.shedding.state import last_hand_view
 
 
 def _per_seat(values: tuple[Any, ...], n: int, fill: Any) -> list[Any]:
@@ -109,10 +110,5 @@ def seat_view(state: MauMauState, viewer: Viewer) -> Payload:
     else:
         view["legal"] = []
     if last_hands is not None:
-        view["last_hand"] = {
-            "reason": state.last_reason,
-            "winner": state.last_winner,
-            "hands": [list(h) for h in last_hands],
-            "hand_points": _per_seat(state.last_hand_points, n, None),
-        }
+        view["last_hand"] = last_hand_view(state, last_hands, _per_seat(state.last_hand_points, n, None))
     return view

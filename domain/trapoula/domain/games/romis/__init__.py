@@ -22,45 +22,17 @@ Options (section 7): ``target_score``, ``carried_bonus_factor`` and trapoula's `
 
 from __future__ import annotations
 
-from trapoula.domain.events import Event
-from trapoula.domain.game import AuditRules, GameSpec
+from trapoula.domain.events import listed_events
+from trapoula.domain.game import AuditRules, GameSpec, decider
+from trapoula.domain.games.romis import commands, rules
 from trapoula.domain.games.romis import events as _events
 from trapoula.domain.games.romis.bot import heuristic, random_policy
-from trapoula.domain.games.romis.commands import (
-    Command,
-    command_payload,
-    command_seat,
-    deal_command,
-    parse_command,
-)
+from trapoula.domain.games.romis.commands import Command
 from trapoula.domain.games.romis.options import RomisOptions, parse_options
 from trapoula.domain.games.romis.record import check_record
-from trapoula.domain.games.romis.rules import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    acting,
-    command_for,
-    commitment,
-    decide,
-    deck,
-    evolve,
-    explicit_deal,
-    hand_in_progress,
-    initial_state,
-    is_terminal,
-    legal_commands,
-    needs_deal,
-    option_defaults,
-)
 from trapoula.domain.games.romis.state import Phase, RomisState
 from trapoula.domain.games.romis.text import TEXT
 from trapoula.domain.games.romis.views import seat_view
-
-
-def _event_types() -> dict[str, type[Event]]:
-    """Event name -> class of every event Romis emits (section 9), the platform's ``MatchStarted`` included."""
-    return {cls.event_name(): cls for cls in (getattr(_events, name) for name in _events.__all__)}
-
 
 EVENT_RULES = {
     "MatchStarted": "R3.1",
@@ -87,39 +59,23 @@ SPEC: GameSpec[RomisState, Command] = GameSpec(
     key="romis",
     title="Romis su iškritimu",
     summary="Romis su iškritimu (Rummy with elimination): Lithuanian, 2-4; reveal related cards in sealed rounds.",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    initial_state=initial_state,
-    decide=decide,
-    evolve=evolve,
-    is_terminal=is_terminal,
-    legal_commands=legal_commands,
+    min_players=rules.MIN_PLAYERS,
+    max_players=rules.MAX_PLAYERS,
+    **decider(rules, rules, commands),
+    acting=rules.acting,
+    commitment=rules.commitment,
     seat_view=seat_view,
-    parse_command=parse_command,
-    command_payload=command_payload,
-    command_seat=command_seat,
-    event_types=_event_types(),
-    needs_deal=needs_deal,
-    deal_command=deal_command,
-    deck=deck,
-    explicit_deal=explicit_deal,
-    command_for=command_for,
     parse_options=parse_options,
-    option_defaults=option_defaults,
-    hand_in_progress=hand_in_progress,
-    acting=acting,
     bot_levels={"random": random_policy, "heuristic": heuristic},
-    higher_totals_win=True,
-    target_option="target_score",
-    seat_changes=False,
-    teams=(),
+    text=TEXT,
+    event_types=listed_events(_events),
     event_rules=EVENT_RULES,
-    commitment=commitment,
+    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
     explicit_deal_rule="R3.7",
     reveal_seed_field="salt",
-    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
     record_checks=check_record,
-    text=TEXT,
+    higher_totals_win=True,
+    target_option="target_score",
 )
 """Romis su iškritimu's game definition."""
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from trapoula.domain.cards import Card, deck_52, parse_cards
 from trapoula.domain.game import BotPolicy
-from trapoula.domain.games.romis.reveals import RELATED, related_to_any
+from trapoula.domain.games.romis.reveals import RELATED, reach, related_to_any
 
 __all__ = ["bot_levels", "heuristic", "random_policy", "reach", "score_reveal", "survival"]
 
@@ -47,24 +47,6 @@ def random_policy(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Ran
     kinds = sorted({str(c["kind"]) for c in legal})
     kind = rng.choice(kinds)
     return rng.choice([c for c in legal if c["kind"] == kind])
-
-
-def reach(held: Sequence[Card], revealed: Sequence[Card]) -> tuple[Card, ...]:
-    """The held cards that can be revealed one after another from ``revealed`` (R4.6): the closure of
-    relatedness (R2.5), in the order found."""
-    face_up = set(revealed)
-    left = list(held)
-    out: list[Card] = []
-    grown = True
-    while grown:
-        grown = False
-        for card in list(left):
-            if related_to_any(card, face_up):
-                face_up.add(card)
-                out.append(card)
-                left.remove(card)
-                grown = True
-    return tuple(out)
 
 
 def survival(hand: Sequence[Card], companions: Sequence[Card], revealed: Sequence[Card]) -> int:

@@ -21,10 +21,12 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from trapoula.domain.cards import Card, parse_card, sorted_cards
-from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
-from trapoula.domain.game import CommandFields, command_shape
+from trapoula.domain.game import CommandFields, SeatCommand, command_error, command_shape
+from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import command_seat as command_seat
+from trapoula.domain.game import deal_command as deal_command
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -55,24 +57,13 @@ class Reveal:
 
 
 @dataclass(frozen=True, slots=True)
-class UseAuxiliary:
+class UseAuxiliary(SeatCommand, kind="use_auxiliary"):
     """Turn up the next auxiliary card into the hand, privately (R6.1, R6.2, R13.2)."""
 
-    seat: int
-
 
 @dataclass(frozen=True, slots=True)
-class Cannot:
+class Cannot(SeatCommand, kind="cannot"):
     """Sealed submission that the seat cannot reveal (R6.3, R7.1, R13.3)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Table command: deal the next hand from ``deal`` (R3, R13.4)."""
-
-    deal: Deal
 
 
 Command: TypeAlias = Reveal | UseAuxiliary | Cannot | NextHand
@@ -90,7 +81,7 @@ _FIELDS: CommandFields = {
 
 
 def _bad(message: str, reason: str = "bad_command") -> InvalidInput:
-    return InvalidInput(f"romis: {message} (section 8)", reason=reason)
+    return command_error("romis", message, reason)
 
 
 def _cards(raw: Any, what: str) -> tuple[Card, ...]:
@@ -142,26 +133,8 @@ def command_payload(command: Command) -> Payload:
             if companions:
                 out["companions"] = [c.code for c in companions]
             return out
-        case UseAuxiliary(seat):
-            return {"kind": "use_auxiliary", "seat": seat}
-        case Cannot(seat):
-            return {"kind": "cannot", "seat": seat}
-        case NextHand(deal):
-            return {"kind": "next_hand", "explicit": deal.explicit}
-
-
-def command_seat(command: Command) -> int | None:
-    """The seat a command acts for; None for the table's ``next_hand``."""
-    return None if isinstance(command, NextHand) else command.seat
-
-
-def deal_command(state: Any, deal: Deal) -> NextHand:
-    """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``, R3, R13.4).
-
-    ``deal.order`` is the 52-card deck, top first (R3.6); the hand's secret is ``deal.reshuffle_seed``
-    (the seed, or the explicit deck's hash).
-    """
-    return NextHand(deal)
+        case SeatCommand() | NextHand():
+            return command.payload()
 
 
 def canonical(command: Reveal) -> Reveal:

@@ -45,7 +45,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from trapoula.domain.events import Event
-from trapoula.domain.lifecycle import HandReveal, HandScore, HandStart, MatchResult, MatchStarted, Role
+from trapoula.domain.lifecycle import (
+    EndsMatch,
+    MatchStarted,
+    RevealsSalt,
+    ScoresHand,
+    StartsHand,
+)
 
 __all__ = [
     "AuxiliaryDealt",
@@ -69,7 +75,7 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class HandStarted(Event):
+class HandStarted(StartsHand):
     """A hand begins (R3.1, R3.2, R10.6): its dealer and bonus factor; the deal's commitment is public
     before any card is dealt."""
 
@@ -90,12 +96,6 @@ class HandStarted(Event):
     secret: str | None
     """Hidden: for an explicit deal entered at a server, the secret the server adds to it (``Deal.secret``:
     the hand's secret, sealing); None otherwise.  ``ShuffleRevealed.secret`` reveals it."""
-
-    role: ClassVar[Role] = Role.HAND_STARTED
-
-    def lifecycle(self) -> HandStart:
-        """The hand's start (R3.2): its dealer, commitment, hidden seed and deck order."""
-        return HandStart(self.hand_no, self.dealer, self.explicit_deal, self.commitment, self.seed, self.deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +255,7 @@ class HandWon(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class HandEnded(Event):
+class HandEnded(ScoresHand):
     """The hand is over (R10.1, R10.5, R9.4) and its points are added to the totals (R10.9).
 
     ``reason``: ``winner``, ``all_revealed`` or ``stalemate``; ``bonus_factor`` is the next hand's
@@ -273,15 +273,9 @@ class HandEnded(Event):
     auxiliary: tuple[tuple[str, ...], ...]
     companions: tuple[tuple[str, ...], ...]
 
-    role: ClassVar[Role] = Role.HAND_SCORED
-
-    def lifecycle(self) -> HandScore:
-        """The hand's score (R10.9): its reason, winner, points and totals."""
-        return HandScore(self.reason, self.winner, self.hand_points, self.totals)
-
 
 @dataclass(frozen=True, slots=True)
-class ShuffleRevealed(Event):
+class ShuffleRevealed(RevealsSalt):
     """After ``HandEnded``: the deal's ``order`` (top first) and ``salt`` (R3.2: the seed, ``""`` for
     an explicit deal), and in ``later`` each shuffle made inside the hand (R9.1, R9.3) as
     ``(purpose, order, salt)``, in the order they were made.  ``purpose`` is always ``deal``.
@@ -300,23 +294,10 @@ class ShuffleRevealed(Event):
     deck's hash), with which anyone can now recompute the hand's nonces, companion salts and later
     shuffles (sealing); None for a seeded deal, whose ``salt`` is its secret."""
 
-    role: ClassVar[Role] = Role.HAND_REVEALED
-
-    def lifecycle(self) -> HandReveal:
-        """The hand's salt made public (R3.2): its seed, ``""`` for an explicit deal."""
-        return HandReveal(self.salt)
-
 
 @dataclass(frozen=True, slots=True)
-class MatchEnded(Event):
+class MatchEnded(EndsMatch):
     """One player alone has the highest total, at least ``target_score`` (R11.1, R11.2)."""
 
     winner: int
     totals: tuple[int, ...]
-
-    role: ClassVar[Role] = Role.MATCH_ENDED
-    between_hands: ClassVar[bool] = True
-
-    def lifecycle(self) -> MatchResult:
-        """The match's result (R11.1): the totals and the winner (the game's spec ranks the seats)."""
-        return MatchResult(self.totals, (self.winner,), ())

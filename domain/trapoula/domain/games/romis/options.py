@@ -10,13 +10,12 @@ binding); True lets a seat replace its submission until the round resolves.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.options import is_int, options_mapping, plain_options, whole
 
 __all__ = [
     "DEFAULT_TARGET_SCORE",
@@ -50,14 +49,8 @@ class RomisOptions:
     last submission counts); False is R5.2 (a submission cannot be changed)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """All options as plain data (a fresh dict each call)."""
-        return dict(_as_dict(self))
-
-
-@functools.lru_cache(maxsize=256)
-def _as_dict(options: RomisOptions) -> dict[str, Any]:
-    """The options as plain data, built once per value (views ask for them at every event)."""
-    return dataclasses.asdict(options)
+        """All options as plain data (a fresh dict each call, :func:`~trapoula.domain.options.plain_options`)."""
+        return plain_options(self)
 
 
 def _bad(message: str) -> InvalidInput:
@@ -65,9 +58,8 @@ def _bad(message: str) -> InvalidInput:
 
 
 def _integer(key: str, value: Any, high: int, rule: str) -> int:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+    value = whole(value)
+    if not is_int(value) or not 1 <= value <= high:
         raise _bad(f"{key}={str(value)[:32]!r}: expected an integer from 1 to {high} ({rule})")
     return value
 
@@ -87,8 +79,7 @@ def parse_options(raw: Mapping[str, Any]) -> RomisOptions:
         InvalidInput: not a mapping, an unknown key, or a value of the wrong type or out of range
             (``bad_option``); the message names the key, the value and the rule.
     """
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(f"romis options {str(raw)[:32]!r} are not a mapping (section 7)", reason="bad_option")
+    raw = options_mapping("romis", raw)
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key == "target_score":

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from trapoula.domain.cards import Card, deck_52, sorted_cards
+from trapoula.domain.errors import Refusal as Refusal  # why a reveal is refused (R13.1)
 from trapoula.domain.games.relatives import RankOrder, related
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "legal_reveals",
     "new_combination_possible",
     "normal_reveal_possible",
+    "reach",
     "related_to_any",
     "required_count",
     "round_rule",
@@ -137,15 +138,6 @@ def legal_reveals(
     return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why a reveal is refused (R13.1): the reason code, the rule and a sentence."""
-
-    reason: str
-    rule: str
-    message: str
-
-
 def _codes(cards: Iterable[Card]) -> str:
     return " ".join(c.code for c in cards)
 
@@ -206,6 +198,24 @@ def check_reveal(
     return None
 
 
+def reach(held: Sequence[Card], revealed: Sequence[Card]) -> tuple[Card, ...]:
+    """The held cards that can be revealed one after another from ``revealed`` (R4.6): the closure of
+    relatedness (R2.5), in the order found."""
+    face_up = set(revealed)
+    left = list(held)
+    out: list[Card] = []
+    grown = True
+    while grown:
+        grown = False
+        for card in list(left):
+            if related_to_any(card, face_up):
+                face_up.add(card)
+                out.append(card)
+                left.remove(card)
+                grown = True
+    return tuple(out)
+
+
 def final_lay_down(hand: Sequence[Card], companions: Sequence[Card], revealed: Sequence[Card]) -> tuple[Card, ...]:
     """The winner's automatic final lay-down (R10.2): every hand card or companion related to a
     revealed card, repeatedly, laid cards counting as revealed (chains).  Scanned in canonical card
@@ -216,16 +226,4 @@ def final_lay_down(hand: Sequence[Card], companions: Sequence[Card], revealed: S
     >>> [c.code for c in final_lay_down(parse_cards("5H 7D 2C"), (), parse_cards("6H 7H"))]
     ['7D', '5H']
     """
-    face_up = list(revealed)
-    left = list(sorted_cards((*hand, *companions)))
-    laid: list[Card] = []
-    changed = True
-    while changed:
-        changed = False
-        for card in list(left):
-            if related_to_any(card, face_up):
-                face_up.append(card)
-                laid.append(card)
-                left.remove(card)
-                changed = True
-    return tuple(laid)
+    return reach(sorted_cards((*hand, *companions)), revealed)

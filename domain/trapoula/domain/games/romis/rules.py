@@ -39,12 +39,11 @@ the next hand's dealer (T7).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal, deal_cards, deck_hash, shuffle
+from trapoula.domain.deal import Deal, check_dealer, check_whole_deck, deal_cards, deck_hash, shuffle
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
@@ -89,9 +88,13 @@ from trapoula.domain.games.romis.sealing import (
     submission_commitment,
 )
 from trapoula.domain.games.romis.state import Phase, RomisState, Shuffle, Submission
+from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals
 
 NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
 """The phases as module constants (a member read off its enum class is a slow look-up)."""
+PHASES = Phases(NEW, (PLAY,), HAND_OVER, MATCH_OVER)
+"""Where a match stands: a deal is due before the first hand and between hands (R10.9), a hand is
+played from ``HandStarted`` until ``HandEnded`` (R10), the match is over once won (R11)."""
 
 __all__ = [
     "AUX_COUNT",
@@ -135,8 +138,6 @@ MULTIPLIERS = (1, 2, 4)
 DECK: tuple[Card, ...] = deck_52()
 """The 52 cards (R2.1), canonical order."""
 _DECK_SET = frozenset(DECK)
-MAX_INITIAL_TOTAL = 10**9
-"""Initial totals (R12.2) beyond this size are refused as malformed."""
 
 
 # --------------------------------------------------------------------------- the deal
@@ -197,10 +198,6 @@ def upcoming_dealer(state: RomisState) -> int:
 # --------------------------------------------------------------------------- initial state
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def initial_state(config: MatchConfig) -> RomisState:
     """The state before the first deal (R2.3, R3.1, section 7).
 
@@ -216,23 +213,13 @@ def initial_state(config: MatchConfig) -> RomisState:
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise InvalidInput(f"romis needs 2 to 4 players, got {n} (R2.3)", reason="bad_seats")
     options = parse_options(config.options)
-    fd = config.first_dealer
-    if fd is None:
-        fd = n - 1
-    if not _is_int(fd) or not 0 <= fd < n:
-        raise InvalidInput(f"first_dealer {fd!r} is not a seat 0..{n - 1} (R3.1)", reason="bad_config")
-    raw = config.initial_totals
-    totals: tuple[Any, ...] = (0,) * n if raw is None else tuple(raw)
-    if len(totals) != n or any(not _is_int(t) or abs(t) > MAX_INITIAL_TOTAL for t in totals):
-        raise InvalidInput(
-            f"initial totals {str(raw)[:80]}: expected {n} integers, one per seat (R12.2)", reason="bad_config"
-        )
+    fd, totals = dealer_and_totals(config, n, "R12.2")
     return RomisState(
         config=config,
         options=options,
         n=n,
         first_dealer=fd,
-        totals=tuple(totals),
+        totals=totals,
         next_bonus_factor=options.carried_bonus_factor,
     )
 
@@ -487,20 +474,6 @@ def _describe(cmd: Reveal) -> str:
 # --------------------------------------------------------------------------- decide
 
 
-class _Acc:
-    """Events decided so far, with the state they lead to."""
-
-    __slots__ = ("events", "state")
-
-    def __init__(self, state: RomisState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-
 def _decide_next_hand(state: RomisState, cmd: NextHand) -> tuple[Event, ...]:
     """R3.1-R3.8, R13.4: the commitment, the hands, the auxiliary cards, round 1."""
     if state.phase is MATCH_OVER:
@@ -510,7 +483,7 @@ def _decide_next_hand(state: RomisState, cmd: NextHand) -> tuple[Event, ...]:
     order = tuple(cmd.deal.order)
     if len(order) != len(DECK) or frozenset(order) != _DECK_SET:
         raise _reject(state, "bad_deal", "R3.7", "next_hand: the deal is not exactly the 52-card deck (R2.1)")
-    acc = _Acc(state)
+    acc = Acc(state, evolve)
     dealer = upcoming_dealer(state)
     n = state.n
     if not state.match_started:
@@ -590,7 +563,7 @@ def _decide_submission(state: RomisState, cmd: Reveal | Cannot) -> tuple[Event, 
         sealed = canonical_payload(kind, codes(cards), companions_digest(codes(companions), salt_hex))
         stored = {"kind": kind, "cards": codes(cards), "companions": codes(companions)}
     digest = submission_commitment(seat, state.round, state.attempt, sealed, nonce_hex)
-    acc = _Acc(state)
+    acc = Acc(state, evolve)
     acc.emit(
         SubmissionSealed(
             seat=seat,
@@ -608,7 +581,7 @@ def _decide_submission(state: RomisState, cmd: Reveal | Cannot) -> tuple[Event, 
     return tuple(acc.events)
 
 
-def _resolve(acc: _Acc) -> None:
+def _resolve(acc: Acc[RomisState]) -> None:
     """R5.3, R7, R10.1, R10.5, then the next deal and round."""
     st = acc.state
     n = st.n
@@ -668,7 +641,7 @@ def _resolve(acc: _Acc) -> None:
     acc.emit(RoundOpened(round=nxt, attempt=1, required=required_count(nxt), live=tuple(live)))
 
 
-def _deal(acc: _Acc, stage: str, per_seat: int, seats: Sequence[int]) -> None:
+def _deal(acc: Acc[RomisState], stage: str, per_seat: int, seats: Sequence[int]) -> None:
     """Deal ``per_seat`` cards one at a time to ``seats`` in that order (R4.3, R4.5, R7.4).  When a card
     is needed and the stock is empty, the eliminated pile is shuffled and becomes the stock (R9.1; its
     events come first); when both are exhausted the deal stops (R9.2, R9.5)."""
@@ -705,7 +678,7 @@ def _deal(acc: _Acc, stage: str, per_seat: int, seats: Sequence[int]) -> None:
             acc.emit(CardsDealt(seat=seat, count=len(got[seat]), stage=stage, cards=codes(got[seat])))
 
 
-def _extra(acc: _Acc) -> bool:
+def _extra(acc: Acc[RomisState]) -> bool:
     """R7.4, R7.5, R9.1-R9.4: one extra card for each live seat without auxiliary cards; with no card
     left anywhere, the hand's one redeal; after it, the stalemate.  False when the hand ended."""
     st = acc.state
@@ -720,7 +693,7 @@ def _extra(acc: _Acc) -> bool:
     return False
 
 
-def _redeal(acc: _Acc) -> None:
+def _redeal(acc: Acc[RomisState]) -> None:
     """R9.3: the live seats' hand cards, gathered in the seat order after the dealer, are shuffled and
     dealt again one at a time in that order, each seat receiving as many as he had (R9.6)."""
     st = acc.state
@@ -748,7 +721,7 @@ def _redeal(acc: _Acc) -> None:
             acc.emit(CardsDealt(seat=seat, count=len(got[seat]), stage="redeal", cards=codes(got[seat])))
 
 
-def _win(acc: _Acc, seat: int) -> None:
+def _win(acc: Acc[RomisState], seat: int) -> None:
     """R10.1-R10.4, R10.6: the final lay-down and the winner's points."""
     st = acc.state
     laid = final_lay_down(st.hands[seat], st.companions[seat], st.revealed[seat])
@@ -768,7 +741,7 @@ def _win(acc: _Acc, seat: int) -> None:
     _end(acc, "winner", seat)
 
 
-def _end(acc: _Acc, reason: str, winner: int | None = None) -> None:
+def _end(acc: Acc[RomisState], reason: str, winner: int | None = None) -> None:
     """R10.5-R10.7, R10.9, R11: the hand's points and totals, every hidden card and shuffle, the match."""
     st = acc.state
     n = st.n
@@ -859,21 +832,9 @@ def acting(state: RomisState) -> tuple[int, ...]:
     return tuple(s for s in range(state.n) if state.live[s] and state.submissions[s] is None)
 
 
-def is_terminal(state: RomisState) -> bool:
-    """True when the match is over (R11)."""
-    return state.phase is MATCH_OVER
-
-
-def needs_deal(state: RomisState) -> bool:
-    """True when the table must issue ``next_hand``: before the first hand and between hands (R10.9)."""
-    phase = state.phase
-    return phase is NEW or phase is HAND_OVER
-
-
-def hand_in_progress(state: RomisState) -> bool:
-    """True from ``HandStarted`` until ``HandEnded`` (R10)."""
-    return state.phase is PLAY
-
+is_terminal = PHASES.is_terminal
+needs_deal = PHASES.needs_deal
+hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
 
@@ -909,8 +870,7 @@ def explicit_deal(state: RomisState, raw: Mapping[str, Any]) -> Deal:
     keys = set(raw) - {"dealer"}
     n = state.n
     dealer = upcoming_dealer(state)
-    if "dealer" in raw and (not _is_int(raw["dealer"]) or raw["dealer"] != dealer):
-        raise _bad_deal(f"dealer {str(raw['dealer'])[:16]!r} is not the next hand's dealer, seat {dealer}")
+    check_dealer(raw, dealer, _bad_deal)
     if keys != {"hands", "stock"}:
         raise _bad_deal(f"expected 'hands' and 'stock' (and optionally 'dealer'), not {sorted(map(str, raw))}")
     hands_raw = raw["hands"]
@@ -921,11 +881,7 @@ def explicit_deal(state: RomisState, raw: Mapping[str, Any]) -> Deal:
     seq = seat_order(dealer, n)
     dealt = [hands[seq[i % n]][i // n] for i in range(HAND_SIZE * n)]
     order = (*dealt, *stock)
-    if frozenset(order) != _DECK_SET:
-        counts = Counter(order)
-        doubled = sorted(c.code for c, k in counts.items() if k > 1)
-        missing = sorted(c.code for c in DECK if c not in counts)
-        raise _bad_deal(f"the cards are not exactly the 52-card deck: missing {missing}, repeated {doubled}")
+    check_whole_deck(order, DECK, _bad_deal)
     return Deal(order=tuple(order), seed=None)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 SUITS = "CDHS"
 """The suit letters in canonical order (S2.3)."""
@@ -42,3 +43,21 @@ def best_suit(cards: Sequence[str], wild: str, points: Mapping[str, int], rng: r
     worth = Counter({s: sum(points[rank(c)] for c in plain if suit(c) == s) for s in SUITS})
     best = max((counts[s], worth[s]) for s in SUITS)
     return rng.choice([s for s in SUITS if (counts[s], worth[s]) == best])
+
+
+def wild_play(plays: Sequence[Mapping[str, Any]], card: str, declared: str) -> Mapping[str, Any]:
+    """The listed play of the wild ``card`` that declares the suit ``declared``, or the first play of
+    that card when none does (S6.2); ``plays`` holds at least one play of ``card``."""
+    same = [c for c in plays if c["card"] == card]
+    return next((c for c in same if c.get("suit") == declared), same[0])
+
+
+def take_or_pass(
+    kinds: Mapping[str, Sequence[Mapping[str, Any]]], legal: Sequence[Mapping[str, Any]], rng: random.Random
+) -> Mapping[str, Any]:
+    """With no card to play: draw (or take the pending draw, S7, S9.2) when listed, else pass when
+    listed (S11), else any legal command at random; ``kinds`` is ``legal`` grouped by kind."""
+    for kind in ("draw", "pass"):
+        if kind in kinds:
+            return kinds[kind][0]
+    return rng.choice(legal)

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from trapoula.domain.cards import Card, Suit, parse_card
-from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
+from trapoula.domain.game import NextHand as NextHand  # the table's command, shared by every game (S11)
+from trapoula.domain.game import SeatCommand
+from trapoula.domain.game import deal_command as deal_command
 from trapoula.domain.games.shedding.events import CardPlayed
 
 
@@ -26,24 +28,13 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(SeatCommand, kind="draw"):
     """Draw a card (S7), or take the whole pending draw (S9.2)."""
 
-    seat: int
-
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(SeatCommand, kind="pass"):
     """End the turn without playing (S11; each game says when it may)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Table command: deal the next hand (S11) from ``deal``."""
-
-    deal: Deal
 
 
 def kind_of(game: str, raw: Mapping[str, Any], fields: Mapping[str, frozenset[str]]) -> str:
@@ -99,12 +90,8 @@ def payload(command: Play | Draw | Pass | NextHand) -> Payload:
             if suit is not None:
                 out["suit"] = suit.value
             return out
-        case Draw(seat):
-            return {"kind": "draw", "seat": seat}
-        case Pass(seat):
-            return {"kind": "pass", "seat": seat}
-        case NextHand(deal):
-            return {"kind": "next_hand", "explicit": deal.explicit}
+        case SeatCommand() | NextHand():
+            return command.payload()
 
 
 _LISTED: dict[tuple[Any, ...], Any] = {}
@@ -150,11 +137,6 @@ def listed_draw(seat: int) -> Draw:
 def listed_pass(seat: int) -> Pass:
     """The ``pass`` of ``seat``, made once (:func:`listed`)."""
     return listed(("pass", seat), lambda: Pass(seat), payload)
-
-
-def deal_command(state: Any, deal: Deal) -> NextHand:
-    """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``, S11)."""
-    return NextHand(deal)
 
 
 def play_from(event: CardPlayed) -> Play:

@@ -12,14 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from trapoula.domain import lifecycle as facts  # the event bases by module: engine.event_types lists the classes here
 from trapoula.domain.events import Event
 from trapoula.domain.game import AuditRules
-from trapoula.domain.lifecycle import HandReveal, HandScore, HandStart, MatchResult, Role, SeatJoined, SeatVacated
+from trapoula.domain.lifecycle import HandReveal, MatchResult, Role, SeatJoined, SeatVacated
 from trapoula.domain.lifecycle import MatchStarted as MatchStarted
 
 
 @dataclass(frozen=True, slots=True)
-class HandStarted(Event):
+class HandStarted(facts.StartsHand):
     """A hand begins (S12, S5): the commitment is public, the deck order is hidden until it ends."""
 
     hidden: ClassVar[frozenset[str]] = frozenset({"seed", "deck", "reshuffles"})
@@ -37,12 +38,6 @@ class HandStarted(Event):
     """Hidden: the whole deck order, top first."""
     reshuffles: tuple[tuple[str, ...], ...]
     """Hidden: explicit reshuffle orders (S8.5); empty for a seeded deal."""
-
-    role: ClassVar[Role] = Role.HAND_STARTED
-
-    def lifecycle(self) -> HandStart:
-        """The hand's start (S5.1-S5.3): its dealer, commitment, hidden seed and deck order."""
-        return HandStart(self.hand_no, self.dealer, self.explicit_deal, self.commitment, self.seed, self.deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +130,7 @@ class DirectionReversed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class HandEnded(Event):
+class HandEnded(facts.ScoresHand):
     """The hand is over (S10.5): every hand revealed, points booked."""
 
     reason: str
@@ -147,12 +142,6 @@ class HandEnded(Event):
     """Per seat; None for a seat that took no part in the hand (``mau_mau`` R2.5)."""
     totals: tuple[int | None, ...]
     """Per seat; None for a seat whose player left the match (``mau_mau`` R2.5, R6.10)."""
-
-    role: ClassVar[Role] = Role.HAND_SCORED
-
-    def lifecycle(self) -> HandScore:
-        """The hand's score (S10.5): its reason, winner, points and totals."""
-        return HandScore(self.reason, self.winner, self.hand_points, self.totals)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,10 @@ built only by the game's ``evolve`` (with the helpers of :mod:`~trapoula.domain.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from trapoula.domain.cards import Card, Suit, codes
 from trapoula.domain.game import MatchConfig
@@ -170,6 +172,17 @@ def public_parts(
         tuple(s.name for s in state.config.seats),
         last,
     )
+
+
+def last_hand_view(state: ShedState, hands: Sequence[Sequence[str]], hand_points: list[Any]) -> dict[str, Any]:
+    """The ``last_hand`` of a shedding game's view once a hand is over (S10.5, S13.1): its reason,
+    its winner, each seat's cards left (``hands``) and each seat's ``hand_points``, in that order."""
+    return {
+        "reason": state.last_reason,
+        "winner": state.last_winner,
+        "hands": [list(h) for h in hands],
+        "hand_points": hand_points,
+    }
 
 
 _last_context: tuple[object, int, str] = (None, 0, "")

@@ -18,15 +18,18 @@ from typing import Any
 from trapoula.domain.text import (
     DescribeEvent,
     GameText,
+    Names,
     dealt_line,
     hand_started_line,
+    match_options,
     match_over_line,
+    match_started_line,
     view_lines,
     view_names,
 )
 from trapoula.domain.words import cap, pretty, pretty_cards, seat_name, suit_symbol
 
-__all__ = ["describe_command", "describe_event", "game_text", "menu_line", "render_view"]
+__all__ = ["OwnEvent", "describe_command", "describe_event", "game_events", "game_text", "menu_line", "render_view"]
 
 
 def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
@@ -128,6 +131,28 @@ def describe_event(
         case "PlayerEliminated":
             return f"{cap(who)} {'are' if who == 'you' else 'is'} eliminated with {p.get('total')} points"
     return f"{name} {dict(p)}"
+
+
+OwnEvent = Callable[[str, Mapping[str, Any], str], str | None]
+"""A shedding game's own events in words: ``(name, payload, who) -> line``, ``who`` the seat the
+event names as the viewer calls it (``you``, a name); None for an event that is not the game's own."""
+
+
+def game_events(own: OwnEvent, match_length: Callable[[Mapping[str, Any]], str]) -> DescribeEvent:
+    """A shedding game's :class:`~trapoula.domain.text.DescribeEvent` (its section 9): ``MatchStarted``
+    with the match's length in the game's words (``match_length`` of the match's options), then the
+    game's ``own`` events, then the common ones (:func:`describe_event`)."""
+
+    def describe(
+        name: str, payload: Mapping[str, Any], names: Names, me: int | None = None, *, verbose: bool = False
+    ) -> str | None:
+        """The game's events (section 9) as ``me`` saw them (:class:`~trapoula.domain.text.DescribeEvent`)."""
+        if name == "MatchStarted":
+            return match_started_line(payload, match_length(match_options(payload)))
+        line = own(name, payload, seat_name(names, payload.get("seat"), me))
+        return line if line is not None else describe_event(name, payload, names, me, verbose=verbose)
+
+    return describe
 
 
 def render_view(view: Mapping[str, Any]) -> str:

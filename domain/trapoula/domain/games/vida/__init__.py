@@ -16,36 +16,16 @@ the target and the games needed, the first dealer, and the table's bid cap ``max
 
 from __future__ import annotations
 
-from trapoula.domain.events import Event
-from trapoula.domain.game import AuditRules, GameSpec
+from trapoula.domain.events import listed_events
+from trapoula.domain.game import AuditRules, GameSpec, decider
+from trapoula.domain.games.vida import commands, rules
 from trapoula.domain.games.vida import events as _events
 from trapoula.domain.games.vida.bot import heuristic, random_policy
-from trapoula.domain.games.vida.commands import Command, command_payload, command_seat, deal_command, parse_command
+from trapoula.domain.games.vida.commands import Command
 from trapoula.domain.games.vida.options import VidaOptions, parse_options
-from trapoula.domain.games.vida.rules import (
-    acting,
-    command_for,
-    commitment,
-    decide,
-    deck,
-    evolve,
-    explicit_deal,
-    hand_in_progress,
-    initial_state,
-    is_terminal,
-    legal_commands,
-    needs_deal,
-    option_defaults,
-)
 from trapoula.domain.games.vida.state import Phase, VidaState
 from trapoula.domain.games.vida.text import TEXT
 from trapoula.domain.games.vida.views import seat_view
-
-
-def _event_types() -> dict[str, type[Event]]:
-    """Event name -> class of every event Vida emits (section 9), the platform's ``MatchStarted`` included."""
-    return {cls.event_name(): cls for cls in (getattr(_events, name) for name in _events.__all__)}
-
 
 EVENT_RULES = {
     "MatchStarted": "R3.1",
@@ -75,38 +55,23 @@ SPEC: GameSpec[VidaState, Command] = GameSpec(
     key="vida",
     title="Vida",
     summary="Vida (Βίδα): Greek Belote for four in two teams; auction with vida doublings, declarations, belote.",
-    min_players=4,
-    max_players=4,
-    initial_state=initial_state,
-    decide=decide,
-    evolve=evolve,
-    is_terminal=is_terminal,
-    legal_commands=legal_commands,
+    min_players=rules.SEATS,
+    max_players=rules.SEATS,
+    **decider(rules, rules, commands),
+    acting=rules.acting,
+    commitment=rules.commitment,
     seat_view=seat_view,
-    parse_command=parse_command,
-    command_payload=command_payload,
-    command_seat=command_seat,
-    event_types=_event_types(),
-    needs_deal=needs_deal,
-    deal_command=deal_command,
-    deck=deck,
-    explicit_deal=explicit_deal,
-    command_for=command_for,
     parse_options=parse_options,
-    option_defaults=option_defaults,
-    hand_in_progress=hand_in_progress,
-    acting=acting,
     bot_levels={"random": random_policy, "heuristic": heuristic},
-    higher_totals_win=True,
-    target_option="target_score",
-    seat_changes=False,
-    teams=_events.TEAMS,
+    text=TEXT,
+    event_types=listed_events(_events),
     event_rules=EVENT_RULES,
-    commitment=commitment,
+    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
     explicit_deal_rule="R3.2",
     reveal_seed_field="salt",
-    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
-    text=TEXT,
+    higher_totals_win=True,
+    target_option="target_score",
+    teams=_events.TEAMS,
 )
 """Vida's game definition."""
 

@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from trapoula.domain.bots import by_kind, hand_codes
 from trapoula.domain.cards import Card, Suit, deck_32, parse_card
 from trapoula.domain.game import BotPolicy
 from trapoula.domain.games.vida.cards import card_points, plain_strength, trick_winner, trump_strength
@@ -93,17 +94,6 @@ def _beats(card: str, other: str, led: str, trump: str) -> bool:
     return _suit(other) != led or _strength(card, trump) > _strength(other, trump)
 
 
-def _by_kind(legal: Sequence[Cmd]) -> dict[str, list[Cmd]]:
-    out: dict[str, list[Cmd]] = {}
-    for cmd in legal:
-        out.setdefault(str(cmd.get("kind")), []).append(cmd)
-    return out
-
-
-def _hand(view: Mapping[str, Any]) -> list[str]:
-    return [str(c) for c in view.get("hand") or ()]
-
-
 def _declaration_points(cards: Iterable[str]) -> int:
     """Points of every combination the cards hold (R5.2, R5.3)."""
     return sum(c.points for c in combinations([_card(code) for code in cards]))
@@ -134,7 +124,7 @@ def random_policy(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Ran
     Raises:
         IndexError: ``legal`` is empty.
     """
-    kinds = _by_kind(legal)
+    kinds = by_kind(legal)
     if not kinds:
         raise IndexError("no legal command to choose from")
     kind = rng.choice(sorted(kinds))
@@ -159,7 +149,7 @@ def heuristic(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Random)
     """
     if not legal:
         raise IndexError("no legal command to choose from")
-    kinds = _by_kind(legal)
+    kinds = by_kind(legal)
     if "declare" in kinds:  # R5.8: declaring can only add points
         return kinds["declare"][0]
     if "give" in kinds:
@@ -247,7 +237,7 @@ def opening_bid(cards: Sequence[str], current: int | None) -> tuple[int, str] | 
 def _auction(view: Mapping[str, Any], kinds: Mapping[str, list[Cmd]], rng: random.Random) -> Cmd:
     """One auction call (R4.2-R4.7) per the convention C1-C10; pass whenever the wanted call is not legal."""
     seat = int(view["seat"])
-    hand = _hand(view)
+    hand = hand_codes(view)
     calls = _calls(view)
     fallback = kinds["pass"][0] if "pass" in kinds else rng.choice([c for cs in kinds.values() for c in cs])
     if "vida" in kinds and _wants_vida(hand, seat, calls):
@@ -391,7 +381,7 @@ def choose_give(hand: Sequence[str], trump: str) -> tuple[str, str, str]:
 
 def _give(view: Mapping[str, Any], gives: Sequence[Cmd]) -> Cmd:
     """The ``give`` payload for :func:`choose_give`'s cards, matched against the listed payloads."""
-    hand = _hand(view)
+    hand = hand_codes(view)
     trump = _trump_of(view)
     if trump is None or len(hand) < 3:
         return gives[0]
@@ -461,7 +451,7 @@ def _knowledge(view: Mapping[str, Any], trump: str) -> tuple[_Knowledge, list[tu
     """What the seat knows (:class:`_Knowledge`) and the current trick as ``(seat, card)`` pairs."""
     seat = int(view["seat"])
     partner = (seat + 2) % 4
-    hand = tuple(_hand(view))
+    hand = tuple(hand_codes(view))
     tricks: list[list[tuple[int, str]]] = []
     leader = _first_leader(view)
     for trick in view.get("tricks") or ():

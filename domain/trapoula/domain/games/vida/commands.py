@@ -15,11 +15,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from trapoula.domain.cards import Card, parse_card
-from trapoula.domain.deal import Deal
+from trapoula.domain.cards import Card
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
-from trapoula.domain.game import CommandFields, command_shape
+from trapoula.domain.game import CommandFields, SeatCommand, card_field, command_error, command_shape
+from trapoula.domain.game import NextHand as NextHand
+from trapoula.domain.game import command_seat as command_seat
+from trapoula.domain.game import deal_command as deal_command
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -33,6 +35,7 @@ __all__ = [
     "Vida",
     "command_payload",
     "command_seat",
+    "deal_command",
     "parse_command",
 ]
 
@@ -51,17 +54,13 @@ class Bid:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(SeatCommand, kind="pass"):
     """Pass in the auction (R4.4)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
-class Vida:
+class Vida(SeatCommand, kind="vida"):
     """Call the next vida level on the current bid (R4.5)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +72,8 @@ class Give:
 
 
 @dataclass(frozen=True, slots=True)
-class Declare:
+class Declare(SeatCommand, kind="declare"):
     """Pilotta timing: announce all of one's combinations before one's first card (R5.8)."""
-
-    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +83,6 @@ class Play:
     seat: int
     card: Card
     belote: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """Table command: deal the next hand from ``deal`` (R3.2)."""
-
-    deal: Deal
 
 
 Command: TypeAlias = Bid | Pass | Vida | Give | Declare | Play | NextHand
@@ -113,13 +103,11 @@ _FIELDS: CommandFields = {
 
 
 def _bad(message: str, reason: str = "bad_command") -> InvalidInput:
-    return InvalidInput(f"vida: {message} (section 8)", reason=reason)
+    return command_error("vida", message, reason)
 
 
 def _card(value: Any, what: str) -> Card:
-    if not isinstance(value, str):
-        raise _bad(f"{what} {str(value)[:32]!r} is not a card code", "bad_card")
-    return parse_card(value)
+    return card_field("vida", value, what)
 
 
 def parse_command(raw: Mapping[str, Any]) -> Command:
@@ -179,21 +167,5 @@ def command_payload(command: Command) -> Payload:
             if belote:
                 out["belote"] = True
             return out
-        case Pass(seat):
-            return {"kind": "pass", "seat": seat}
-        case Vida(seat):
-            return {"kind": "vida", "seat": seat}
-        case Declare(seat):
-            return {"kind": "declare", "seat": seat}
-        case NextHand(deal):
-            return {"kind": "next_hand", "explicit": deal.explicit}
-
-
-def command_seat(command: Command) -> int | None:
-    """The seat a command acts for; None for the table's ``next_hand``."""
-    return None if isinstance(command, NextHand) else command.seat
-
-
-def deal_command(state: Any, deal: Deal) -> NextHand:
-    """The table's ``next_hand`` command dealing ``deal`` (``GameSpec.deal_command``, R3.2)."""
-    return NextHand(deal)
+        case SeatCommand() | NextHand():
+            return command.payload()

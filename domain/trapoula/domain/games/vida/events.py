@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from trapoula.domain.events import Event
-from trapoula.domain.lifecycle import HandReveal, HandScore, HandStart, MatchResult, MatchStarted, Role
+from trapoula.domain.lifecycle import (
+    HandScore,
+    MatchResult,
+    MatchStarted,
+    RevealsSalt,
+    Role,
+    StartsHand,
+)
 
 TEAMS = ((0, 2), (1, 3))
 """The partnerships (R2.3): team 0 is seats 0 and 2, team 1 seats 1 and 3."""
@@ -45,7 +52,7 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class HandStarted(Event):
+class HandStarted(StartsHand):
     """A hand begins (R3.2, R4.1): its commitment is public before any card is dealt.
 
     ``commitment`` is the lowercase hex SHA-256 of ``salt + ":" + ",".join(deck)`` (R3.2), where the
@@ -65,12 +72,6 @@ class HandStarted(Event):
     """Hidden: the seed (None for an explicit deal); ``ShuffleRevealed.salt`` reveals it."""
     deck: tuple[str, ...]
     """Hidden: the 32 codes, top first (R3.2)."""
-
-    role: ClassVar[Role] = Role.HAND_STARTED
-
-    def lifecycle(self) -> HandStart:
-        """The hand's start (R3.2): its dealer, commitment, hidden seed and deck order."""
-        return HandStart(self.hand_no, self.dealer, self.explicit_deal, self.commitment, self.seed, self.deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +255,7 @@ class HandScored(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class ShuffleRevealed(Event):
+class ShuffleRevealed(RevealsSalt):
     """The hand is over (scored or annulled): its deck and salt are published (R3.2)."""
 
     hand_no: int
@@ -262,12 +263,6 @@ class ShuffleRevealed(Event):
     """The 32 codes, top first."""
     salt: str
     """The hand's seed; ``""`` for an explicit deal."""
-
-    role: ClassVar[Role] = Role.HAND_REVEALED
-
-    def lifecycle(self) -> HandReveal:
-        """The hand's salt made public (R3.2): its seed, ``""`` for an explicit deal."""
-        return HandReveal(self.salt)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,12 +9,12 @@ cap changes no outcome.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.options import is_int, options_mapping, plain_options, whole
 
 DeclarationTiming = Literal["after_auction", "before_first_card"]
 """R5.7 (the table compares after the auction) or R5.8 (Cypriot Pilotta: ``declare`` in the first trick)."""
@@ -90,30 +90,14 @@ class VidaOptions:
     module docstring."""
 
     def to_dict(self) -> dict[str, Any]:
-        """All options as plain data (a fresh dict each call)."""
-        return dict(_as_dict(self))
-
-
-@functools.lru_cache(maxsize=256)
-def _as_dict(options: VidaOptions) -> dict[str, Any]:
-    return dataclasses.asdict(options)
+        """All options as plain data (a fresh dict each call, :func:`~trapoula.domain.options.plain_options`)."""
+        return plain_options(self)
 
 
 def _bad(key: str, value: Any, expected: str) -> InvalidInput:
     return InvalidInput(
         f"vida option {key}={str(value)[:32]!r}: expected {expected} ({_RULES[key]})", reason="bad_option"
     )
-
-
-def _whole(value: Any) -> Any:
-    """An integral float (``3550.0`` from JSON) as an int; anything else unchanged."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse_options(raw: Mapping[str, Any]) -> VidaOptions:
@@ -130,8 +114,7 @@ def parse_options(raw: Mapping[str, Any]) -> VidaOptions:
         InvalidInput: an unknown key, or a value of the wrong type or outside its choices
             (``bad_option``); the message names the key, the value and the rule.
     """
-    if not isinstance(raw, Mapping):
-        raise InvalidInput(f"vida options {str(raw)[:32]!r} are not a mapping (section 7)", reason="bad_option")
+    raw = options_mapping("vida", raw)
     fields = {f.name for f in dataclasses.fields(VidaOptions)}
     values: dict[str, Any] = {}
     for key, value in raw.items():
@@ -147,20 +130,20 @@ def parse_options(raw: Mapping[str, Any]) -> VidaOptions:
             if value not in _CHOICES[key] or not isinstance(value, str):
                 raise _bad(key, value, "one of " + ", ".join(_CHOICES[key]))
         elif key == "first_dealer":
-            value = _whole(value)
-            if value != "random" and not (_is_int(value) and 0 <= value <= 3):
+            value = whole(value)
+            if value != "random" and not (is_int(value) and 0 <= value <= 3):
                 raise _bad(key, value, "random or a seat 0-3")
         elif key == "target_score":
-            value = _whole(value)
-            if not _is_int(value) or not 1 <= value <= MAX_TARGET_SCORE:
+            value = whole(value)
+            if not is_int(value) or not 1 <= value <= MAX_TARGET_SCORE:
                 raise _bad(key, value, f"an integer from 1 to {MAX_TARGET_SCORE}")
         elif key == "wins_needed":
-            value = _whole(value)
-            if not _is_int(value) or not 1 <= value <= MAX_WINS_NEEDED:
+            value = whole(value)
+            if not is_int(value) or not 1 <= value <= MAX_WINS_NEEDED:
                 raise _bad(key, value, f"an integer from 1 to {MAX_WINS_NEEDED}")
         else:  # max_bid
-            value = _whole(value)
-            if not _is_int(value) or not MIN_BID <= value <= MAX_BID_LIMIT or value % BID_STEP:
+            value = whole(value)
+            if not is_int(value) or not MIN_BID <= value <= MAX_BID_LIMIT or value % BID_STEP:
                 raise _bad(key, value, f"a multiple of {BID_STEP} from {MIN_BID} to {MAX_BID_LIMIT}")
         values[key] = value
     return VidaOptions(**values)

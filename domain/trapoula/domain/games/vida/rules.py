@@ -25,16 +25,16 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, Rank, Suit, codes, deck_32, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal, deal_cards, random_stream, uniform
+from trapoula.domain.deal import Deal, check_whole_deck, deal_cards, random_stream, uniform
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import remember_last, replace_fields
+from trapoula.domain.games.rulekit import Acc, Phases
 from trapoula.domain.games.vida.cards import legal_cards, play_refusal, trick_points, trick_winner
 from trapoula.domain.games.vida.commands import Bid, Command, Declare, Give, NextHand, Pass, Play, Vida, command_payload
 from trapoula.domain.games.vida.declarations import Combination, combinations, resolve
@@ -95,6 +95,9 @@ SUIT_LETTERS: tuple[str, ...] = ("C", "D", "H", "S")
 """The suits a bid may name (R2.2)."""
 _HAND_PHASES = (Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY)
 """The phases of a hand in progress (a tuple: ``in`` compares by identity, without hashing)."""
+PHASES = Phases(_NEW, _HAND_PHASES, _HAND_OVER, _MATCH_OVER)
+"""Where a match stands: a deal is due before the first hand and between hands (R3.5), a hand is
+played from ``HandStarted`` until it is scored or annulled (R4.1), the match is over once won (R6.10)."""
 
 __all__ = [
     "acting",
@@ -556,31 +559,6 @@ def _check_play(state: VidaState, cmd: Play) -> None:
 # --------------------------------------------------------------------------- decide
 
 
-class _Acc:
-    """Events decided so far, with the state they lead to."""
-
-    __slots__ = ("events", "state")
-
-    def __init__(self, state: VidaState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-
-def _contract_payload(contract: Contract) -> dict[str, Any]:
-    return {
-        "holder": contract.holder,
-        "team": contract.team,
-        "points": contract.points,
-        "suit": contract.suit.value,
-        "level": contract.level,
-        "multiplier": contract.multiplier,
-    }
-
-
 def _resolved(state: VidaState, by_seat: Mapping[int, Sequence[Combination]]) -> DeclarationsResolved:
     """The comparison of R5.4-R5.6 as published (R5.7, D15): the winning team's combinations with
     their cards; in a stand-off the tied kind and top rank only."""
@@ -598,19 +576,19 @@ def _resolved(state: VidaState, by_seat: Mapping[int, Sequence[Combination]]) ->
     )
 
 
-def _after_auction_declarations(acc: _Acc) -> None:
+def _after_auction_declarations(acc: Acc[VidaState]) -> None:
     """R5.7: with the default timing, compare every player's combinations as play begins."""
     st = acc.state
     if st.options.declaration_timing == "after_auction":
         acc.emit(_resolved(st, {s: combinations(st.hands[s]) for s in range(SEATS)}))
 
 
-def _reveal(acc: _Acc) -> None:
+def _reveal(acc: Acc[VidaState]) -> None:
     st = acc.state
     acc.emit(ShuffleRevealed(hand_no=st.hand_no, deck=codes(st.deck), salt=st.seed or ""))
 
 
-def _close_auction(acc: _Acc) -> None:
+def _close_auction(acc: Acc[VidaState]) -> None:
     """R4.7: the last bid is the contract at the current level; then R5.1 or R5.7."""
     st = acc.state
     bid = st.bid
@@ -638,7 +616,7 @@ def _decide_bid(state: VidaState, cmd: Bid) -> tuple[Event, ...]:
 
 def _decide_pass(state: VidaState, cmd: Pass) -> tuple[Event, ...]:
     _common(state, cmd.seat, "pass", Phase.AUCTION)
-    acc = _Acc(state)
+    acc = Acc(state, evolve)
     acc.emit(Passed(seat=cmd.seat))
     st = acc.state
     if st.bid is None and st.passes >= SEATS:  # R4.8, D5, D6
@@ -652,7 +630,7 @@ def _decide_pass(state: VidaState, cmd: Pass) -> tuple[Event, ...]:
 
 def _decide_vida(state: VidaState, cmd: Vida) -> tuple[Event, ...]:
     _check_vida(state, cmd)
-    acc = _Acc(state)
+    acc = Acc(state, evolve)
     level = state.level + 1
     acc.emit(VidaCalled(seat=cmd.seat, level=level, multiplier=MULTIPLIERS[level]))
     if level == MAX_LEVEL:  # R4.7 (b)
@@ -662,7 +640,7 @@ def _decide_vida(state: VidaState, cmd: Vida) -> tuple[Event, ...]:
 
 def _decide_give(state: VidaState, cmd: Give) -> tuple[Event, ...]:
     _check_give(state, cmd)
-    acc = _Acc(state)
+    acc = Acc(state, evolve)
     for i, card in enumerate(cmd.cards):  # R5.1: the i-th card to seat holder+1+i
         acc.emit(CardGiven(from_seat=cmd.seat, to_seat=(cmd.seat + 1 + i) % SEATS, card=card.code))
     _after_auction_declarations(acc)
@@ -675,7 +653,7 @@ def _decide_declare(state: VidaState, cmd: Declare) -> tuple[Event, ...]:
     return (DeclarationAnnounced(seat=cmd.seat, kinds=kinds),)
 
 
-def _score(acc: _Acc) -> None:
+def _score(acc: Acc[VidaState]) -> None:
     """R6.1-R6.10: score the hand, reveal the deck, then the game and the match."""
     st = acc.state
     contract = st.contract
@@ -704,7 +682,7 @@ def _score(acc: _Acc) -> None:
     totals = (st.totals[0] + score.hand_points[0], st.totals[1] + score.hand_points[1])
     acc.emit(
         HandScored(
-            contract=_contract_payload(contract),
+            contract=contract.to_dict(),
             tricks_won=score.tricks_won,
             trick_points_raw=score.trick_points_raw,
             capot_team=score.capot_team,
@@ -731,7 +709,7 @@ def _score(acc: _Acc) -> None:
 
 def _decide_play(state: VidaState, cmd: Play) -> tuple[Event, ...]:
     _check_play(state, cmd)
-    acc = _Acc(state)
+    acc = Acc(state, evolve)
     acc.emit(CardPlayed(seat=cmd.seat, card=cmd.card.code, trick_no=state.trick_no))
     if cmd.belote:
         acc.emit(BeloteAnnounced(seat=cmd.seat, card=cmd.card.code))
@@ -761,7 +739,7 @@ def _decide_next_hand(state: VidaState, cmd: NextHand) -> tuple[Event, ...]:
     order = tuple(deal.order)
     if len(order) != len(DECK) or frozenset(order) != _DECK_SET:
         raise _reject(state, "bad_deal", "R3.2", "next_hand: the deal is not exactly the 32-card deck (R2.1)")
-    acc = _Acc(state)
+    acc = Acc(state, evolve)
     dealer = upcoming_dealer(state, deal.seed)
     if not state.match_started:
         acc.emit(MatchStarted.of(state.config, state.options.to_dict(), dealer, state.totals))
@@ -917,21 +895,9 @@ def acting(state: VidaState) -> tuple[int, ...]:
     return ()
 
 
-def is_terminal(state: VidaState) -> bool:
-    """True when the match is over (R6.10)."""
-    return state.phase is _MATCH_OVER
-
-
-def needs_deal(state: VidaState) -> bool:
-    """True when the table must issue ``next_hand``: before the first hand and between hands (R3.5)."""
-    phase = state.phase
-    return phase is _NEW or phase is _HAND_OVER
-
-
-def hand_in_progress(state: VidaState) -> bool:
-    """True from ``HandStarted`` until the hand is scored or annulled (R4.1)."""
-    return state.phase in _HAND_PHASES
-
+is_terminal = PHASES.is_terminal
+needs_deal = PHASES.needs_deal
+hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
 
@@ -991,11 +957,7 @@ def explicit_deal(state: VidaState, raw: Mapping[str, Any]) -> Deal:
         order = tuple(c for c in slots if c is not None)
     else:
         raise _bad_deal(f"expected 'deck', or 'hands' (and 'widow' with open_vida), not {sorted(map(str, keys))}")
-    if len(order) != len(DECK) or frozenset(order) != _DECK_SET:
-        counts = Counter(order)
-        doubled = sorted(c.code for c, k in counts.items() if k > 1)
-        missing = sorted(c.code for c in DECK if c not in counts)
-        raise _bad_deal(f"the cards are not exactly the 32-card deck: missing {missing}, repeated {doubled}")
+    check_whole_deck(order, DECK, _bad_deal)
     return Deal(order=order, seed=None)
 
 

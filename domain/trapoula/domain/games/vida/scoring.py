@@ -13,6 +13,7 @@ Pairs are ``(team 0, team 1)``.  Worked example R6.8 (1):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from trapoula.domain.cards import Suit
 
@@ -64,6 +65,18 @@ class Contract:
     def multiplier(self) -> int:
         """Multiplier of the bid: 1, 2, 4, 6 or 8 for levels 0-4 (R4.5, R4.7)."""
         return MULTIPLIERS[self.level]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The contract as plain data (section 9 ``AuctionClosed.contract``, and the views): holder,
+        team, points, suit letter, level and multiplier."""
+        return {
+            "holder": self.holder,
+            "team": self.team,
+            "points": self.points,
+            "suit": self.suit.value,
+            "level": self.level,
+            "multiplier": self.multiplier,
+        }
 
 
 def _round_one(raw: int, jack: bool) -> int:

@@ -29,14 +29,7 @@ def _call(call: Call) -> dict[str, Any]:
 def _contract(contract: Contract | None) -> dict[str, Any] | None:
     if contract is None:
         return None
-    return {
-        "holder": contract.holder,
-        "team": contract.team,
-        "points": contract.points,
-        "suit": contract.suit.value,
-        "level": contract.level,
-        "multiplier": contract.multiplier,
-    }
+    return contract.to_dict()
 
 
 def seat_view(state: VidaState, viewer: Viewer) -> Payload:

@@ -1,0 +1,134 @@
+"""Pieces that several games' rules modules share: the accumulator a decision emits its events into,
+the check that a command is one its state already listed as legal, where a match played hand by
+hand stands (:class:`Phases`), and the checks of a match's configuration where every seat scores for
+itself.
+
+Each piece is what the games wrote alike; a game still says which of its rules each one carries out
+(its own messages and rule numbers are passed in).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.events import Event
+from trapoula.domain.game import MatchConfig
+from trapoula.domain.games.frozen import Memo
+from trapoula.domain.options import is_int
+
+__all__ = ["MAX_INITIAL_TOTAL", "Acc", "Phased", "Phases", "dealer_and_totals", "is_listed"]
+
+S = TypeVar("S")
+"""A game's state type."""
+
+MAX_INITIAL_TOTAL = 10**9
+"""Initial totals beyond this size are refused as malformed (each game's rule on initial totals)."""
+
+
+class Phased(Protocol):
+    """A game state that says where its match stands (``phase``, one of the game's own enum members)."""
+
+    @property
+    def phase(self) -> enum.Enum:
+        """The phase of the match."""
+
+
+@dataclass(frozen=True, slots=True)
+class Phases:
+    """The phases of a match played hand by hand, as a game names them in its own enum: before the
+    first deal (``new``), while a hand is played (``playing``: one phase or more), between hands
+    (``hand_over``) and after the match (``match_over``).  Its methods are the game's
+    ``GameSpec.is_terminal``, ``needs_deal`` and ``hand_in_progress``.
+    """
+
+    new: enum.Enum
+    playing: tuple[enum.Enum, ...]
+    hand_over: enum.Enum
+    match_over: enum.Enum
+
+    def is_terminal(self, state: Phased) -> bool:
+        """True when the match is over."""
+        return state.phase is self.match_over
+
+    def needs_deal(self, state: Phased) -> bool:
+        """True when the table must issue ``next_hand``: before the first hand and between hands."""
+        phase = state.phase
+        return phase is self.new or phase is self.hand_over
+
+    def hand_in_progress(self, state: Phased) -> bool:
+        """True while a hand is played (from ``HandStarted`` until the hand ends)."""
+        return state.phase in self.playing
+
+
+class Acc(Generic[S]):
+    """Events decided so far, with the state they lead to (so later decisions see earlier ones).
+
+    The events are applied when :attr:`state` is asked for, not when emitted: a decision that reads
+    no state after its last events never folds them (``decide`` returns the events; the caller
+    applies them).  ``evolve`` is the game's own (``GameSpec.evolve``).
+    """
+
+    __slots__ = ("_applied", "_state", "events", "evolve")
+
+    def __init__(self, state: S, evolve: Callable[[S, Event], S]) -> None:
+        self._state = state
+        self._applied = 0
+        self.evolve = evolve
+        self.events: list[Event] = []
+
+    @property
+    def state(self) -> S:
+        """The state after every event emitted so far."""
+        events = self.events
+        if self._applied < len(events):
+            state, evolve = self._state, self.evolve
+            for event in events[self._applied :]:
+                state = evolve(state, event)
+            self._state, self._applied = state, len(events)
+        return self._state
+
+    def emit(self, event: Event) -> None:
+        """Record ``event``; :attr:`state` applies it."""
+        self.events.append(event)
+
+
+def is_listed(state: Memo, command: object) -> bool:
+    """True when ``command`` is one of the legal commands already worked out for ``state`` and kept
+    in its memo slot (the very object the game's ``legal_commands`` listed, :class:`Memo`): it is
+    legal, with no check to run again.  False for a state made by its constructor (no memo yet)."""
+    try:
+        legal = state.memo
+    except AttributeError:  # a state made by its constructor
+        return False
+    if legal is not None:
+        for listed in legal:
+            if listed is command:
+                return True
+    return False
+
+
+def dealer_and_totals(config: MatchConfig, n: int, totals_rule: str) -> tuple[int, tuple[int, ...]]:
+    """The first dealer and the initial totals of a match of ``n`` seats that each score for
+    themselves: ``config.first_dealer``, seat n-1 when not given (each game's R3.1), and
+    ``config.initial_totals``, all 0 when not given (the game's ``totals_rule``).
+
+    Raises:
+        InvalidInput: a first dealer that is not a seat 0..n-1, or initial totals that are not n
+            integers of at most :data:`MAX_INITIAL_TOTAL` in size (``bad_config``).
+    """
+    fd = config.first_dealer
+    if fd is None:
+        fd = n - 1
+    if not is_int(fd) or not 0 <= fd < n:
+        raise InvalidInput(f"first_dealer {fd!r} is not a seat 0..{n - 1} (R3.1)", reason="bad_config")
+    raw = config.initial_totals
+    totals: tuple[Any, ...] = (0,) * n if raw is None else tuple(raw)
+    if len(totals) != n or any(not is_int(t) or abs(t) > MAX_INITIAL_TOTAL for t in totals):
+        raise InvalidInput(
+            f"initial totals {str(raw)[:80]}: expected {n} integers, one per seat ({totals_rule})", reason="bad_config"
+        )
+    return fd, tuple(totals)
