@@ -1,11 +1,14 @@
 """Helpers shared by the gRPC service tests of the games (imported from this folder, which the
-folder's conftest puts on ``sys.path``): call metadata types, the ``ErrorInfo`` of a refusal, a
-caller's view, the stored events, a whole watch stream, and ``trapoula verify`` of a record."""
+folder's conftest and the contract suite's put on ``sys.path``): an in-process server, call
+metadata types, the ``ErrorInfo`` of a refusal, a caller's view, the stored events, a whole watch
+stream, ``trapoula verify`` of a record and a record tampered with."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,11 +21,50 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.clients.cli import main
 from trapoula.service.application import Tables
+from trapoula.service.readmodels import ReadModels
+from trapoula.service.server import create_server, start_server, stop_server
+
+SECRET = bytes.fromhex("5e" * 32)
+"""The server secret of every test (seeds are reproducible)."""
 
 Meta = tuple[tuple[str, str], ...]
 """Call metadata (``authorization: Bearer <token>``)."""
 Auth = Callable[[str], Meta]
 Stub = table_pb2_grpc.TableServiceStub
+
+
+class ServerThread:
+    """A grpc.aio server on port 0 running in its own event loop thread (answering ListMatches and
+    GetStandings from ``read_models`` when given)."""
+
+    def __init__(self, tables: Tables, read_models: ReadModels | None = None) -> None:
+        self.tables, self.read_models = tables, read_models
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="test-grpc-loop", daemon=True)
+        self.server: grpc.aio.Server | None = None
+        self.port = 0
+
+    def _submit(self, coro: Any, timeout: float = 10) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    async def _start(self) -> int:
+        self.server, port = create_server("127.0.0.1:0", self.tables, poll_seconds=1.0, read_models=self.read_models)
+        await start_server(self.server)
+        return port
+
+    def start(self) -> ServerThread:
+        """Start serving; sets :attr:`port`."""
+        self.thread.start()
+        self.port = self._submit(self._start())
+        return self
+
+    def stop(self) -> None:
+        """Stop gracefully and end the loop thread."""
+        if self.server is not None:
+            self._submit(stop_server(self.server, grace=0.5))
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
 
 
 def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
