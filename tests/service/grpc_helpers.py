@@ -1,7 +1,7 @@
 """Helpers shared by the gRPC service tests of the games (imported from this folder, which the
 folder's conftest and the contract suite's put on ``sys.path``): an in-process server, call
 metadata types, the ``ErrorInfo`` of a refusal, a caller's view, the stored events, a whole watch
-stream, ``trapoula verify`` of a record and a record tampered with."""
+stream and ``trapoula verify`` of a record."""
 
 from __future__ import annotations
 
