@@ -9,25 +9,17 @@ from __future__ import annotations
 import io
 import random
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from trapoula.clients import demo
-from trapoula.clients.demo import local_server, run_demo
+from trapoula.clients.demo import run_demo
 from trapoula.clients.errors import InvalidArgument, TrapoulaError
 from trapoula.domain.cards import codes, deck_52
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture(scope="module")
-def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("robust")
-    with local_server(f"sqlite:///{folder / 'robust.sqlite3'}") as where:
-        yield where
 
 
 def _demo_threads() -> list[str]:

@@ -11,15 +11,15 @@ import io
 import json
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any
 
 import pytest
+from cli_helpers import CARD, Person, demo_record
 
 from trapoula.clients.audit import audit_text
 from trapoula.clients.cli import main
-from trapoula.clients.demo import local_server
 from trapoula.clients.play import LocalSession, play_loop
 from trapoula.clients.table import command_message
 from trapoula.domain.chain import chain_record
@@ -30,26 +30,13 @@ SEED = "03" * 32
 """Local deals of ``play``: hand 1 deals the person 5♣ J♦ K♦ 5♠ 8♠ (a pair of fives, R4.2)."""
 SHORT = ["--game", "romis", "--seats", "3", "--target", "30"]
 """Three players to 30 points (R2.3, R12.1): a match of a few hands."""
-CARD = r"(?:10|[2-9JQKA])[♣♦♥♠]"
-"""A card as the terminal shows it (``10♠``, ``Q♥``)."""
 SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-
-
-@pytest.fixture(scope="module")
-def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    with local_server(f"sqlite:///{folder / 'romis.sqlite3'}") as where:
-        yield where
 
 
 @pytest.fixture(scope="module")
 def demo(address: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """``trapoula demo --game romis --seats 3 --target 30``: (record path, output)."""
-    path = tmp_path_factory.mktemp("demo") / "romis.jsonl"
-    out = io.StringIO()
-    code = main(["demo", *SHORT, "--address", address, "--record", str(path)], out=out)
-    assert code == 0, out.getvalue()
-    return path, out.getvalue()
+    return demo_record(address, tmp_path_factory.mktemp("demo"), SHORT)
 
 
 def code_of(shown: str) -> str:
@@ -58,7 +45,7 @@ def code_of(shown: str) -> str:
     return ("T" if rank == "10" else rank) + SUITS[shown[-1]]
 
 
-class Person:
+class Typist(Person):
     """A person at the terminal who types his commands instead of menu numbers (``readline`` only):
     the first reveal the menu offers, its cards in the other order and as codes (``reveal 5S 5C``, a
     new combination as ``reveal JC with JD``); ``aux`` when the menu offers to turn up an auxiliary
@@ -66,25 +53,17 @@ class Person:
     offered, which the rules refuse (R4.7)."""
 
     def __init__(self, out: io.StringIO, limit: int = 3000) -> None:
-        self.out, self.limit = out, limit
+        super().__init__(out, limit)
         self.typed: list[str] = []
 
-    def readline(self) -> str:
-        if len(self.typed) >= self.limit:
-            return ""
-        text = self.out.getvalue()
-        screen = text[text.rfind("\n\n") :]
+    def answer(self, text: str, screen: str) -> str:
         line = "cannot"
         if self.typed:
             entry = re.search(r"^  1\) (.*)$", screen, re.MULTILINE)
             assert entry is not None, screen
             line = self._typed(entry.group(1))
         self.typed.append(line)
-        return line + "\n"
-
-    def stdin(self) -> TextIO:
-        """This person as the play loop's input (it reads nothing but ``readline``)."""
-        return cast(TextIO, self)
+        return line
 
     @staticmethod
     def _typed(entry: str) -> str:
@@ -294,7 +273,7 @@ def test_play_romis_by_typed_commands_to_the_end_of_the_match() -> None:
     (R8.2).  Each hand ends with its points added to the totals (R10.9) and the match at the target
     (R11.1)."""
     out = io.StringIO()
-    person = Person(out)
+    person = Typist(out)
     session = LocalSession("romis", 2, "heuristic", {"target_score": 10}, seed=SEED, rng=random.Random(2))
     assert play_loop(session, person.stdin(), out) == 0
     text = out.getvalue()
@@ -336,7 +315,7 @@ def test_trapoula_play_romis_reads_typed_commands_from_standard_input() -> None:
     """``trapoula play --game romis`` (locally, deals from ``--seed``) with the person's lines on
     standard input: the prompt offers typing (R13.1-R13.3), the match is played to its end."""
     out = io.StringIO()
-    code = main(["play", *SHORT, "--seed", SEED], out=out, inp=Person(out).stdin())
+    code = main(["play", *SHORT, "--seed", SEED], out=out, inp=Typist(out).stdin())
     text = out.getvalue()
     assert code == 0, text[-3000:]
     assert "Match of romis: you, heuristic-bot-1, heuristic-bot-2, to 30 points" in text
@@ -352,7 +331,7 @@ def test_play_romis_at_a_server(address: str) -> None:
     """``trapoula play --address``: the same session with the server's bots (RemoteSession), the bots
     and the person submitting in the same rounds (R5.1)."""
     out = io.StringIO()
-    code = main(["play", *SHORT, "--address", address], out=out, inp=Person(out).stdin())
+    code = main(["play", *SHORT, "--address", address], out=out, inp=Typist(out).stdin())
     text = out.getvalue()
     assert code == 0, text[-3000:]
     assert "Your hand (you): " in text and "You have submitted (sealed): reveal" in text

@@ -7,25 +7,17 @@ from __future__ import annotations
 import io
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from trapoula.clients.cli import main, option_arg
-from trapoula.clients.demo import local_server, run_demo
+from trapoula.clients.demo import run_demo
 from trapoula.clients.errors import CommandRejected, InvalidArgument, PermissionDenied
 from trapoula.clients.table import TableClient, my_move
 from trapoula.domain.games.mau_mau.text import describe_command, describe_event
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(scope="module")
-def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    with local_server(f"sqlite:///{folder / 'games.sqlite3'}") as where:
-        yield where
 
 
 def _standings(output: str) -> list[tuple[str, int]]:

@@ -57,19 +57,10 @@ class ShedTable(MatchTable):
             raw["reshuffles"] = [r.split() for r in reshuffles]
         return self.spec.explicit_deal(self.state, raw)
 
-    def deal(
-        self,
-        hands: Sequence[str],
-        starter: str,
-        stock: str = "",
-        reshuffles: Sequence[str] | None = None,
-        *,
-        fill: bool = True,
-    ) -> tuple[Event, ...]:
-        """Deal the next hand explicitly (``next_hand`` with a deal, S5.3); see :meth:`explicit`."""
-        return self.apply(
-            self.spec.deal_command(self.state, self.explicit(hands, starter, stock, reshuffles, fill=fill))
-        )
+    def deal(self, *deal: Any, **how: Any) -> tuple[Event, ...]:
+        """Deal the next hand explicitly (``next_hand`` with a deal, S5.3); the arguments are those of
+        :meth:`explicit`."""
+        return self.apply(self.spec.deal_command(self.state, self.explicit(*deal, **how)))
 
     def play_command(self, seat: int, card: str, suit: str | None = None, **more: Any) -> Any:
         """``play {card, suit?, ...}``, the fields given as None left out."""
