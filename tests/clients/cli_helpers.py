@@ -71,3 +71,38 @@ class Person:
     def stdin(self) -> TextIO:
         """This person as the play loop's input (it reads nothing but ``readline``)."""
         return cast(TextIO, self)
+
+
+def verified(path: Path, tampered: tuple[Path, str, int] | None = None) -> str:
+    """``trapoula verify`` of the record at ``path``, which must pass: its output.  With ``tampered``
+    ``(target, name, delta)``, the record with ``delta`` added to the ``points`` of its first event
+    ``name`` (:func:`changed`, written to ``target``) must fail (exit 1) on the hash chain (REC5)."""
+    code, text = cli(["verify", str(path)])
+    assert code == 0, text
+    if tampered is not None:
+        target, name, delta = tampered
+        code, broken = cli(["verify", str(changed(path, target, name, "points", delta))])
+        assert code == 1
+        assert name in broken and "rule REC5" in broken, broken
+    return text
+
+
+def game_block(address: str, where: str, key: str) -> list[str]:
+    """The three lines ``trapoula games`` prints for ``key`` (``where``: ``local``, or the server's
+    ListGames at ``address``): the title and players, the options, the bot levels."""
+    code, text = cli(["games", *(["--local"] if where == "local" else ["--address", address])])
+    assert code == 0, text
+    return text[text.index(f"{key} ") :].splitlines()[:3]
+
+
+def replayed(path: Path, *flags: str) -> str:
+    """``trapoula replay`` of the record at ``path`` (piped, so it lists and ends), which must succeed."""
+    code, text = cli(["replay", str(path), *flags])
+    assert code == 0, text
+    return text
+
+
+def position_of(listing: str, marker: str) -> int:
+    """The position of the first line of a replay's ``listing`` holding ``marker``."""
+    line = next(line for line in listing.splitlines() if line.startswith("[") and marker in line)
+    return int(line[1 : line.index("/")])

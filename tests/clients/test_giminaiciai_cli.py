@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_helpers import CARD, Person, changed, cli, demo_record, screens
+from cli_helpers import CARD, Person, demo_record, game_block, position_of, replayed, screens, verified
 
 from trapoula.clients.audit import audit_text
 from trapoula.clients.cli import main
@@ -96,13 +96,9 @@ def test_verify_prints_the_totals_and_a_changed_score_fails(
     """``trapoula verify``: exit 0 with the totals and the winner; a record whose first PointsScored
     has other points fails the hash chain (REC5) with exit 1."""
     path, _ = demo
-    code, text = cli(["verify", str(path)])
-    assert code == 0, text
+    text = verified(path, (tmp_path / "changed.jsonl", "PointsScored", 1))
     assert re.search(r"totals: Anna \(seat 0\) \d+, Babis \(seat 1\) \d+, Chrysa \(seat 2\) \d+", text), text
     assert re.search(r"match winner: (Anna \(seat 0\)|Babis \(seat 1\)|Chrysa \(seat 2\))", text), text
-    code, text = cli(["verify", str(changed(path, tmp_path / "changed.jsonl", "PointsScored", "points", 1))])
-    assert code == 1
-    assert "PointsScored" in text and "rule REC5" in text
 
 
 def test_replay_of_a_giminaiciai_record_describes_every_event(demo: tuple[Path, str]) -> None:
@@ -110,9 +106,7 @@ def test_replay_of_a_giminaiciai_record_describes_every_event(demo: tuple[Path, 
     both piles, the discards, the lay-downs, the points and the end of each hand (section 9), with the
     seats named; ``--at N --seat 1`` shows Babis's hand and no other."""
     path, _ = demo
-    out = io.StringIO()
-    assert main(["replay", str(path)], out=out, inp=io.StringIO()) == 0
-    text = out.getvalue()
+    text = replayed(path)
     assert "Match of giminaiciai: Anna, Babis, Chrysa, to 30 points" in text
     assert re.search(r"--- hand 1: Chrysa deals \(commitment [0-9a-f]{16}…\)", text)  # R3.1: seat n-1 deals
     assert re.search(rf"Up-card {CARD}", text)  # R3.4
@@ -121,12 +115,7 @@ def test_replay_of_a_giminaiciai_record_describes_every_event(demo: tuple[Path, 
     assert re.search(rf"(Anna|Babis|Chrysa) lays down {CARD}.* \(\d+ cards", text)
     assert re.search(r"(Anna|Babis|Chrysa) scores 10 \(finishing bonus\)", text)  # R7.1
     assert "{" not in text.split("start of the match", 1)[1]  # every event has words, none falls back to its dict
-    lines = [line for line in text.splitlines() if line.startswith("[")]
-    discarded = next(line for line in lines if " discards " in line)
-    position = int(discarded[1 : discarded.index("/")])
-    out = io.StringIO()
-    assert main(["replay", str(path), "--at", str(position), "--seat", "1"], out=out, inp=io.StringIO()) == 0
-    shown = out.getvalue()
+    shown = replayed(path, "--at", str(position_of(text, " discards ")), "--seat", "1")
     assert re.search(rf"Your hand \(Babis\): ({CARD} ?)+", shown), shown
     assert "Anna: " not in shown and "Chrysa: " not in shown  # one seat's view: no other hand
 
@@ -135,11 +124,7 @@ def test_replay_of_a_giminaiciai_record_describes_every_event(demo: tuple[Path, 
 def test_games_lists_giminaiciai_with_its_option_and_bot_levels(address: str, where: str) -> None:
     """R2.3 (2-6 players), section 7 (``target_score`` 200, R10.1) and the computer players:
     ``trapoula games`` (``--local`` or a server's ListGames)."""
-    out = io.StringIO()
-    flags = ["--local"] if where == "local" else ["--address", address]
-    assert main(["games", *flags], out=out) == 0
-    text = out.getvalue()
-    block = text[text.index("giminaiciai ") :].splitlines()[:3]
+    block = game_block(address, where, "giminaiciai")
     assert block[0].startswith("giminaiciai  Giminaičiai (2-6 players): ")
     assert block[1].strip() == "options: target_score=200"
     assert block[2].strip() == "bot levels: random, heuristic"

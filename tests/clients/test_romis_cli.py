@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import CARD, Person, demo_record
+from cli_helpers import CARD, Person, demo_record, game_block, position_of, replayed, verified
 
 from trapoula.clients.audit import audit_text
 from trapoula.clients.cli import main
@@ -142,9 +142,7 @@ def test_verify_prints_the_totals_and_tampered_records_fail_naming_the_rule(
     break the hash chain (REC5); a sealed reveal changed with the chain recomputed no longer hashes to
     its seal (R5.2); both exit 1."""
     path, _ = demo
-    out = io.StringIO()
-    assert main(["verify", str(path)], out=out) == 0
-    text = out.getvalue()
+    text = verified(path)
     assert re.search(r"totals: Anna \(seat 0\) \d+, Babis \(seat 1\) \d+, Chrysa \(seat 2\) \d+", text), text
     assert re.search(r"match winner: (Anna \(seat 0\)|Babis \(seat 1\)|Chrysa \(seat 2\))", text), text
 
@@ -178,9 +176,7 @@ def test_replay_of_a_romis_record_describes_every_event(demo: tuple[Path, str]) 
     at the start of round 1 and no other hand."""
     path, _ = demo
     record = [json.loads(line)["name"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
-    out = io.StringIO()
-    assert main(["replay", str(path)], out=out, inp=io.StringIO()) == 0
-    text = out.getvalue()
+    text = replayed(path)
     assert "Match of romis: Anna, Babis, Chrysa, to 30 points" in text
     assert "--- hand 1: Chrysa deals (bonus factor 1)" in text  # R3.1: seat n-1 deals
     assert re.search(r"\] seq \d+: The deck is shuffled for the deal; commitment [0-9a-f]{16}…\n", text)  # R3.2
@@ -208,12 +204,7 @@ def test_replay_of_a_romis_record_describes_every_event(demo: tuple[Path, str]) 
     assert all(int(c) * int(m) + int(b) == int(p) for c, m, b, p in won)  # R10.3
     assert re.search(r"Shuffles revealed: deal, salt [0-9a-f]{64}", text)
     assert "{" not in text.split("start of the match", 1)[1]  # every event has words, none falls back to its dict
-    lines = [line for line in text.splitlines() if line.startswith("[")]
-    opened = next(line for line in lines if "Round 1: reveal 2 cards" in line)
-    position = int(opened[1 : opened.index("/")])
-    out = io.StringIO()
-    assert main(["replay", str(path), "--at", str(position), "--seat", "1"], out=out, inp=io.StringIO()) == 0
-    shown = out.getvalue()
+    shown = replayed(path, "--at", str(position_of(text, "Round 1: reveal 2 cards")), "--seat", "1")
     assert re.search(rf"^Your hand \(Babis\): ({CARD} ?){{5}}$", shown, re.MULTILINE), shown
     assert "Your hand (Anna)" not in shown and "Your hand (Chrysa)" not in shown  # one seat's view
     assert "  you: revealed -; 2 auxiliary cards" in shown and "Your auxiliary cards left (unseen): 2" in shown
@@ -252,11 +243,7 @@ def test_games_lists_romis_with_its_options_and_bot_levels(address: str, where: 
     """R2.3 (2-4 players), section 7 (``target_score`` 100, R12.1; ``carried_bonus_factor`` 1, R12.3),
     ``resubmit`` off (R12.4) and the computer players: ``trapoula games`` (``--local`` or a
     server's ListGames)."""
-    out = io.StringIO()
-    flags = ["--local"] if where == "local" else ["--address", address]
-    assert main(["games", *flags], out=out) == 0
-    text = out.getvalue()
-    block = text[text.index("romis ") :].splitlines()[:3]
+    block = game_block(address, where, "romis")
     assert block[0].startswith("romis        Romis su iškritimu (2-4 players): ")
     assert block[1].strip() == "options: target_score=100, carried_bonus_factor=1, resubmit=false"
     assert block[2].strip() == "bot levels: random, heuristic"

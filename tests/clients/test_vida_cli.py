@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import Person, changed, cli, demo_record, screens
+from cli_helpers import Person, demo_record, game_block, position_of, replayed, screens, verified
 
 from trapoula.clients.audit import audit_text
 from trapoula.clients.cli import main
@@ -93,13 +93,9 @@ def test_verify_names_the_teams_and_a_changed_bid_fails(
     """``trapoula verify``: exit 0 with the totals and the winner given per team (R2.3); a record
     whose first BidMade has other points fails the hash chain (REC5) with exit 1."""
     path, _ = demo
-    code, text = cli(["verify", str(path)])
-    assert code == 0, text
+    text = verified(path, (tmp_path / "changed.jsonl", "BidMade", 10))
     assert re.search(r"totals: team 0 \(Anna and Chrysa\) \d+, team 1 \(Babis and Dimos\) \d+", text), text
     assert re.search(r"match winner: team \d \((Anna and Chrysa|Babis and Dimos)\)", text), text
-    code, text = cli(["verify", str(changed(path, tmp_path / "changed.jsonl", "BidMade", "points", 10))])
-    assert code == 1
-    assert "BidMade" in text and "rule REC5" in text
 
 
 def test_replay_of_a_vida_record_names_the_seats_and_describes_the_events(demo: tuple[Path, str]) -> None:
@@ -107,21 +103,14 @@ def test_replay_of_a_vida_record_names_the_seats_and_describes_the_events(demo: 
     the tricks, the score (sections 9) -- with the seats named; ``--at N --seat 1`` shows Babis's
     hand and no other."""
     path, _ = demo
-    out = io.StringIO()
-    assert main(["replay", str(path)], out=out, inp=io.StringIO()) == 0
-    text = out.getvalue()
+    text = replayed(path)
     assert "Match of vida: Anna, Babis, Chrysa, Dimos, games won above 300 points, 1 game to win" in text
     assert re.search(r"--- hand 1 of game 1: (Anna|Babis|Chrysa|Dimos) deals \(commitment [0-9a-f]{16}…\)", text)
     assert re.search(r"(Anna|Babis|Chrysa|Dimos) (bids \d+ [♣♦♥♠]|passes)", text)
     assert re.search(r"Trick 1: \S+ \S+ \S+ \S+, won by (Anna|Babis|Chrysa|Dimos) \(\d+ points\)", text)
     assert re.search(r"Deck revealed; salt [0-9a-f]{64}", text)
     assert "{" not in text.split("start of the match", 1)[1]  # every event has words, none falls back to its dict
-    lines = [line for line in text.splitlines() if line.startswith("[")]
-    played = next(line for line in lines if " plays " in line)
-    position = int(played[1 : played.index("/")])
-    out = io.StringIO()
-    assert main(["replay", str(path), "--at", str(position), "--seat", "1"], out=out, inp=io.StringIO()) == 0
-    shown = out.getvalue()
+    shown = replayed(path, "--at", str(position_of(text, " plays ")), "--seat", "1")
     assert "Your hand (Babis): " in shown and "Teams: team 0 (Anna and Chrysa) v team 1 (you and Dimos)" in shown
     assert re.search(r"Contract \d+ [♣♦♥♠].*; trumps [♣♦♥♠]", shown)
     assert "Anna: " not in shown  # one seat's view: no other hand
@@ -130,11 +119,7 @@ def test_replay_of_a_vida_record_names_the_seats_and_describes_the_events(demo: 
 @pytest.mark.parametrize("where", ["local", "server"])
 def test_games_lists_vida_with_its_options_and_bot_levels(address: str, where: str) -> None:
     """R1.1, section 7, section 12: ``trapoula games`` (``--local`` or a server's ListGames)."""
-    out = io.StringIO()
-    flags = ["--local"] if where == "local" else ["--address", address]
-    assert main(["games", *flags], out=out) == 0
-    text = out.getvalue()
-    block = text[text.index("vida ") :].splitlines()[:3]
+    block = game_block(address, where, "vida")
     assert block[0].startswith("vida         Vida (4 players): ")
     assert 'open_vida=false, declaration_timing="after_auction"' in block[1]
     assert "target_score=3550, wins_needed=2" in block[1] and "max_bid=1000" in block[1]
