@@ -178,7 +178,6 @@ GIMINAICIAI = Adapter(
     command_universe=_universe,
     legality_key=_legality_key,
     is_play=_is_play,
-    variants=lambda payload: (),
     explicit_deal=_explicit_deal,
     nudge=_nudge,
     # R4.7/R8.2 (both piles empty) takes lay-downs that empty the pile at the right moment: random

@@ -4,56 +4,23 @@ and seat changes (joins between hands, leaves at any time)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping, Sequence
-from functools import cache
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trapoula.domain.cards import codes, deck_52, deck_104
+from trapoula.domain.cards import codes, deck_104
 from trapoula.domain.events import Payload
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
 
-from .adapters import Adapter, Zones
+from .adapters import Adapter, shedding_revealed, shedding_universe, shedding_zones
 
 _SUITS = ("C", "D", "H", "S")
 JOIN_NAMES = ("wes", "xiu", "yan", "zoe")
 """Names of players who join (never mistaken for card codes)."""
 
 
-def _zones(state: MauMauState) -> Zones:
-    return tuple(codes(h) for h in state.hands), codes(state.stock), codes(state.discard)
-
-
-def _revealed(state: MauMauState) -> frozenset[str]:
-    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
-        return frozenset(c.code for hand in state.last_hands for c in hand)
-    return frozenset()
-
-
-@cache
-def _universe_for(seat: int) -> tuple[Payload, ...]:
-    out: list[Payload] = []
-    for code in codes(deck_52()):
-        out.append({"kind": "play", "seat": seat, "card": code})
-        out.extend({"kind": "play", "seat": seat, "card": code, "suit": s} for s in _SUITS)
-    out.extend({"kind": kind, "seat": seat} for kind in ("draw", "pass", "mau", "leave"))
-    return tuple(out)
-
-
 def _universe(state: MauMauState, seat: int) -> Sequence[Payload]:
     """Every card code with and without each suit; draw; pass; mau; leave: 264 commands per seat."""
-    return _universe_for(seat)
-
-
-def _legality_key(payload: Payload) -> Hashable:
-    return tuple(sorted(payload.items()))
-
-
-def _is_play(payload: Payload) -> bool:
-    return payload.get("kind") == "play"
-
-
-def _variants(payload: Payload) -> Sequence[Payload]:
-    return ()
+    return shedding_universe(seat, ("draw", "pass", "mau", "leave"))
 
 
 def _explicit_deal(state: MauMauState, rng: random.Random) -> tuple[Mapping[str, Any], list[list[str]]]:
@@ -102,12 +69,9 @@ MAU_MAU = Adapter(
     # can leave nobody)
     single_hand={"elimination_limit": -1},
     long_match={"elimination_limit": -40},
-    zones=_zones,
-    revealed=_revealed,
+    zones=shedding_zones,
+    revealed=shedding_revealed,
     command_universe=_universe,
-    legality_key=_legality_key,
-    is_play=_is_play,
-    variants=_variants,
     explicit_deal=_explicit_deal,
     expected_reasons=frozenset(
         {

@@ -243,7 +243,6 @@ ROMIS = Adapter(
     command_universe=_universe,
     legality_key=_legality_key,
     is_play=lambda payload: payload.get("kind") == "reveal",
-    variants=lambda payload: (),
     explicit_deal=_explicit_deal,
     state_check=sealed_choices_do_not_leak,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -97,14 +97,6 @@ def _universe(state: VidaState, seat: int) -> tuple[Payload, ...]:
     return cached
 
 
-def _legality_key(payload: Payload) -> Hashable:
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in payload.items()))
-
-
-def _is_play(payload: Payload) -> bool:
-    return payload.get("kind") == "play"
-
-
 def _nudge(state: VidaState, seat: int, payloads: Sequence[Payload], rng: random.Random) -> Payload | None:
     """In the auction, call like a player, not like a uniform draw over some 370 bids: pass about
     half the time (so that all four pass now and then, R4.8), vida when entitled one time in five
@@ -182,9 +174,6 @@ VIDA = Adapter(
     revealed=_revealed,
     known=_known,
     command_universe=_universe,
-    legality_key=_legality_key,
-    is_play=_is_play,
-    variants=lambda payload: (),
     explicit_deal=_explicit_deal,
     nudge=_nudge,
     invariants=_invariants,
