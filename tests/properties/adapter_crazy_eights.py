@@ -11,7 +11,7 @@ from trapoula.domain.events import Payload
 from trapoula.domain.games.crazy_eights.rules import hand_size
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState
 
-from .adapters import Adapter, Zones, shedding_revealed, shedding_universe
+from .adapters import Zones, adapter, shedding_revealed, shedding_universe
 
 
 def _zones(state: CrazyEightsState) -> Zones:
@@ -41,7 +41,8 @@ def _explicit_deal(state: CrazyEightsState, rng: random.Random) -> tuple[Mapping
     return {"hands": hands, "starter": rest[0], "stock": rest[1:]}, hands
 
 
-CRAZY_EIGHTS = Adapter(
+CRAZY_EIGHTS = adapter(
+    globals(),
     key="crazy_eights",
     option_grid={
         "scoring": ("single", "points"),
@@ -56,10 +57,7 @@ CRAZY_EIGHTS = Adapter(
     # a long match is a points game to 10 a player: a few hands each (R6.4-R6.7) in the time budget
     long_match={"scoring": "points", "target_per_player": 10},
     initial_totals=lambda totals, options: tuple(t // 10 for t in totals),  # 0-9: below every target (20 and up, R6.6)
-    zones=_zones,
     revealed=shedding_revealed,
-    command_universe=_universe,
-    explicit_deal=_explicit_deal,
     # every event type of SPEC.event_types occurs (StockReshuffled is not one of them: R4.5)
     expected_reasons=frozenset(
         {

@@ -11,7 +11,7 @@ from trapoula.domain.cards import codes, deck_104
 from trapoula.domain.events import Payload
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
 
-from .adapters import Adapter, shedding_revealed, shedding_universe, shedding_zones
+from .adapters import adapter, shedding_revealed, shedding_universe, shedding_zones
 
 _SUITS = ("C", "D", "H", "S")
 JOIN_NAMES = ("wes", "xiu", "yan", "zoe")
@@ -59,7 +59,8 @@ def _nudge(state: MauMauState, seat: int, legal: Sequence[Payload], rng: random.
     return {"kind": "mau", "seat": seat} if rng.random() < 0.9 else None
 
 
-MAU_MAU = Adapter(
+MAU_MAU = adapter(
+    globals(),
     key="mau_mau",
     option_grid={
         "elimination_limit": (-1, -40, -100),
@@ -71,8 +72,6 @@ MAU_MAU = Adapter(
     long_match={"elimination_limit": -40},
     zones=shedding_zones,
     revealed=shedding_revealed,
-    command_universe=_universe,
-    explicit_deal=_explicit_deal,
     expected_reasons=frozenset(
         {
             "CardsDrawn/draw",  # R4.2
@@ -92,7 +91,6 @@ MAU_MAU = Adapter(
     rare={"mau": (0.05, 0.0), "leave": (0.002, 0.06)},
     # R5.6.3-R5.6.4: a call repeated in the turn is accepted and stores nothing
     silent=lambda state, payload: payload["kind"] == "mau" and state.mau_called,
-    table_commands=_table_commands,
     p_table=0.1,
     # R6.5: totals are 0 or less; R6.6: above the elimination limit, or the player is already out
     initial_totals=lambda totals, options: tuple(
@@ -101,6 +99,5 @@ MAU_MAU = Adapter(
     # a draw ends the turn (R4.3) and the deck has 104 cards: a player who draws one time in five
     # when he could play already makes hands long enough for reshuffles
     p_plays=(0.9, 0.8, 0.03),
-    nudge=_nudge,
 )
 """Mau Mau (rules/mau_mau.md): every option of section 7, 104 cards, joins and leaves."""

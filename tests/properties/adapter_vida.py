@@ -15,7 +15,7 @@ from trapoula.domain.games.vida.events import HandScored, TrickTaken
 from trapoula.domain.games.vida.rules import deal_hands, upcoming_dealer
 from trapoula.domain.games.vida.state import Phase, VidaState
 
-from .adapters import Adapter, Zones
+from .adapters import Zones, adapter
 
 _SUITS = ("C", "D", "H", "S")
 _CODES = codes(deck_32())
@@ -151,7 +151,8 @@ def _invariants(event: Any, state: VidaState) -> None:
             assert sorted(event.trick_points) == [0, 250], f"capot trick points {event.trick_points} (R6.2)"
 
 
-VIDA = Adapter(
+VIDA = adapter(
+    globals(),
     key="vida",
     option_grid={
         "open_vida": (False, True),
@@ -170,13 +171,6 @@ VIDA = Adapter(
     single_hand={"target_score": 1, "wins_needed": 1},
     long_match={"target_score": 600, "wins_needed": 2},
     initial_totals=lambda totals, options: (totals[0] * 5 % (options["target_score"] + 1), totals[1] % 2),
-    zones=_zones,
-    revealed=_revealed,
-    known=_known,
-    command_universe=_universe,
-    explicit_deal=_explicit_deal,
-    nudge=_nudge,
-    invariants=_invariants,
     expected_reasons=frozenset({"HandAnnulled/all_passed"}),  # R4.8
 )
 """Vida (rules/vida.md): every option of section 7 and the table's ``max_bid``; four players."""

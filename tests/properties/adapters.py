@@ -157,6 +157,31 @@ class Adapter:
             object.__setattr__(self, "never_emitted", self.never_emitted | unused)
 
 
+_CONVENTION = {
+    "zones": "_zones",
+    "revealed": "_revealed",
+    "known": "_known",
+    "command_universe": "_universe",
+    "legality_key": "_legality_key",
+    "is_play": "_is_play",
+    "variants": "_variants",
+    "explicit_deal": "_explicit_deal",
+    "nudge": "_nudge",
+    "invariants": "_invariants",
+    "initial_totals": "_initial_totals",
+    "table_commands": "_table_commands",
+}
+"""The fields of :class:`Adapter` that :func:`adapter` takes from a game's adapter module, and the
+names the module gives them."""
+
+
+def adapter(namespace: Mapping[str, Any], **fields: Any) -> Adapter:
+    """An :class:`Adapter` of ``fields``, each function field not given taken from ``namespace`` (a
+    game's adapter module) where it defines it under its name in :data:`_CONVENTION`."""
+    found = {field: namespace[name] for field, name in _CONVENTION.items() if name in namespace and field not in fields}
+    return Adapter(**found, **fields)
+
+
 # --------------------------------------------------------------------------- agonia
 
 
