@@ -89,14 +89,24 @@ def store(request: pytest.FixtureRequest) -> Store:
     return result
 
 
-@pytest.fixture
-def tables(store: Store) -> Iterator[Tables]:
-    """A ``Tables`` application on each store."""
+def _opened(store: Store) -> Iterator[Tables]:
     app = store.open()
     try:
         yield app
     finally:
         app.close()
+
+
+@pytest.fixture
+def tables(store: Store) -> Iterator[Tables]:
+    """A ``Tables`` application on each store."""
+    yield from _opened(store)
+
+
+@pytest.fixture
+def sqlite_tables(sqlite_store: Store) -> Iterator[Tables]:
+    """``Tables`` on SQLite, closed after the server that serves them has stopped."""
+    yield from _opened(sqlite_store)
 
 
 # --------------------------------------------------------------------------- explicit deals

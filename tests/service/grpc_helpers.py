@@ -35,10 +35,14 @@ Stub = table_pb2_grpc.TableServiceStub
 
 class ServerThread:
     """A grpc.aio server on port 0 running in its own event loop thread (answering ListMatches and
-    GetStandings from ``read_models`` when given)."""
+    GetStandings from ``read_models`` when given; ``poll_seconds`` and ``options`` go to
+    ``create_server``); a context manager too."""
 
-    def __init__(self, tables: Tables, read_models: ReadModels | None = None) -> None:
+    def __init__(
+        self, tables: Tables, read_models: ReadModels | None = None, poll_seconds: float = 1.0, **options: Any
+    ) -> None:
         self.tables, self.read_models = tables, read_models
+        self.options: dict[str, Any] = {"poll_seconds": poll_seconds, **options}
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="test-grpc-loop", daemon=True)
         self.server: grpc.aio.Server | None = None
@@ -48,7 +52,7 @@ class ServerThread:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     async def _start(self) -> int:
-        self.server, port = create_server("127.0.0.1:0", self.tables, poll_seconds=1.0, read_models=self.read_models)
+        self.server, port = create_server("127.0.0.1:0", self.tables, read_models=self.read_models, **self.options)
         await start_server(self.server)
         return port
 
@@ -65,6 +69,12 @@ class ServerThread:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=10)
         self.loop.close()
+
+    def __enter__(self) -> ServerThread:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
