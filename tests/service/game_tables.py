@@ -171,6 +171,17 @@ def tamper(record: str, name: str, change: Callable[[dict[str, Any]], None], reh
     return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
 
 
+def zero_salt(payload: dict[str, Any]) -> None:
+    """A revealed seed's salt made all zeros (the commitment no longer matches, R3.2)."""
+    payload["salt"] = "00" * 32
+
+
+def refused_table(stub: Stub, request: pb.CreateTableRequest, reason: str) -> None:
+    """``CreateTable`` of ``request`` is ``INVALID_ARGUMENT`` with ``reason``."""
+    info = rejected(lambda: stub.CreateTable(request), grpc.StatusCode.INVALID_ARGUMENT)
+    assert info.reason == reason, request
+
+
 def other_salt(payload: dict[str, Any]) -> None:
     """A revealed seed's salt with its first digit changed (the commitment no longer matches, R3.2)."""
     payload["salt"] = ("0" if payload["salt"][0] != "0" else "1") + payload["salt"][1:]

@@ -31,10 +31,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import grpc
 import pytest
-from game_tables import ALL_CODES, CARD, ManualTable, Step, bot_match, other_salt, tamper
-from grpc_helpers import Auth, Stub, error_info, stored, verify, view_of, watch_all
+from game_tables import ALL_CODES, CARD, ManualTable, Step, bot_match, other_salt, refused_table, tamper, zero_salt
+from grpc_helpers import Auth, Stub, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.service.application import Tables
@@ -266,10 +265,7 @@ def test_a_giminaiciai_table_checks_its_seats_options_and_totals(stub: Stub) -> 
         (3, {}, (10, 20), "bad_config"),
     ):
         request = pb.CreateTableRequest(game="giminaiciai", seats=seats, options=options, initial_totals=totals)
-        with pytest.raises(grpc.RpcError) as refused:
-            stub.CreateTable(request)
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (seats, options, totals)
-        assert error_info(refused.value).reason == reason, (seats, options, totals)
+        refused_table(stub, request, reason)
     for seats in (2, 6):
         assert stub.CreateTable(pb.CreateTableRequest(game="giminaiciai", seats=seats)).table_id
 
@@ -506,10 +502,7 @@ def test_the_record_verifies_and_tampered_copies_fail_naming_the_rule(stub: Stub
     assert code == 1 and "REC5" not in out and "seq 24 HandLaidDown" in out, out
     assert "'QS' is neither in his hand nor among the top 1 card(s)" in out and "(rule R5.6)" in out, out
 
-    def salt(payload: dict[str, Any]) -> None:
-        payload["salt"] = "00" * 32
-
-    code, out = verify(tamper(record, "ShuffleRevealed", salt, rehash=True), tmp_path / "t4.jsonl")
+    code, out = verify(tamper(record, "ShuffleRevealed", zero_salt, rehash=True), tmp_path / "t4.jsonl")
     assert code == 1 and "rule R3.2" in out, out
 
 

@@ -33,10 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import grpc
 import pytest
-from game_tables import ALL_CODES, CARD, ManualTable, Step, bot_match, events_of, tamper
-from grpc_helpers import Auth, Stub, error_info, stored, verify, view_of, watch_all
+from game_tables import ALL_CODES, CARD, ManualTable, Step, bot_match, events_of, refused_table, tamper
+from grpc_helpers import Auth, Stub, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.service.application import Tables
@@ -282,10 +281,7 @@ def test_a_romis_table_checks_its_seats_options_and_totals(stub: Stub) -> None:
         request = pb.CreateTableRequest(game="romis", seats=seats, options=options, initial_totals=totals)
         if dealer is not None:
             request.first_dealer = dealer
-        with pytest.raises(grpc.RpcError) as refused:
-            stub.CreateTable(request)
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (seats, options, totals)
-        assert error_info(refused.value).reason == reason, (seats, options, totals)
+        refused_table(stub, request, reason)
     for seats in (2, 4):
         assert stub.CreateTable(pb.CreateTableRequest(game="romis", seats=seats)).table_id
 

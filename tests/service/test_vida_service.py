@@ -31,10 +31,11 @@ from typing import Any
 
 import grpc
 import pytest
-from game_tables import CARD, ManualTable, bot_match, other_salt, rejected, tamper
-from grpc_helpers import Auth, Meta, Stub, error_info, stored, verify, view_of, watch_all
+from game_tables import CARD, ManualTable, bot_match, other_salt, refused_table, rejected, tamper, zero_salt
+from grpc_helpers import Auth, Meta, Stub, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
+from trapoula.domain.games.vida import SPEC as VIDA
 from trapoula.service.application import Tables
 
 pytestmark = pytest.mark.timeout(180)
@@ -310,19 +311,7 @@ def test_list_games_offers_vida_with_its_options_and_bot_levels(stub: Stub) -> N
     vida = games["vida"]
     assert (vida.title, vida.min_players, vida.max_players, vida.seat_changes) == ("Vida", 4, 4, False)
     assert list(vida.bot_levels) == ["random", "heuristic"]
-    assert json.loads(vida.options_json) == {
-        "open_vida": False,
-        "declaration_timing": "after_auction",
-        "bidders_must_outscore": True,
-        "all_pass": "next_dealer",
-        "first_bidder": "after_dealer",
-        "first_leader": "after_dealer",
-        "direction": "counterclockwise",
-        "target_score": 3550,
-        "wins_needed": 2,
-        "first_dealer": "random",
-        "max_bid": 1000,
-    }
+    assert json.loads(vida.options_json) == VIDA.option_defaults()  # section 7 (tests/domain/test_vida_deal.py)
 
 
 def test_a_vida_table_has_four_seats_and_checks_its_options(stub: Stub) -> None:
@@ -334,10 +323,7 @@ def test_a_vida_table_has_four_seats_and_checks_its_options(stub: Stub) -> None:
         (4, {"declaration_timing": "never"}, "bad_option"),
         (4, {"target": 100}, "bad_option"),
     ):
-        with pytest.raises(grpc.RpcError) as refused:
-            stub.CreateTable(pb.CreateTableRequest(game="vida", seats=seats, options=options))
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-        assert error_info(refused.value).reason == reason
+        refused_table(stub, pb.CreateTableRequest(game="vida", seats=seats, options=options), reason)
 
 
 def test_the_auction_to_the_fourth_vida_and_the_play_of_a_whole_hand(
@@ -582,10 +568,7 @@ def test_the_record_of_hand_a_verifies_and_tampered_copies_fail_naming_the_rule(
     assert "(rule R4.7)" in out, out  # the audit cites Vida's rule for the contract, not a shedding rule
     assert "team 0 (" in out or "team 1 (" in out, out  # totals and winner per team (R2.3)
 
-    def salt(payload: dict[str, Any]) -> None:
-        payload["salt"] = "00" * 32
-
-    code, out = verify(tamper(record, "ShuffleRevealed", salt, rehash=True), tmp_path / "t3.jsonl")
+    code, out = verify(tamper(record, "ShuffleRevealed", zero_salt, rehash=True), tmp_path / "t3.jsonl")
     assert code == 1 and "rule R3.2" in out, out
 
 
