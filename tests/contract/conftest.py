@@ -16,11 +16,9 @@ for _folder in (str(_HERE), str(_HERE.parent / "service")):  # ``--import-mode=i
         sys.path.insert(0, _folder)
 
 from contract_games import Served  # noqa: E402
-from grpc_helpers import SECRET, ServerThread, Stub  # noqa: E402
+from grpc_helpers import SECRET, Stub, projected  # noqa: E402
 
 from trapoula.service.application import Tables  # noqa: E402
-from trapoula.service.projection import Projection  # noqa: E402
-from trapoula.service.readmodels import ReadModels  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -28,17 +26,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """One server on a SQLite file for the whole module, with its read models kept by a projection."""
     url = f"sqlite:///{tmp_path_factory.mktemp('contract') / 'contract.sqlite3'}"
     tables = Tables(url, SECRET)
-    models = ReadModels(url)
-    models.migrate()
-    projection = Projection(tables, models, poll_seconds=0.2, pause_seconds=0.01)
-    projection.start()
-    thread = ServerThread(tables, models).start()
-    address = f"127.0.0.1:{thread.port}"
     try:
-        with grpc.insecure_channel(address) as channel:
-            yield Served(tables, address, Stub(channel))
+        with projected(tables, url, poll_seconds=0.2) as (server, _), grpc.insecure_channel(server.address) as channel:
+            yield Served(tables, server.address, Stub(channel))
     finally:
-        thread.stop()
-        projection.stop()
-        models.close()
         tables.close()

@@ -9,7 +9,8 @@ import asyncio
 import io
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.clients.cli import main
 from trapoula.service.application import Tables
+from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
 from trapoula.service.server import create_server, start_server, stop_server
 
@@ -70,11 +72,34 @@ class ServerThread:
         self.thread.join(timeout=10)
         self.loop.close()
 
+    @property
+    def address(self) -> str:
+        """``host:port`` of the server."""
+        return f"127.0.0.1:{self.port}"
+
     def __enter__(self) -> ServerThread:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+@contextmanager
+def projected(
+    tables: Tables, url: str, schema: str | None = None, poll_seconds: float = 0.5
+) -> Iterator[tuple[ServerThread, Projection]]:
+    """A server for ``tables`` answering from read models at ``url`` (migrated first), kept by a
+    projection that polls every ``poll_seconds``: ``(server, projection)``, both stopped afterwards."""
+    models = ReadModels(url, schema)
+    models.migrate()
+    projection = Projection(tables, models, poll_seconds=poll_seconds, pause_seconds=0.01)
+    projection.start()
+    try:
+        with ServerThread(tables, models) as server:
+            yield server, projection
+    finally:
+        projection.stop()
+        models.close()
 
 
 def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:

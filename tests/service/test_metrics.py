@@ -34,12 +34,10 @@ class MeteredServer(ServerThread):
     def __init__(self, tables: Tables) -> None:
         self.metrics = Metrics()
         super().__init__(tables, metrics=self.metrics)
-        self.address = ""
         self.metrics_url = ""
 
     def start(self) -> MeteredServer:
         super().start()
-        self.address = f"127.0.0.1:{self.port}"
         self.metrics_url = f"http://{self.metrics.serve_http('127.0.0.1:0')}/metrics"
         return self
 
