@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
+_HERE = Path(__file__).resolve().parent
+for _folder in (str(_HERE), str(_HERE.parent / "domain")):  # ``record_helpers`` here plays its matches
+    if _folder not in sys.path:  # with the domain tests' ``match_table``
+        sys.path.insert(0, _folder)
 
 from record_helpers import Tampered, record_text  # noqa: E402  (after the path is set)
 

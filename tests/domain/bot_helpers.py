@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from trapoula.domain.bots import choose
 from trapoula.domain.deal import Deal
 from trapoula.domain.game import MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.registry import find_game
@@ -32,6 +33,16 @@ def play(card: str, suit: str | None = None, announce: bool = False, seat: int =
 def wild(card: str) -> list[Payload]:
     """A card that names a suit as ``legal`` lists it: without a suit, then naming each suit."""
     return [play(card), *(play(card, s) for s in "CDHS")]
+
+
+def seat_view(game: str, hand: list[str], legal: list[Payload], **fields: Any) -> Payload:
+    """Seat 0's view of ``game`` as a bot reads it: its ``hand``, its ``legal`` commands and ``fields``."""
+    return {"game": game, "seat": 0, "hand": hand, "legal": legal, **fields}
+
+
+def heuristic_choice(view: Payload) -> Payload:
+    """What the heuristic bot of the view's game chooses (its random ties drawn from ``Random(0)``)."""
+    return choose(view["game"], view, "heuristic", random.Random(0))
 
 
 def seed_of(text: str) -> str:

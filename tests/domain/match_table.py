@@ -6,7 +6,8 @@ check of section 8 (S11)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 import pytest
@@ -26,6 +27,45 @@ def names(events: Sequence[Event]) -> list[str]:
 def of_type(events: Sequence[Event], name: str) -> list[Event]:
     """The events named ``name``."""
     return [e for e in events if e.event_name() == name]
+
+
+def seeded_commands(
+    spec: GameSpec[Any, Any], state: Any, seed_of_hand: Callable[[int], str], move: Callable[[Any], Any]
+) -> Iterator[tuple[tuple[Event, ...], Any, int]]:
+    """Play from ``state`` to the end of the match as the service would: a deal whenever one is due,
+    from the seed ``seed_of_hand(hand number)`` (1, 2, ...), else the command ``move(state)``.  After
+    each command: its events, the state then, and the number of the hand."""
+    hands = 0
+    while not spec.is_terminal(state):
+        if spec.needs_deal(state):
+            hands += 1
+            command = spec.deal_command(state, Deal.from_seed(spec.deck(state), seed_of_hand(hands)))
+        else:
+            command = move(state)
+        events = spec.decide(state, command)
+        for event in events:
+            state = spec.evolve(state, event)
+        yield events, state, hands
+
+
+def table_entries(
+    game: str, names: Sequence[str], options: Mapping[str, Any], manual_deal: bool = False
+) -> list[tuple[str, dict[str, Any]]]:
+    """The table's own events that open a record (docs/record.md): ``TableCreated`` for ``game``
+    with ``options``, then a ``SeatTaken`` of each of ``names`` (a person, its token's hash made up)."""
+    created = {
+        "game": game,
+        "seats": len(names),
+        "options": dict(options),
+        "first_dealer": None,
+        "initial_totals": None,
+        "manual_deal": manual_deal,
+    }
+    entries: list[tuple[str, dict[str, Any]]] = [("TableCreated", created)]
+    for seat, name in enumerate(names):
+        token_hash = hashlib.sha256(f"token-{seat}".encode()).hexdigest()
+        entries.append(("SeatTaken", {"seat": seat, "name": name, "bot": None, "token_hash": token_hash}))
+    return entries
 
 
 class MatchTable:

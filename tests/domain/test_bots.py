@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from bot_helpers import DRAW, PASS, bot_play, in_legal, play, seed_of, wins
+from bot_helpers import DRAW, PASS, bot_play, heuristic_choice, in_legal, play, seat_view, seed_of, wins
 
 from trapoula.domain.bots import LEVELS, choose
 from trapoula.domain.errors import InvalidInput
@@ -18,18 +18,10 @@ SPEC = find_game("agonia")
 def view(
     hand: list[str], legal: list[dict[str, Any]], pending: int = 0, sizes: tuple[int, ...] = (5, 5)
 ) -> dict[str, Any]:
-    return {
-        "game": "agonia",
-        "seat": 0,
-        "hand": hand,
-        "legal": legal,
-        "pending_draw": pending,
-        "hand_sizes": list(sizes),
-    }
+    return seat_view("agonia", hand, legal, pending_draw=pending, hand_sizes=list(sizes))
 
 
-def heuristic(v: dict[str, Any]) -> dict[str, Any]:
-    return choose("agonia", v, "heuristic", random.Random(0))
+heuristic = heuristic_choice
 
 
 # --------------------------------------------------------------------------- heuristic choices

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot_helpers import DRAW, PASS, bot_play, in_legal, play, seed_of, wild, wins
+from bot_helpers import DRAW, PASS, bot_play, heuristic_choice, in_legal, play, seat_view, seed_of, wild, wins
 
-from trapoula.domain.bots import choose, levels
+from trapoula.domain.bots import levels
 from trapoula.domain.registry import find_game
 
 SPEC = find_game("crazy_eights")
@@ -18,19 +18,10 @@ eights = wild
 def view(
     hand: list[str], legal: list[dict[str, Any]], sizes: tuple[int, ...] = (5, 5), **options: bool
 ) -> dict[str, Any]:
-    return {
-        "game": "crazy_eights",
-        "seat": 0,
-        "hand": hand,
-        "legal": legal,
-        "hand_sizes": list(sizes),
-        "direction": 1,
-        "options": options,
-    }
+    return seat_view("crazy_eights", hand, legal, hand_sizes=list(sizes), direction=1, options=options)
 
 
-def heuristic(v: dict[str, Any]) -> dict[str, Any]:
-    return choose("crazy_eights", v, "heuristic", random.Random(0))
+heuristic = heuristic_choice
 
 
 # --------------------------------------------------------------------------- heuristic choices
