@@ -65,6 +65,23 @@ class Window:
         )
 
 
+class CpuPerCall:
+    """For a run's figures with its ``window`` and the server's ``cpu_seconds`` in it: the server's
+    CPU milliseconds per call (or message, or ``Act``) completed in the window."""
+
+    __slots__ = ()
+    window: Window
+    cpu_seconds: float | None
+
+    @property
+    def cpu_ms(self) -> float | None:
+        """The server's CPU milliseconds per call completed in the window; None without a CPU reading
+        or a call."""
+        if self.cpu_seconds is None or not self.window.calls:
+            return None
+        return self.cpu_seconds * 1000.0 / self.window.calls
+
+
 @dataclass
 class Results:
     """Every figure of a run by key, with the facts of the machine it ran on."""
