@@ -35,7 +35,7 @@ import grpc
 
 from trapoula.clients.load import CHANNEL_OPTIONS
 
-from .figures import CpuPerCall, Window
+from .figures import CpuPerCall, Window, cpu_over_window
 
 SERVICE = "trapoula.bench.Bare"
 UNARY_METHOD = f"/{SERVICE}/Unary"
@@ -228,16 +228,7 @@ async def unary_run(
                     latencies.append((done - sent) * 1000.0)
 
         tasks = [asyncio.create_task(caller(i)) for i in range(callers)]
-        try:
-            await asyncio.sleep(warmup)
-            before = cpu()
-            await asyncio.sleep(max(0.0, end - time.perf_counter()))
-            after = cpu()
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-        used = after - before if before is not None and after is not None else None
+        used = await cpu_over_window(tasks, warmup, end, cpu)
         return Bare(Window.of(latencies, window, len(errors), errors[0] if errors else ""), used)
     finally:
         await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)

@@ -36,7 +36,7 @@ from trapoula.clients.load import CHANNEL_OPTIONS
 from trapoula.clients.table import command_message, my_move
 from trapoula.domain.bots import choose
 
-from .figures import CpuPerCall, Window
+from .figures import CpuPerCall, Window, cpu_over_window
 
 GAME = "agonia"
 """The game of the ``Act`` tables."""
@@ -132,16 +132,7 @@ async def _timed(
     now = time.perf_counter()
     meter.begin, meter.end = now + warmup, now + warmup + window
     tasks = [asyncio.create_task(work(i)) for i in range(callers)]
-    try:
-        await asyncio.sleep(warmup)
-        before = cpu()
-        await asyncio.sleep(max(0.0, meter.end - time.perf_counter()))
-        after = cpu()
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    used = after - before if before is not None and after is not None else None
+    used = await cpu_over_window(tasks, warmup, meter.end, cpu)
     return meter.window(), used
 
 

@@ -9,8 +9,11 @@ to a text ``skipped: <reason>`` where a part could not run (no PostgreSQL, no op
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import asyncio
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from trapoula.clients.load import percentile
 
@@ -333,3 +336,20 @@ def may_skip(key: str) -> bool:
         "fanout.bare.server_cpu_ms",
         "fanout.ratio.cpu_vs_bare",
     )
+
+
+async def cpu_over_window(
+    tasks: Sequence[asyncio.Task[Any]], warmup: float, end: float, cpu: Callable[[], float | None]
+) -> float | None:
+    """Let ``tasks`` run ``warmup`` seconds, then until ``end`` (``time.perf_counter``), then cancel
+    them: the CPU seconds ``cpu()`` counted between the two moments (None where it cannot be read)."""
+    try:
+        await asyncio.sleep(warmup)
+        before = cpu()
+        await asyncio.sleep(max(0.0, end - time.perf_counter()))
+        after = cpu()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return after - before if before is not None and after is not None else None
