@@ -24,7 +24,8 @@ from trapoula.clients.cli import main
 from trapoula.service.application import Tables
 from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
-from trapoula.service.server import create_server, start_server, stop_server
+from trapoula.service.server import create_server, serve, start_server, stop_server
+from trapoula.service.settings import Settings
 
 SECRET = bytes.fromhex("5e" * 32)
 """The server secret of every test (seeds are reproducible)."""
@@ -100,6 +101,22 @@ def projected(
     finally:
         projection.stop()
         models.close()
+
+
+def serve_once(settings: Settings, told: list[str], **options: Any) -> None:
+    """``trapoula serve``'s ``serve(settings)`` in this thread (``options`` passed on), stopped once it
+    is ready; the address it is ready at is appended to ``told``."""
+
+    async def scenario() -> None:
+        stop = asyncio.Event()
+
+        def ready(address: str) -> None:
+            told.append(address)
+            stop.set()
+
+        await serve(settings, ready=ready, stop=stop, **options)
+
+    asyncio.run(scenario())
 
 
 def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:

@@ -123,9 +123,8 @@ def _save(tag: str, n: int = 2) -> list[tuple[str, int]]:
     return [(tag, i) for i in range(n)]
 
 
-def _behind_a_blocked_batch(store: FakeStore, committer: GroupCommit, tags: Sequence[str]) -> list[Committer]:
-    """A first save whose store call blocks until the saves of ``tags`` (one thread each) have all
-    queued behind it; then it is let through.  Returns the threads, first one first."""
+def _first_held(store: FakeStore, committer: GroupCommit) -> Committer:
+    """A first save (thread ``first``) whose store call has begun and blocks at the store's gate."""
     store.gate = threading.Event()
     first = Committer(committer, "first", [_save("first")])
     first.start()
@@ -133,6 +132,13 @@ def _behind_a_blocked_batch(store: FakeStore, committer: GroupCommit, tags: Sequ
     while not store.calls:
         assert time.monotonic() < deadline
         time.sleep(0.001)
+    return first
+
+
+def _behind_a_blocked_batch(store: FakeStore, committer: GroupCommit, tags: Sequence[str]) -> list[Committer]:
+    """A first save whose store call blocks until the saves of ``tags`` (one thread each) have all
+    queued behind it; then it is let through.  Returns the threads, first one first."""
+    first = _first_held(store, committer)
     others = [Committer(committer, tag, [_save(tag)]) for tag in tags]
     for thread in others:
         thread.start()
@@ -237,16 +243,7 @@ def test_a_failed_batch_hands_the_lead_on_so_no_save_waits_forever(error: BaseEx
     the lead to the oldest of them, which stores them: every commit returns within the bound."""
     store = FakeStore(fail=lambda events: error if ("first", 0) in events else None)
     committer = GroupCommit(store.save, store.on_batch)
-    store.gate = threading.Event()
-    first = Committer(committer, "first", [_save("first")])
-    first.start()
-    while not store.calls:
-        time.sleep(0.001)
-    queued = [Committer(committer, f"q{n}", [_save(f"q{n}")]) for n in range(5)]
-    for thread in queued:
-        thread.start()
-    _queued(committer, 5)
-    store.gate.set()
+    first, *queued = _behind_a_blocked_batch(store, committer, [f"q{n}" for n in range(5)])
     _join([first, *queued])
     assert len(first.outcomes) == 1 and first.outcomes[0] is error
     assert all(t.outcomes == [None] for t in queued)
@@ -261,11 +258,7 @@ def test_a_batch_holds_at_most_max_batch_events_unless_one_save_alone_is_bigger(
     part, big = int(MAX_BATCH_EVENTS * 0.45), int(MAX_BATCH_EVENTS * 1.25)
     store = FakeStore()
     committer = GroupCommit(store.save, store.on_batch)
-    store.gate = threading.Event()
-    first = Committer(committer, "first", [_save("first")])
-    first.start()
-    while not store.calls:
-        time.sleep(0.001)
+    first = _first_held(store, committer)
     sizes = {"p0": part, "p1": part, "big": big, "p2": part}
     queued = []
     for tag, n in sizes.items():  # one at a time, so they queue in this order
