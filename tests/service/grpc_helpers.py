@@ -9,7 +9,7 @@ import asyncio
 import io
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from grpc_status import rpc_status
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.clients.cli import main
+from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.service.application import Tables
 from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
@@ -117,6 +118,15 @@ def serve_once(settings: Settings, told: list[str], **options: Any) -> None:
         await serve(settings, ready=ready, stop=stop, **options)
 
     asyncio.run(scenario())
+
+
+def chained(entries: Sequence[Any]) -> None:
+    """Stored events numbered 1, 2, ... without a gap, each hashed on the one before (REC5)."""
+    prev = GENESIS
+    for seq, entry in enumerate(entries, start=1):
+        assert entry.seq == seq
+        assert entry.prev_hash == prev and entry.hash == event_hash(prev, seq, entry.name, entry.payload)
+        prev = entry.hash
 
 
 def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
