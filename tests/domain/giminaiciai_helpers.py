@@ -115,6 +115,21 @@ class Table(MatchTable):
         return [(e.seat, e.points, e.reason) for e in events if isinstance(e, PointsScored)]
 
 
+def last_hand(
+    hand_no: int, reason: str, winner: int | None, points: list[int], totals: list[int], remaining: list[list[str]]
+) -> dict[str, Any]:
+    """A hand's result as the views and ``HandEnded`` give it (R8.3): its number, why it ended, the
+    winner, the hand points and totals by seat, and the cards each seat was left holding."""
+    return {
+        "hand_no": hand_no,
+        "reason": reason,
+        "winner": winner,
+        "hand_points": points,
+        "totals": totals,
+        "remaining": remaining,
+    }
+
+
 def cards(text: str) -> tuple[str, ...]:
     """Card codes from a space-separated string, checked to parse."""
     return codes(parse_cards(text))

@@ -39,10 +39,10 @@ from typing import Any
 
 import pytest
 from eventsourcing.persistence import IntegrityError, OperationalError
+from grpc_helpers import chained
 
 from trapoula.clients.table import TableClient
 from trapoula.domain import bots
-from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.domain.errors import CommandRejected
 from trapoula.service.application import OWNER, SPECTATOR, Principal, Tables
 from trapoula.service.committer import MAX_BATCH_EVENTS, GroupCommit
@@ -323,15 +323,6 @@ def _lines(entries: Sequence[Any]) -> list[tuple[Any, ...]]:
     return [(e.seq, e.name, e.payload, e.prev_hash, e.hash, e.command_id, e.actor) for e in entries]
 
 
-def _chained(entries: Sequence[Any]) -> None:
-    """The log is gap-free from version 1 and each event's hash chains to the one before."""
-    prev = GENESIS
-    for seq, entry in enumerate(entries, start=1):
-        assert entry.seq == seq
-        assert entry.prev_hash == prev and entry.hash == event_hash(prev, seq, entry.name, entry.payload)
-        prev = entry.hash
-
-
 def _bot_opponent_table(tables: Tables) -> tuple[str, Principal]:
     """A started Agonia table for two (one hand): a person at seat 0, a random bot at seat 1."""
     table_id, _owner = tables.create_table("agonia", 2, {"target_points": 0})
@@ -387,7 +378,7 @@ def test_many_tables_saving_at_once_share_batches_and_each_log_stays_whole(store
             for table_id, _ in started:
                 in_memory = tables.stored_events(table_id)
                 assert _lines(in_memory) == _lines(fresh.stored_events(table_id))
-                _chained(in_memory)
+                chained(in_memory)
                 moves = [e.command_id for e in in_memory if e.actor == "seat:0" and e.command_id not in (None, "start")]
                 assert sorted(set(moves)) == sorted(answered[table_id])
         finally:
@@ -449,7 +440,7 @@ def test_a_batch_with_a_table_another_replica_took_stores_the_others(postgres_st
         for table_id, _ in seats:
             stored = a.stored_events(table_id)
             assert [e.name for e in stored[9:]] == ["CardsDrawn"] and len(stored) == 10
-            _chained(stored)
+            chained(stored)
             if table_id in taken:
                 assert stored[9].command_id == "draw-b"
                 refused = outcomes[table_id]
