@@ -1,4 +1,4 @@
-"""The service's contract with every registered game (tests/contract/games.py), over gRPC with the
+"""The service's contract with every registered game (``contract_games.KEYS``), over gRPC with the
 generated stubs and the generic command form of ``trapoula.clients.table.command_message``:
 
 * a match: a table is created, people take every seat but the last, a bot the last, the owner
