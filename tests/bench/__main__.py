@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -617,46 +617,24 @@ def _number(value: Value | None) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
-def _rate(value: Value | None) -> str:
-    v = _number(value)
-    if v is None:
-        return "-"
-    return f"{v:,.0f}" if v >= 100 else f"{v:,.1f}"
+def _shown(form: Callable[[float], str]) -> Callable[[Value | None], str]:
+    """A figure's text: ``form`` of its number, ``-`` for a figure that is not a number."""
+
+    def show(value: Value | None) -> str:
+        v = _number(value)
+        return "-" if v is None else form(v)
+
+    return show
 
 
-def _ms(value: Value | None) -> str:
-    v = _number(value)
-    return "-" if v is None else f"{v:,.2f}"
-
-
-def _cpu(value: Value | None) -> str:
-    v = _number(value)
-    return "-" if v is None else f"{v:,.3f}"
-
-
-def _times(value: Value | None) -> str:
-    v = _number(value)
-    return "-" if v is None else f"{v:,.2f}x"
-
-
-def _bytes(value: Value | None) -> str:
-    v = _number(value)
-    return "-" if v is None else f"{v / 1024:,.1f} KiB"
-
-
-def _count(value: Value | None) -> str:
-    v = _number(value)
-    return "-" if v is None else f"{v:,.0f}"
-
-
-def _one(value: Value | None) -> str:
-    v = _number(value)
-    return "-" if v is None else f"{v:,.1f}"
-
-
-def _ratio_text(value: Value | None) -> str:
-    v = _number(value)
-    return "-" if v is None else f"{v:.3f}"
+_rate = _shown(lambda v: f"{v:,.0f}" if v >= 100 else f"{v:,.1f}")
+_ms = _shown(lambda v: f"{v:,.2f}")
+_cpu = _shown(lambda v: f"{v:,.3f}")
+_times = _shown(lambda v: f"{v:,.2f}x")
+_bytes = _shown(lambda v: f"{v / 1024:,.1f} KiB")
+_count = _shown(lambda v: f"{v:,.0f}")
+_one = _shown(lambda v: f"{v:,.1f}")
+_ratio_text = _shown(lambda v: f"{v:.3f}")
 
 
 def _bound_value(bound: Bound, value: float) -> str:

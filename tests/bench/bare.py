@@ -35,7 +35,7 @@ import grpc
 
 from trapoula.clients.load import CHANNEL_OPTIONS
 
-from .figures import Window
+from .figures import CpuPerCall, Window, cpu_over_window
 
 SERVICE = "trapoula.bench.Bare"
 UNARY_METHOD = f"/{SERVICE}/Unary"
@@ -178,20 +178,13 @@ def _channels(address: str, count: int) -> list[grpc.aio.Channel]:
 
 
 @dataclass(frozen=True, slots=True)
-class Bare:
+class Bare(CpuPerCall):
     """Bare calls or messages in a window, and the bare server's CPU in it."""
 
     window: Window
     """The calls (or messages) completed in the window, their latencies (none for messages)."""
     cpu_seconds: float | None
     """The bare server's CPU time in the window; None where it cannot be read."""
-
-    @property
-    def cpu_ms(self) -> float | None:
-        """The server's CPU milliseconds per call (or message)."""
-        if self.cpu_seconds is None or not self.window.calls:
-            return None
-        return self.cpu_seconds * 1000.0 / self.window.calls
 
 
 async def unary_run(
@@ -235,16 +228,7 @@ async def unary_run(
                     latencies.append((done - sent) * 1000.0)
 
         tasks = [asyncio.create_task(caller(i)) for i in range(callers)]
-        try:
-            await asyncio.sleep(warmup)
-            before = cpu()
-            await asyncio.sleep(max(0.0, end - time.perf_counter()))
-            after = cpu()
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-        used = after - before if before is not None and after is not None else None
+        used = await cpu_over_window(tasks, warmup, end, cpu)
         return Bare(Window.of(latencies, window, len(errors), errors[0] if errors else ""), used)
     finally:
         await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)

@@ -36,7 +36,7 @@ from trapoula.clients.load import CHANNEL_OPTIONS
 from trapoula.clients.table import command_message, my_move
 from trapoula.domain.bots import choose
 
-from .figures import Window
+from .figures import CpuPerCall, Window, cpu_over_window
 
 GAME = "agonia"
 """The game of the ``Act`` tables."""
@@ -132,16 +132,7 @@ async def _timed(
     now = time.perf_counter()
     meter.begin, meter.end = now + warmup, now + warmup + window
     tasks = [asyncio.create_task(work(i)) for i in range(callers)]
-    try:
-        await asyncio.sleep(warmup)
-        before = cpu()
-        await asyncio.sleep(max(0.0, meter.end - time.perf_counter()))
-        after = cpu()
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    used = after - before if before is not None and after is not None else None
+    used = await cpu_over_window(tasks, warmup, meter.end, cpu)
     return meter.window(), used
 
 
@@ -225,7 +216,7 @@ async def _play(
 
 
 @dataclass(frozen=True, slots=True)
-class ActRun:
+class ActRun(CpuPerCall):
     """One ``Act`` run: the calls of its window, the server's CPU in it, and the sizes to copy."""
 
     window: Window
@@ -244,13 +235,6 @@ class ActRun:
     set-up's, nor the match start's), per ``Act`` completed in the window."""
     stream_message_bytes: float
     """Their mean size."""
-
-    @property
-    def cpu_ms(self) -> float | None:
-        """The server's CPU milliseconds per ``Act`` completed in the window."""
-        if self.cpu_seconds is None or not self.window.calls:
-            return None
-        return self.cpu_seconds * 1000.0 / self.window.calls
 
 
 async def act_run(

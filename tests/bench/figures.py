@@ -9,8 +9,11 @@ to a text ``skipped: <reason>`` where a part could not run (no PostgreSQL, no op
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import asyncio
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from trapoula.clients.load import percentile
 
@@ -63,6 +66,23 @@ class Window:
             errors,
             first_error,
         )
+
+
+class CpuPerCall:
+    """For a run's figures with its ``window`` and the server's ``cpu_seconds`` in it: the server's
+    CPU milliseconds per call (or message, or ``Act``) completed in the window."""
+
+    __slots__ = ()
+    window: Window
+    cpu_seconds: float | None
+
+    @property
+    def cpu_ms(self) -> float | None:
+        """The server's CPU milliseconds per call completed in the window; None without a CPU reading
+        or a call."""
+        if self.cpu_seconds is None or not self.window.calls:
+            return None
+        return self.cpu_seconds * 1000.0 / self.window.calls
 
 
 @dataclass
@@ -316,3 +336,20 @@ def may_skip(key: str) -> bool:
         "fanout.bare.server_cpu_ms",
         "fanout.ratio.cpu_vs_bare",
     )
+
+
+async def cpu_over_window(
+    tasks: Sequence[asyncio.Task[Any]], warmup: float, end: float, cpu: Callable[[], float | None]
+) -> float | None:
+    """Let ``tasks`` run ``warmup`` seconds, then until ``end`` (``time.perf_counter``), then cancel
+    them: the CPU seconds ``cpu()`` counted between the two moments (None where it cannot be read)."""
+    try:
+        await asyncio.sleep(warmup)
+        before = cpu()
+        await asyncio.sleep(max(0.0, end - time.perf_counter()))
+        after = cpu()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return after - before if before is not None and after is not None else None

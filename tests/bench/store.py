@@ -140,15 +140,16 @@ def _rss() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def memory_in_child(database_url: str, count: int) -> MemoryFigures:
-    """:func:`memory_figures` in a new interpreter (``python -m bench --memory-probe``), so that
-    memory this process freed earlier, and would reuse, does not hide the growth.
+def _probe(what: str, args: Sequence[str], stdin: str | None = None) -> Any:
+    """``python -m bench --<what>-probe <args>`` in a child process, ``stdin`` on its input: the last
+    line of its output, read as JSON.
 
     Raises:
         RuntimeError: the child failed; the message holds the end of its error output.
     """
     done = subprocess.run(
-        [sys.executable, "-m", "bench", "--memory-probe", str(count), database_url],
+        [sys.executable, "-m", "bench", f"--{what}-probe", *args],
+        input=stdin,
         capture_output=True,
         text=True,
         env=bench_env(),
@@ -156,8 +157,18 @@ def memory_in_child(database_url: str, count: int) -> MemoryFigures:
         check=False,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"the memory probe failed ({done.returncode}): {done.stderr.strip()[-500:]}")
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"the {what} probe failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def memory_in_child(database_url: str, count: int) -> MemoryFigures:
+    """:func:`memory_figures` in a new interpreter (``python -m bench --memory-probe``), so that
+    memory this process freed earlier, and would reuse, does not hide the growth.
+
+    Raises:
+        RuntimeError: the child failed; the message holds the end of its error output.
+    """
+    figures = _probe("memory", [str(count), database_url])
     return MemoryFigures(int(figures["tables"]), float(figures["traced_bytes"]), float(figures["rss_bytes"]))
 
 
@@ -258,18 +269,7 @@ def append_in_child(
         "warmup": warmup,
         "window": window,
     }
-    done = subprocess.run(
-        [sys.executable, "-m", "bench", "--append-probe"],
-        input=json.dumps(spec),
-        capture_output=True,
-        text=True,
-        env=bench_env(),
-        timeout=600,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"the append probe failed ({done.returncode}): {done.stderr.strip()[-500:]}")
-    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures = _probe("append", [], json.dumps(spec))
     return AppendFigures(Window(**figures["window"]), figures["cpu_seconds"], figures["events"], figures["event_bytes"])
 
 

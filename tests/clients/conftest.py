@@ -1,4 +1,5 @@
-"""Client tests: records made offline (``record_helpers``), as fixtures.
+"""Client tests: a server for each test module, and records made offline (``record_helpers``), as
+fixtures.
 
 The suite runs with ``--import-mode=importlib``, which does not put test folders on
 ``sys.path``; the tests import their small helper module from this folder.
@@ -8,15 +9,27 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
+_HERE = Path(__file__).resolve().parent
+for _folder in (str(_HERE), str(_HERE.parent / "domain")):  # ``record_helpers`` here plays its matches
+    if _folder not in sys.path:  # with the domain tests' ``match_table``
+        sys.path.insert(0, _folder)
 
 from record_helpers import Tampered, record_text  # noqa: E402  (after the path is set)
+
+from trapoula.clients.demo import local_server  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a server in this process on a SQLite file, shared by the module's tests."""
+    folder = tmp_path_factory.mktemp("server")
+    with local_server(f"sqlite:///{folder / 'trapoula.sqlite3'}") as where:
+        yield where
 
 
 @pytest.fixture(scope="session")

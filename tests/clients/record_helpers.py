@@ -9,9 +9,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from match_table import seeded_commands, table_entries
+
 from trapoula.domain.bots import choose
 from trapoula.domain.chain import chain_record
-from trapoula.domain.deal import Deal
 from trapoula.domain.events import to_payload
 from trapoula.domain.game import MatchConfig, SeatInfo
 from trapoula.domain.registry import find_game
@@ -26,35 +27,18 @@ def record_text(players: int = 3, target: int = 0, seed: int = 7) -> str:
     seats = tuple(SeatInfo(i, NAMES[i], "heuristic") for i in range(players))
     config = MatchConfig("agonia", seats, {"target_points": target})
     rng = random.Random(seed)
-    state = spec.initial_state(config)
-    entries: list[tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], int]] = [
-        (
-            "TableCreated",
-            {
-                "game": "agonia",
-                "seats": players,
-                "options": {"target_points": target},
-                "first_dealer": None,
-                "initial_totals": None,
-                "manual_deal": False,
-            },
-        )
-    ]
-    for seat in range(players):
-        token_hash = hashlib.sha256(f"token-{seat}".encode()).hexdigest()
-        entries.append(("SeatTaken", {"seat": seat, "name": NAMES[seat], "bot": None, "token_hash": token_hash}))
-    hand = 0
-    while not spec.is_terminal(state):
-        if spec.needs_deal(state):
-            hand += 1
-            hand_seed = hashlib.sha256(f"clients-{seed}-{hand}".encode()).hexdigest()
-            command = spec.deal_command(state, Deal.from_seed(spec.deck(state), hand_seed))
-        else:
-            seat = next(s for s in range(players) if spec.legal_commands(state, s))
-            command = spec.parse_command(choose("agonia", spec.seat_view(state, seat), "heuristic", rng))
-        for event in spec.decide(state, command):
-            state = spec.evolve(state, event)
-            entries.append((event.event_name(), to_payload(event), type(event).version))
+
+    def move(state: Any) -> Any:
+        seat = next(s for s in range(players) if spec.legal_commands(state, s))
+        return spec.parse_command(choose("agonia", spec.seat_view(state, seat), "heuristic", rng))
+
+    def seed_of_hand(hand: int) -> str:
+        return hashlib.sha256(f"clients-{seed}-{hand}".encode()).hexdigest()
+
+    entries: list[tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], int]] = []
+    entries += table_entries("agonia", NAMES[:players], {"target_points": target})
+    for events, _, _ in seeded_commands(spec, spec.initial_state(config), seed_of_hand, move):
+        entries += [(event.event_name(), to_payload(event), type(event).version) for event in events]
     lines = chain_record(f"t-clients-{seed}", "agonia", entries)
     return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
 

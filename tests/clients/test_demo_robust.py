@@ -9,25 +9,17 @@ from __future__ import annotations
 import io
 import random
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from trapoula.clients import demo
-from trapoula.clients.demo import local_server, run_demo
+from trapoula.clients.demo import run_demo
 from trapoula.clients.errors import InvalidArgument, TrapoulaError
 from trapoula.domain.cards import codes, deck_52
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture(scope="module")
-def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("robust")
-    with local_server(f"sqlite:///{folder / 'robust.sqlite3'}") as where:
-        yield where
 
 
 def _demo_threads() -> list[str]:
@@ -37,6 +29,13 @@ def _demo_threads() -> list[str]:
         for t in threading.enumerate()
         if t.is_alive() and (t.name.startswith("trapoula-bot-") or t.name == "trapoula-demo-supervisor")
     ]
+
+
+def _stopped(address: str, record: Path, levels: tuple[str, ...]) -> str:
+    """A demo of ``levels`` to 0 points that must stop with a failure: the failure's words."""
+    with pytest.raises(TrapoulaError) as failed:
+        run_demo(address, options={"target_points": 0}, record_path=record, levels=levels, out=io.StringIO())
+    return str(failed.value)
 
 
 def test_a_single_hand_prints_its_progress_and_the_record_path_and_leaves_no_thread(
@@ -70,15 +69,8 @@ def test_a_failing_bot_stops_the_demo_with_its_error_and_every_stream_ends(
         return real(game, view, level, rng)
 
     monkeypatch.setattr(demo, "choose", choose)
-    with pytest.raises(TrapoulaError) as failed:
-        run_demo(
-            address,
-            options={"target_points": 0},
-            record_path=tmp_path / "x.jsonl",
-            levels=("heuristic",) * 3,
-            out=io.StringIO(),
-        )
-    assert str(failed.value) == "bot Babis (seat 1) failed: RuntimeError: brain fault"
+    failed = _stopped(address, tmp_path / "x.jsonl", ("heuristic",) * 3)
+    assert failed == "bot Babis (seat 1) failed: RuntimeError: brain fault"
     assert not (tmp_path / "x.jsonl").exists()
     assert _demo_threads() == []
 
@@ -98,15 +90,8 @@ def test_a_bot_refused_on_a_current_view_is_a_failure_not_a_stall_s11(
         return real(game, view, level, rng)
 
     monkeypatch.setattr(demo, "choose", choose)
-    with pytest.raises(TrapoulaError) as failed:
-        run_demo(
-            address,
-            options={"target_points": 0},
-            record_path=tmp_path / "x.jsonl",
-            levels=("random",) * 2,
-            out=io.StringIO(),
-        )
-    message = str(failed.value)
+    failed = _stopped(address, tmp_path / "x.jsonl", ("random",) * 2)
+    message = failed
     assert message.startswith("Anna (seat 0) was refused {'kind': 'play', 'card': ")
     assert message.endswith("[card_not_in_hand, S11]")
     assert _demo_threads() == []

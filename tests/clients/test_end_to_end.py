@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,20 +16,13 @@ import pytest
 
 from trapoula.clients.audit import audit_text
 from trapoula.clients.cli import main
-from trapoula.clients.demo import DemoResult, local_server, run_demo
+from trapoula.clients.demo import DemoResult, run_demo
 from trapoula.clients.errors import AlreadyExists, CommandRejected, InvalidArgument, NotFound, PermissionDenied
 from trapoula.clients.replay import Replay
 from trapoula.clients.table import TableClient
 from trapoula.domain.cards import codes, deck_52
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(scope="module")
-def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    with local_server(f"sqlite:///{folder / 'e2e.sqlite3'}") as where:
-        yield where
 
 
 @pytest.fixture(scope="module")

@@ -8,17 +8,15 @@ terminal prints them in whole sessions."""
 from __future__ import annotations
 
 import io
-import json
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_helpers import CARD, Person, demo_record, game_block, position_of, replayed, screens, verified
 
 from trapoula.clients.audit import audit_text
 from trapoula.clients.cli import main
-from trapoula.clients.demo import local_server
 from trapoula.clients.play import LocalSession, play_loop
 from trapoula.clients.table import command_message
 
@@ -26,68 +24,44 @@ pytestmark = pytest.mark.timeout(300)
 
 SEED = "03" * 32
 """Local deals of ``play``: with the computer players' choices seeded by ``random.Random(2)``, the
-person of :class:`Person` takes from the pile three times and lays down in both hands of the match."""
+person of :class:`Taker` takes from the pile three times and lays down in both hands of the match."""
 SHORT = ["--game", "giminaiciai", "--seats", "3", "--target", "30"]
 """Three players to 30 points (R2.3, R10.1): a match of a few hands."""
-CARD = r"(?:10|[2-9JQKA])[♣♦♥♠]"
-"""A card as the terminal shows it (``10♠``, ``Q♥``)."""
-
-
-@pytest.fixture(scope="module")
-def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    with local_server(f"sqlite:///{folder / 'giminaiciai.sqlite3'}") as where:
-        yield where
 
 
 @pytest.fixture(scope="module")
 def demo(address: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """``trapoula demo --game giminaiciai --seats 3 --target 30``: (record path, output)."""
-    path = tmp_path_factory.mktemp("demo") / "giminaiciai.jsonl"
-    out = io.StringIO()
-    code = main(["demo", *SHORT, "--address", address, "--record", str(path)], out=out)
-    assert code == 0, out.getvalue()
-    return path, out.getvalue()
+    return demo_record(address, tmp_path_factory.mktemp("demo"), SHORT)
 
 
 TAKES = 3
-"""How many times the :class:`Person` takes a card from the discard pile in a session."""
+"""How many times the :class:`Taker` takes a card from the discard pile in a session."""
 
 
-class Person:
-    """A person at the terminal who reads the screen before answering (``readline`` only): he lays
-    down whenever the menu offers it (the first such entry, R5); before his draw he takes the card
-    last discarded when it has the rank of a card he holds (R4.2, R6.1), at most :data:`TAKES` times
-    in a session, else draws from the stock; after the draw he discards the first card offered (R4.4)."""
+class Taker(Person):
+    """A person at the terminal who lays down whenever the menu offers it (the first such entry, R5);
+    before his draw he takes the card last discarded when it has the rank of a card he holds (R4.2,
+    R6.1), at most :data:`TAKES` times in a session, else draws from the stock; after the draw he
+    discards the first card offered (R4.4)."""
 
     def __init__(self, out: io.StringIO, limit: int = 5000) -> None:
-        self.out, self.limit = out, limit
-        self.lines = 0
+        super().__init__(out, limit)
         self.laid = 0
         self.taken = 0
 
-    def readline(self) -> str:
-        self.lines += 1
-        if self.lines > self.limit:
-            return ""
-        text = self.out.getvalue()
-        screen = text[text.rfind("\n\n") :]
+    def answer(self, text: str, screen: str) -> str:
         down = re.search(r"^  (\d+)\) lay down ", screen, re.MULTILINE)
         if down is not None:
             self.laid += 1
-            return down.group(1) + "\n"
+            return down.group(1)
         if "  2) take the top card of the discard pile" in screen and self.taken < TAKES:
             discarded = re.findall(rf"discards? ({CARD})$", text, re.MULTILINE)
             hand = re.search(r"^Your hand \(you\): (.*)$", screen, re.MULTILINE)
             if discarded and hand and discarded[-1][:-1] in {c[:-1] for c in hand.group(1).split()}:
                 self.taken += 1
-                return "2\n"
-        return "1\n"
-
-
-def _screens(text: str) -> list[str]:
-    """The prompts of a ``play`` session: each view printed before ``Your move``."""
-    return [chunk for chunk in text.split("\n\n") if "Your move [" in chunk]
+                return "2"
+        return "1"
 
 
 # --------------------------------------------------------------------------- demo, verify, replay, games
@@ -122,20 +96,9 @@ def test_verify_prints_the_totals_and_a_changed_score_fails(
     """``trapoula verify``: exit 0 with the totals and the winner; a record whose first PointsScored
     has other points fails the hash chain (REC5) with exit 1."""
     path, _ = demo
-    out = io.StringIO()
-    assert main(["verify", str(path)], out=out) == 0
-    text = out.getvalue()
+    text = verified(path, (tmp_path / "changed.jsonl", "PointsScored", 1))
     assert re.search(r"totals: Anna \(seat 0\) \d+, Babis \(seat 1\) \d+, Chrysa \(seat 2\) \d+", text), text
     assert re.search(r"match winner: (Anna \(seat 0\)|Babis \(seat 1\)|Chrysa \(seat 2\))", text), text
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    index = next(i for i, line in enumerate(lines) if '"name":"PointsScored"' in line)
-    points = json.loads(lines[index])["payload"]["points"]
-    lines[index] = lines[index].replace(f'"points":{points}', f'"points":{points + 1}')
-    changed = tmp_path / "changed.jsonl"
-    changed.write_text("".join(lines), encoding="utf-8")
-    out = io.StringIO()
-    assert main(["verify", str(changed)], out=out) == 1
-    assert "PointsScored" in out.getvalue() and "rule REC5" in out.getvalue()
 
 
 def test_replay_of_a_giminaiciai_record_describes_every_event(demo: tuple[Path, str]) -> None:
@@ -143,9 +106,7 @@ def test_replay_of_a_giminaiciai_record_describes_every_event(demo: tuple[Path, 
     both piles, the discards, the lay-downs, the points and the end of each hand (section 9), with the
     seats named; ``--at N --seat 1`` shows Babis's hand and no other."""
     path, _ = demo
-    out = io.StringIO()
-    assert main(["replay", str(path)], out=out, inp=io.StringIO()) == 0
-    text = out.getvalue()
+    text = replayed(path)
     assert "Match of giminaiciai: Anna, Babis, Chrysa, to 30 points" in text
     assert re.search(r"--- hand 1: Chrysa deals \(commitment [0-9a-f]{16}…\)", text)  # R3.1: seat n-1 deals
     assert re.search(rf"Up-card {CARD}", text)  # R3.4
@@ -154,12 +115,7 @@ def test_replay_of_a_giminaiciai_record_describes_every_event(demo: tuple[Path, 
     assert re.search(rf"(Anna|Babis|Chrysa) lays down {CARD}.* \(\d+ cards", text)
     assert re.search(r"(Anna|Babis|Chrysa) scores 10 \(finishing bonus\)", text)  # R7.1
     assert "{" not in text.split("start of the match", 1)[1]  # every event has words, none falls back to its dict
-    lines = [line for line in text.splitlines() if line.startswith("[")]
-    discarded = next(line for line in lines if " discards " in line)
-    position = int(discarded[1 : discarded.index("/")])
-    out = io.StringIO()
-    assert main(["replay", str(path), "--at", str(position), "--seat", "1"], out=out, inp=io.StringIO()) == 0
-    shown = out.getvalue()
+    shown = replayed(path, "--at", str(position_of(text, " discards ")), "--seat", "1")
     assert re.search(rf"Your hand \(Babis\): ({CARD} ?)+", shown), shown
     assert "Anna: " not in shown and "Chrysa: " not in shown  # one seat's view: no other hand
 
@@ -168,11 +124,7 @@ def test_replay_of_a_giminaiciai_record_describes_every_event(demo: tuple[Path, 
 def test_games_lists_giminaiciai_with_its_option_and_bot_levels(address: str, where: str) -> None:
     """R2.3 (2-6 players), section 7 (``target_score`` 200, R10.1) and the computer players:
     ``trapoula games`` (``--local`` or a server's ListGames)."""
-    out = io.StringIO()
-    flags = ["--local"] if where == "local" else ["--address", address]
-    assert main(["games", *flags], out=out) == 0
-    text = out.getvalue()
-    block = text[text.index("giminaiciai ") :].splitlines()[:3]
+    block = game_block(address, where, "giminaiciai")
     assert block[0].startswith("giminaiciai  Giminaičiai (2-6 players): ")
     assert block[1].strip() == "options: target_score=200"
     assert block[2].strip() == "bot levels: random, heuristic"
@@ -187,16 +139,16 @@ def test_play_giminaiciai_by_menu_numbers_takes_from_the_pile_and_lays_down() ->
     as a discard (R4.5); his lay-down of 7 cards and a discard scores nothing when he is not the first
     (R7.1, R7.2); the deal passes to him in hand 2 (R3.7); the match ends at the target (R9.1)."""
     out = io.StringIO()
-    person = Person(out)
+    person = Taker(out)
     session = LocalSession("giminaiciai", 3, "heuristic", {"target_score": 30}, seed=SEED, rng=random.Random(2))
     assert play_loop(session, person, out) == 0
     text = out.getvalue()
-    screens = _screens(text)
-    first = screens[0]
+    shown = screens(text)
+    first = shown[0]
     assert "  1) draw from the stock\n  2) take the top card of the discard pile\n" in first
     assert re.search(rf"^Your hand \(you\): ({CARD} ){{6}}{CARD}$", first, re.MULTILINE), first
     assert "You take 6♣ from the discard pile" in text
-    after_take = next(s for s in screens if "Your hand (you): 6♣ J♣ A♣ 10♥ K♥ 6♠ 8♠ J♠" in s)
+    after_take = next(s for s in shown if "Your hand (you): 6♣ J♣ A♣ 10♥ K♥ 6♠ 8♠ J♠" in s)
     assert "  1) discard J♣\n" in after_take and "discard 6♣" not in after_take  # R4.5
     assert "  9) lay down 10♦ 10♥ 10♠ J♠ | 6♠ 7♠ 8♠, discard K♥" in text
     assert ": You lay down 10♦ 10♥ 10♠ J♠ | 6♠ 7♠ 8♠ (7 cards, discarding K♥)\n" in text
@@ -215,7 +167,7 @@ def test_trapoula_play_giminaiciai_to_the_end_of_the_match() -> None:
     """``trapoula play --game giminaiciai`` (locally, deals from ``--seed``): the person's menu offers
     both draws, then a discard of each card he holds (R4.2, R4.4); the match is played to its end."""
     out = io.StringIO()
-    code = main(["play", *SHORT, "--seed", SEED], out=out, inp=Person(out))
+    code = main(["play", *SHORT, "--seed", SEED], out=out, inp=Taker(out))
     text = out.getvalue()
     assert code == 0, text[-3000:]
     assert "Match of giminaiciai: you, heuristic-bot-1, heuristic-bot-2, to 30 points" in text
@@ -229,7 +181,7 @@ def test_trapoula_play_giminaiciai_to_the_end_of_the_match() -> None:
 def test_play_giminaiciai_at_a_server(address: str) -> None:
     """``trapoula play --address``: the same session with the server's bots (RemoteSession)."""
     out = io.StringIO()
-    code = main(["play", *SHORT, "--address", address], out=out, inp=Person(out))
+    code = main(["play", *SHORT, "--address", address], out=out, inp=Taker(out))
     text = out.getvalue()
     assert code == 0, text[-3000:]
     assert "Your hand (you): " in text and "Your move [" in text and "  1) draw from the stock" in text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from giminaiciai_helpers import last_hand
+
 from trapoula.domain.games.giminaiciai.text import describe_command, describe_event
 
 NAMES = ["ann", "bob", "cy"]
@@ -30,14 +32,7 @@ def test_section_9_events_in_words() -> None:
     assert describe_event("PointsScored", {"seat": 0, "points": 10, "reason": "finishing_bonus"}, NAMES) == (
         "ann scores 10 (finishing bonus)"
     )
-    ended = {
-        "hand_no": 1,
-        "reason": "all_finished",
-        "winner": 0,
-        "hand_points": [14, 3, 3],
-        "totals": [14, 3, 3],
-        "remaining": [[], [], []],
-    }
+    ended = last_hand(1, "all_finished", 0, [14, 3, 3], [14, 3, 3], [[], [], []])
     assert describe_event("HandEnded", ended, NAMES) == (
         "Hand over (all finished). Points: ann 14, bob 3, cy 3. Totals: ann 14, bob 3, cy 3"
     )

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from giminaiciai_helpers import last_hand
+
 from trapoula.clients.text import render_view
 from trapoula.domain.games.giminaiciai.text import PILE_SHOWN, describe_event
 from trapoula.domain.games.shedding.text import describe_event as shedding_event
@@ -138,14 +140,7 @@ def test_r8_2_r9_the_match_over_names_the_last_hand_and_the_winner() -> None:
         hand_over=True,
         match_over=True,
         winner=1,
-        last_hand={
-            "hand_no": 2,
-            "reason": "piles_exhausted",
-            "winner": 1,
-            "hand_points": [5, 17, 0],
-            "totals": [35, 207, 41],
-            "remaining": [[], [], ["6C", "QS"]],
-        },
+        last_hand=last_hand(2, "piles_exhausted", 1, [5, 17, 0], [35, 207, 41], [[], [], ["6C", "QS"]]),
     )
     assert render_view(over).splitlines() == [
         "Hand 2, dealer cy; match to 200 points",
@@ -178,14 +173,7 @@ def test_r8_1_between_hands_in_a_replay_shows_no_empty_hands() -> None:
         ],
         hand_over=True,
         totals=[42, 26, 41],
-        last_hand={
-            "hand_no": 2,
-            "reason": "all_finished",
-            "winner": 0,
-            "hand_points": [12, 1, 0],
-            "totals": [42, 26, 41],
-            "remaining": [[], [], []],
-        },
+        last_hand=last_hand(2, "all_finished", 0, [12, 1, 0], [42, 26, 41], [[], [], []]),
     )
     assert render_view(between).splitlines() == [
         "Hand 2, dealer cy; match to 200 points",

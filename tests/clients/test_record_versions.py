@@ -65,18 +65,25 @@ def _run(*argv: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def test_a_record_with_version_2_lines_verifies_and_replays(evolved: type[Event], tmp_path: Path) -> None:
-    lines = [json.loads(raw) for raw in record_text().splitlines()]
-    played = [line for line in lines[1:] if line["name"] == "CardPlayed"]
-    assert played and all(line["v"] == 2 and line["payload"]["rank"] == line["payload"]["card"][0] for line in played)
-    assert all("v" not in line for line in lines[1:] if line["name"] != "CardPlayed")
-    record = _write(tmp_path, "v2.jsonl", lines)
+def _verified_and_replayed(path: Path, lines: list[dict[str, Any]], evolved: type[Event]) -> tuple[Replay, int]:
+    """``lines`` written to ``path`` verify and replay (``trapoula verify`` and ``replay``), the first
+    ``CardPlayed`` read as the ``evolved`` class: the replay, and the position of that event."""
+    record = _write(path.parent, path.name, lines)
     code, out = _run("verify", record)
     assert code == 0 and "record verified" in out, out
     assert _run("replay", record)[0] == 0
     replay = Replay(lines)
     first = next(p for p in range(1, replay.length + 1) if replay.step(p).name == "CardPlayed")
     assert type(replay.step(first).event) is evolved
+    return replay, first
+
+
+def test_a_record_with_version_2_lines_verifies_and_replays(evolved: type[Event], tmp_path: Path) -> None:
+    lines = [json.loads(raw) for raw in record_text().splitlines()]
+    played = [line for line in lines[1:] if line["name"] == "CardPlayed"]
+    assert played and all(line["v"] == 2 and line["payload"]["rank"] == line["payload"]["card"][0] for line in played)
+    assert all("v" not in line for line in lines[1:] if line["name"] != "CardPlayed")
+    replay, first = _verified_and_replayed(tmp_path / "v2.jsonl", lines, evolved)
     assert replay.event_payload(first)["rank"] == played[0]["payload"]["card"][0]
 
 
@@ -86,13 +93,7 @@ def test_a_record_written_before_the_change_still_verifies_and_replays(
     """The lines carry no ``v``: version 1, upcast when read; the rules' version-2 events equal them."""
     lines = [json.loads(raw) for raw in clean_record.splitlines()]
     assert all("v" not in line and "rank" not in line["payload"] for line in lines[1:])
-    record = _write(tmp_path, "v1.jsonl", lines)
-    code, out = _run("verify", record)
-    assert code == 0 and "record verified" in out, out
-    assert _run("replay", record)[0] == 0
-    replay = Replay(lines)
-    first = next(p for p in range(1, replay.length + 1) if replay.step(p).name == "CardPlayed")
-    assert type(replay.step(first).event) is evolved
+    _verified_and_replayed(tmp_path / "v1.jsonl", lines, evolved)
 
 
 @pytest.mark.parametrize("edit", [3, 1, None])

@@ -11,15 +11,15 @@ import io
 import json
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any
 
 import pytest
+from cli_helpers import CARD, Person, demo_record, game_block, position_of, replayed, verified
 
 from trapoula.clients.audit import audit_text
 from trapoula.clients.cli import main
-from trapoula.clients.demo import local_server
 from trapoula.clients.play import LocalSession, play_loop
 from trapoula.clients.table import command_message
 from trapoula.domain.chain import chain_record
@@ -30,26 +30,13 @@ SEED = "03" * 32
 """Local deals of ``play``: hand 1 deals the person 5♣ J♦ K♦ 5♠ 8♠ (a pair of fives, R4.2)."""
 SHORT = ["--game", "romis", "--seats", "3", "--target", "30"]
 """Three players to 30 points (R2.3, R12.1): a match of a few hands."""
-CARD = r"(?:10|[2-9JQKA])[♣♦♥♠]"
-"""A card as the terminal shows it (``10♠``, ``Q♥``)."""
 SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-
-
-@pytest.fixture(scope="module")
-def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    with local_server(f"sqlite:///{folder / 'romis.sqlite3'}") as where:
-        yield where
 
 
 @pytest.fixture(scope="module")
 def demo(address: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """``trapoula demo --game romis --seats 3 --target 30``: (record path, output)."""
-    path = tmp_path_factory.mktemp("demo") / "romis.jsonl"
-    out = io.StringIO()
-    code = main(["demo", *SHORT, "--address", address, "--record", str(path)], out=out)
-    assert code == 0, out.getvalue()
-    return path, out.getvalue()
+    return demo_record(address, tmp_path_factory.mktemp("demo"), SHORT)
 
 
 def code_of(shown: str) -> str:
@@ -58,7 +45,7 @@ def code_of(shown: str) -> str:
     return ("T" if rank == "10" else rank) + SUITS[shown[-1]]
 
 
-class Person:
+class Typist(Person):
     """A person at the terminal who types his commands instead of menu numbers (``readline`` only):
     the first reveal the menu offers, its cards in the other order and as codes (``reveal 5S 5C``, a
     new combination as ``reveal JC with JD``); ``aux`` when the menu offers to turn up an auxiliary
@@ -66,25 +53,17 @@ class Person:
     offered, which the rules refuse (R4.7)."""
 
     def __init__(self, out: io.StringIO, limit: int = 3000) -> None:
-        self.out, self.limit = out, limit
+        super().__init__(out, limit)
         self.typed: list[str] = []
 
-    def readline(self) -> str:
-        if len(self.typed) >= self.limit:
-            return ""
-        text = self.out.getvalue()
-        screen = text[text.rfind("\n\n") :]
+    def answer(self, text: str, screen: str) -> str:
         line = "cannot"
         if self.typed:
             entry = re.search(r"^  1\) (.*)$", screen, re.MULTILINE)
             assert entry is not None, screen
             line = self._typed(entry.group(1))
         self.typed.append(line)
-        return line + "\n"
-
-    def stdin(self) -> TextIO:
-        """This person as the play loop's input (it reads nothing but ``readline``)."""
-        return cast(TextIO, self)
+        return line
 
     @staticmethod
     def _typed(entry: str) -> str:
@@ -163,9 +142,7 @@ def test_verify_prints_the_totals_and_tampered_records_fail_naming_the_rule(
     break the hash chain (REC5); a sealed reveal changed with the chain recomputed no longer hashes to
     its seal (R5.2); both exit 1."""
     path, _ = demo
-    out = io.StringIO()
-    assert main(["verify", str(path)], out=out) == 0
-    text = out.getvalue()
+    text = verified(path)
     assert re.search(r"totals: Anna \(seat 0\) \d+, Babis \(seat 1\) \d+, Chrysa \(seat 2\) \d+", text), text
     assert re.search(r"match winner: (Anna \(seat 0\)|Babis \(seat 1\)|Chrysa \(seat 2\))", text), text
 
@@ -199,9 +176,7 @@ def test_replay_of_a_romis_record_describes_every_event(demo: tuple[Path, str]) 
     at the start of round 1 and no other hand."""
     path, _ = demo
     record = [json.loads(line)["name"] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
-    out = io.StringIO()
-    assert main(["replay", str(path)], out=out, inp=io.StringIO()) == 0
-    text = out.getvalue()
+    text = replayed(path)
     assert "Match of romis: Anna, Babis, Chrysa, to 30 points" in text
     assert "--- hand 1: Chrysa deals (bonus factor 1)" in text  # R3.1: seat n-1 deals
     assert re.search(r"\] seq \d+: The deck is shuffled for the deal; commitment [0-9a-f]{16}…\n", text)  # R3.2
@@ -229,12 +204,7 @@ def test_replay_of_a_romis_record_describes_every_event(demo: tuple[Path, str]) 
     assert all(int(c) * int(m) + int(b) == int(p) for c, m, b, p in won)  # R10.3
     assert re.search(r"Shuffles revealed: deal, salt [0-9a-f]{64}", text)
     assert "{" not in text.split("start of the match", 1)[1]  # every event has words, none falls back to its dict
-    lines = [line for line in text.splitlines() if line.startswith("[")]
-    opened = next(line for line in lines if "Round 1: reveal 2 cards" in line)
-    position = int(opened[1 : opened.index("/")])
-    out = io.StringIO()
-    assert main(["replay", str(path), "--at", str(position), "--seat", "1"], out=out, inp=io.StringIO()) == 0
-    shown = out.getvalue()
+    shown = replayed(path, "--at", str(position_of(text, "Round 1: reveal 2 cards")), "--seat", "1")
     assert re.search(rf"^Your hand \(Babis\): ({CARD} ?){{5}}$", shown, re.MULTILINE), shown
     assert "Your hand (Anna)" not in shown and "Your hand (Chrysa)" not in shown  # one seat's view
     assert "  you: revealed -; 2 auxiliary cards" in shown and "Your auxiliary cards left (unseen): 2" in shown
@@ -273,11 +243,7 @@ def test_games_lists_romis_with_its_options_and_bot_levels(address: str, where: 
     """R2.3 (2-4 players), section 7 (``target_score`` 100, R12.1; ``carried_bonus_factor`` 1, R12.3),
     ``resubmit`` off (R12.4) and the computer players: ``trapoula games`` (``--local`` or a
     server's ListGames)."""
-    out = io.StringIO()
-    flags = ["--local"] if where == "local" else ["--address", address]
-    assert main(["games", *flags], out=out) == 0
-    text = out.getvalue()
-    block = text[text.index("romis ") :].splitlines()[:3]
+    block = game_block(address, where, "romis")
     assert block[0].startswith("romis        Romis su iškritimu (2-4 players): ")
     assert block[1].strip() == "options: target_score=100, carried_bonus_factor=1, resubmit=false"
     assert block[2].strip() == "bot levels: random, heuristic"
@@ -294,7 +260,7 @@ def test_play_romis_by_typed_commands_to_the_end_of_the_match() -> None:
     (R8.2).  Each hand ends with its points added to the totals (R10.9) and the match at the target
     (R11.1)."""
     out = io.StringIO()
-    person = Person(out)
+    person = Typist(out)
     session = LocalSession("romis", 2, "heuristic", {"target_score": 10}, seed=SEED, rng=random.Random(2))
     assert play_loop(session, person.stdin(), out) == 0
     text = out.getvalue()
@@ -336,7 +302,7 @@ def test_trapoula_play_romis_reads_typed_commands_from_standard_input() -> None:
     """``trapoula play --game romis`` (locally, deals from ``--seed``) with the person's lines on
     standard input: the prompt offers typing (R13.1-R13.3), the match is played to its end."""
     out = io.StringIO()
-    code = main(["play", *SHORT, "--seed", SEED], out=out, inp=Person(out).stdin())
+    code = main(["play", *SHORT, "--seed", SEED], out=out, inp=Typist(out).stdin())
     text = out.getvalue()
     assert code == 0, text[-3000:]
     assert "Match of romis: you, heuristic-bot-1, heuristic-bot-2, to 30 points" in text
@@ -352,7 +318,7 @@ def test_play_romis_at_a_server(address: str) -> None:
     """``trapoula play --address``: the same session with the server's bots (RemoteSession), the bots
     and the person submitting in the same rounds (R5.1)."""
     out = io.StringIO()
-    code = main(["play", *SHORT, "--address", address], out=out, inp=Person(out).stdin())
+    code = main(["play", *SHORT, "--address", address], out=out, inp=Typist(out).stdin())
     text = out.getvalue()
     assert code == 0, text[-3000:]
     assert "Your hand (you): " in text and "You have submitted (sealed): reveal" in text

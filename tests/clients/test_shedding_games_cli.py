@@ -7,27 +7,17 @@ from __future__ import annotations
 import io
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from trapoula.clients.cli import main, option_arg
-from trapoula.clients.demo import local_server, run_demo
+from trapoula.clients.demo import run_demo
 from trapoula.clients.errors import CommandRejected, InvalidArgument, PermissionDenied
 from trapoula.clients.table import TableClient, my_move
 from trapoula.domain.games.mau_mau.text import describe_command, describe_event
 
 pytestmark = pytest.mark.timeout(300)
-
-SEED = "cd" * 32
-
-
-@pytest.fixture(scope="module")
-def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    with local_server(f"sqlite:///{folder / 'games.sqlite3'}") as where:
-        yield where
 
 
 def _standings(output: str) -> list[tuple[str, int]]:
@@ -101,17 +91,6 @@ def test_option_arguments_read_json_values_else_text() -> None:
     assert option_arg("target_per_player=50") == ("target_per_player", 50)
     assert option_arg("scoring=points") == ("scoring", "points")
     assert option_arg('computer_seats={"1": "hard"}') == ("computer_seats", {"1": "hard"})
-
-
-@pytest.mark.parametrize("game", ["mau_mau", "crazy_eights"])
-def test_play_runs_a_whole_match_in_the_terminal(game: str) -> None:
-    """The person always picks the first listed move; the match is played to its end."""
-    out = io.StringIO()
-    code = main(["play", "--game", game, "--seats", "3", "--seed", SEED], out=out, inp=io.StringIO("1\n" * 3000))
-    text = out.getvalue()
-    assert code == 0
-    assert "Match over" in text and "Thanks for playing." in text
-    assert "Your move [1-" in text
 
 
 def test_seat_changes_over_grpc_a_queued_newcomer_then_a_leave(address: str) -> None:

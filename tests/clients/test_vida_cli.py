@@ -6,17 +6,15 @@ games``, and the words the terminal uses for Vida's commands and events."""
 from __future__ import annotations
 
 import io
-import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import Person, demo_record, game_block, position_of, replayed, screens, verified
 
 from trapoula.clients.audit import audit_text
 from trapoula.clients.cli import main
-from trapoula.clients.demo import local_server
 from trapoula.clients.table import command_message
 from trapoula.clients.text import render_view
 from trapoula.domain.games.vida.text import describe_command, describe_event, describe_vida_call
@@ -33,23 +31,12 @@ SHORT = ["--target", "300", "--option", "wins_needed=1"]
 
 
 @pytest.fixture(scope="module")
-def address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("server")
-    with local_server(f"sqlite:///{folder / 'vida.sqlite3'}") as where:
-        yield where
-
-
-@pytest.fixture(scope="module")
 def demo(address: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """``trapoula demo --game vida`` to 300 points, one game: (record path, output)."""
-    path = tmp_path_factory.mktemp("demo") / "vida.jsonl"
-    out = io.StringIO()
-    code = main(["demo", "--game", "vida", "--address", address, "--record", str(path), *SHORT], out=out)
-    assert code == 0, out.getvalue()
-    return path, out.getvalue()
+    return demo_record(address, tmp_path_factory.mktemp("demo"), ["--game", "vida", *SHORT])
 
 
-class Person:
+class Bidder(Person):
     """A person at the terminal who reads the prompt before answering (``readline`` only).
 
     At the first auction prompt of the match it types ``bid``; when asked for the open-vida give
@@ -59,32 +46,22 @@ class Person:
     """
 
     def __init__(self, out: io.StringIO, bid: str, limit: int = 3000) -> None:
-        self.out, self.bid, self.limit = out, bid, limit
-        self.lines = 0
+        super().__init__(out, limit)
+        self.bid = bid
         self.refused_give = False
 
-    def readline(self) -> str:
-        self.lines += 1
-        if self.lines > self.limit:
-            return ""
-        text = self.out.getvalue()
-        screen = text[text.rfind("\n\n") :]
+    def answer(self, text: str, screen: str) -> str:
         if "three cards to give" in screen.splitlines()[-1]:
             suggested = re.findall(r"e\.g\. (\S\S) (\S\S) (\S\S)\n", screen)[-1]
             if not self.refused_give:
                 self.refused_give = True
-                return f"{suggested[0]} {suggested[0]} {suggested[0]}\n"
+                return f"{suggested[0]} {suggested[0]} {suggested[0]}"
             first, second, third = suggested
             second = ("10" if second[0] == "T" else second[0]) + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[second[1]]
-            return f"{first.lower()}, {second} {third}\n"
+            return f"{first.lower()}, {second} {third}"
         if "or bid: type points" in screen and "You bid" not in text:
-            return self.bid + "\n"
-        return "1\n"
-
-
-def _screens(text: str) -> list[str]:
-    """The prompts of a ``play`` session: each view printed before ``Your move``."""
-    return [chunk for chunk in text.split("\n\n") if "Your move [" in chunk]
+            return self.bid
+        return "1"
 
 
 # --------------------------------------------------------------------------- demo, verify, replay, games
@@ -116,20 +93,9 @@ def test_verify_names_the_teams_and_a_changed_bid_fails(
     """``trapoula verify``: exit 0 with the totals and the winner given per team (R2.3); a record
     whose first BidMade has other points fails the hash chain (REC5) with exit 1."""
     path, _ = demo
-    out = io.StringIO()
-    assert main(["verify", str(path)], out=out) == 0
-    text = out.getvalue()
+    text = verified(path, (tmp_path / "changed.jsonl", "BidMade", 10))
     assert re.search(r"totals: team 0 \(Anna and Chrysa\) \d+, team 1 \(Babis and Dimos\) \d+", text), text
     assert re.search(r"match winner: team \d \((Anna and Chrysa|Babis and Dimos)\)", text), text
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    index = next(i for i, line in enumerate(lines) if '"name":"BidMade"' in line)
-    points = json.loads(lines[index])["payload"]["points"]
-    lines[index] = lines[index].replace(f'"points":{points}', f'"points":{points + 10}')
-    changed = tmp_path / "changed.jsonl"
-    changed.write_text("".join(lines), encoding="utf-8")
-    out = io.StringIO()
-    assert main(["verify", str(changed)], out=out) == 1
-    assert "BidMade" in out.getvalue() and "rule REC5" in out.getvalue()
 
 
 def test_replay_of_a_vida_record_names_the_seats_and_describes_the_events(demo: tuple[Path, str]) -> None:
@@ -137,21 +103,14 @@ def test_replay_of_a_vida_record_names_the_seats_and_describes_the_events(demo: 
     the tricks, the score (sections 9) -- with the seats named; ``--at N --seat 1`` shows Babis's
     hand and no other."""
     path, _ = demo
-    out = io.StringIO()
-    assert main(["replay", str(path)], out=out, inp=io.StringIO()) == 0
-    text = out.getvalue()
+    text = replayed(path)
     assert "Match of vida: Anna, Babis, Chrysa, Dimos, games won above 300 points, 1 game to win" in text
     assert re.search(r"--- hand 1 of game 1: (Anna|Babis|Chrysa|Dimos) deals \(commitment [0-9a-f]{16}…\)", text)
     assert re.search(r"(Anna|Babis|Chrysa|Dimos) (bids \d+ [♣♦♥♠]|passes)", text)
     assert re.search(r"Trick 1: \S+ \S+ \S+ \S+, won by (Anna|Babis|Chrysa|Dimos) \(\d+ points\)", text)
     assert re.search(r"Deck revealed; salt [0-9a-f]{64}", text)
     assert "{" not in text.split("start of the match", 1)[1]  # every event has words, none falls back to its dict
-    lines = [line for line in text.splitlines() if line.startswith("[")]
-    played = next(line for line in lines if " plays " in line)
-    position = int(played[1 : played.index("/")])
-    out = io.StringIO()
-    assert main(["replay", str(path), "--at", str(position), "--seat", "1"], out=out, inp=io.StringIO()) == 0
-    shown = out.getvalue()
+    shown = replayed(path, "--at", str(position_of(text, " plays ")), "--seat", "1")
     assert "Your hand (Babis): " in shown and "Teams: team 0 (Anna and Chrysa) v team 1 (you and Dimos)" in shown
     assert re.search(r"Contract \d+ [♣♦♥♠].*; trumps [♣♦♥♠]", shown)
     assert "Anna: " not in shown  # one seat's view: no other hand
@@ -160,11 +119,7 @@ def test_replay_of_a_vida_record_names_the_seats_and_describes_the_events(demo: 
 @pytest.mark.parametrize("where", ["local", "server"])
 def test_games_lists_vida_with_its_options_and_bot_levels(address: str, where: str) -> None:
     """R1.1, section 7, section 12: ``trapoula games`` (``--local`` or a server's ListGames)."""
-    out = io.StringIO()
-    flags = ["--local"] if where == "local" else ["--address", address]
-    assert main(["games", *flags], out=out) == 0
-    text = out.getvalue()
-    block = text[text.index("vida ") :].splitlines()[:3]
+    block = game_block(address, where, "vida")
     assert block[0].startswith("vida         Vida (4 players): ")
     assert 'open_vida=false, declaration_timing="after_auction"' in block[1]
     assert "target_score=3550, wins_needed=2" in block[1] and "max_bid=1000" in block[1]
@@ -186,8 +141,8 @@ def test_play_vida_with_a_typed_bid_to_the_end_of_the_match() -> None:
     assert "Please type a number from 1 to 1, a bid from 90 to 1000 in tens with a suit (C D H S, e.g. 90H)" in text
     assert "You bid 90 ♥" in text
     assert "Contract: 90 ♥ for team 0 (you and heuristic-bot-2), held by you; trumps ♥" in text
-    screens = _screens(text)
-    auction = screens[0]
+    shown = screens(text)
+    auction = shown[0]
     assert "Teams: team 0 (you and heuristic-bot-2) v team 1 (heuristic-bot-1 and heuristic-bot-3)" in auction
     assert "\nAuction: heuristic-bot-1 pass, heuristic-bot-2 80 ♦, heuristic-bot-3 pass\n" in auction
     assert "\nHighest bid: 80 ♦ by heuristic-bot-2\n" in auction
@@ -195,7 +150,7 @@ def test_play_vida_with_a_typed_bid_to_the_end_of_the_match() -> None:
     assert "or bid: type points and suit (C D H S), e.g. 90H (from 90, in tens)" in auction
     assert "Totals: team 0 0, team 1 0 (a game is won above 300); games won: team 0 0, team 1 0" in auction
     assert "Stock" not in text and "None" not in text
-    playing = next(s for s in screens if "Trick 1: heuristic-bot" in s)
+    playing = next(s for s in shown if "Trick 1: heuristic-bot" in s)
     assert "Contract 90 ♥ for team 0 (you and heuristic-bot-2), held by you; trumps ♥" in playing
     assert re.search(r"^Trick 1: heuristic-bot-1 \S+, heuristic-bot-2 \S+, heuristic-bot-3 \S+$", playing, re.M)
     assert re.search(r"^  1\) play \S+$", playing, re.MULTILINE)
@@ -211,12 +166,12 @@ def test_play_open_vida_the_person_gives_three_typed_cards_and_declares() -> Non
     ``declare`` is offered before the first card."""
     out = io.StringIO()
     options = ["--option", "open_vida=true", "--option", "declaration_timing=before_first_card"]
-    code = main(["play", "--game", "vida", "--seed", OPEN_SEED, *SHORT, *options], out=out, inp=Person(out, "150S"))
+    code = main(["play", "--game", "vida", "--seed", OPEN_SEED, *SHORT, *options], out=out, inp=Bidder(out, "150S"))
     text = out.getvalue()
     assert code == 0, text
     assert re.search(r"^Widow \(face up\): \S+ \S+ \S+ \S+$", text, re.MULTILINE)
     assert "Contract: 150 ♠ for team 0 (you and heuristic-bot-2), held by you; trumps ♠" in text
-    exchange = next(s for s in _screens(text) if "three cards to give" in s)
+    exchange = next(s for s in screens(text) if "three cards to give" in s)
     assert re.search(r"^You took the widow \S+ \S+ \S+ \S+$", exchange, re.MULTILINE)
     assert re.search(r"^Your hand \(you\): (\S+ ){10}\S+$", exchange, re.MULTILINE)  # 7 + the widow
     assert (

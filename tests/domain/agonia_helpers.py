@@ -13,30 +13,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from shedding_helpers import ALL_CODES as ALL_CODES
 from shedding_helpers import ShedTable
+from shedding_helpers import drew as drew
+from shedding_helpers import names as names
+from shedding_helpers import passed as passed
+from shedding_helpers import reshuffled as reshuffled
+from shedding_helpers import turn as turn
 
-from trapoula.domain.cards import codes, deck_52
-from trapoula.domain.deal import Deal
-from trapoula.domain.errors import CommandRejected
+from trapoula.domain.cards import codes
 from trapoula.domain.events import Event
-from trapoula.domain.game import MatchConfig, SeatInfo
-from trapoula.domain.games.agonia import SPEC, AgoniaState
+from trapoula.domain.games.agonia import SPEC
 from trapoula.domain.games.agonia.commands import Command, Play
 from trapoula.domain.games.agonia.events import AnnouncementMissed, SuitChosen
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
-    CardsDrawn,
-    Passed,
-    StockReshuffled,
     TurnSkipped,
-    TurnStarted,
 )
 
 NAMES = ("ann", "bob", "cat", "dan", "eve")
 """Display names of seats 0-4 (a fifth, to show that five players are refused)."""
-
-ALL_CODES: tuple[str, ...] = codes(deck_52())
-"""The 52 codes in canonical order (S2.3): 2C 3C ... AC 2D ... AS."""
 
 
 class Table(ShedTable):
@@ -46,83 +42,12 @@ class Table(ShedTable):
     """
 
     spec = SPEC
-
-    def __init__(
-        self,
-        players: int = 4,
-        *,
-        options: Mapping[str, Any] | None = None,
-        first_dealer: int | None = None,
-        initial_totals: Sequence[int] | None = None,
-    ) -> None:
-        config = MatchConfig(
-            game="agonia",
-            seats=tuple(SeatInfo(i, NAMES[i]) for i in range(players)),
-            options=dict(options or {}),
-            first_dealer=first_dealer,
-            initial_totals=tuple(initial_totals) if initial_totals is not None else None,
-        )
-        self.state: AgoniaState = SPEC.initial_state(config)
-        self.log: list[Event] = []
+    seat_names = NAMES
+    players = 4
 
     # ------------------------------------------------------------------ given
 
-    def explicit(
-        self,
-        hands: Sequence[str],
-        starter: str,
-        stock: str = "",
-        reshuffles: Sequence[str] | None = None,
-        *,
-        fill: bool = True,
-    ) -> Deal:
-        """The explicit deal (S5.3) of the next hand.
-
-        ``hands``: one space-separated string of seven codes per seat; ``stock``: the top of the
-        stock, top first; with ``fill`` the cards not named anywhere follow beneath it in canonical
-        order (S2.3).  ``reshuffles``: the orders of reshuffles 1, 2, ... (S8.5), top first.
-        """
-        hand_lists = [h.split() for h in hands]
-        stock_list = stock.split()
-        if fill:
-            named = {c for h in hand_lists for c in h} | {starter} | set(stock_list)
-            stock_list += [c for c in ALL_CODES if c not in named]
-        raw: dict[str, Any] = {"hands": hand_lists, "starter": starter, "stock": stock_list}
-        if reshuffles is not None:
-            raw["reshuffles"] = [r.split() for r in reshuffles]
-        return SPEC.explicit_deal(self.state, raw)
-
-    def deal(
-        self,
-        hands: Sequence[str],
-        starter: str,
-        stock: str = "",
-        reshuffles: Sequence[str] | None = None,
-        *,
-        fill: bool = True,
-    ) -> tuple[Event, ...]:
-        """Deal the next hand explicitly (``next_hand`` with a deal, S5.3); see :meth:`explicit`."""
-        deal = self.explicit(hands, starter, stock, reshuffles, fill=fill)
-        return self.apply(SPEC.deal_command(self.state, deal))
-
-    def seeded(self, seed: str) -> tuple[Event, ...]:
-        """Deal the next hand from ``seed`` (S5.1)."""
-        return self.apply(SPEC.deal_command(self.state, Deal.from_seed(SPEC.deck(self.state), seed)))
-
     # ------------------------------------------------------------------ when
-
-    def command(self, kind: str, seat: int, **fields: Any) -> Command:
-        """Parse a seat command from plain data, as the service does."""
-        return SPEC.parse_command({"kind": kind, "seat": seat, **fields})
-
-    def play(self, seat: int, card: str, suit: str | None = None, announce: bool | None = None) -> tuple[Event, ...]:
-        """``play {card, suit?, announce?}``."""
-        fields: dict[str, Any] = {"card": card}
-        if suit is not None:
-            fields["suit"] = suit
-        if announce is not None:
-            fields["announce"] = announce
-        return self.apply(self.command("play", seat, **fields))
 
     def choose(self, seat: int, suit: str) -> tuple[Event, ...]:
         """``choose_suit {suit}``."""
@@ -144,17 +69,6 @@ class Table(ShedTable):
             return any(isinstance(c, Play) and (c.card, c.suit) == (command.card, command.suit) for c in legal)
         return command in legal
 
-    def rejects_play(
-        self, reason: str, rule: str, seat: int, card: str, suit: str | None = None, announce: bool | None = None
-    ) -> CommandRejected:
-        """:meth:`rejects` for a ``play``."""
-        fields: dict[str, Any] = {"card": card}
-        if suit is not None:
-            fields["suit"] = suit
-        if announce is not None:
-            fields["announce"] = announce
-        return self.rejects(reason, rule, self.command("play", seat, **fields))
-
     @property
     def stock(self) -> str:
         """The stock, top first, space-separated."""
@@ -173,31 +87,9 @@ def played(
     )
 
 
-def drew(seat: int, cards: str, reason: str = "draw") -> CardsDrawn:
-    """The ``CardsDrawn`` event of ``seat`` drawing ``cards`` (space-separated, in drawing order)."""
-    drawn = tuple(cards.split())
-    return CardsDrawn(seat=seat, cards=drawn, count=len(drawn), reason=reason)
-
-
-def turn(seat: int) -> TurnStarted:
-    """``TurnStarted``: ``seat`` has a (new) turn (S3.6, S3.7)."""
-    return TurnStarted(seat=seat)
-
-
 def skipped(seat: int, reason: str) -> TurnSkipped:
     """``TurnSkipped``: ``seat`` loses its turn (S3.4)."""
     return TurnSkipped(seat=seat, reason=reason)
-
-
-def passed(seat: int) -> Passed:
-    """``Passed`` (S11)."""
-    return Passed(seat=seat)
-
-
-def reshuffled(k: int, order: str) -> StockReshuffled:
-    """``StockReshuffled``: reshuffle ``k`` put ``order`` (top first) beneath the stock (S8)."""
-    cards = tuple(order.split())
-    return StockReshuffled(k=k, count=len(cards), order=cards)
 
 
 def missed(seat: int, cards_left: int, penalty: str) -> AnnouncementMissed:
@@ -208,11 +100,6 @@ def missed(seat: int, cards_left: int, penalty: str) -> AnnouncementMissed:
 def chosen(seat: int, suit: str) -> SuitChosen:
     """``SuitChosen`` (R7.2.2)."""
     return SuitChosen(seat=seat, suit=suit)
-
-
-def names(events: Sequence[Event]) -> list[str]:
-    """The event names, in order."""
-    return [e.event_name() for e in events]
 
 
 # ---------------------------------------------------------------------- shared scenarios

@@ -11,34 +11,29 @@ The small builders (:func:`played`, :func:`drew`, :func:`turn` ...) write the ex
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from shedding_helpers import ALL_CODES as ALL_CODES
 from shedding_helpers import ShedTable
+from shedding_helpers import drew as drew
+from shedding_helpers import names as names
+from shedding_helpers import passed as passed
+from shedding_helpers import turn as turn
 
-from trapoula.domain.cards import codes, deck_52
-from trapoula.domain.deal import Deal
-from trapoula.domain.errors import CommandRejected
+from trapoula.domain.cards import codes
 from trapoula.domain.events import Event
-from trapoula.domain.game import MatchConfig, SeatInfo
-from trapoula.domain.games.crazy_eights import SPEC, CrazyEightsState
-from trapoula.domain.games.crazy_eights.commands import Command
+from trapoula.domain.games.crazy_eights import SPEC
 from trapoula.domain.games.crazy_eights.events import StarterBuried
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
-    CardsDrawn,
     DirectionReversed,
-    Passed,
     StarterTurned,
     TurnSkipped,
-    TurnStarted,
 )
 
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
 """Display names of seats 0-7 (an eighth, to show that eight players are refused)."""
-
-ALL_CODES: tuple[str, ...] = codes(deck_52())
-"""The 52 codes in canonical order (S2.3): 2C 3C ... AC 2D ... AS."""
 
 ALL_OPTIONS: dict[str, Any] = {
     "twos_draw_two": True,
@@ -57,48 +52,10 @@ class Table(ShedTable):
     """
 
     spec = SPEC
-
-    def __init__(
-        self,
-        players: int = 2,
-        *,
-        options: Mapping[str, Any] | None = None,
-        first_dealer: int | None = None,
-        initial_totals: Sequence[int] | None = None,
-    ) -> None:
-        config = MatchConfig(
-            game="crazy_eights",
-            seats=tuple(SeatInfo(i, NAMES[i]) for i in range(players)),
-            options=dict(options or {}),
-            first_dealer=first_dealer,
-            initial_totals=tuple(initial_totals) if initial_totals is not None else None,
-        )
-        self.state: CrazyEightsState = SPEC.initial_state(config)
-        self.log: list[Event] = []
+    seat_names = NAMES
+    players = 2
 
     # ------------------------------------------------------------------ given
-
-    def explicit(self, hands: Sequence[str], starter: str, stock: str = "", *, fill: bool = True) -> Deal:
-        """The explicit deal (S5.3) of the next hand.
-
-        ``hands``: one space-separated string of codes per seat (7 each with two players, 5 with
-        more, R3.2); ``stock``: the top of the stock, top first; with ``fill`` the cards not named
-        anywhere follow beneath it in canonical order (S2.3).
-        """
-        hand_lists = [h.split() for h in hands]
-        stock_list = stock.split()
-        if fill:
-            named = {c for h in hand_lists for c in h} | {starter} | set(stock_list)
-            stock_list += [c for c in ALL_CODES if c not in named]
-        return SPEC.explicit_deal(self.state, {"hands": hand_lists, "starter": starter, "stock": stock_list})
-
-    def deal(self, hands: Sequence[str], starter: str, stock: str = "", *, fill: bool = True) -> tuple[Event, ...]:
-        """Deal the next hand explicitly (``next_hand`` with a deal, S5.3); see :meth:`explicit`."""
-        return self.apply(SPEC.deal_command(self.state, self.explicit(hands, starter, stock, fill=fill)))
-
-    def seeded(self, seed: str) -> tuple[Event, ...]:
-        """Deal the next hand from ``seed`` (S5.1)."""
-        return self.apply(SPEC.deal_command(self.state, Deal.from_seed(SPEC.deck(self.state), seed)))
 
     def given(self, *events: Event) -> None:
         """Fold ``events`` as facts of the hand, without deciding them (STYLE habit 11a: given)."""
@@ -108,25 +65,7 @@ class Table(ShedTable):
 
     # ------------------------------------------------------------------ when
 
-    def command(self, kind: str, seat: int, **fields: Any) -> Command:
-        """Parse a seat command from plain data, as the service does."""
-        return SPEC.parse_command({"kind": kind, "seat": seat, **fields})
-
-    def play(self, seat: int, card: str, suit: str | None = None) -> tuple[Event, ...]:
-        """``play {card, suit?}``."""
-        fields: dict[str, Any] = {"card": card}
-        if suit is not None:
-            fields["suit"] = suit
-        return self.apply(self.command("play", seat, **fields))
-
     # ------------------------------------------------------------------ then
-
-    def rejects_play(self, reason: str, rule: str, seat: int, card: str, suit: str | None = None) -> CommandRejected:
-        """:meth:`rejects` for a ``play``."""
-        fields: dict[str, Any] = {"card": card}
-        if suit is not None:
-            fields["suit"] = suit
-        return self.rejects(reason, rule, self.command("play", seat, **fields))
 
     @property
     def stock(self) -> str:
@@ -162,12 +101,6 @@ def played(
     )
 
 
-def drew(seat: int, cards: str, reason: str = "draw") -> CardsDrawn:
-    """The ``CardsDrawn`` event of ``seat`` drawing ``cards`` (space-separated, in drawing order)."""
-    drawn = tuple(cards.split())
-    return CardsDrawn(seat=seat, cards=drawn, count=len(drawn), reason=reason)
-
-
 def turned(card: str) -> StarterTurned:
     """``StarterTurned``: an up-card with no effect (R3.4)."""
     return StarterTurned(card=card, active_suit=card[1], pending_draw=0, chooser=None)
@@ -178,11 +111,6 @@ def buried(card: str, position: int) -> StarterBuried:
     return StarterBuried(card=card, position=position)
 
 
-def turn(seat: int) -> TurnStarted:
-    """``TurnStarted``: ``seat`` has a (new) turn (S3.6, S3.7)."""
-    return TurnStarted(seat=seat)
-
-
 def skipped(seat: int) -> TurnSkipped:
     """``TurnSkipped`` for a jack (R5.4.1)."""
     return TurnSkipped(seat=seat, reason="jack")
@@ -191,16 +119,6 @@ def skipped(seat: int) -> TurnSkipped:
 def reversed_to(direction: int) -> DirectionReversed:
     """``DirectionReversed`` (R5.5.1)."""
     return DirectionReversed(direction=direction)
-
-
-def passed(seat: int) -> Passed:
-    """``Passed`` (S11)."""
-    return Passed(seat=seat)
-
-
-def names(events: Sequence[Event]) -> list[str]:
-    """The event names, in order."""
-    return [e.event_name() for e in events]
 
 
 def rest_of_deck(*used: str) -> list[str]:

@@ -11,18 +11,16 @@ Unless a test names it, the dealer of the first hand is seat n-1, so that seat 0
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import pytest
 from match_table import MatchTable
 
 from trapoula.domain.cards import codes, deck_52, parse_cards
 from trapoula.domain.deal import Deal
-from trapoula.domain.errors import CommandRejected
 from trapoula.domain.events import Event
-from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
-from trapoula.domain.games.giminaiciai import SPEC, GiminaiciaiState
+from trapoula.domain.game import GameSpec
+from trapoula.domain.games.giminaiciai import SPEC
 from trapoula.domain.games.giminaiciai.commands import Command, LayDown, canonical
 from trapoula.domain.games.giminaiciai.events import CardDrawn, PointsScored
 
@@ -40,25 +38,8 @@ class Table(MatchTable):
     """
 
     spec: ClassVar[GameSpec[Any, Any]] = SPEC
-
-    def __init__(
-        self,
-        n: int = 3,
-        *,
-        options: Mapping[str, Any] | None = None,
-        first_dealer: int | None = None,
-        initial_totals: Sequence[int] | None = None,
-    ) -> None:
-        self.n = n
-        self.config = MatchConfig(
-            game="giminaiciai",
-            seats=tuple(SeatInfo(i, NAMES[i]) for i in range(n)),
-            options=dict(options or {}),
-            first_dealer=first_dealer,
-            initial_totals=tuple(initial_totals) if initial_totals is not None else None,
-        )
-        self.state: GiminaiciaiState = SPEC.initial_state(self.config)
-        self.log: list[Event] = []
+    seat_names = NAMES
+    players = 3
 
     # ------------------------------------------------------------------ given
 
@@ -84,19 +65,7 @@ class Table(MatchTable):
         """Deal the next hand explicitly (``next_hand``); see :meth:`explicit`."""
         return self.apply(SPEC.deal_command(self.state, self.explicit(hands, starter, stock_top)))
 
-    def deal_deck(self, deck: Sequence[str]) -> tuple[Event, ...]:
-        """Deal the next hand from an explicit deck order (52 codes, top first, R3.6)."""
-        return self.apply(SPEC.deal_command(self.state, SPEC.explicit_deal(self.state, {"deck": list(deck)})))
-
-    def seeded(self, seed: str) -> tuple[Event, ...]:
-        """Deal the next hand from ``seed``, as the table does (R3.2)."""
-        return self.apply(SPEC.deal_command(self.state, Deal.from_seed(SPEC.deck(self.state), seed)))
-
     # ------------------------------------------------------------------ when
-
-    def command(self, kind: str, seat: int, **fields: Any) -> Command:
-        """Parse a seat command from plain data, as the service does."""
-        return SPEC.parse_command({"kind": kind, "seat": seat, **fields})
 
     def draw(self, seat: int, source: str = "stock") -> tuple[Event, ...]:
         """``draw {source}`` (R4.2)."""
@@ -127,22 +96,9 @@ class Table(MatchTable):
 
     # ------------------------------------------------------------------ then
 
-    def rejects(self, reason: str, rule: str, command: Command) -> CommandRejected:
-        """Assert that ``command`` is refused with ``reason`` citing ``rule``, that nothing changes,
-        and that ``legal_commands`` does not offer it (section 8)."""
-        before, logged = self.state, len(self.log)
-        with pytest.raises(CommandRejected) as info:
-            self.apply(command)
-        assert (info.value.reason, info.value.rule) == (reason, rule), str(info.value)
-        assert self.state is before
-        assert len(self.log) == logged
-        seat = SPEC.command_seat(command)
-        if seat is not None and 0 <= seat < self.n:
-            listed = SPEC.legal_commands(self.state, seat)
-            assert command not in listed
-            if isinstance(command, LayDown):
-                assert canonical(command) not in listed
-        return info.value
+    def offered(self, command: Command, legal: Sequence[Command]) -> bool:
+        """A lay-down is offered in any order of its cards (R6.3): its canonical form is listed."""
+        return command in legal or (isinstance(command, LayDown) and canonical(command) in legal)
 
     @property
     def to_act(self) -> int | None:
@@ -154,14 +110,24 @@ class Table(MatchTable):
         return " ".join(codes(sorted(self.state.hands[seat], key=lambda c: c.sort_key)))
 
     @staticmethod
-    def names(events: Sequence[Event]) -> list[str]:
-        """The event names, in order."""
-        return [e.event_name() for e in events]
-
-    @staticmethod
     def points(events: Sequence[Event]) -> list[tuple[int, int, str]]:
         """``(seat, points, reason)`` of every ``PointsScored`` in ``events``."""
         return [(e.seat, e.points, e.reason) for e in events if isinstance(e, PointsScored)]
+
+
+def last_hand(
+    hand_no: int, reason: str, winner: int | None, points: list[int], totals: list[int], remaining: list[list[str]]
+) -> dict[str, Any]:
+    """A hand's result as the views and ``HandEnded`` give it (R8.3): its number, why it ended, the
+    winner, the hand points and totals by seat, and the cards each seat was left holding."""
+    return {
+        "hand_no": hand_no,
+        "reason": reason,
+        "winner": winner,
+        "hand_points": points,
+        "totals": totals,
+        "remaining": remaining,
+    }
 
 
 def cards(text: str) -> tuple[str, ...]:

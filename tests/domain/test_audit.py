@@ -14,9 +14,11 @@ import itertools
 import json
 import random
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import pytest
+from match_table import seeded_commands, table_entries
 
 from trapoula.domain.audit import AuditReport, audit_record
 from trapoula.domain.cards import codes, deck_52
@@ -37,23 +39,22 @@ def _config(players: int, target: int) -> MatchConfig:
     return MatchConfig("agonia", tuple(SeatInfo(i, NAMES[i]) for i in range(players)), {"target_points": target})
 
 
+def _seed_of_hand(prefix: str, hand: int) -> str:
+    return hashlib.sha256(f"{prefix}-{hand}".encode()).hexdigest()
+
+
 def play_random_match(players: int, target: int, seed: int) -> list[Event]:
     """A whole match: seeded deals, every seat choosing uniformly among its legal commands."""
     rng = random.Random(seed)
-    state = SPEC.initial_state(_config(players, target))
+
+    def move(state: Any) -> Any:
+        seat = next(s for s in range(players) if SPEC.legal_commands(state, s))
+        return rng.choice(SPEC.legal_commands(state, seat))
+
+    seeds = partial(_seed_of_hand, f"audit-{seed}")
     events: list[Event] = []
-    hand = 0
-    while not SPEC.is_terminal(state):
-        if SPEC.needs_deal(state):
-            hand += 1
-            hand_seed = hashlib.sha256(f"audit-{seed}-{hand}".encode()).hexdigest()
-            command = SPEC.deal_command(state, Deal.from_seed(SPEC.deck(state), hand_seed))
-        else:
-            seat = next(s for s in range(players) if SPEC.legal_commands(state, s))
-            command = rng.choice(SPEC.legal_commands(state, seat))
-        for event in SPEC.decide(state, command):
-            state = SPEC.evolve(state, event)
-            events.append(event)
+    for done, _, _ in seeded_commands(SPEC, SPEC.initial_state(_config(players, target)), seeds, move):
+        events.extend(done)
     return events
 
 
@@ -67,22 +68,7 @@ def make_record(events: Sequence[Event], players: int) -> list[dict[str, Any]]:
     """Table events, then the game events, chained.  A record with an explicit hand is that of a table
     created for explicit deals (``manual_deal``: S5.3 as the rules owners answered)."""
     manual = any(e.event_name() == "HandStarted" and getattr(e, "explicit_deal", False) for e in events)
-    table: list[tuple[str, dict[str, Any]]] = [
-        (
-            "TableCreated",
-            {
-                "game": "agonia",
-                "seats": players,
-                "options": {},
-                "first_dealer": None,
-                "initial_totals": None,
-                "manual_deal": manual,
-            },
-        )
-    ]
-    for seat in range(players):
-        token_hash = hashlib.sha256(f"token-{seat}".encode()).hexdigest()
-        table.append(("SeatTaken", {"seat": seat, "name": NAMES[seat], "bot": None, "token_hash": token_hash}))
+    table = table_entries("agonia", NAMES[:players], {}, manual_deal=manual)
     return chain(table + [(e.event_name(), to_payload(e)) for e in events])
 
 

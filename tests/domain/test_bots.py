@@ -2,49 +2,26 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
 from typing import Any
 
 import pytest
+from bot_helpers import DRAW, PASS, bot_play, heuristic_choice, in_legal, play, seat_view, seed_of, wins
 
 from trapoula.domain.bots import LEVELS, choose
-from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.game import MatchConfig, SeatInfo
 from trapoula.domain.registry import find_game
 
 SPEC = find_game("agonia")
 
 
-def play(card: str, suit: str | None = None, announce: bool = False, seat: int = 0) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": "play", "seat": seat, "card": card}
-    if suit is not None:
-        out["suit"] = suit
-    if announce:
-        out["announce"] = True
-    return out
-
-
-DRAW = {"kind": "draw", "seat": 0}
-PASS = {"kind": "pass", "seat": 0}
-
-
 def view(
     hand: list[str], legal: list[dict[str, Any]], pending: int = 0, sizes: tuple[int, ...] = (5, 5)
 ) -> dict[str, Any]:
-    return {
-        "game": "agonia",
-        "seat": 0,
-        "hand": hand,
-        "legal": legal,
-        "pending_draw": pending,
-        "hand_sizes": list(sizes),
-    }
+    return seat_view("agonia", hand, legal, pending_draw=pending, hand_sizes=list(sizes))
 
 
-def heuristic(v: dict[str, Any]) -> dict[str, Any]:
-    return choose("agonia", v, "heuristic", random.Random(0))
+heuristic = heuristic_choice
 
 
 # --------------------------------------------------------------------------- heuristic choices
@@ -113,21 +90,7 @@ def test_every_choice_is_one_of_the_legal_commands() -> None:
     rng = random.Random(3)
     for level in LEVELS:
         for g in range(3):
-            state = SPEC.initial_state(
-                MatchConfig("agonia", tuple(SeatInfo(i, f"p{i}") for i in range(3)), {"target_points": 0})
-            )
-            seed = hashlib.sha256(f"legal-{level}-{g}".encode()).hexdigest()
-            command: Any = SPEC.deal_command(state, Deal.from_seed(SPEC.deck(state), seed))
-            while True:
-                for event in SPEC.decide(state, command):
-                    state = SPEC.evolve(state, event)
-                if SPEC.is_terminal(state):
-                    break
-                seat = next(s for s in range(3) if SPEC.legal_commands(state, s))
-                v = SPEC.seat_view(state, seat)
-                payload = choose("agonia", v, level, rng)
-                assert payload in v["legal"]
-                command = SPEC.parse_command(payload)
+            bot_play("agonia", (level,) * 3, {"target_points": 0}, seed_of(f"legal-{level}-{g}"), rng, check=in_legal)
 
 
 def test_unknown_level_and_no_legal_command_are_refused() -> None:
@@ -143,17 +106,9 @@ def test_unknown_level_and_no_legal_command_are_refused() -> None:
 
 
 def _single_hand(game_no: int, levels: tuple[str, str], rng: random.Random) -> int | None:
-    state = SPEC.initial_state(MatchConfig("agonia", (SeatInfo(0, "a"), SeatInfo(1, "b")), {"target_points": 0}))
-    seed = hashlib.sha256(f"bots-{game_no}".encode()).hexdigest()
-    command: Any = SPEC.deal_command(state, Deal.from_seed(SPEC.deck(state), seed))
-    while True:
-        for event in SPEC.decide(state, command):
-            state = SPEC.evolve(state, event)
-        if SPEC.is_terminal(state):
-            winner: int | None = SPEC.seat_view(state, None)["match_winner"]
-            return winner
-        seat = state.chooser if state.chooser is not None else state.to_act
-        command = SPEC.parse_command(choose("agonia", SPEC.seat_view(state, seat), levels[seat], rng))
+    state = bot_play("agonia", levels, {"target_points": 0}, seed_of(f"bots-{game_no}"), rng)
+    winner: int | None = SPEC.seat_view(state, None)["match_winner"]
+    return winner
 
 
 def test_heuristic_beats_random_over_300_two_player_hands() -> None:
@@ -162,11 +117,4 @@ def test_heuristic_beats_random_over_300_two_player_hands() -> None:
     Measured with these seeds: the heuristic bot wins 284 of 300.  The test asks for at least
     240 (80 %); an even contest would give about 150.
     """
-    rng = random.Random(7)
-    heuristic_wins = 0
-    for game_no in range(300):
-        seat = game_no % 2
-        levels = ("heuristic", "random") if seat == 0 else ("random", "heuristic")
-        if _single_hand(game_no, levels, rng) == seat:
-            heuristic_wins += 1
-    assert heuristic_wins >= 240
+    assert wins(_single_hand, ("heuristic", "random"), 300, seed=7) >= 240

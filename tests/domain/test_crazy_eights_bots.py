@@ -2,48 +2,26 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
 from typing import Any
 
-from trapoula.domain.bots import choose, levels
-from trapoula.domain.deal import Deal
-from trapoula.domain.game import MatchConfig, SeatInfo
+from bot_helpers import DRAW, PASS, bot_play, heuristic_choice, in_legal, play, seat_view, seed_of, wild, wins
+
+from trapoula.domain.bots import levels
 from trapoula.domain.registry import find_game
 
 SPEC = find_game("crazy_eights")
-DRAW = {"kind": "draw", "seat": 0}
-PASS = {"kind": "pass", "seat": 0}
-
-
-def play(card: str, suit: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": "play", "seat": 0, "card": card}
-    if suit is not None:
-        out["suit"] = suit
-    return out
-
-
-def eights(card: str) -> list[dict[str, Any]]:
-    """An 8 as ``legal`` lists it: without a suit, then naming each suit (R5.1.2)."""
-    return [play(card), *(play(card, s) for s in "CDHS")]
+eights = wild
+"""An 8 as ``legal`` lists it: without a suit, then naming each suit (R5.1.2)."""
 
 
 def view(
     hand: list[str], legal: list[dict[str, Any]], sizes: tuple[int, ...] = (5, 5), **options: bool
 ) -> dict[str, Any]:
-    return {
-        "game": "crazy_eights",
-        "seat": 0,
-        "hand": hand,
-        "legal": legal,
-        "hand_sizes": list(sizes),
-        "direction": 1,
-        "options": options,
-    }
+    return seat_view("crazy_eights", hand, legal, hand_sizes=list(sizes), direction=1, options=options)
 
 
-def heuristic(v: dict[str, Any]) -> dict[str, Any]:
-    return choose("crazy_eights", v, "heuristic", random.Random(0))
+heuristic = heuristic_choice
 
 
 # --------------------------------------------------------------------------- heuristic choices
@@ -105,20 +83,7 @@ def test_every_choice_is_one_of_the_legal_commands() -> None:
     }
     for level in ("random", "heuristic"):
         for g in range(3):
-            state = SPEC.initial_state(
-                MatchConfig("crazy_eights", tuple(SeatInfo(i, f"p{i}") for i in range(4)), options)
-            )
-            seed = hashlib.sha256(f"legal-{level}-{g}".encode()).hexdigest()
-            command: Any = SPEC.deal_command(state, Deal.from_seed(SPEC.deck(state), seed))
-            while True:
-                for event in SPEC.decide(state, command):
-                    state = SPEC.evolve(state, event)
-                if SPEC.is_terminal(state):
-                    break
-                v = SPEC.seat_view(state, state.to_act)
-                payload = choose("crazy_eights", v, level, rng)
-                assert payload in v["legal"]
-                command = SPEC.parse_command(payload)
+            bot_play("crazy_eights", (level,) * 4, options, seed_of(f"legal-{level}-{g}"), rng, check=in_legal)
 
 
 # --------------------------------------------------------------------------- strength
@@ -126,30 +91,14 @@ def test_every_choice_is_one_of_the_legal_commands() -> None:
 
 def _single_hand(game_no: int, seat_levels: tuple[str, str], rng: random.Random) -> int | None:
     """One standard two-player hand (R6.3); the dealer alternates with ``game_no``; the winner or None."""
-    config = MatchConfig("crazy_eights", (SeatInfo(0, "a"), SeatInfo(1, "b")), {}, first_dealer=game_no % 2)
-    state = SPEC.initial_state(config)
-    seed = hashlib.sha256(f"bots-{game_no}".encode()).hexdigest()
-    command: Any = SPEC.deal_command(state, Deal.from_seed(SPEC.deck(state), seed))
-    while True:
-        for event in SPEC.decide(state, command):
-            state = SPEC.evolve(state, event)
-        if SPEC.is_terminal(state):
-            winner: int | None = SPEC.seat_view(state, None)["match_winner"]
-            return winner
-        seat = state.to_act
-        command = SPEC.parse_command(choose("crazy_eights", SPEC.seat_view(state, seat), seat_levels[seat], rng))
+    state = bot_play("crazy_eights", seat_levels, {}, seed_of(f"bots-{game_no}"), rng, first_dealer=game_no % 2)
+    winner: int | None = SPEC.seat_view(state, None)["match_winner"]
+    return winner
 
 
 def _wins(pair: tuple[str, str], games: int) -> int:
     """How many of ``games`` hands ``pair[0]`` wins, sitting in seat 0 and seat 1 in turn."""
-    rng = random.Random(7)
-    wins = 0
-    for game_no in range(games):
-        seat = game_no % 2
-        seat_levels = pair if seat == 0 else (pair[1], pair[0])
-        if _single_hand(game_no, seat_levels, rng) == seat:
-            wins += 1
-    return wins
+    return wins(_single_hand, pair, games, seed=7)
 
 
 def test_heuristic_beats_random_over_1000_two_player_hands() -> None:

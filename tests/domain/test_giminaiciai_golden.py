@@ -1,20 +1,15 @@
-"""Giminaičiai's golden playthroughs show the rules they were chosen for (tests/golden/giminaiciai/).
-
-``pytest tests/golden`` checks that each file is what the rules give now; this checks that the
-chosen seeds and players still reach what each file is meant to show, so a rules change that loses
-it is noticed even after ``--update-golden``.  The points are worked out by hand in the scenarios'
-comments (tests/golden/test_playthroughs.py).
-"""
+"""What each of Giminaičiai's golden playthroughs (tests/golden/giminaiciai/) was chosen to show is
+still there: the files themselves are checked by ``pytest tests/golden``; these checks notice a rules
+change that loses what a file shows even after ``--update-golden`` (the points are worked out in the
+scenarios' comments of tests/golden/test_playthroughs.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "giminaiciai"
-
 
 def _text(name: str) -> str:
-    return (GOLDEN / f"{name}.txt").read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parent.parent / "golden" / "giminaiciai" / f"{name}.txt").read_text("utf-8")
 
 
 def _events(text: str, name: str) -> list[str]:

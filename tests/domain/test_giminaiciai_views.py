@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from giminaiciai_helpers import R75_HANDS, Table, cards, play_r75
+from giminaiciai_helpers import R75_HANDS, Table, cards, last_hand, play_r75
 
 from trapoula.domain.events import redact
 from trapoula.domain.games.giminaiciai import SPEC
@@ -63,14 +63,7 @@ def test_section_9_after_the_hand_the_result_and_the_remaining_cards_are_public(
     play_r75(t)
     view = t.view(None)
     assert view["phase"] == "hand_over" and view["hand_over"]
-    assert view["last_hand"] == {
-        "hand_no": 1,
-        "reason": "all_finished",
-        "winner": 0,
-        "hand_points": [14, 3, 3],
-        "totals": [14, 3, 3],
-        "remaining": [[], [], []],
-    }
+    assert view["last_hand"] == last_hand(1, "all_finished", 0, [14, 3, 3], [14, 3, 3], [[], [], []])
     assert view["totals"] == [14, 3, 3] and view["next_dealer"] == 0 and view["to_act"] is None
 
 

@@ -3,13 +3,12 @@ the heuristic (medium) level's strength against the random one."""
 
 from __future__ import annotations
 
-import hashlib
 import random
 from typing import Any
 
 import pytest
+from bot_helpers import DRAW, PASS, bot_play, play, seed_of, wild, wins
 
-from trapoula.domain.deal import Deal
 from trapoula.domain.game import MatchConfig, SeatInfo
 from trapoula.domain.games.mau_mau import SPEC
 from trapoula.domain.games.mau_mau.bot import easy, hard, medium
@@ -19,19 +18,8 @@ LEVELS = ("random", "heuristic", "easy", "medium", "hard")
 
 MAU = {"kind": "mau", "seat": 0}
 LEAVE = {"kind": "leave", "seat": 0}
-DRAW = {"kind": "draw", "seat": 0}
-PASS = {"kind": "pass", "seat": 0}
-
-
-def play(card: str, suit: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"kind": "play", "seat": 0, "card": card}
-    if suit is not None:
-        out["suit"] = suit
-    return out
-
-
-def jack(card: str) -> list[dict[str, Any]]:
-    return [play(card), *(play(card, s) for s in "CDHS")]
+jack = wild
+"""A jack as ``legal`` lists it: without a suit, then naming each suit."""
 
 
 def view(hand: list[str], legal: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -142,41 +130,21 @@ def test_r7_2_4_hard_reverses_away_from_a_player_about_to_go_out_with_a_nine() -
 def test_every_choice_is_one_of_the_legal_commands_in_real_hands(level: str) -> None:
     """Three-player hands played to the end by one level: every payload is in the view's legal list."""
     rng = random.Random(5)
+
+    def check(view: dict[str, Any], payload: dict[str, Any]) -> None:
+        assert payload in view["legal"] and payload["kind"] != "leave"
+
     for g in range(2):
-        state = SPEC.initial_state(
-            MatchConfig("mau_mau", tuple(SeatInfo(i, f"p{i}") for i in range(3)), {"elimination_limit": -1})
-        )
-        seed = hashlib.sha256(f"legal-{level}-{g}".encode()).hexdigest()
-        command: Any = SPEC.deal_command(state, Deal.from_seed(SPEC.deck(state), seed))
-        while True:
-            for event in SPEC.decide(state, command):
-                state = SPEC.evolve(state, event)
-            if SPEC.is_terminal(state):
-                break
-            seat = SPEC.acting(state)[0]  # type: ignore[misc]
-            v = SPEC.seat_view(state, seat)
-            payload = dict(SPEC.bot_levels[level](v, v["legal"], rng))
-            assert payload in v["legal"] and payload["kind"] != "leave"
-            command = SPEC.parse_command(payload)
+        bot_play("mau_mau", (level,) * 3, {"elimination_limit": -1}, seed_of(f"legal-{level}-{g}"), rng, check=check)
 
 
 # --------------------------------------------------------------------------- strength
 
 
 def _single_hand(game_no: int, levels: tuple[str, str], rng: random.Random) -> int | None:
-    config = MatchConfig("mau_mau", (SeatInfo(0, "a"), SeatInfo(1, "b")), {"elimination_limit": -1})
-    state = SPEC.initial_state(config)
-    seed = hashlib.sha256(f"mau-bots-{game_no}".encode()).hexdigest()
-    command: Any = SPEC.deal_command(state, Deal.from_seed(SPEC.deck(state), seed))
-    while True:
-        for event in SPEC.decide(state, command):
-            state = SPEC.evolve(state, event)
-        if SPEC.is_terminal(state):
-            return state.match_winner
-        seat = state.to_act
-        assert seat is not None
-        v = SPEC.seat_view(state, seat)
-        command = SPEC.parse_command(SPEC.bot_levels[levels[seat]](v, v["legal"], rng))
+    state = bot_play("mau_mau", levels, {"elimination_limit": -1}, seed_of(f"mau-bots-{game_no}"), rng)
+    winner: int | None = state.match_winner
+    return winner
 
 
 def test_heuristic_beats_random_over_1000_two_player_hands() -> None:
@@ -186,11 +154,4 @@ def test_heuristic_beats_random_over_1000_two_player_hands() -> None:
     Measured with these seeds: the heuristic player wins 960 of 1,000; two random players split
     the same hands 503 to 497.  The test asks for at least 850.
     """
-    rng = random.Random(11)
-    heuristic_wins = 0
-    for game_no in range(1000):
-        seat = game_no % 2
-        levels = ("heuristic", "random") if seat == 0 else ("random", "heuristic")
-        if _single_hand(game_no, levels, rng) == seat:
-            heuristic_wins += 1
-    assert heuristic_wins >= 850
+    assert wins(_single_hand, ("heuristic", "random"), 1000, seed=11) >= 850

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import random
+from functools import partial
 from typing import Any
 
+from match_table import seeded_commands
 from romis_helpers import Table, conserved, of
 
 from trapoula.domain.cards import parse_cards
-from trapoula.domain.deal import Deal
 from trapoula.domain.game import MatchConfig, SeatInfo
 from trapoula.domain.games.romis import SPEC
 from trapoula.domain.games.romis.bot import heuristic, random_policy, score_reveal, survival
@@ -109,6 +110,17 @@ def test_heuristic_keeps_more_for_later_than_random() -> None:
     assert positions > 500 and better > 50
 
 
+def _seed(match: int, hand: int) -> str:
+    return hashlib.sha256(f"match-{match}-{hand}".encode()).hexdigest()
+
+
+def _random_move(rng: random.Random, state: Any) -> Any:
+    """The ``random`` bot's move of a seat drawn among those the round waits for."""
+    seat = rng.choice(SPEC.acting(state))
+    view = SPEC.seat_view(state, seat)
+    return SPEC.parse_command(random_policy(view, view["legal"], rng))
+
+
 def test_300_random_matches_keep_every_card() -> None:
     """R2.1, R3-R11: 300 small matches (2 to 4 random bots, target 10, seeded deals) all end; after every
     command each of the 52 cards is in exactly one place during a hand; every hand ends by R10.1, R10.5
@@ -117,22 +129,9 @@ def test_300_random_matches_keep_every_card() -> None:
     for m in range(300):
         n = 2 + m % 3
         config = MatchConfig("romis", tuple(SeatInfo(i, f"p{i}") for i in range(n)), {"target_score": 10})
-        state = SPEC.initial_state(config)
-        rng = random.Random(m)
         totals = [0] * n
-        hands = 0
-        while not SPEC.is_terminal(state):
-            if SPEC.needs_deal(state):
-                hands += 1
-                seed = hashlib.sha256(f"match-{m}-{hands}".encode()).hexdigest()
-                command = SPEC.deal_command(state, Deal.from_seed(SPEC.deck(state), seed))
-            else:
-                seat = rng.choice(SPEC.acting(state))
-                view = SPEC.seat_view(state, seat)
-                command = SPEC.parse_command(random_policy(view, view["legal"], rng))
-            events = SPEC.decide(state, command)
-            for event in events:
-                state = SPEC.evolve(state, event)
+        seeds, move = partial(_seed, m), partial(_random_move, random.Random(m))
+        for events, state, hands in seeded_commands(SPEC, SPEC.initial_state(config), seeds, move):
             if SPEC.hand_in_progress(state):
                 assert conserved(state), (m, hands)
             for ended in of(events, HandEnded):

@@ -16,16 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-import pytest
 from match_table import MatchTable
 
 from trapoula.domain.cards import codes, deck_32
 from trapoula.domain.deal import Deal
-from trapoula.domain.errors import CommandRejected
 from trapoula.domain.events import Event
-from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
-from trapoula.domain.games.vida import SPEC, VidaState
-from trapoula.domain.games.vida.commands import Command
+from trapoula.domain.game import GameSpec
+from trapoula.domain.games.vida import SPEC
 
 NAMES = ("ann", "bob", "cy", "dee")
 """Display names of seats 0-3."""
@@ -99,6 +96,8 @@ class Table(MatchTable):
     """
 
     spec: ClassVar[GameSpec[Any, Any]] = SPEC
+    seat_names = NAMES
+    players = 4
 
     def __init__(
         self,
@@ -107,15 +106,7 @@ class Table(MatchTable):
         first_dealer: int | None = 3,
         initial_totals: Sequence[int] | None = None,
     ) -> None:
-        self.config = MatchConfig(
-            game="vida",
-            seats=tuple(SeatInfo(i, NAMES[i]) for i in range(4)),
-            options=dict(options or {}),
-            first_dealer=first_dealer,
-            initial_totals=tuple(initial_totals) if initial_totals is not None else None,
-        )
-        self.state: VidaState = SPEC.initial_state(self.config)
-        self.log: list[Event] = []
+        super().__init__(4, options=options, first_dealer=first_dealer, initial_totals=initial_totals)
 
     # ------------------------------------------------------------------ given
 
@@ -131,19 +122,7 @@ class Table(MatchTable):
         """Deal the next hand explicitly (``next_hand``, R3.2); see :meth:`explicit`."""
         return self.apply(SPEC.deal_command(self.state, self.explicit(hands, widow)))
 
-    def deal_deck(self, deck: str) -> tuple[Event, ...]:
-        """Deal the next hand from an explicit deck (32 codes, top first, R3.2)."""
-        return self.apply(SPEC.deal_command(self.state, SPEC.explicit_deal(self.state, {"deck": deck.split()})))
-
-    def seeded(self, seed: str) -> tuple[Event, ...]:
-        """Deal the next hand from ``seed`` (R3.2), as the table does."""
-        return self.apply(SPEC.deal_command(self.state, Deal.from_seed(SPEC.deck(self.state), seed)))
-
     # ------------------------------------------------------------------ when
-
-    def command(self, kind: str, seat: int, **fields: Any) -> Command:
-        """Parse a seat command from plain data, as the service does."""
-        return SPEC.parse_command({"kind": kind, "seat": seat, **fields})
 
     def bid(self, seat: int, points: int, suit: str) -> tuple[Event, ...]:
         """``bid {points, suit}`` (R4.3)."""
@@ -204,20 +183,6 @@ class Table(MatchTable):
 
     # ------------------------------------------------------------------ then
 
-    def rejects(self, reason: str, rule: str, command: Command) -> CommandRejected:
-        """Assert that ``command`` is refused with ``reason`` citing ``rule``, that nothing changes,
-        and that ``legal_commands`` does not offer it (section 8)."""
-        before, logged = self.state, len(self.log)
-        with pytest.raises(CommandRejected) as info:
-            self.apply(command)
-        assert (info.value.reason, info.value.rule) == (reason, rule), str(info.value)
-        assert self.state is before
-        assert len(self.log) == logged
-        seat = SPEC.command_seat(command)
-        if seat is not None and 0 <= seat < 4:
-            assert command not in SPEC.legal_commands(self.state, seat)
-        return info.value
-
     @property
     def to_act(self) -> int | None:
         """The seat to act (R4.1)."""
@@ -226,10 +191,6 @@ class Table(MatchTable):
     def hand(self, seat: int) -> str:
         """The seat's cards, canonical order, space-separated."""
         return " ".join(self.view(seat)["hand"])
-
-    def names(self, events: Sequence[Event]) -> list[str]:
-        """The event names, in order."""
-        return [e.event_name() for e in events]
 
 
 def mono_hand(table: Table) -> tuple[Event, ...]:

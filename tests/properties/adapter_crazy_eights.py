@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping
-from functools import cache
+from collections.abc import Mapping
 from typing import Any
 
 from trapoula.domain.cards import codes, deck_52
 from trapoula.domain.events import Payload
 from trapoula.domain.games.crazy_eights.rules import hand_size
-from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
+from trapoula.domain.games.crazy_eights.state import CrazyEightsState
 
-from .adapters import Adapter, Zones
-
-_SUITS = ("C", "D", "H", "S")
+from .adapters import Zones, adapter, shedding_revealed, shedding_universe
 
 
 def _zones(state: CrazyEightsState) -> Zones:
@@ -29,35 +26,10 @@ def _zones(state: CrazyEightsState) -> Zones:
     return hands, tuple(c for c in stock if c not in buried), (*sorted(buried), *codes(state.discard))
 
 
-def _revealed(state: CrazyEightsState) -> frozenset[str]:
-    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
-        return frozenset(c.code for hand in state.last_hands for c in hand)
-    return frozenset()
-
-
-@cache
-def _universe_for(seat: int) -> tuple[Payload, ...]:
-    out: list[Payload] = []
-    for code in codes(deck_52()):
-        out.append({"kind": "play", "seat": seat, "card": code})
-        out.extend({"kind": "play", "seat": seat, "card": code, "suit": s} for s in _SUITS)
-    out.append({"kind": "draw", "seat": seat})
-    out.append({"kind": "pass", "seat": seat})
-    return tuple(out)
-
-
 def _universe(state: CrazyEightsState, seat: int) -> tuple[Payload, ...]:
     """Every card code (in the hand or not), without a suit and with each suit; draw; pass:
     262 commands per seat."""
-    return _universe_for(seat)
-
-
-def _legality_key(payload: Payload) -> Hashable:
-    return tuple(sorted(payload.items()))
-
-
-def _is_play(payload: Payload) -> bool:
-    return payload.get("kind") == "play"
+    return shedding_universe(seat, ("draw", "pass"))
 
 
 def _explicit_deal(state: CrazyEightsState, rng: random.Random) -> tuple[Mapping[str, Any], list[list[str]]]:
@@ -69,7 +41,8 @@ def _explicit_deal(state: CrazyEightsState, rng: random.Random) -> tuple[Mapping
     return {"hands": hands, "starter": rest[0], "stock": rest[1:]}, hands
 
 
-CRAZY_EIGHTS = Adapter(
+CRAZY_EIGHTS = adapter(
+    globals(),
     key="crazy_eights",
     option_grid={
         "scoring": ("single", "points"),
@@ -84,13 +57,7 @@ CRAZY_EIGHTS = Adapter(
     # a long match is a points game to 10 a player: a few hands each (R6.4-R6.7) in the time budget
     long_match={"scoring": "points", "target_per_player": 10},
     initial_totals=lambda totals, options: tuple(t // 10 for t in totals),  # 0-9: below every target (20 and up, R6.6)
-    zones=_zones,
-    revealed=_revealed,
-    command_universe=_universe,
-    legality_key=_legality_key,
-    is_play=_is_play,
-    variants=lambda payload: (),
-    explicit_deal=_explicit_deal,
+    revealed=shedding_revealed,
     # every event type of SPEC.event_types occurs (StockReshuffled is not one of them: R4.5)
     expected_reasons=frozenset(
         {

@@ -21,7 +21,7 @@ from trapoula.domain.games.giminaiciai import SPEC
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
 from trapoula.domain.games.relatives import RankOrder, related
 
-from .adapters import Adapter, Zones
+from .adapters import Zones, adapter
 
 _CODES = codes(deck_52())
 P_LAY_DOWN = 0.9
@@ -165,22 +165,13 @@ def _explicit_deal(state: GiminaiciaiState, rng: random.Random) -> tuple[Mapping
     return {"hands": hands, "starter": rest[0], "stock": rest[1:]}, hands
 
 
-GIMINAICIAI = Adapter(
+GIMINAICIAI = adapter(
+    globals(),
     key="giminaiciai",
     option_grid={"target_score": (1, 20, 200)},
     # any point ends the match after the hand (R9.1); a hand with no points goes on to the next
     single_hand={"target_score": 1},
     long_match={"target_score": 20},
-    initial_totals=_initial_totals,
-    zones=_zones,
-    revealed=_revealed,
-    known=_known,
-    command_universe=_universe,
-    legality_key=_legality_key,
-    is_play=_is_play,
-    variants=lambda payload: (),
-    explicit_deal=_explicit_deal,
-    nudge=_nudge,
     # R4.7/R8.2 (both piles empty) takes lay-downs that empty the pile at the right moment: random
     # matches do not reach it (tests/domain/test_giminaiciai_scoring.py plays one)
     expected_reasons=frozenset(

@@ -4,56 +4,23 @@ and seat changes (joins between hands, leaves at any time)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping, Sequence
-from functools import cache
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trapoula.domain.cards import codes, deck_52, deck_104
+from trapoula.domain.cards import codes, deck_104
 from trapoula.domain.events import Payload
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
 
-from .adapters import Adapter, Zones
+from .adapters import adapter, shedding_revealed, shedding_universe, shedding_zones
 
 _SUITS = ("C", "D", "H", "S")
 JOIN_NAMES = ("wes", "xiu", "yan", "zoe")
 """Names of players who join (never mistaken for card codes)."""
 
 
-def _zones(state: MauMauState) -> Zones:
-    return tuple(codes(h) for h in state.hands), codes(state.stock), codes(state.discard)
-
-
-def _revealed(state: MauMauState) -> frozenset[str]:
-    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
-        return frozenset(c.code for hand in state.last_hands for c in hand)
-    return frozenset()
-
-
-@cache
-def _universe_for(seat: int) -> tuple[Payload, ...]:
-    out: list[Payload] = []
-    for code in codes(deck_52()):
-        out.append({"kind": "play", "seat": seat, "card": code})
-        out.extend({"kind": "play", "seat": seat, "card": code, "suit": s} for s in _SUITS)
-    out.extend({"kind": kind, "seat": seat} for kind in ("draw", "pass", "mau", "leave"))
-    return tuple(out)
-
-
 def _universe(state: MauMauState, seat: int) -> Sequence[Payload]:
     """Every card code with and without each suit; draw; pass; mau; leave: 264 commands per seat."""
-    return _universe_for(seat)
-
-
-def _legality_key(payload: Payload) -> Hashable:
-    return tuple(sorted(payload.items()))
-
-
-def _is_play(payload: Payload) -> bool:
-    return payload.get("kind") == "play"
-
-
-def _variants(payload: Payload) -> Sequence[Payload]:
-    return ()
+    return shedding_universe(seat, ("draw", "pass", "mau", "leave"))
 
 
 def _explicit_deal(state: MauMauState, rng: random.Random) -> tuple[Mapping[str, Any], list[list[str]]]:
@@ -92,7 +59,8 @@ def _nudge(state: MauMauState, seat: int, legal: Sequence[Payload], rng: random.
     return {"kind": "mau", "seat": seat} if rng.random() < 0.9 else None
 
 
-MAU_MAU = Adapter(
+MAU_MAU = adapter(
+    globals(),
     key="mau_mau",
     option_grid={
         "elimination_limit": (-1, -40, -100),
@@ -102,13 +70,8 @@ MAU_MAU = Adapter(
     # can leave nobody)
     single_hand={"elimination_limit": -1},
     long_match={"elimination_limit": -40},
-    zones=_zones,
-    revealed=_revealed,
-    command_universe=_universe,
-    legality_key=_legality_key,
-    is_play=_is_play,
-    variants=_variants,
-    explicit_deal=_explicit_deal,
+    zones=shedding_zones,
+    revealed=shedding_revealed,
     expected_reasons=frozenset(
         {
             "CardsDrawn/draw",  # R4.2
@@ -128,7 +91,6 @@ MAU_MAU = Adapter(
     rare={"mau": (0.05, 0.0), "leave": (0.002, 0.06)},
     # R5.6.3-R5.6.4: a call repeated in the turn is accepted and stores nothing
     silent=lambda state, payload: payload["kind"] == "mau" and state.mau_called,
-    table_commands=_table_commands,
     p_table=0.1,
     # R6.5: totals are 0 or less; R6.6: above the elimination limit, or the player is already out
     initial_totals=lambda totals, options: tuple(
@@ -137,6 +99,5 @@ MAU_MAU = Adapter(
     # a draw ends the turn (R4.3) and the deck has 104 cards: a player who draws one time in five
     # when he could play already makes hands long enough for reshuffles
     p_plays=(0.9, 0.8, 0.03),
-    nudge=_nudge,
 )
 """Mau Mau (rules/mau_mau.md): every option of section 7, 104 cards, joins and leaves."""

@@ -23,7 +23,7 @@ from trapoula.domain.games.romis.rules import hand_in_progress, seat_order, upco
 from trapoula.domain.games.romis.state import Phase, RomisState
 from trapoula.domain.registry import GAMES
 
-from .adapters import Adapter, Zones
+from .adapters import Zones, adapter
 
 _CODES = codes(deck_52())
 _FIXED: dict[int, tuple[Payload, ...]] = {}
@@ -229,7 +229,8 @@ def sealed_choices_do_not_leak(state: RomisState) -> None:
                 assert seat in view["submitted"] and seat not in view["waiting"]
 
 
-ROMIS = Adapter(
+ROMIS = adapter(
+    globals(),
     key="romis",
     option_grid={"target_score": (1, 20, 100), "carried_bonus_factor": (1, 2, 3), "resubmit": (False, True)},
     # any hand gives points to its winner (R10.3) or to everyone (R10.5, R10.7): the match ends after
@@ -237,14 +238,7 @@ ROMIS = Adapter(
     single_hand={"target_score": 1},
     long_match={"target_score": 40},
     initial_totals=lambda totals, options: tuple(min(t // 10, options["target_score"] - 1) for t in totals),
-    zones=_zones,
-    revealed=_revealed,
-    known=_known,
-    command_universe=_universe,
-    legality_key=_legality_key,
     is_play=lambda payload: payload.get("kind") == "reveal",
-    variants=lambda payload: (),
-    explicit_deal=_explicit_deal,
     state_check=sealed_choices_do_not_leak,
 )
 """Romis su iškritimu (rules/romis.md): its three options, one 52-card deck, 2-4 players."""

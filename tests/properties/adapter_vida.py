@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -15,7 +15,7 @@ from trapoula.domain.games.vida.events import HandScored, TrickTaken
 from trapoula.domain.games.vida.rules import deal_hands, upcoming_dealer
 from trapoula.domain.games.vida.state import Phase, VidaState
 
-from .adapters import Adapter, Zones
+from .adapters import Zones, adapter
 
 _SUITS = ("C", "D", "H", "S")
 _CODES = codes(deck_32())
@@ -97,14 +97,6 @@ def _universe(state: VidaState, seat: int) -> tuple[Payload, ...]:
     return cached
 
 
-def _legality_key(payload: Payload) -> Hashable:
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in payload.items()))
-
-
-def _is_play(payload: Payload) -> bool:
-    return payload.get("kind") == "play"
-
-
 def _nudge(state: VidaState, seat: int, payloads: Sequence[Payload], rng: random.Random) -> Payload | None:
     """In the auction, call like a player, not like a uniform draw over some 370 bids: pass about
     half the time (so that all four pass now and then, R4.8), vida when entitled one time in five
@@ -159,7 +151,8 @@ def _invariants(event: Any, state: VidaState) -> None:
             assert sorted(event.trick_points) == [0, 250], f"capot trick points {event.trick_points} (R6.2)"
 
 
-VIDA = Adapter(
+VIDA = adapter(
+    globals(),
     key="vida",
     option_grid={
         "open_vida": (False, True),
@@ -178,16 +171,6 @@ VIDA = Adapter(
     single_hand={"target_score": 1, "wins_needed": 1},
     long_match={"target_score": 600, "wins_needed": 2},
     initial_totals=lambda totals, options: (totals[0] * 5 % (options["target_score"] + 1), totals[1] % 2),
-    zones=_zones,
-    revealed=_revealed,
-    known=_known,
-    command_universe=_universe,
-    legality_key=_legality_key,
-    is_play=_is_play,
-    variants=lambda payload: (),
-    explicit_deal=_explicit_deal,
-    nudge=_nudge,
-    invariants=_invariants,
     expected_reasons=frozenset({"HandAnnulled/all_passed"}),  # R4.8
 )
 """Vida (rules/vida.md): every option of section 7 and the table's ``max_bid``; four players."""

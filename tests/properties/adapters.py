@@ -20,9 +20,11 @@ from typing import Any
 
 from trapoula.domain.cards import codes, deck_52
 from trapoula.domain.events import Event, Payload, Viewer
-from trapoula.domain.games.agonia.state import AgoniaState, Phase
+from trapoula.domain.games.agonia.state import AgoniaState
 from trapoula.domain.games.shedding import events as shedding_events
 from trapoula.domain.registry import GAMES
+
+_SUITS = ("C", "D", "H", "S")
 
 Zones = tuple[Sequence[Sequence[str]], Sequence[str], Sequence[str]]
 """(hands per seat, stock top first, discard pile bottom first), as card codes."""
@@ -36,6 +38,44 @@ SEAT_CHANGES: dict[str, type[Event]] = {
 """The classes of the seat-change events: a game that uses another class of one of these names
 (``romis``'s ``PlayerEliminated``, R7.1) emits it."""
 """The shedding engine's seat-change events: only games with ``GameSpec.seat_changes`` emit them."""
+
+
+def plain_key(payload: Payload) -> Hashable:
+    """A payload as a hashable value, lists as tuples (no two orders of one command are alike)."""
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in payload.items()))
+
+
+def plays(payload: Payload) -> bool:
+    """A ``play`` command."""
+    return payload.get("kind") == "play"
+
+
+def no_variants(payload: Payload) -> Sequence[Payload]:
+    """No other form of ``payload`` is the same command."""
+    return ()
+
+
+def shedding_zones(state: Any) -> Zones:
+    """A shedding game's hands, stock and discard pile (S4.1)."""
+    return tuple(codes(h) for h in state.hands), codes(state.stock), codes(state.discard)
+
+
+def shedding_revealed(state: Any) -> frozenset[str]:
+    """The hands a shedding game shows once a hand is over (S10): those left at its end."""
+    if state.phase.name in ("HAND_OVER", "MATCH_OVER"):
+        return frozenset(c.code for hand in state.last_hands for c in hand)
+    return frozenset()
+
+
+@cache
+def shedding_universe(seat: int, kinds: tuple[str, ...]) -> tuple[Payload, ...]:
+    """Every card code's ``play`` of ``seat`` without a suit and naming each suit, then ``kinds``."""
+    out: list[Payload] = []
+    for code in codes(deck_52()):
+        out.append({"kind": "play", "seat": seat, "card": code})
+        out.extend({"kind": "play", "seat": seat, "card": code, "suit": s} for s in _SUITS)
+    out.extend({"kind": kind, "seat": seat} for kind in kinds)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -54,14 +94,14 @@ class Adapter:
     """Cards every viewer may see once a hand is over (S10.5: every hand is revealed)."""
     command_universe: Callable[[Any, int], Sequence[Payload]]
     """Every well-formed command a seat could send, legal or not (for the refusal check)."""
-    legality_key: Callable[[Payload], Hashable]
-    """A command payload without the parts that never affect legality (agonia: ``announce``)."""
-    is_play: Callable[[Payload], bool]
-    """True for a command that plays a card (the random player prefers those)."""
-    variants: Callable[[Payload], Sequence[Payload]]
-    """Other forms of a legal command that ``decide`` also accepts (agonia: the announce flipped)."""
     explicit_deal: Callable[[Any, random.Random], tuple[Mapping[str, Any], list[list[str]]]]
     """A random explicit deal for the next hand (S5.3) and the hand each seat must then hold."""
+    legality_key: Callable[[Payload], Hashable] = plain_key
+    """A command payload without the parts that never affect legality (agonia: ``announce``)."""
+    is_play: Callable[[Payload], bool] = plays
+    """True for a command that plays a card (the random player prefers those)."""
+    variants: Callable[[Payload], Sequence[Payload]] = no_variants
+    """Other forms of a legal command that ``decide`` also accepts (agonia: the announce flipped)."""
     never_emitted: frozenset[str] = frozenset()
     """Event types of ``spec.event_types`` the game never emits (the others must all occur).  For a
     game without seat changes the seat-change events (``SEAT_CHANGE_EVENTS``) are added."""
@@ -117,20 +157,32 @@ class Adapter:
             object.__setattr__(self, "never_emitted", self.never_emitted | unused)
 
 
+_CONVENTION = {
+    "zones": "_zones",
+    "revealed": "_revealed",
+    "known": "_known",
+    "command_universe": "_universe",
+    "legality_key": "_legality_key",
+    "is_play": "_is_play",
+    "variants": "_variants",
+    "explicit_deal": "_explicit_deal",
+    "nudge": "_nudge",
+    "invariants": "_invariants",
+    "initial_totals": "_initial_totals",
+    "table_commands": "_table_commands",
+}
+"""The fields of :class:`Adapter` that :func:`adapter` takes from a game's adapter module, and the
+names the module gives them."""
+
+
+def adapter(namespace: Mapping[str, Any], **fields: Any) -> Adapter:
+    """An :class:`Adapter` of ``fields``, each function field not given taken from ``namespace`` (a
+    game's adapter module) where it defines it under its name in :data:`_CONVENTION`."""
+    found = {field: namespace[name] for field, name in _CONVENTION.items() if name in namespace and field not in fields}
+    return Adapter(**found, **fields)
+
+
 # --------------------------------------------------------------------------- agonia
-
-
-def _agonia_zones(state: AgoniaState) -> Zones:
-    return tuple(codes(h) for h in state.hands), codes(state.stock), codes(state.discard)
-
-
-def _agonia_revealed(state: AgoniaState) -> frozenset[str]:
-    if state.phase in (Phase.HAND_OVER, Phase.MATCH_OVER):
-        return frozenset(c.code for hand in state.last_hands for c in hand)
-    return frozenset()
-
-
-_SUITS = ("C", "D", "H", "S")
 
 
 @cache
@@ -163,10 +215,6 @@ def _agonia_legality_key(payload: Payload) -> Hashable:
     return tuple(sorted((k, v) for k, v in payload.items() if k != "announce"))
 
 
-def _agonia_is_play(payload: Payload) -> bool:
-    return payload.get("kind") == "play"
-
-
 def _agonia_variants(payload: Payload) -> Sequence[Payload]:
     if payload.get("kind") != "play":
         return ()
@@ -197,11 +245,10 @@ AGONIA = Adapter(
         "seven_last_card": ("penalty_then_out", "forbidden"),
     },
     single_hand={"target_points": 0},
-    zones=_agonia_zones,
-    revealed=_agonia_revealed,
+    zones=shedding_zones,
+    revealed=shedding_revealed,
     command_universe=_agonia_universe,
     legality_key=_agonia_legality_key,
-    is_play=_agonia_is_play,
     variants=_agonia_variants,
     explicit_deal=_agonia_explicit_deal,
     never_emitted=frozenset({"DirectionReversed"}),  # R2.3: no reverse card

@@ -10,10 +10,8 @@ the reason printed (``-ra``).
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,16 +24,13 @@ import sqlalchemy
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.domain.cards import codes, deck_52
 from trapoula.service.application import Tables
-from trapoula.service.server import create_server, start_server, stop_server
 
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:  # ``--import-mode=importlib``: the tests import ``processes`` from here
     sys.path.insert(0, _HERE)
 
 from databases import NO_POSTGRES, postgres_database  # noqa: E402  (after the path is set)
-
-SECRET = bytes.fromhex("5e" * 32)
-"""The server secret of every test (seeds are reproducible)."""
+from grpc_helpers import SECRET, ServerThread  # noqa: E402
 
 
 @dataclass
@@ -94,14 +89,24 @@ def store(request: pytest.FixtureRequest) -> Store:
     return result
 
 
-@pytest.fixture
-def tables(store: Store) -> Iterator[Tables]:
-    """A ``Tables`` application on each store."""
+def _opened(store: Store) -> Iterator[Tables]:
     app = store.open()
     try:
         yield app
     finally:
         app.close()
+
+
+@pytest.fixture
+def tables(store: Store) -> Iterator[Tables]:
+    """A ``Tables`` application on each store."""
+    yield from _opened(store)
+
+
+@pytest.fixture
+def sqlite_tables(sqlite_store: Store) -> Iterator[Tables]:
+    """``Tables`` on SQLite, closed after the server that serves them has stopped."""
+    yield from _opened(sqlite_store)
 
 
 # --------------------------------------------------------------------------- explicit deals
@@ -126,39 +131,6 @@ def deal() -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- the gRPC server
-
-
-class ServerThread:
-    """A grpc.aio server on port 0 running in its own event loop thread."""
-
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="test-grpc-loop", daemon=True)
-        self.server: grpc.aio.Server | None = None
-        self.port = 0
-
-    def _submit(self, coro: Any, timeout: float = 10) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    async def _start(self) -> int:
-        self.server, port = create_server("127.0.0.1:0", self.tables, poll_seconds=1.0)
-        await start_server(self.server)
-        return port
-
-    def start(self) -> ServerThread:
-        """Start serving; sets :attr:`port`."""
-        self.thread.start()
-        self.port = self._submit(self._start())
-        return self
-
-    def stop(self) -> None:
-        """Stop gracefully and end the loop thread."""
-        if self.server is not None:
-            self._submit(stop_server(self.server, grace=0.5))
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=10)
-        self.loop.close()
 
 
 @pytest.fixture

@@ -1,12 +1,16 @@
 """Helpers shared by the gRPC service tests of the games (imported from this folder, which the
-folder's conftest puts on ``sys.path``): call metadata types, the ``ErrorInfo`` of a refusal, a
-caller's view, the stored events, a whole watch stream, and ``trapoula verify`` of a record."""
+folder's conftest and the contract suite's put on ``sys.path``): an in-process server, call
+metadata types, the ``ErrorInfo`` of a refusal, a caller's view, the stored events, a whole watch
+stream and ``trapoula verify`` of a record."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +21,112 @@ from grpc_status import rpc_status
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.clients.cli import main
+from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.service.application import Tables
+from trapoula.service.projection import Projection
+from trapoula.service.readmodels import ReadModels
+from trapoula.service.server import create_server, serve, start_server, stop_server
+from trapoula.service.settings import Settings
+
+SECRET = bytes.fromhex("5e" * 32)
+"""The server secret of every test (seeds are reproducible)."""
 
 Meta = tuple[tuple[str, str], ...]
 """Call metadata (``authorization: Bearer <token>``)."""
 Auth = Callable[[str], Meta]
 Stub = table_pb2_grpc.TableServiceStub
+
+
+class ServerThread:
+    """A grpc.aio server on port 0 running in its own event loop thread (answering ListMatches and
+    GetStandings from ``read_models`` when given; ``poll_seconds`` and ``options`` go to
+    ``create_server``); a context manager too."""
+
+    def __init__(
+        self, tables: Tables, read_models: ReadModels | None = None, poll_seconds: float = 1.0, **options: Any
+    ) -> None:
+        self.tables, self.read_models = tables, read_models
+        self.options: dict[str, Any] = {"poll_seconds": poll_seconds, **options}
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="test-grpc-loop", daemon=True)
+        self.server: grpc.aio.Server | None = None
+        self.port = 0
+
+    def _submit(self, coro: Any, timeout: float = 10) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    async def _start(self) -> int:
+        self.server, port = create_server("127.0.0.1:0", self.tables, read_models=self.read_models, **self.options)
+        await start_server(self.server)
+        return port
+
+    def start(self) -> ServerThread:
+        """Start serving; sets :attr:`port`."""
+        self.thread.start()
+        self.port = self._submit(self._start())
+        return self
+
+    def stop(self) -> None:
+        """Stop gracefully and end the loop thread."""
+        if self.server is not None:
+            self._submit(stop_server(self.server, grace=0.5))
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+    @property
+    def address(self) -> str:
+        """``host:port`` of the server."""
+        return f"127.0.0.1:{self.port}"
+
+    def __enter__(self) -> ServerThread:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@contextmanager
+def projected(
+    tables: Tables, url: str, schema: str | None = None, poll_seconds: float = 0.5
+) -> Iterator[tuple[ServerThread, Projection]]:
+    """A server for ``tables`` answering from read models at ``url`` (migrated first), kept by a
+    projection that polls every ``poll_seconds``: ``(server, projection)``, both stopped afterwards."""
+    models = ReadModels(url, schema)
+    models.migrate()
+    projection = Projection(tables, models, poll_seconds=poll_seconds, pause_seconds=0.01)
+    projection.start()
+    try:
+        with ServerThread(tables, models) as server:
+            yield server, projection
+    finally:
+        projection.stop()
+        models.close()
+
+
+def serve_once(settings: Settings, told: list[str], **options: Any) -> None:
+    """``trapoula serve``'s ``serve(settings)`` in this thread (``options`` passed on), stopped once it
+    is ready; the address it is ready at is appended to ``told``."""
+
+    async def scenario() -> None:
+        stop = asyncio.Event()
+
+        def ready(address: str) -> None:
+            told.append(address)
+            stop.set()
+
+        await serve(settings, ready=ready, stop=stop, **options)
+
+    asyncio.run(scenario())
+
+
+def chained(entries: Sequence[Any]) -> None:
+    """Stored events numbered 1, 2, ... without a gap, each hashed on the one before (REC5)."""
+    prev = GENESIS
+    for seq, entry in enumerate(entries, start=1):
+        assert entry.seq == seq
+        assert entry.prev_hash == prev and entry.hash == event_hash(prev, seq, entry.name, entry.payload)
+        prev = entry.hash
 
 
 def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:

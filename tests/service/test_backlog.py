@@ -17,11 +17,10 @@ import asyncio
 import json
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import grpc
-import pytest
 from grpc._cython import cygrpc  # channelz, as the grpcio-channelz package reads it
 
 from trapoula.api.v1 import table_pb2 as pb
@@ -67,16 +66,6 @@ async def _send_while_held(
         await asyncio.gather(*calls)
     assert waiting == CALLS, f"the core received {waiting} of {CALLS} calls while the loop was held"
     return outcomes
-
-
-@pytest.fixture
-def sqlite_tables(sqlite_store: Any) -> Iterator[Tables]:
-    """``Tables`` on SQLite, closed after the server that serves them has stopped."""
-    tables = sqlite_store.open()
-    try:
-        yield tables
-    finally:
-        tables.close()
 
 
 def test_calls_waiting_for_a_busy_event_loop_are_all_answered(

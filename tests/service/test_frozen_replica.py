@@ -26,12 +26,12 @@ from typing import Any
 import psycopg
 import pytest
 import sqlalchemy
+from grpc_helpers import chained
 from processes import ServerProcess, fresh_schema, servers
 
 from trapoula.clients.errors import TrapoulaError
 from trapoula.clients.table import TableClient, my_move
 from trapoula.domain.bots import choose
-from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.service.application import Tables
 
 pytestmark = pytest.mark.postgres
@@ -177,14 +177,6 @@ def _events_of(conninfo: str, events_table: str, table_ids: list[str]) -> int:
     return int(row[0])
 
 
-def _chained(entries: Any) -> None:
-    prev = GENESIS
-    for seq, entry in enumerate(entries, start=1):
-        assert entry.seq == seq
-        assert entry.prev_hash == prev and entry.hash == event_hash(prev, seq, entry.name, entry.payload)
-        prev = entry.hash
-
-
 def test_a_replica_frozen_in_the_middle_of_a_save_pauses_the_other_replicas_saves_for_under_a_second(
     pg_url: str, tmp_path: Path
 ) -> None:
@@ -246,7 +238,7 @@ def test_a_replica_frozen_in_the_middle_of_a_save_pauses_the_other_replicas_save
         store = Tables(pg_url, SECRET, schema=schema)
         try:
             for table_id in [*busy, check, *person.tables]:
-                _chained(store.stored_events(table_id))
+                chained(store.stored_events(table_id))
             for table_id, answered in person.answered.items():
                 logged = [e.command_id for e in store.stored_events(table_id) if e.actor == "seat:0" and e.command_id]
                 moves = [c for c in dict.fromkeys(logged) if c in set(answered)]

@@ -27,21 +27,17 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import grpc
 import pytest
-from grpc_helpers import Auth, Meta, Stub, error_info, stored, verify, view_of, watch_all
+from game_tables import ALL_CODES, CARD, ManualTable, Step, bot_match, other_salt, refused_table, tamper, zero_salt
+from grpc_helpers import Auth, Stub, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
-from trapoula.domain.cards import codes, deck_52
-from trapoula.domain.chain import chain_record
 from trapoula.service.application import Tables
 
-Step = tuple[int, dict[str, Any], tuple[str, str] | None]
-"""``(seat, command payload, (reason, rule) of the expected refusal or None)``."""
 pytestmark = pytest.mark.timeout(180)
 
 NAMES = ("ann", "bob", "cy")
@@ -49,11 +45,6 @@ NAMES = ("ann", "bob", "cy")
 TARGET = 18
 """The match's ``target_score`` (R10.1): reached after hand 1 by nobody, after hand 2 by two players at
 once (R9.2), after hand 3 by ann alone (R9.1)."""
-ALL_CODES: tuple[str, ...] = codes(deck_52())
-"""The 52 codes in canonical order (2C 3C ... AS)."""
-
-CARD = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][CDHS](?![0-9A-Za-z])")
-"""A card code standing alone in a JSON text."""
 
 
 def stock_after(hands: Sequence[str], starter: str, top: str) -> list[str]:
@@ -226,79 +217,15 @@ def by_hands(hands: Sequence[str], starter: str, stock: Sequence[str]) -> pb.Exp
     return pb.ExplicitDeal(hands=[pb.CardList(cards=h.split()) for h in hands], starter=starter, stock=list(stock))
 
 
-class GiminaiciaiTable:
+def giminaiciai_table(stub: Stub, auth: Auth, options: Mapping[str, Any]) -> ManualTable:
     """A giminaiciai table over gRPC with ann, bob and cy at seats 0-2 and ``manual_deal``: the owner
-    deals every hand."""
-
-    def __init__(self, stub: Stub, auth: Auth, options: Mapping[str, Any]) -> None:
-        created = stub.CreateTable(
-            pb.CreateTableRequest(game="giminaiciai", seats=3, options=dict(options), manual_deal=True)
-        )
-        self.stub, self.table_id = stub, created.table_id
-        self.owner = auth(created.owner_token)
-        self.seats: list[Meta] = []
-        for seat, name in enumerate(NAMES):
-            joined = stub.JoinTable(pb.JoinTableRequest(table_id=self.table_id, name=name, seat=seat))
-            assert joined.seat == seat
-            self.seats.append(auth(joined.seat_token))
-        self.commands = 0
-
-    def start(self, deal: pb.ExplicitDeal) -> pb.ActResponse:
-        """Start the match from an explicit deal (the owner's, S5.3)."""
-        return self.stub.StartMatch(
-            pb.StartMatchRequest(table_id=self.table_id, command_id="start", deal=deal), metadata=self.owner
-        )
-
-    def next_hand(self, deal: pb.ExplicitDeal) -> pb.ActResponse:
-        """The owner deals the next hand from an explicit deal (R11.4)."""
-        self.commands += 1
-        command = pb.Command(next_hand=pb.NextHand(deal=deal))
-        request = pb.ActRequest(table_id=self.table_id, command_id=f"c{self.commands}", command=command)
-        return self.stub.Act(request, metadata=self.owner)
-
-    def refused_deal(self, deal: pb.ExplicitDeal, refusal: tuple[str, str]) -> None:
-        """The owner's ``next_hand`` is refused with ``refusal`` (reason, rule) and records nothing (R11.4)."""
-        before = self.version()
-        with pytest.raises(grpc.RpcError) as refused:
-            self.next_hand(deal)
-        info = error_info(refused.value)
-        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION, info.reason
-        assert (info.reason, info.metadata["rule"]) == refusal
-        assert self.version() == before
-
-    def version(self) -> int:
-        """The table's version now."""
-        return view_of(self.stub, self.table_id)[0]
-
-    def act(self, seat: int, payload: Mapping[str, Any]) -> pb.ActResponse:
-        """``Act`` for ``seat`` with a fresh command id."""
-        self.commands += 1
-        request = pb.ActRequest(table_id=self.table_id, command_id=f"c{self.commands}", command=wire(payload))
-        return self.stub.Act(request, metadata=self.seats[seat])
-
-    def run(self, steps: Sequence[Step]) -> list[tuple[str, Any]]:
-        """Play ``steps``: each accepted command's events are returned (name, payload as its seat saw
-        them); each refusal must be ``FAILED_PRECONDITION`` with its reason and rule, and must leave the
-        table's version as it was (section 8: a refused command records nothing)."""
-        seen: list[tuple[str, Any]] = []
-        for seat, payload, refusal in steps:
-            if refusal is None:
-                reply = self.act(seat, payload)
-                seen.extend((e.name, json.loads(e.payload_json)) for e in reply.events)
-                continue
-            before = self.version()
-            with pytest.raises(grpc.RpcError) as refused:
-                self.act(seat, payload)
-            info = error_info(refused.value)
-            assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION, (seat, payload, info.reason)
-            assert (info.reason, info.metadata["rule"]) == refusal, (seat, payload)
-            assert self.version() == before, (seat, payload)
-        return seen
+    deals every hand (R11.4)."""
+    return ManualTable(stub, auth, "giminaiciai", NAMES, wire, options)
 
 
-def play_match(stub: Stub, auth: Auth) -> GiminaiciaiTable:
+def play_match(stub: Stub, auth: Auth) -> ManualTable:
     """The three hands of the module docstring, to the end of the match."""
-    table = GiminaiciaiTable(stub, auth, {"target_score": TARGET})
+    table = giminaiciai_table(stub, auth, {"target_score": TARGET})
     table.start(by_hands(HANDS_1, STARTER_1, STOCK_1))
     table.run(PLAY_1)
     table.next_hand(pb.ExplicitDeal(deck=DECK_2))
@@ -338,10 +265,7 @@ def test_a_giminaiciai_table_checks_its_seats_options_and_totals(stub: Stub) -> 
         (3, {}, (10, 20), "bad_config"),
     ):
         request = pb.CreateTableRequest(game="giminaiciai", seats=seats, options=options, initial_totals=totals)
-        with pytest.raises(grpc.RpcError) as refused:
-            stub.CreateTable(request)
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (seats, options, totals)
-        assert error_info(refused.value).reason == reason, (seats, options, totals)
+        refused_table(stub, request, reason)
     for seats in (2, 6):
         assert stub.CreateTable(pb.CreateTableRequest(game="giminaiciai", seats=seats)).table_id
 
@@ -355,7 +279,7 @@ def test_three_hands_through_act_with_every_refusal_of_section_8(
     :data:`PLAY_1`.  Between hands a seat command is ``hand_over`` (R8.1); the owner's ``next_hand`` is
     ``hand_in_progress`` during a hand and ``match_over`` after the match (R11.4); hand 2 from a whole
     deck (R3.6) ties the lead at the target (R9.2); hand 3 ends the match (R9.1).  The record verifies."""
-    table = GiminaiciaiTable(stub, auth, {"target_score": TARGET})
+    table = giminaiciai_table(stub, auth, {"target_score": TARGET})
     started = table.start(by_hands(HANDS_1, STARTER_1, STOCK_1))
     assert [e.name for e in started.events] == ["MatchStarted", "HandStarted", *["CardsDealt"] * 3, "StarterTurned"]
     hand = json.loads(started.events[1].payload_json)
@@ -551,17 +475,6 @@ def test_watching_a_seat_shows_no_card_of_the_other_hands_or_the_stock(
     assert hidden_draws == {0: 8, 1: 6, 2: 6, None: 10}[viewer]
 
 
-def _tamper(record: str, name: str, change: Callable[[dict[str, Any]], None], rehash: bool, nth: int = 0) -> str:
-    """``record`` with ``change`` applied to the payload of the ``nth`` event called ``name``; with
-    ``rehash`` the hash chain is recomputed (a forger who knows the format, docs/record.md)."""
-    lines = [json.loads(line) for line in record.splitlines()]
-    target = [line for line in lines[1:] if line["name"] == name][nth]
-    change(target["payload"])
-    if rehash:
-        lines = chain_record(lines[0]["table_id"], lines[0]["game"], [(x["name"], x["payload"]) for x in lines[1:]])
-    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
-
-
 def test_the_record_verifies_and_tampered_copies_fail_naming_the_rule(stub: Stub, auth: Auth, tmp_path: Path) -> None:
     """docs/record.md: a changed ``PointsScored`` breaks the hash chain (REC5); with the chain recomputed,
     the replay finds that the rules give other points (R7); a lay-down of an extra card that was never
@@ -574,10 +487,10 @@ def test_the_record_verifies_and_tampered_copies_fail_naming_the_rule(stub: Stub
     def more_points(payload: dict[str, Any]) -> None:
         payload["points"] += 5
 
-    code, out = verify(_tamper(record, "PointsScored", more_points, rehash=False), tmp_path / "t1.jsonl")
+    code, out = verify(tamper(record, "PointsScored", more_points, rehash=False), tmp_path / "t1.jsonl")
     assert code == 1 and "rule REC5" in out and "PointsScored" in out, out
 
-    code, out = verify(_tamper(record, "PointsScored", more_points, rehash=True), tmp_path / "t2.jsonl")
+    code, out = verify(tamper(record, "PointsScored", more_points, rehash=True), tmp_path / "t2.jsonl")
     assert code == 1 and "REC5" not in out, out
     assert "PointsScored" in out and "field 'points' is 15, the rules give 10" in out and "(rule R7)" in out, out
 
@@ -585,14 +498,11 @@ def test_the_record_verifies_and_tampered_copies_fail_naming_the_rule(stub: Stub
         payload["extra_cards"] = ["QS"]
         payload["groups"] = [["9H", "TH", "JH", "QH", "KH", "AH", "KC", "KD", "QS"]]
 
-    code, out = verify(_tamper(record, "HandLaidDown", other_extra, rehash=True, nth=1), tmp_path / "t3.jsonl")
+    code, out = verify(tamper(record, "HandLaidDown", other_extra, rehash=True, nth=1), tmp_path / "t3.jsonl")
     assert code == 1 and "REC5" not in out and "seq 24 HandLaidDown" in out, out
     assert "'QS' is neither in his hand nor among the top 1 card(s)" in out and "(rule R5.6)" in out, out
 
-    def salt(payload: dict[str, Any]) -> None:
-        payload["salt"] = "00" * 32
-
-    code, out = verify(_tamper(record, "ShuffleRevealed", salt, rehash=True), tmp_path / "t4.jsonl")
+    code, out = verify(tamper(record, "ShuffleRevealed", zero_salt, rehash=True), tmp_path / "t4.jsonl")
     assert code == 1 and "rule R3.2" in out, out
 
 
@@ -602,16 +512,10 @@ def test_a_match_of_server_bots_from_seeded_deals_verifies_and_a_changed_salt_fa
     """Seeded deals (R3.2): every hand's salt is its seed, revealed in ``ShuffleRevealed`` and matching
     the commitment; the bots (both levels) play to the end of the match (R9.1); the record verifies
     offline, and a changed salt is caught by the commitment (R3.2)."""
-    created = stub.CreateTable(pb.CreateTableRequest(game="giminaiciai", seats=3, options={"target_score": 30}))
-    for level in ("heuristic", "random", "heuristic"):
-        stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level=level))
-    owner = (("authorization", f"Bearer {created.owner_token}"),)
-    stub.StartMatch(pb.StartMatchRequest(table_id=created.table_id, command_id="s"), metadata=owner)
-    assert tables.settle(150)
-    _, view = view_of(stub, created.table_id)
+    match = bot_match(stub, tables, "giminaiciai", {"target_score": 30}, ("heuristic", "random", "heuristic"))
+    view, log = match.view, match.log
     assert view["match_over"] and view["winner"] is not None
     assert view["totals"][view["winner"]] >= 30 and view["totals"].count(max(view["totals"])) == 1  # R9.1
-    log = stored(tables, created.table_id)
     hands = 0
     for _, name, payload in log:
         if name == "ShuffleRevealed":
@@ -622,14 +526,10 @@ def test_a_match_of_server_bots_from_seeded_deals_verifies_and_a_changed_salt_fa
             assert started["commitment"] == hashlib.sha256(text.encode("ascii")).hexdigest()
     dealers = [p["dealer"] for _, n, p in log if n == "HandStarted"]
     assert dealers == [(2 + h) % 3 for h in range(hands)]  # R3.1, R3.7
-    record = stub.GetRecord(pb.GetRecordRequest(table_id=created.table_id)).jsonl
-    code, out = verify(record, tmp_path / "bots.jsonl")
+    code, out = verify(match.record, tmp_path / "bots.jsonl")
     assert code == 0, out
 
-    def salt(payload: dict[str, Any]) -> None:
-        payload["salt"] = ("0" if payload["salt"][0] != "0" else "1") + payload["salt"][1:]
-
-    code, out = verify(_tamper(record, "ShuffleRevealed", salt, rehash=True), tmp_path / "salt.jsonl")
+    code, out = verify(tamper(match.record, "ShuffleRevealed", other_salt, rehash=True), tmp_path / "salt.jsonl")
     assert code == 1 and "rule R3.2" in out and "commitment" in out, out
 
 
@@ -639,36 +539,23 @@ def test_malformed_giminaiciai_requests_are_invalid_arguments_and_record_nothing
     ``extra`` (``bad_command``, R4.2, R5.3), a deal that is not the 52-card deck or has hands of the
     wrong size (``bad_deal``, R3.8); an explicit deal from a seat is ``PERMISSION_DENIED`` (S5.3).
     Nothing is recorded."""
-    table = GiminaiciaiTable(stub, auth, {})
+    table = giminaiciai_table(stub, auth, {})
     deck = [*HANDS_1[0].split(), *HANDS_1[1].split(), *HANDS_1[2].split(), STARTER_1, *STOCK_1]
-    for deal in (
+    bad = (
         pb.ExplicitDeal(deck=deck[:51]),
         pb.ExplicitDeal(deck=[*deck[:51], "4H"]),  # 4H twice, AS missing
         by_hands(HANDS_1[:2], STARTER_1, STOCK_1),
         by_hands((HANDS_1[0], HANDS_1[1], "9C 9D 9S 8S TS 3C"), STARTER_1, [*STOCK_1, "3D"]),
-    ):
-        with pytest.raises(grpc.RpcError) as refused:
-            table.start(deal)
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, deal
-        assert error_info(refused.value).reason == "bad_deal", deal
-    with pytest.raises(grpc.RpcError) as refused:
-        table.stub.StartMatch(
-            pb.StartMatchRequest(table_id=table.table_id, command_id="s", deal=pb.ExplicitDeal(deck=deck)),
-            metadata=table.seats[0],
-        )
-    assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    )
+    table.bad_deals(bad, pb.ExplicitDeal(deck=deck))
     table.start(pb.ExplicitDeal(deck=deck))
-    before = table.version()
-    for payload, reason in (
-        ({"kind": "discard", "card": "ZZ"}, "bad_card"),
-        ({"kind": "discard", "card": "10H"}, "bad_card"),
-        ({"kind": "draw", "source": "pile"}, "bad_command"),
-        ({"kind": "lay_down", "groups": [["4H", "5H", "XX"]]}, "bad_card"),
-        ({"kind": "lay_down", "groups": [["4H", "5H", "6H"]], "extra": -1}, "bad_command"),
-        ({"kind": "lay_down", "groups": [["4H", "5H", "6H"]], "discard": "1H"}, "bad_card"),
-    ):
-        with pytest.raises(grpc.RpcError) as refused:
-            table.act(0, payload)
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, payload
-        assert error_info(refused.value).reason == reason, payload
-    assert table.version() == before
+    table.malformed(
+        [
+            ({"kind": "discard", "card": "ZZ"}, "bad_card"),
+            ({"kind": "discard", "card": "10H"}, "bad_card"),
+            ({"kind": "draw", "source": "pile"}, "bad_command"),
+            ({"kind": "lay_down", "groups": [["4H", "5H", "XX"]]}, "bad_card"),
+            ({"kind": "lay_down", "groups": [["4H", "5H", "6H"]], "extra": -1}, "bad_command"),
+            ({"kind": "lay_down", "groups": [["4H", "5H", "6H"]], "discard": "1H"}, "bad_card"),
+        ]
+    )

@@ -39,10 +39,10 @@ from typing import Any
 
 import pytest
 from eventsourcing.persistence import IntegrityError, OperationalError
+from grpc_helpers import chained
 
 from trapoula.clients.table import TableClient
 from trapoula.domain import bots
-from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.domain.errors import CommandRejected
 from trapoula.service.application import OWNER, SPECTATOR, Principal, Tables
 from trapoula.service.committer import MAX_BATCH_EVENTS, GroupCommit
@@ -123,9 +123,8 @@ def _save(tag: str, n: int = 2) -> list[tuple[str, int]]:
     return [(tag, i) for i in range(n)]
 
 
-def _behind_a_blocked_batch(store: FakeStore, committer: GroupCommit, tags: Sequence[str]) -> list[Committer]:
-    """A first save whose store call blocks until the saves of ``tags`` (one thread each) have all
-    queued behind it; then it is let through.  Returns the threads, first one first."""
+def _first_held(store: FakeStore, committer: GroupCommit) -> Committer:
+    """A first save (thread ``first``) whose store call has begun and blocks at the store's gate."""
     store.gate = threading.Event()
     first = Committer(committer, "first", [_save("first")])
     first.start()
@@ -133,6 +132,13 @@ def _behind_a_blocked_batch(store: FakeStore, committer: GroupCommit, tags: Sequ
     while not store.calls:
         assert time.monotonic() < deadline
         time.sleep(0.001)
+    return first
+
+
+def _behind_a_blocked_batch(store: FakeStore, committer: GroupCommit, tags: Sequence[str]) -> list[Committer]:
+    """A first save whose store call blocks until the saves of ``tags`` (one thread each) have all
+    queued behind it; then it is let through.  Returns the threads, first one first."""
+    first = _first_held(store, committer)
     others = [Committer(committer, tag, [_save(tag)]) for tag in tags]
     for thread in others:
         thread.start()
@@ -237,16 +243,7 @@ def test_a_failed_batch_hands_the_lead_on_so_no_save_waits_forever(error: BaseEx
     the lead to the oldest of them, which stores them: every commit returns within the bound."""
     store = FakeStore(fail=lambda events: error if ("first", 0) in events else None)
     committer = GroupCommit(store.save, store.on_batch)
-    store.gate = threading.Event()
-    first = Committer(committer, "first", [_save("first")])
-    first.start()
-    while not store.calls:
-        time.sleep(0.001)
-    queued = [Committer(committer, f"q{n}", [_save(f"q{n}")]) for n in range(5)]
-    for thread in queued:
-        thread.start()
-    _queued(committer, 5)
-    store.gate.set()
+    first, *queued = _behind_a_blocked_batch(store, committer, [f"q{n}" for n in range(5)])
     _join([first, *queued])
     assert len(first.outcomes) == 1 and first.outcomes[0] is error
     assert all(t.outcomes == [None] for t in queued)
@@ -261,11 +258,7 @@ def test_a_batch_holds_at_most_max_batch_events_unless_one_save_alone_is_bigger(
     part, big = int(MAX_BATCH_EVENTS * 0.45), int(MAX_BATCH_EVENTS * 1.25)
     store = FakeStore()
     committer = GroupCommit(store.save, store.on_batch)
-    store.gate = threading.Event()
-    first = Committer(committer, "first", [_save("first")])
-    first.start()
-    while not store.calls:
-        time.sleep(0.001)
+    first = _first_held(store, committer)
     sizes = {"p0": part, "p1": part, "big": big, "p2": part}
     queued = []
     for tag, n in sizes.items():  # one at a time, so they queue in this order
@@ -330,15 +323,6 @@ def _lines(entries: Sequence[Any]) -> list[tuple[Any, ...]]:
     return [(e.seq, e.name, e.payload, e.prev_hash, e.hash, e.command_id, e.actor) for e in entries]
 
 
-def _chained(entries: Sequence[Any]) -> None:
-    """The log is gap-free from version 1 and each event's hash chains to the one before."""
-    prev = GENESIS
-    for seq, entry in enumerate(entries, start=1):
-        assert entry.seq == seq
-        assert entry.prev_hash == prev and entry.hash == event_hash(prev, seq, entry.name, entry.payload)
-        prev = entry.hash
-
-
 def _bot_opponent_table(tables: Tables) -> tuple[str, Principal]:
     """A started Agonia table for two (one hand): a person at seat 0, a random bot at seat 1."""
     table_id, _owner = tables.create_table("agonia", 2, {"target_points": 0})
@@ -394,7 +378,7 @@ def test_many_tables_saving_at_once_share_batches_and_each_log_stays_whole(store
             for table_id, _ in started:
                 in_memory = tables.stored_events(table_id)
                 assert _lines(in_memory) == _lines(fresh.stored_events(table_id))
-                _chained(in_memory)
+                chained(in_memory)
                 moves = [e.command_id for e in in_memory if e.actor == "seat:0" and e.command_id not in (None, "start")]
                 assert sorted(set(moves)) == sorted(answered[table_id])
         finally:
@@ -456,7 +440,7 @@ def test_a_batch_with_a_table_another_replica_took_stores_the_others(postgres_st
         for table_id, _ in seats:
             stored = a.stored_events(table_id)
             assert [e.name for e in stored[9:]] == ["CardsDrawn"] and len(stored) == 10
-            _chained(stored)
+            chained(stored)
             if table_id in taken:
                 assert stored[9].command_id == "draw-b"
                 refused = outcomes[table_id]

@@ -13,10 +13,9 @@ from typing import Any
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_helpers import error_info, view_of
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from grpc_status import rpc_status
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
@@ -52,20 +51,6 @@ def explicit(deal: dict[str, Any]) -> pb.ExplicitDeal:
     return pb.ExplicitDeal(
         hands=[pb.CardList(cards=h) for h in deal["hands"]], starter=deal["starter"], stock=deal["stock"]
     )
-
-
-def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
-    status = rpc_status.from_call(err)  # type: ignore[arg-type]
-    assert status is not None and len(status.details) == 1
-    info = error_details_pb2.ErrorInfo()
-    assert status.details[0].Unpack(info)
-    assert info.domain == "trapoula"
-    return info
-
-
-def view_of(stub: table_pb2_grpc.TableServiceStub, table_id: str, metadata: Any = ()) -> tuple[int, dict[str, Any]]:
-    reply = stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=metadata)
-    return reply.view.version, json.loads(reply.view.view_json)
 
 
 def two_people(stub: table_pb2_grpc.TableServiceStub, auth: Meta, deal: dict[str, Any]) -> tuple[str, Any, Any]:

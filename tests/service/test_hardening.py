@@ -7,7 +7,6 @@ several batches and stays fast.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import logging
@@ -25,6 +24,7 @@ import grpc
 import pytest
 from google.protobuf import struct_pb2
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
+from grpc_helpers import serve_once
 from grpc_status import rpc_status
 
 from trapoula.api.v1 import table_pb2 as pb
@@ -36,7 +36,7 @@ from trapoula.service import server as server_module
 from trapoula.service.__main__ import main
 from trapoula.service.application import OWNER, SPECTATOR, Tables, seat_principal
 from trapoula.service.errors import ErrorContext, TableNotFound, annotate, clip
-from trapoula.service.server import MAX_MESSAGE_BYTES, MAX_REQUEST_BYTES, create_server, serve
+from trapoula.service.server import MAX_MESSAGE_BYTES, MAX_REQUEST_BYTES, create_server
 from trapoula.service.settings import Settings, display_url
 
 Meta = Callable[[str], tuple[tuple[str, str], ...]]
@@ -592,18 +592,8 @@ def test_the_startup_line_names_the_address_and_the_store_without_its_password(
     url = f"sqlite:///{tmp_path / 'log.sqlite3'}"
     settings = Settings(address="127.0.0.1:0", database_url=url, secret=bytes(32))
     bound: list[str] = []
-
-    async def scenario() -> None:
-        stop = asyncio.Event()
-
-        def ready(address: str) -> None:
-            bound.append(address)
-            stop.set()
-
-        await serve(settings, ready=ready, stop=stop)
-
     with caplog.at_level(logging.INFO, logger="trapoula.service.server"):
-        asyncio.run(scenario())
+        serve_once(settings, bound)
     [line] = [r.getMessage() for r in caplog.records if "serving" in r.getMessage()]
     assert bound[0] in line and f"store {url}" in line
     assert display_url("postgresql+psycopg://ann:hunter2@db:5432/t") == "postgresql+psycopg://ann:***@db:5432/t"

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import logging
@@ -16,6 +15,7 @@ from typing import Any
 
 import pytest
 from eventsourcing import persistence
+from grpc_helpers import SECRET, ServerThread
 from prometheus_client.parser import text_string_to_metric_families
 
 from trapoula.clients.errors import CommandRejected, NotFound, Unavailable
@@ -24,44 +24,26 @@ from trapoula.domain.cards import codes, deck_52
 from trapoula.service import logs
 from trapoula.service.application import Tables
 from trapoula.service.metrics import Metrics
-from trapoula.service.server import create_server, start_server, stop_server
-
-SECRET = bytes.fromhex("5e" * 32)
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
-class MeteredServer:
+class MeteredServer(ServerThread):
     """A grpc.aio server on port 0 in its own loop thread, its metrics served on port 0."""
 
     def __init__(self, tables: Tables) -> None:
-        self.tables = tables
         self.metrics = Metrics()
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="metered-loop", daemon=True)
-        self.server: Any = None
-        self.address = ""
+        super().__init__(tables, metrics=self.metrics)
         self.metrics_url = ""
 
-    async def _start(self) -> int:
-        self.server, port = create_server("127.0.0.1:0", self.tables, poll_seconds=1.0, metrics=self.metrics)
-        await start_server(self.server)
-        return port
-
     def start(self) -> MeteredServer:
-        self.thread.start()
-        port = asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
-        self.address = f"127.0.0.1:{port}"
+        super().start()
         self.metrics_url = f"http://{self.metrics.serve_http('127.0.0.1:0')}/metrics"
         return self
 
     def stop(self) -> None:
         self.metrics.close_http()
-        if self.server is not None:
-            asyncio.run_coroutine_threadsafe(stop_server(self.server, grace=0.5), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=10)
-        self.loop.close()
+        super().stop()
 
     def scrape(self) -> Samples:
         """Every sample of the endpoint: ``(name, labels) -> value``."""
@@ -75,28 +57,24 @@ class MeteredServer:
         }
 
 
+def _metered(tables: Tables) -> Iterator[MeteredServer]:
+    try:
+        with MeteredServer(tables) as server:
+            yield server
+    finally:
+        tables.close()
+
+
 @pytest.fixture
 def metered(tmp_path: Any) -> Iterator[MeteredServer]:
     """A metered server on SQLite."""
-    tables = Tables(f"sqlite:///{tmp_path / 'metered.sqlite3'}", SECRET)
-    server = MeteredServer(tables).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-        tables.close()
+    yield from _metered(Tables(f"sqlite:///{tmp_path / 'metered.sqlite3'}", SECRET))
 
 
 @pytest.fixture
 def metered_on(store: Any) -> Iterator[MeteredServer]:
     """A metered server on each store (SQLite, then PostgreSQL)."""
-    tables = store.open()
-    server = MeteredServer(tables).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-        tables.close()
+    yield from _metered(store.open())
 
 
 def value(samples: Samples, name: str, **labels: str) -> float:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import socket
@@ -11,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from grpc_helpers import serve_once
 
 from trapoula.service import settings as settings_module
 from trapoula.service.__main__ import main as service_main
-from trapoula.service.server import serve
 from trapoula.service.settings import Settings
 from trapoula.service.settingtable import SETTINGS, settings_table
 
@@ -129,18 +128,8 @@ def test_a_busy_metrics_port_is_a_warning_and_the_server_serves(
             address="127.0.0.1:0", database_url=f"sqlite:///{tmp_path / 'm.sqlite3'}", metrics_address=busy
         )
         bound: list[str] = []
-
-        async def scenario() -> None:
-            stop = asyncio.Event()
-
-            def ready(address: str) -> None:
-                bound.append(address)
-                stop.set()
-
-            await serve(settings, ready=ready, stop=stop, metrics_ready=bound.append)
-
         with caplog.at_level(logging.INFO, logger="trapoula.service.server"):
-            asyncio.run(scenario())
+            serve_once(settings, bound, metrics_ready=bound.append)
     assert len(bound) == 1 and bound[0].startswith("127.0.0.1:")  # served, without metrics
     [warning] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("metrics not served")]
     assert [r.levelno for r in caplog.records if r.getMessage() == warning] == [logging.WARNING]

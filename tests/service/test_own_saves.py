@@ -10,57 +10,23 @@ over gRPC, with polling every 10 minutes, receives the move at once, as A's log 
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
-import grpc
 import pytest
 import sqlalchemy
+from grpc_helpers import ServerThread
 
 from trapoula.clients.table import TableClient
 from trapoula.service.application import OWNER, SPECTATOR, Tables
-from trapoula.service.server import create_server, start_server, stop_server
 
 pytestmark = pytest.mark.postgres
 
 WAIT_SECONDS = 15.0
 """How long a notification may take to be heard."""
-
-
-class QuietServer:
-    """A grpc.aio server for ``tables`` in its own event loop thread, whose watches look at the
-    store on their own only every 10 minutes: a watcher learns of a save by its announcement."""
-
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="quiet-grpc-loop", daemon=True)
-        self.server: grpc.aio.Server | None = None
-        self.port = 0
-
-    def _submit(self, coro: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
-
-    async def _start(self) -> int:
-        self.server, port = create_server("127.0.0.1:0", self.tables, poll_seconds=600.0)
-        await start_server(self.server)
-        return port
-
-    def __enter__(self) -> QuietServer:
-        self.thread.start()
-        self.port = self._submit(self._start())
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.server is not None:
-            self._submit(stop_server(self.server, grace=0.5))
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=10)
-        self.loop.close()
 
 
 class ReadSpy:
@@ -141,7 +107,9 @@ def test_a_replica_skips_its_own_save_and_serves_it_from_memory_while_the_other_
     assert b.view(table_id, SPECTATOR)[0] == 9
     heard_by_a, heard_by_b = Announcements(a), Announcements(b)
     announced_by_b = b.follower.announced
-    with QuietServer(b) as server, TableClient(f"127.0.0.1:{server.port}") as client:
+    # a server whose watches look at the store on their own only every 10 minutes: a watcher learns of
+    # a save by its announcement
+    with ServerThread(b, poll_seconds=600.0) as server, TableClient(f"127.0.0.1:{server.port}") as client:
         seen: list[tuple[int, str, dict[str, Any]]] = []
         watch = client.watch(table_id, 9)
 

@@ -15,7 +15,7 @@ from typing import Any
 import grpc
 import pytest
 import sqlalchemy
-from grpc_helpers import error_info
+from grpc_helpers import ServerThread, error_info, projected
 from prometheus_client.parser import text_string_to_metric_families
 
 from trapoula.api.v1 import table_pb2 as pb
@@ -24,35 +24,10 @@ from trapoula.clients.cli import main as cli
 from trapoula.clients.table import TableClient
 from trapoula.service.application import Tables
 from trapoula.service.migrations import head
-from trapoula.service.projection import Projection
-from trapoula.service.readmodels import ReadModels
-from trapoula.service.server import create_server, serve, start_server, stop_server
+from trapoula.service.server import serve
 from trapoula.service.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
-
-
-class Served:
-    """A grpc.aio server with read models, in its own event loop thread."""
-
-    def __init__(self, tables: Tables, read_models: ReadModels | None) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.server: Any = None
-
-        async def start() -> int:
-            self.server, port = create_server("127.0.0.1:0", tables, poll_seconds=1.0, read_models=read_models)
-            await start_server(self.server)
-            return port
-
-        self.address = f"127.0.0.1:{asyncio.run_coroutine_threadsafe(start(), self.loop).result(10)}"
-
-    def stop(self) -> None:
-        asyncio.run_coroutine_threadsafe(stop_server(self.server, grace=0.5), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-        self.loop.close()
 
 
 def eventually(check: Callable[[], Any], timeout: float = 20.0) -> Any:
@@ -75,23 +50,16 @@ def until(read: Callable[[], Any], want: Any, timeout: float = 20.0) -> Any:
 
 
 @pytest.fixture
-def served(store: Any) -> Iterator[tuple[Tables, Served]]:
+def served(store: Any) -> Iterator[tuple[Tables, ServerThread]]:
     tables = store.open()
-    models = ReadModels(store.url, store.schema)
-    models.migrate()
-    projection = Projection(tables, models, poll_seconds=0.5, pause_seconds=0.01)
-    projection.start()
-    server = Served(tables, models)
     try:
-        yield tables, server
+        with projected(tables, store.url, store.schema) as (server, _):
+            yield tables, server
     finally:
-        server.stop()
-        projection.stop()
-        models.close()
         tables.close()
 
 
-def test_a_match_played_over_grpc_shows_in_the_history_and_the_standings(served: tuple[Tables, Served]) -> None:
+def test_a_match_played_over_grpc_shows_in_the_history_and_the_standings(served: tuple[Tables, ServerThread]) -> None:
     tables, server = served
     with grpc.insecure_channel(server.address) as channel:
         stub = table_pb2_grpc.TableServiceStub(channel)
@@ -172,7 +140,7 @@ def test_a_match_played_over_grpc_shows_in_the_history_and_the_standings(served:
     assert cli(["history", "--after", "yesterday", "--address", server.address], out=io.StringIO()) == 1
 
 
-def test_the_lobby_shows_a_table_for_explicit_deals_before_anyone_joins(served: tuple[Tables, Served]) -> None:
+def test_the_lobby_shows_a_table_for_explicit_deals_before_anyone_joins(served: tuple[Tables, ServerThread]) -> None:
     """S5.3 (vida R3.2, giminaiciai R3.8, romis R3.7), as the rules owners answered: a table for
     explicit deals says so before anyone joins.  Two empty tables: the lobby lists the one created with
     ``manual_deal`` as such, the ordinary one not; so does the thin client's ``lobby``."""
@@ -194,16 +162,14 @@ def test_the_lobby_shows_a_table_for_explicit_deals_before_anyone_joins(served: 
 
 def test_a_server_without_read_models_answers_unavailable(sqlite_store: Any) -> None:
     tables = sqlite_store.open()
-    server = Served(tables, None)
     try:
-        with grpc.insecure_channel(server.address) as channel:
+        with ServerThread(tables) as server, grpc.insecure_channel(server.address) as channel:
             stub = table_pb2_grpc.TableServiceStub(channel)
             with pytest.raises(grpc.RpcError) as refused:
                 stub.ListMatches(pb.ListMatchesRequest())
             assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
             assert error_info(refused.value).reason == "read_models_off"
     finally:
-        server.stop()
         tables.close()
 
 
@@ -289,27 +255,20 @@ def test_history_shows_vida_teams_and_the_players_out_of_a_mau_mau_match(sqlite_
     from test_projection import play_matches
 
     tables = sqlite_store.open()
-    models = ReadModels(sqlite_store.url, sqlite_store.schema)
-    models.migrate()
-    projection = Projection(tables, models, poll_seconds=0.5, pause_seconds=0.01)
-    projection.start()
-    server = Served(tables, models)
     try:
-        vida, mau_mau = play_matches(
-            tables,
-            [
-                ("vida", ["helga", "otto", "ida", "max"], {"target_score": 100, "wins_needed": 1}),
-                ("mau_mau", ["max", "ida", "otto"], {"elimination_limit": -1}),
-            ],
-        )
-        assert projection.wait_caught_up(20)
-        out = io.StringIO()
-        assert cli(["history", "--address", server.address], out=out) == 0
-        rows = {line.split()[3]: line for line in out.getvalue().splitlines()[1:]}
+        with projected(tables, sqlite_store.url, sqlite_store.schema) as (server, projection):
+            vida, mau_mau = play_matches(
+                tables,
+                [
+                    ("vida", ["helga", "otto", "ida", "max"], {"target_score": 100, "wins_needed": 1}),
+                    ("mau_mau", ["max", "ida", "otto"], {"elimination_limit": -1}),
+                ],
+            )
+            assert projection.wait_caught_up(20)
+            out = io.StringIO()
+            assert cli(["history", "--address", server.address], out=out) == 0
+            rows = {line.split()[3]: line for line in out.getvalue().splitlines()[1:]}
     finally:
-        server.stop()
-        projection.stop()
-        models.close()
         tables.close()
     won = [f"{n} game{'' if n == 1 else 's'} won" for n in tables.stored_events(vida)[-1].payload["games_won"]]
     assert rows[vida].endswith(f"team 0: helga, ida ({won[0]}); team 1: otto, max ({won[1]})")

@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from grpc_helpers import chained
 from processes import ServerProcess, servers
 
 from trapoula.clients.audit import audit_text
 from trapoula.clients.errors import CommandRejected, Conflict, TrapoulaError
 from trapoula.clients.table import TableClient, my_move
 from trapoula.domain.bots import choose
-from trapoula.domain.chain import GENESIS, event_hash
 
 pytestmark = pytest.mark.postgres
 
@@ -192,11 +192,7 @@ def test_fifty_simultaneous_commands_through_two_replicas_apply_exactly_the_lega
     assert new[0].name == "CardPlayed" and new[0].payload["card"] == "4D" and new[0].payload["seat"] == 0
     assert {e.command_id for e in new} == {applied[0][1]}
     # gap-free and hash-chained from the first event
-    prev = GENESIS
-    for seq, entry in enumerate(after, start=1):
-        assert entry.seq == seq
-        assert entry.prev_hash == prev and entry.hash == event_hash(prev, seq, entry.name, entry.payload)
-        prev = entry.hash
+    chained(after)
 
 
 def test_one_command_sent_fifty_times_through_two_replicas_lands_once(

@@ -28,32 +28,24 @@ import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import grpc
 import pytest
-from grpc_helpers import Auth, Meta, Stub, error_info, stored, verify, view_of, watch_all
+from game_tables import ALL_CODES, CARD, ManualTable, Step, bot_match, events_of, refused_table, tamper
+from grpc_helpers import Auth, Stub, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
-from trapoula.domain.cards import codes, deck_52
-from trapoula.domain.chain import chain_record
 from trapoula.service.application import Tables
 
-Step = tuple[int, dict[str, Any], tuple[str, str] | None]
-"""``(seat, command payload, (reason, rule) of the expected refusal or None)``."""
 pytestmark = pytest.mark.timeout(180)
 
 NAMES = ("ann", "bob", "cy")
 """Seats 0-2."""
 TARGET = 50
 """The match's ``target_score`` (R12.1): nobody reaches it after hand 1 (31), ann exactly after hand 2."""
-ALL_CODES: tuple[str, ...] = codes(deck_52())
-"""The 52 codes in canonical order (2C 3C ... AS)."""
-CARD = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][CDHS](?![0-9A-Za-z])")
-"""A card code standing alone in a JSON text."""
 
 
 @dataclass(frozen=True)
@@ -226,96 +218,26 @@ def wire(payload: Mapping[str, Any]) -> pb.Command:
     raise AssertionError(kind)
 
 
-def events_of(reply: pb.ActResponse) -> list[tuple[str, Any]]:
-    """``(name, payload)`` of the events of a reply."""
-    return [(e.name, json.loads(e.payload_json)) for e in reply.events]
-
-
-class RomisTable:
+def romis_table(
+    stub: Stub,
+    auth: Auth,
+    options: Mapping[str, Any],
+    seats: int = 3,
+    first_dealer: int | None = None,
+    initial_totals: Sequence[int] = (),
+) -> ManualTable:
     """A romis table over gRPC with people at every seat (ann, bob, cy, ...) and ``manual_deal``:
-    the owner deals every hand."""
-
-    def __init__(
-        self,
-        stub: Stub,
-        auth: Auth,
-        options: Mapping[str, Any],
-        seats: int = 3,
-        first_dealer: int | None = None,
-        initial_totals: Sequence[int] = (),
-    ) -> None:
-        request = pb.CreateTableRequest(
-            game="romis", seats=seats, options=dict(options), manual_deal=True, initial_totals=initial_totals
-        )
-        if first_dealer is not None:
-            request.first_dealer = first_dealer
-        created = stub.CreateTable(request)
-        self.stub, self.table_id = stub, created.table_id
-        self.owner = auth(created.owner_token)
-        self.seats: list[Meta] = []
-        for seat, name in enumerate(NAMES[:seats] if seats <= 3 else (*NAMES, "dee")):
-            joined = stub.JoinTable(pb.JoinTableRequest(table_id=self.table_id, name=name, seat=seat))
-            assert joined.seat == seat
-            self.seats.append(auth(joined.seat_token))
-        self.commands = 0
-
-    def start(self, deal: pb.ExplicitDeal) -> pb.ActResponse:
-        """Start the match from an explicit deal (the owner's, R13.4)."""
-        return self.stub.StartMatch(
-            pb.StartMatchRequest(table_id=self.table_id, command_id="start", deal=deal), metadata=self.owner
-        )
-
-    def next_hand(self, deal: pb.ExplicitDeal) -> pb.ActResponse:
-        """The owner deals the next hand from an explicit deal (R13.4)."""
-        self.commands += 1
-        command = pb.Command(next_hand=pb.NextHand(deal=deal))
-        request = pb.ActRequest(table_id=self.table_id, command_id=f"c{self.commands}", command=command)
-        return self.stub.Act(request, metadata=self.owner)
-
-    def refused_deal(self, deal: pb.ExplicitDeal, refusal: tuple[str, str]) -> None:
-        """The owner's ``next_hand`` is refused with ``refusal`` (reason, rule) and records nothing (R13.4)."""
-        before = self.versions()
-        with pytest.raises(grpc.RpcError) as refused:
-            self.next_hand(deal)
-        info = error_info(refused.value)
-        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION, info.reason
-        assert (info.reason, info.metadata["rule"]) == refusal
-        assert f"[{refusal[0]}, {refusal[1]}]" in (refused.value.details() or "")
-        assert self.versions() == before
-
-    def versions(self) -> list[int]:
-        """Every seat's version now, then the owner's: each counts the events it receives (an
-        ``AuxiliaryUsed`` only its own seat's, R5.4), so together they see any event recorded."""
-        return [view_of(self.stub, self.table_id, who)[0] for who in (*self.seats, self.owner)]
-
-    def act(self, seat: int, payload: Mapping[str, Any]) -> pb.ActResponse:
-        """``Act`` for ``seat`` with a fresh command id."""
-        self.commands += 1
-        request = pb.ActRequest(table_id=self.table_id, command_id=f"c{self.commands}", command=wire(payload))
-        return self.stub.Act(request, metadata=self.seats[seat])
-
-    def run(self, steps: Sequence[Step]) -> list[tuple[str, Any]]:
-        """Play ``steps``: each accepted command's events are returned (name, payload as its seat saw
-        them); each refusal must be ``FAILED_PRECONDITION`` with its reason and rule, and must leave the
-        table's version as it was (section 8: a refused command records nothing)."""
-        seen: list[tuple[str, Any]] = []
-        for seat, payload, refusal in steps:
-            if refusal is None:
-                seen.extend(events_of(self.act(seat, payload)))
-                continue
-            before = self.versions()
-            with pytest.raises(grpc.RpcError) as refused:
-                self.act(seat, payload)
-            info = error_info(refused.value)
-            assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION, (seat, payload, info.reason)
-            assert (info.reason, info.metadata["rule"]) == refusal, (seat, payload)
-            assert self.versions() == before, (seat, payload)
-        return seen
+    the owner deals every hand (R13.4); a refusal is checked in every seat's version and the owner's
+    (an ``AuxiliaryUsed`` reaches its own seat only, R5.4)."""
+    names = NAMES[:seats] if seats <= 3 else (*NAMES, "dee")
+    return ManualTable(
+        stub, auth, "romis", names, wire, options, first_dealer=first_dealer, initial_totals=initial_totals
+    )
 
 
-def play_match(stub: Stub, auth: Auth) -> RomisTable:
+def play_match(stub: Stub, auth: Auth) -> ManualTable:
     """The two hands of the module docstring, to the end of the match."""
-    table = RomisTable(stub, auth, {"target_score": TARGET})
+    table = romis_table(stub, auth, {"target_score": TARGET})
     table.start(explicit(2, HAND_1))
     table.run(PLAY_1)
     table.next_hand(explicit(0, HAND_2))
@@ -359,10 +281,7 @@ def test_a_romis_table_checks_its_seats_options_and_totals(stub: Stub) -> None:
         request = pb.CreateTableRequest(game="romis", seats=seats, options=options, initial_totals=totals)
         if dealer is not None:
             request.first_dealer = dealer
-        with pytest.raises(grpc.RpcError) as refused:
-            stub.CreateTable(request)
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (seats, options, totals)
-        assert error_info(refused.value).reason == reason, (seats, options, totals)
+        refused_table(stub, request, reason)
     for seats in (2, 4):
         assert stub.CreateTable(pb.CreateTableRequest(game="romis", seats=seats)).table_id
 
@@ -376,7 +295,7 @@ def test_two_hands_through_act_with_every_refusal_of_section_8(
     ``hand_in_progress`` during a hand and ``match_over`` after the match (R13.4).  Hand 2: a new
     combination (R8), one auxiliary card used by the winner (x2, R10.4), the match ending at the target
     (R11.1).  The record verifies."""
-    table = RomisTable(stub, auth, {"target_score": TARGET})
+    table = romis_table(stub, auth, {"target_score": TARGET})
     started = events_of(table.start(explicit(2, HAND_1)))
     assert [n for n, _ in started] == [
         "MatchStarted",
@@ -516,7 +435,7 @@ def test_a_hand_dealt_in_the_middle_of_a_match_carries_its_totals_and_bonus_fact
     the play is that of R10.8 (a) with the bonus 3 players x 3 = 9: ann 4 x 7 + 9 = 37.  Totals 107,
     100, 101: all three reach the default target 100 and ann alone is highest (R11.1).  The factor
     returns to 1 after a won hand (R10.6).  The record verifies."""
-    table = RomisTable(stub, auth, {"carried_bonus_factor": 3}, first_dealer=1, initial_totals=(70, 96, 99))
+    table = romis_table(stub, auth, {"carried_bonus_factor": 3}, first_dealer=1, initial_totals=(70, 96, 99))
     started = events_of(table.start(explicit(1, HAND_1)))
     match = started[0][1]
     assert (match["initial_totals"], match["options"]["carried_bonus_factor"]) == ([70, 96, 99], 3)
@@ -550,7 +469,7 @@ def test_resubmit_replaces_a_sealed_submission_and_the_round_opens_the_last(
     submission stays refused (R6.1).  Bob turns up both auxiliary cards and cannot: the round opens ann's
     last submission (R5.3), bob drops out with 0 points (R7.2) and ann, as in R10.8 (b), lays down 7D
     and 5H: 4 x 4 + 2 = 18.  The record, seals and all, verifies."""
-    table = RomisTable(stub, auth, {"resubmit": True, "target_score": 18}, seats=2)
+    table = romis_table(stub, auth, {"resubmit": True, "target_score": 18}, seats=2)
     table.start(explicit(1, R10_8_B))
     bob_at = view_of(stub, table.table_id, table.seats[1])[0]
     first = events_of(table.act(0, reveal("7D", "7H")))
@@ -642,17 +561,6 @@ def test_watching_shows_no_card_a_viewer_may_not_see_and_no_other_seats_auxiliar
             assert shown <= known, (viewer, message.event.version, name, sorted(shown - known))
 
 
-def _tamper(record: str, name: str, change: Callable[[dict[str, Any]], None], rehash: bool, nth: int = 0) -> str:
-    """``record`` with ``change`` applied to the payload of the ``nth`` event called ``name``; with
-    ``rehash`` the hash chain is recomputed (a forger who knows the format, docs/record.md)."""
-    lines = [json.loads(line) for line in record.splitlines()]
-    target = [line for line in lines[1:] if line["name"] == name][nth]
-    change(target["payload"])
-    if rehash:
-        lines = chain_record(lines[0]["table_id"], lines[0]["game"], [(x["name"], x["payload"]) for x in lines[1:]])
-    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
-
-
 def test_a_match_of_server_bots_from_seeded_deals_verifies_and_tampered_copies_fail(
     stub: Stub, tables: Tables, tmp_path: Path
 ) -> None:
@@ -661,23 +569,16 @@ def test_a_match_of_server_bots_from_seeded_deals_verifies_and_tampered_copies_f
     offline.  Tampered copies fail naming the rule: a changed reveal in a sealed submission no longer
     hashes to its seal (R5.2); a changed deal no longer matches its commitment (R3.2); a changed
     winner's points break the hash chain (REC5)."""
-    created = stub.CreateTable(pb.CreateTableRequest(game="romis", seats=3, options={"target_score": 30}))
-    for level in ("heuristic", "random", "heuristic"):
-        stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level=level))
-    owner = (("authorization", f"Bearer {created.owner_token}"),)
-    stub.StartMatch(pb.StartMatchRequest(table_id=created.table_id, command_id="s"), metadata=owner)
-    assert tables.settle(150)
-    _, view = view_of(stub, created.table_id)
+    match = bot_match(stub, tables, "romis", {"target_score": 30}, ("heuristic", "random", "heuristic"))
+    view, log, record = match.view, match.log, match.record
     assert view["match_over"] and view["winner"] is not None
     assert view["totals"][view["winner"]] >= 30 and view["totals"].count(max(view["totals"])) == 1  # R11.1
-    log = stored(tables, created.table_id)
     revealed = [p for _, n, p in log if n == "ShuffleRevealed"]
     started = [p for _, n, p in log if n == "HandStarted"]
     assert len(revealed) == len(started) >= 1
     for deal, hand in zip(revealed, started, strict=True):
         assert re.fullmatch(r"[0-9a-f]{64}", deal["salt"]) and deal["salt"] == hand["seed"], deal
     assert [p["dealer"] for p in started] == [(2 + h) % 3 for h in range(len(started))]  # R3.1, R3.8
-    record = stub.GetRecord(pb.GetRecordRequest(table_id=created.table_id)).jsonl
     code, out = verify(record, tmp_path / "bots.jsonl")
     assert code == 0 and "record verified" in out, out
 
@@ -688,7 +589,7 @@ def test_a_match_of_server_bots_from_seeded_deals_verifies_and_tampered_copies_f
         cards = payload["payload"]["cards"]
         cards[0] = next(c for c in ALL_CODES if c not in cards)
 
-    code, out = verify(_tamper(record, "SubmissionSealed", other_cards, rehash=True, nth=nth), tmp_path / "seal.jsonl")
+    code, out = verify(tamper(record, "SubmissionSealed", other_cards, rehash=True, nth=nth), tmp_path / "seal.jsonl")
     assert code == 1 and "REC5" not in out, out
     assert re.search(r"first discrepancy at seq \d+ \(SubmissionSealed\), rule R5\.2: seat \d's sealed payload", out), (
         out
@@ -697,8 +598,8 @@ def test_a_match_of_server_bots_from_seeded_deals_verifies_and_tampered_copies_f
     def swapped(payload: dict[str, Any], key: str) -> None:
         payload[key][-2:] = payload[key][-1], payload[key][-2]  # the last two cards of the stock
 
-    changed = _tamper(record, "HandStarted", lambda p: swapped(p, "deck"), rehash=True)
-    changed = _tamper(changed, "ShuffleRevealed", lambda p: swapped(p, "order"), rehash=True)
+    changed = tamper(record, "HandStarted", lambda p: swapped(p, "deck"), rehash=True)
+    changed = tamper(changed, "ShuffleRevealed", lambda p: swapped(p, "order"), rehash=True)
     code, out = verify(changed, tmp_path / "deal.jsonl")
     assert code == 1 and "REC5" not in out, out
     assert "HandStarted: hand 1: the recorded deck order is not the one the seed gives (rule R3.2)" in out, out
@@ -706,7 +607,7 @@ def test_a_match_of_server_bots_from_seeded_deals_verifies_and_tampered_copies_f
     def more_points(payload: dict[str, Any]) -> None:
         payload["points"] += 5
 
-    code, out = verify(_tamper(record, "HandWon", more_points, rehash=False), tmp_path / "chain.jsonl")
+    code, out = verify(tamper(record, "HandWon", more_points, rehash=False), tmp_path / "chain.jsonl")
     assert code == 1 and "rule REC5" in out and "HandWon" in out, out
 
 
@@ -715,37 +616,24 @@ def test_malformed_romis_requests_are_invalid_arguments_and_record_nothing(stub:
     code that does not parse (``bad_card``, R2.2); a deal that is not the 52-card deck, has hands of the
     wrong size, a starter, or too short a stock (``bad_deal``, R3.7, the message naming the rule); an
     explicit deal from a seat is ``PERMISSION_DENIED`` (R13.4: a table command).  Nothing is recorded."""
-    table = RomisTable(stub, auth, {})
+    table = romis_table(stub, auth, {})
     good = explicit(2, HAND_1)
     hands = [list(h.cards) for h in good.hands]
     stock = list(good.stock)
-    for deal in (
+    bad = (
         pb.ExplicitDeal(hands=good.hands, stock=stock[:-1]),
         pb.ExplicitDeal(hands=good.hands, stock=[*stock[:-1], "6H"]),  # 6H twice, the last card missing
         pb.ExplicitDeal(hands=good.hands[:2], stock=stock),
         pb.ExplicitDeal(hands=[pb.CardList(cards=hands[0][:4]), *good.hands[1:]], stock=[hands[0][4], *stock]),
         pb.ExplicitDeal(hands=good.hands, stock=stock[1:], starter=stock[0]),
         pb.ExplicitDeal(deck=[*(c for h in hands for c in h), *stock]),
-    ):
-        with pytest.raises(grpc.RpcError) as refused:
-            table.start(deal)
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, deal
-        assert error_info(refused.value).reason == "bad_deal", deal
-        assert "R3.7" in (refused.value.details() or ""), refused.value.details()
-    with pytest.raises(grpc.RpcError) as refused:
-        table.stub.StartMatch(
-            pb.StartMatchRequest(table_id=table.table_id, command_id="s", deal=good), metadata=table.seats[0]
-        )
-    assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    )
+    table.bad_deals(bad, good, rule="R3.7")
     table.start(good)
-    before = table.versions()
-    for payload, reason in (
-        (reveal("ZZ", "6H"), "bad_card"),
-        (reveal("10H", "6H"), "bad_card"),
-        (reveal("6H", "7H", companions=["1H"]), "bad_card"),
-    ):
-        with pytest.raises(grpc.RpcError) as refused:
-            table.act(0, payload)
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, payload
-        assert error_info(refused.value).reason == reason, payload
-    assert table.versions() == before
+    table.malformed(
+        [
+            (reveal("ZZ", "6H"), "bad_card"),
+            (reveal("10H", "6H"), "bad_card"),
+            (reveal("6H", "7H", companions=["1H"]), "bad_card"),
+        ]
+    )

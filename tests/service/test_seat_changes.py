@@ -102,16 +102,23 @@ def test_a_join_between_hands_takes_the_next_seat_at_the_lowest_total_r6_9(table
     assert len(view["hand"]) == 7  # R3.3
 
 
+def _ann_and_two_bots(tables: Tables) -> tuple[str, str, Any]:
+    """A started mau_mau table of ann (seat 0) and two medium bots: the table, ann's token and her
+    principal."""
+    table_id, _ = tables.create_table("mau_mau", 3, {})
+    _, token = tables.join(table_id, "ann", 0)
+    tables.add_bot(table_id, "medium", 1)
+    tables.add_bot(table_id, "medium", 2)
+    ann = tables.authenticate(table_id, token)
+    tables.start_match(table_id, ann, "s")
+    return table_id, token, ann
+
+
 def test_a_join_during_a_hand_is_queued_until_it_ends_r6_9(tables: Tables) -> None:
     """R6.9: a join during a hand waits; the token sees a spectator's view meanwhile and cannot act;
     when the hand ends the newcomer takes the lowest vacant seat (R6.9.2), here the seat just left
     (R6.10), and plays from the next hand."""
-    table_id, _ = tables.create_table("mau_mau", 3, {})
-    _, ann_token = tables.join(table_id, "ann", 0)
-    tables.add_bot(table_id, "medium", 1)
-    tables.add_bot(table_id, "medium", 2)
-    ann = tables.authenticate(table_id, ann_token)
-    tables.start_match(table_id, ann, "s")
+    table_id, ann_token, ann = _ann_and_two_bots(tables)
     assert tables.settle(30)
     _, view = tables.view(table_id, ann)
     assert view["to_act"] == 0  # R3.5: the dealer (seat 2) has seat 0 on his left
@@ -308,12 +315,7 @@ def test_a_recorded_match_with_joins_and_leaves_verifies_and_replays_and_tamperi
 
 def test_a_spectator_never_sees_the_order_of_cards_put_under_the_stock_r6_10_2(tables: Tables) -> None:
     """R6.10.2: the leaver's cards go under the stock in a hidden order, revealed with the seed."""
-    table_id, _ = tables.create_table("mau_mau", 3, {})
-    _, token = tables.join(table_id, "ann", 0)
-    tables.add_bot(table_id, "medium", 1)
-    tables.add_bot(table_id, "medium", 2)
-    ann = tables.authenticate(table_id, token)
-    tables.start_match(table_id, ann, "s")
+    table_id, _, ann = _ann_and_two_bots(tables)
     _, view = tables.view(table_id, ann)
     hand = set(view["hand"])
     result = tables.act(table_id, ann, "bye", {"kind": "leave"})

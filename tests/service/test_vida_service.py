@@ -25,16 +25,17 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
-from grpc_helpers import Auth, Meta, Stub, error_info, stored, verify, view_of, watch_all
+from game_tables import CARD, ManualTable, bot_match, other_salt, refused_table, rejected, tamper, zero_salt
+from grpc_helpers import Auth, Meta, Stub, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
-from trapoula.domain.chain import chain_record
+from trapoula.domain.games.vida import SPEC as VIDA
 from trapoula.service.application import Tables
 
 pytestmark = pytest.mark.timeout(180)
@@ -42,8 +43,6 @@ pytestmark = pytest.mark.timeout(180)
 NAMES = ("ann", "bob", "cy", "dee")
 """Seats 0-3; team 0 = ann and cy, team 1 = bob and dee (R2.3)."""
 
-CARD = re.compile(r"(?<![0-9A-Za-z])[2-9TJQKA][CDHS](?![0-9A-Za-z])")
-"""A card code standing alone in a JSON text."""
 
 # --------------------------------------------------------------------------- hand A: a whole deck
 
@@ -262,58 +261,10 @@ def wire(payload: Mapping[str, Any]) -> pb.Command:
     raise AssertionError(kind)
 
 
-class VidaTable:
+def vida_table(stub: Stub, auth: Auth, options: Mapping[str, Any], first_dealer: int | None = None) -> ManualTable:
     """A vida table over gRPC with four people seated: ann, bob, cy, dee at seats 0-3, created for
     explicit deals (``manual_deal``: R3.2 as the rules owners answered, an ordinary table takes none)."""
-
-    def __init__(self, stub: Stub, auth: Auth, options: Mapping[str, Any], first_dealer: int | None = None) -> None:
-        request = pb.CreateTableRequest(game="vida", seats=4, options=dict(options), manual_deal=True)
-        if first_dealer is not None:
-            request.first_dealer = first_dealer
-        created = stub.CreateTable(request)
-        self.stub, self.table_id = stub, created.table_id
-        self.owner = auth(created.owner_token)
-        self.seats: list[Meta] = []
-        for seat, name in enumerate(NAMES):
-            joined = stub.JoinTable(pb.JoinTableRequest(table_id=self.table_id, name=name, seat=seat))
-            assert joined.seat == seat
-            self.seats.append(auth(joined.seat_token))
-        self.commands = 0
-
-    def start(self, deal: pb.ExplicitDeal) -> pb.ActResponse:
-        """Start the match from an explicit deal (the owner's, S5.3)."""
-        return self.stub.StartMatch(
-            pb.StartMatchRequest(table_id=self.table_id, command_id="start", deal=deal), metadata=self.owner
-        )
-
-    def version(self) -> int:
-        """The table's version now."""
-        return view_of(self.stub, self.table_id)[0]
-
-    def act(self, seat: int, payload: Mapping[str, Any]) -> pb.ActResponse:
-        """``Act`` for ``seat`` with a fresh command id."""
-        self.commands += 1
-        request = pb.ActRequest(table_id=self.table_id, command_id=f"c{self.commands}", command=wire(payload))
-        return self.stub.Act(request, metadata=self.seats[seat])
-
-    def run(self, steps: Sequence[tuple[int, dict[str, Any], tuple[str, str] | None]]) -> list[tuple[str, Any]]:
-        """Play ``steps``: each accepted command's events are returned (name, payload as its seat
-        saw them); each refusal must be ``FAILED_PRECONDITION`` with its reason and rule, and must
-        leave the table's version as it was (section 8: a refused command records nothing)."""
-        seen: list[tuple[str, Any]] = []
-        for seat, payload, refusal in steps:
-            if refusal is None:
-                reply = self.act(seat, payload)
-                seen.extend((e.name, json.loads(e.payload_json)) for e in reply.events)
-                continue
-            before = self.version()
-            with pytest.raises(grpc.RpcError) as refused:
-                self.act(seat, payload)
-            info = error_info(refused.value)
-            assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION, (seat, payload)
-            assert (info.reason, info.metadata["rule"]) == refusal, (seat, payload)
-            assert self.version() == before, (seat, payload)
-        return seen
+    return ManualTable(stub, auth, "vida", NAMES, wire, options, first_dealer=first_dealer)
 
 
 def sorted_codes(codes: Sequence[str]) -> list[str]:
@@ -332,18 +283,18 @@ def hands_b() -> pb.ExplicitDeal:
     return pb.ExplicitDeal(hands=[pb.CardList(cards=h.split()) for h in HANDS_B], widow=list(WIDOW_B))
 
 
-def play_hand_a(stub: Stub, auth: Auth) -> VidaTable:
+def play_hand_a(stub: Stub, auth: Auth) -> ManualTable:
     """Hand A, played to the end of the match (target 1000, one game)."""
-    table = VidaTable(stub, auth, {"target_score": 1000, "wins_needed": 1}, first_dealer=3)
+    table = vida_table(stub, auth, {"target_score": 1000, "wins_needed": 1}, first_dealer=3)
     table.start(deck_a())
     table.run(AUCTION_A)
     table.run(PLAY_A)
     return table
 
 
-def play_hand_b(stub: Stub, auth: Auth) -> VidaTable:
+def play_hand_b(stub: Stub, auth: Auth) -> ManualTable:
     """Hand B, played to the end of the match (target 100, one game)."""
-    table = VidaTable(stub, auth, OPTIONS_B)
+    table = vida_table(stub, auth, OPTIONS_B)
     table.start(hands_b())
     table.run(EXCHANGE_B)
     table.run(PLAY_B)
@@ -360,19 +311,7 @@ def test_list_games_offers_vida_with_its_options_and_bot_levels(stub: Stub) -> N
     vida = games["vida"]
     assert (vida.title, vida.min_players, vida.max_players, vida.seat_changes) == ("Vida", 4, 4, False)
     assert list(vida.bot_levels) == ["random", "heuristic"]
-    assert json.loads(vida.options_json) == {
-        "open_vida": False,
-        "declaration_timing": "after_auction",
-        "bidders_must_outscore": True,
-        "all_pass": "next_dealer",
-        "first_bidder": "after_dealer",
-        "first_leader": "after_dealer",
-        "direction": "counterclockwise",
-        "target_score": 3550,
-        "wins_needed": 2,
-        "first_dealer": "random",
-        "max_bid": 1000,
-    }
+    assert json.loads(vida.options_json) == VIDA.option_defaults()  # section 7 (tests/domain/test_vida_deal.py)
 
 
 def test_a_vida_table_has_four_seats_and_checks_its_options(stub: Stub) -> None:
@@ -384,10 +323,7 @@ def test_a_vida_table_has_four_seats_and_checks_its_options(stub: Stub) -> None:
         (4, {"declaration_timing": "never"}, "bad_option"),
         (4, {"target": 100}, "bad_option"),
     ):
-        with pytest.raises(grpc.RpcError) as refused:
-            stub.CreateTable(pb.CreateTableRequest(game="vida", seats=seats, options=options))
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-        assert error_info(refused.value).reason == reason
+        refused_table(stub, pb.CreateTableRequest(game="vida", seats=seats, options=options), reason)
 
 
 def test_the_auction_to_the_fourth_vida_and_the_play_of_a_whole_hand(
@@ -397,7 +333,7 @@ def test_the_auction_to_the_fourth_vida_and_the_play_of_a_whole_hand(
     (R4.3-R4.7), the declarations compared after it (R5.7), belote (R5.9) and the duties of play
     (R4.10-R4.12) through ``Act``; each refusal names its section 8 reason and records nothing; the
     score (R6.3, R6.7) ends the game and the match (R6.9, R6.10); the record verifies."""
-    table = VidaTable(stub, auth, {"target_score": 1000, "wins_needed": 1}, first_dealer=3)
+    table = vida_table(stub, auth, {"target_score": 1000, "wins_needed": 1}, first_dealer=3)
     started = table.start(deck_a())
     names = [e.name for e in started.events]
     assert names == ["MatchStarted", "HandStarted", *["CardsDealt"] * 4]
@@ -489,7 +425,7 @@ def test_open_vida_exchange_and_declarations_in_the_first_trick(
     widow is public, the holder takes it and gives three cards (R5.1, D30), ``declare`` works only
     before one's first card (R5.8), the comparison follows the first trick (D33), belote is the
     holder's after the exchange (R5.9), and the hand is scored as worked out in :data:`SCORE_B`."""
-    table = VidaTable(stub, auth, OPTIONS_B)
+    table = vida_table(stub, auth, OPTIONS_B)
     started = table.start(hands_b())
     assert [e.name for e in started.events][-5:] == [*["CardsDealt"] * 4, "WidowExposed"]
     assert json.loads(started.events[-1].payload_json) == {"cards": list(WIDOW_B)}
@@ -608,18 +544,6 @@ def test_a_card_given_in_open_vida_reaches_only_the_giver_and_the_receiver(
     assert [p["card"] for p in full] == ["7C", "8C", "7H"]
 
 
-def _tamper(record: str, name: str, change: Callable[[dict[str, Any]], None], rehash: bool) -> str:
-    """``record`` with ``change`` applied to the payload of the first event called ``name``; with
-    ``rehash`` the hash chain is recomputed (a forger who knows the format, docs/record.md)."""
-    lines = [json.loads(line) for line in record.splitlines()]
-    target = next(line for line in lines[1:] if line["name"] == name)
-    change(target["payload"])
-    if rehash:
-        relinked = chain_record(lines[0]["table_id"], lines[0]["game"], [(x["name"], x["payload"]) for x in lines[1:]])
-        lines = relinked
-    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
-
-
 def _bump_points(payload: dict[str, Any]) -> None:
     payload["points"] += 10
 
@@ -635,19 +559,16 @@ def test_the_record_of_hand_a_verifies_and_tampered_copies_fail_naming_the_rule(
     code, out = verify(record, tmp_path / "clean.jsonl")
     assert code == 0, out
 
-    code, out = verify(_tamper(record, "BidMade", _bump_points, rehash=False), tmp_path / "t1.jsonl")
+    code, out = verify(tamper(record, "BidMade", _bump_points, rehash=False), tmp_path / "t1.jsonl")
     assert code == 1 and "rule REC5" in out and "BidMade" in out, out
 
-    code, out = verify(_tamper(record, "BidMade", _bump_points, rehash=True), tmp_path / "t2.jsonl")
+    code, out = verify(tamper(record, "BidMade", _bump_points, rehash=True), tmp_path / "t2.jsonl")
     assert code == 1 and "REC5" not in out, out
     assert "seq 19 AuctionClosed" in out and "field 'points' is 80, the rules give 90" in out, out
     assert "(rule R4.7)" in out, out  # the audit cites Vida's rule for the contract, not a shedding rule
     assert "team 0 (" in out or "team 1 (" in out, out  # totals and winner per team (R2.3)
 
-    def salt(payload: dict[str, Any]) -> None:
-        payload["salt"] = "00" * 32
-
-    code, out = verify(_tamper(record, "ShuffleRevealed", salt, rehash=True), tmp_path / "t3.jsonl")
+    code, out = verify(tamper(record, "ShuffleRevealed", zero_salt, rehash=True), tmp_path / "t3.jsonl")
     assert code == 1 and "rule R3.2" in out, out
 
 
@@ -656,31 +577,20 @@ def test_a_match_of_four_server_bots_from_seeded_deals_verifies_and_a_changed_sa
 ) -> None:
     """Seeded deals (R3.2): every hand's salt is its seed, revealed in ``ShuffleRevealed``; the bots
     (both levels) play to the end of the match; a changed salt is caught by the commitment (R3.2)."""
-    created = stub.CreateTable(
-        pb.CreateTableRequest(game="vida", seats=4, options={"target_score": 300, "wins_needed": 1})
-    )
-    for level in ("heuristic", "random", "heuristic", "random"):
-        stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level=level))
-    owner = (("authorization", f"Bearer {created.owner_token}"),)
-    stub.StartMatch(pb.StartMatchRequest(table_id=created.table_id, command_id="s"), metadata=owner)
-    assert tables.settle(120)
-    _, view = view_of(stub, created.table_id)
+    levels = ("heuristic", "random", "heuristic", "random")
+    match = bot_match(stub, tables, "vida", {"target_score": 300, "wins_needed": 1}, levels)
+    view, log = match.view, match.log
     assert view["match_over"] and max(view["totals"]) > 300 and view["games_won"][view["winner"]] == 1
-    log = stored(tables, created.table_id)
     for _, name, payload in log:
         if name == "ShuffleRevealed":
             assert re.fullmatch(r"[0-9a-f]{64}", payload["salt"]), payload
             started = next(p for _, n, p in log if n == "HandStarted" and p["hand_no"] == payload["hand_no"])
             text = payload["salt"] + ":" + ",".join(payload["deck"])
             assert started["commitment"] == hashlib.sha256(text.encode("ascii")).hexdigest()
-    record = stub.GetRecord(pb.GetRecordRequest(table_id=created.table_id)).jsonl
-    code, out = verify(record, tmp_path / "bots.jsonl")
+    code, out = verify(match.record, tmp_path / "bots.jsonl")
     assert code == 0, out
 
-    def salt(payload: dict[str, Any]) -> None:
-        payload["salt"] = ("0" if payload["salt"][0] != "0" else "1") + payload["salt"][1:]
-
-    code, out = verify(_tamper(record, "ShuffleRevealed", salt, rehash=True), tmp_path / "salt.jsonl")
+    code, out = verify(tamper(match.record, "ShuffleRevealed", other_salt, rehash=True), tmp_path / "salt.jsonl")
     assert code == 1 and "rule R3.2" in out and "commitment" in out, out
 
 
@@ -689,42 +599,30 @@ def test_malformed_vida_requests_are_invalid_arguments_and_record_nothing(stub: 
     card code that does not parse (``bad_card``), an over-long suit (``bad_suit``), a deal that is
     not the 32-card deck, or lacks the widow under ``open_vida`` (``bad_deal``, R3.2, R3.4); an
     explicit deal from a seat is ``PERMISSION_DENIED`` (S5.3).  Nothing is recorded."""
-    table = VidaTable(stub, auth, {}, first_dealer=3)
-    for deal in (
+    table = vida_table(stub, auth, {}, first_dealer=3)
+    bad = (
         pb.ExplicitDeal(deck=DECK_A[:31]),
         pb.ExplicitDeal(deck=[*DECK_A[:31], "6H"]),
         pb.ExplicitDeal(deck=[*DECK_A[:31], "AH"]),
         pb.ExplicitDeal(hands=[pb.CardList(cards=h.split()) for h in HANDS_B], widow=list(WIDOW_B)),
-    ):
-        with pytest.raises(grpc.RpcError) as refused:
-            table.start(deal)
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-        assert error_info(refused.value).reason == "bad_deal"
-    with pytest.raises(grpc.RpcError) as refused:
-        table.stub.StartMatch(
-            pb.StartMatchRequest(table_id=table.table_id, command_id="s", deal=deck_a()), metadata=table.seats[0]
-        )
-    assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    )
+    table.bad_deals(bad, deck_a())
     table.start(deck_a())
-    before = table.version()
-    for payload, reason in (
-        ({"kind": "play", "card": "ZZ"}, "bad_card"),
-        ({"kind": "play", "card": "10H"}, "bad_card"),
-        ({"kind": "give", "cards": ["7C", "XX", "8C"]}, "bad_card"),
-        ({"kind": "bid", "points": 90, "suit": "hearts!!!"}, "bad_suit"),
-    ):
-        with pytest.raises(grpc.RpcError) as refused:
-            table.act(0, payload)
-        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, payload
-        assert error_info(refused.value).reason == reason, payload
-    with pytest.raises(grpc.RpcError) as refused:
-        table.stub.Act(
-            pb.ActRequest(table_id=table.table_id, command_id="x", command=pb.Command()), metadata=table.seats[0]
-        )
-    assert error_info(refused.value).reason == "bad_command"
-    assert table.version() == before
+    before = table.versions()
+    table.malformed(
+        [
+            ({"kind": "play", "card": "ZZ"}, "bad_card"),
+            ({"kind": "play", "card": "10H"}, "bad_card"),
+            ({"kind": "give", "cards": ["7C", "XX", "8C"]}, "bad_card"),
+            ({"kind": "bid", "points": 90, "suit": "hearts!!!"}, "bad_suit"),
+        ]
+    )
+    request = pb.ActRequest(table_id=table.table_id, command_id="x", command=pb.Command())
+    info = rejected(lambda: table.stub.Act(request, metadata=table.seats[0]), grpc.StatusCode.INVALID_ARGUMENT)
+    assert info.reason == "bad_command"
+    assert table.versions() == before
 
-    open_table = VidaTable(stub, auth, {"open_vida": True}, first_dealer=3)
-    with pytest.raises(grpc.RpcError) as refused:
-        open_table.start(pb.ExplicitDeal(hands=[pb.CardList(cards=h.split()) for h in HANDS_B]))
-    assert error_info(refused.value).reason == "bad_deal"  # R3.4: the widow is required
+    open_table = vida_table(stub, auth, {"open_vida": True}, first_dealer=3)
+    no_widow = pb.ExplicitDeal(hands=[pb.CardList(cards=h.split()) for h in HANDS_B])
+    info = rejected(lambda: open_table.start(no_widow), grpc.StatusCode.INVALID_ARGUMENT)
+    assert info.reason == "bad_deal"  # R3.4: the widow is required

@@ -67,16 +67,6 @@ def test_a_load_with_a_max_age_takes_the_copy_read_within_it_and_asks_the_store_
     assert spy.reads == 2
 
 
-@pytest.fixture
-def sqlite_tables(sqlite_store: Any) -> Iterator[Tables]:
-    """``Tables`` on SQLite, closed after the server that serves them has stopped."""
-    tables = sqlite_store.open()
-    try:
-        yield tables
-    finally:
-        tables.close()
-
-
 def test_the_watchers_of_an_idle_table_share_their_polls(
     sqlite_tables: Tables, serve_tables: Callable[[Tables], Any]
 ) -> None:

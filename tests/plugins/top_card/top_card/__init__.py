@@ -22,11 +22,16 @@ Rules:
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from top_card import rules
 from top_card.events import EVENT_TYPES
 from trapoula.domain.game import AuditRules, GameSpec
+
+_FROM_RULES: dict[str, Any] = {f.name: getattr(rules, f.name) for f in fields(GameSpec) if hasattr(rules, f.name)}
+"""The fields of the game's ``GameSpec`` that ``top_card.rules`` defines under their names: the decider,
+the views, the commands, the deals and the options."""
 
 SPEC: GameSpec[Any, Any] = GameSpec(
     key=rules.KEY,
@@ -34,27 +39,11 @@ SPEC: GameSpec[Any, Any] = GameSpec(
     summary="A small trick game: three cards each, the highest takes the trick, first to the target.",
     min_players=2,
     max_players=4,
-    initial_state=rules.initial_state,
-    decide=rules.decide,
-    evolve=rules.evolve,
-    is_terminal=rules.is_terminal,
-    legal_commands=rules.legal_commands,
-    seat_view=rules.seat_view,
-    parse_command=rules.parse_command,
-    command_payload=rules.command_payload,
-    command_seat=rules.command_seat,
     event_types=EVENT_TYPES,
-    needs_deal=rules.needs_deal,
-    deal_command=rules.deal_command,
-    deck=rules.deck,
-    explicit_deal=rules.explicit_deal,
-    command_for=rules.command_for,
-    parse_options=rules.parse_options,
-    option_defaults=rules.option_defaults,
-    hand_in_progress=rules.hand_in_progress,
     bot_levels={"random": rules.random_bot, "heuristic": rules.heuristic_bot},
     higher_totals_win=True,
     target_option="target_points",
     audit_rules=AuditRules(commands="T4", events="T3-T7", seeded="T3", explicit="T3"),
+    **_FROM_RULES,
 )
 """Top Card's game definition."""
