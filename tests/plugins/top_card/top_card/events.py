@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from trapoula.domain.events import Event
-from trapoula.domain.lifecycle import HandReveal, HandScore, HandStart, MatchResult, MatchStarted, Role
+from trapoula.domain.lifecycle import HandReveal, HandScore, MatchResult, MatchStarted, Role, StartsHand
 
 __all__ = [
     "EVENT_TYPES",
@@ -25,21 +25,16 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class HandStarted(Event):
+class HandStarted(StartsHand):
     """A hand begins (T3): its dealer and the commitment to its deal; seed and deck hidden."""
 
     hidden: ClassVar[frozenset[str]] = frozenset({"seed", "deck"})
-    role: ClassVar[Role] = Role.HAND_STARTED
     hand_no: int
     dealer: int
     explicit_deal: bool
     commitment: str
     seed: str | None
     deck: tuple[str, ...]
-
-    def lifecycle(self) -> HandStart:
-        """The hand's start (T3)."""
-        return HandStart(self.hand_no, self.dealer, self.explicit_deal, self.commitment, self.seed, self.deck)
 
 
 @dataclass(frozen=True, slots=True)

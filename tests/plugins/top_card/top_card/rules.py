@@ -15,7 +15,9 @@ from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload, Viewer
-from trapoula.domain.game import MatchConfig, command_shape
+from trapoula.domain.game import MatchConfig, NextHand, card_field, command_shape
+from trapoula.domain.game import command_seat as command_seat  # the platform's, as the spec reads it
+from trapoula.domain.game import deal_command as deal_command  # the platform's table deal
 from trapoula.domain.lifecycle import MatchStarted
 
 KEY = "top_card"
@@ -42,13 +44,6 @@ class Play:
 
     seat: int
     card: str
-
-
-@dataclass(frozen=True, slots=True)
-class NextHand:
-    """The table's ``next_hand``: deal the next hand from ``deal`` (T3)."""
-
-    deal: Deal
 
 
 Command = Play | NextHand
@@ -289,9 +284,7 @@ def parse_command(raw: Mapping[str, Any]) -> Command:
     if isinstance(raw, Mapping) and raw.get("kind") == "next_hand" and isinstance(raw.get("deal"), Deal):
         return NextHand(raw["deal"])
     _, seat = command_shape(KEY, raw, COMMAND_FIELDS)
-    card = raw["card"]
-    parse_card(card)  # InvalidInput bad_card for a code that is no card
-    return Play(seat, str(card))
+    return Play(seat, card_field(KEY, raw["card"], "card").code)
 
 
 def command_payload(command: Command) -> Payload:
@@ -299,16 +292,6 @@ def command_payload(command: Command) -> Payload:
     if isinstance(command, Play):
         return {"kind": "play", "seat": command.seat, "card": command.card}
     return {"kind": "next_hand"}
-
-
-def command_seat(command: Command) -> int | None:
-    """The seat a command acts for; None for the table's deal."""
-    return command.seat if isinstance(command, Play) else None
-
-
-def deal_command(state: State, deal: Deal) -> Command:
-    """The table's ``next_hand`` dealing ``deal``."""
-    return NextHand(deal)
 
 
 def explicit_deal(state: State, raw: Mapping[str, Any]) -> Deal:
