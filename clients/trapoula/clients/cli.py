@@ -529,6 +529,15 @@ def _cmd_load(args: argparse.Namespace, out: TextIO) -> int:
 # --------------------------------------------------------------------------- parser
 
 
+def _match_arguments(p: argparse.ArgumentParser, games: list[str]) -> None:
+    """The arguments that say which match a command plays (``demo``, ``play``, ``load``): ``--game``,
+    ``--bots`` (the computer players' level), ``--target`` and ``--option KEY=VALUE`` (repeated)."""
+    p.add_argument("--game", default=DEFAULT_GAME, choices=games)
+    p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
+    p.add_argument("--target", type=int, default=None, help=TARGET_HELP)
+    p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE", help="a table option (repeat)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``trapoula`` command (``serve`` takes the server's own flags)."""
     parser = argparse.ArgumentParser(
@@ -544,31 +553,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p = sub.add_parser("demo", help="four bots play a match over gRPC; the record is verified", epilog=EXIT_CODES)
-    p.add_argument("--game", default=DEFAULT_GAME, choices=games)
-    p.add_argument(
-        "--target",
-        type=int,
-        default=None,
-        help=TARGET_HELP,
-    )
-    p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE", help="a table option (repeat)")
+    _match_arguments(p, games)
     p.add_argument("--record", help="where to write the record (default trapoula-<table_id>.jsonl)")
     p.add_argument("--address", help="use this server instead of starting one in this process")
     p.add_argument("--database-url", help="store of the in-process server (env TRAPOULA_DATABASE_URL)")
     p.add_argument("--seats", type=_count_arg, default=4, help="number of bots (default 4)")
-    p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
 
     p = sub.add_parser("play", help="play against bots in the terminal", epilog=EXIT_CODES)
-    p.add_argument("--game", default=DEFAULT_GAME, choices=games)
+    _match_arguments(p, games)
     p.add_argument("--seats", type=_count_arg, default=4, help="number of players: you and the bots (default 4)")
-    p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
-    p.add_argument(
-        "--target",
-        type=int,
-        default=None,
-        help=TARGET_HELP,
-    )
-    p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE", help="a table option (repeat)")
     p.add_argument("--name", default="you", help="your display name")
     p.add_argument("--seed", type=seed_arg, help="64 hex digits: replayable deals (local games only)")
     p.add_argument("--address", help="play at this server (its bots) instead of locally")
@@ -619,11 +612,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--address", help="the server (env TRAPOULA_ADDRESS, default 127.0.0.1:50051)")
     p.add_argument("--tables", type=_count_arg, default=200, help="tables kept playing at once (default 200)")
     p.add_argument("--duration", type=seconds_arg, default=60.0, help="seconds to play (default 60)")
-    p.add_argument("--game", default=DEFAULT_GAME, choices=games)
+    _match_arguments(p, games)
     p.add_argument("--seats", type=_count_arg, default=4, help="client-side bots per table (default 4)")
-    p.add_argument("--bots", default="heuristic", help="the bots' level (trapoula games lists them)")
-    p.add_argument("--target", type=int, default=None, help=TARGET_HELP)
-    p.add_argument("--option", action="append", type=option_arg, metavar="KEY=VALUE", help="a table option (repeat)")
     p.add_argument("--every", type=seconds_arg, default=5.0, help="seconds between printed lines (default 5)")
     p.add_argument(
         "--watchers", type=non_negative_arg, default=1, help="spectator streams per table (default 1; 0 for none)"

@@ -148,8 +148,8 @@ def _run_collector() -> Iterator[None]:
 # --------------------------------------------------------------------------- arguments
 
 
-def seconds_arg(text: str) -> float:
-    """A positive number of seconds (``--duration``, ``--every``, ``--timeout``).
+def _positive(text: str, unit: str) -> float:
+    """``text`` as a positive, finite number of ``unit`` (for argparse).
 
     Raises:
         argparse.ArgumentTypeError: not a number, not finite, or not above 0.
@@ -157,10 +157,19 @@ def seconds_arg(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
     if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of {unit}")
     return value
+
+
+def seconds_arg(text: str) -> float:
+    """A positive number of seconds (``--duration``, ``--every``, ``--timeout``).
+
+    Raises:
+        argparse.ArgumentTypeError: not a number, not finite, or not above 0.
+    """
+    return _positive(text, "seconds")
 
 
 def rate_arg(text: str) -> float:
@@ -169,13 +178,7 @@ def rate_arg(text: str) -> float:
     Raises:
         argparse.ArgumentTypeError: not a number, not finite, or not above 0.
     """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of moves per second") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of moves per second")
-    return value
+    return _positive(text, "moves per second")
 
 
 def whole_number_arg(text: str, minimum: int = 0) -> int:
