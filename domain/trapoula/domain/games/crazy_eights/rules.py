@@ -392,6 +392,17 @@ def _card_played(seat: int, card: Card, declared: Suit | None, pending: int, act
     return event
 
 
+_DRAWS: dict[tuple[int, Card], CardsDrawn] = {}
+"""The ``CardsDrawn`` events of one card drawn by a ``draw`` made so far, by seat and card: one
+shared object each (:data:`_PLAYED`)."""
+
+
+def _card_drawn(seat: int, card: Card) -> CardsDrawn:
+    """``seat`` draws ``card`` by a ``draw`` command (R4.2, R5.6.1)."""
+    event = _DRAWS[seat, card] = CardsDrawn(seat=seat, cards=(card.code,), count=1, reason="draw")
+    return event
+
+
 def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
     seat, card = cmd.seat, cmd.card
     if not _is_listed(state, cmd):
@@ -435,7 +446,8 @@ def _decide_draw(state: CrazyEightsState, cmd: Draw) -> tuple[Event, ...]:
         if why is not None:
             raise _rejected(state, cmd.seat, why, "draw")
     if state.pending_draw == 0:  # R4.2, R5.6.1: one card, from a stock that is not empty (R4.5)
-        return (CardsDrawn(seat=cmd.seat, cards=(state.stock[0].code,), count=1, reason="draw"),)
+        card = state.stock[0]
+        return (_DRAWS.get((cmd.seat, card)) or _card_drawn(cmd.seat, card),)
     acc = _acc(state)
     if state.pending_draw > 0:  # R5.2.2, R5.3.2, R5.6.4: the whole draw, then the turn ends (S7.3)
         engine.draw(acc, RULES, cmd.seat, state.pending_draw, "penalty")
@@ -569,13 +581,16 @@ def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
         twos = () if _queen_pending(state) else [c for c in hand if c in _TWOS]
         return (*_chain(map(listed.plays.__getitem__, twos)), listed.draw)
     matching = _MATCHING[state.discard[-1].rank, state.active_suit]
-    cards = [c for c in hand if c in matching]  # a hand is in canonical order (S2.3)
     plays = listed.plays
-    legal: list[Command] = [play for c in cards for play in plays[c]]
+    # a hand is in canonical order (S2.3); each card that may be played lists one play or more
+    legal: list[Command] = [play for c in hand if c in matching for play in plays[c]]
     until, drawn, stock = state.options.draw_until_playable, state.drawn, state.stock
-    if stock and (not drawn or (until and not cards)):  # R4.3, R4.5, R5.6.1, R5.6.2
+    if stock and (not drawn or (until and not legal)):  # R4.3, R4.5, R5.6.1, R5.6.2
         legal.append(listed.draw)
-    if (drawn and not until) or (not stock and not cards):  # R4.3, R4.4, R5.6.2, R5.6.3
+        if drawn and not until:  # R4.3
+            legal.append(listed.pass_)
+        return tuple(legal)
+    if (drawn and not until) or not legal:  # R4.3; R4.4, R5.6.3: no stock (or none to draw) and no play
         legal.append(listed.pass_)
     return tuple(legal)
 

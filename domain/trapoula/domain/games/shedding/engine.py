@@ -26,7 +26,7 @@ turn order are the plain clockwise ones.
 from __future__ import annotations
 
 import enum
-from bisect import insort
+from bisect import bisect, insort
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -223,11 +223,17 @@ def _cards_drawn(state: ShedState, event: CardsDrawn, rules: ShedRules[Any, Any]
     seat, reason = event.seat, event.reason
     cards = cards_of(event.cards)
     hands = state.hands
-    hand = list(hands[seat])
-    for card in cards:  # each in its place: a hand is kept in canonical order (S2.3)
-        insort(hand, card, key=_INDEX)
+    if len(cards) == 1:  # the usual draw: the card put in its place (a hand is in canonical order, S2.3)
+        held = hands[seat]
+        i = bisect(held, cards[0].index, key=_INDEX)
+        hand = (*held[:i], cards[0], *held[i:])
+    else:
+        into = list(hands[seat])
+        for card in cards:  # each in its place
+            insort(into, card, key=_INDEX)
+        hand = tuple(into)
     return _DRAWN, (
-        (*hands[:seat], tuple(hand), *hands[seat + 1 :]),
+        (*hands[:seat], hand, *hands[seat + 1 :]),
         state.stock[len(cards) :],
         state.drawn or reason == "draw",
         0 if reason in rules.penalty_reasons else state.pending_draw,
