@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeAlias, assert_never
+from typing import Any, TypeAlias
 
 from trapoula.domain.cards import LETTERS, SUIT_ORDER, Card, Rank, Suit, codes, deck_52, parse_card, sorted_cards
 from trapoula.domain.deal import Deal
@@ -24,7 +24,16 @@ from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding.commands import listed_draw, listed_pass, listed_play, play_from
-from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, passed, reject, turn_started
+from trapoula.domain.games.shedding.engine import (
+    Acc,
+    Reshuffle,
+    ShedRules,
+    is_listed,
+    passed,
+    reject,
+    remember_legal,
+    turn_started,
+)
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     CardsDrawn,
@@ -110,20 +119,6 @@ def initial_state(config: MatchConfig) -> CrazyEightsState:
 # --------------------------------------------------------------------------- evolve
 
 
-def evolve(state: CrazyEightsState, event: Event) -> CrazyEightsState:
-    """Apply one event to the state (trusted: no validation, STYLE habit 1).
-
-    Crazy Eights' own events and fields here; the common mechanics in ``engine.evolve_common``.
-    ``StarterBuried`` puts the 8 ``position + 1`` cards down the stock: the top card is turned in
-    its place next (R3.3).  A penalty draw that gets no card is a turn without a card drawn (R6.2).
-    """
-    apply = _EVOLVE.get(type(event))
-    if apply is not None:
-        return apply(state, event)
-    common = engine.evolve_common(state, event, RULES)
-    return state if common is None else common
-
-
 def _starter_buried(state: CrazyEightsState, event: StarterBuried) -> CrazyEightsState:
     eight = parse_card(event.card)
     cut = event.position + 1
@@ -138,36 +133,22 @@ def _cards_drawn(state: CrazyEightsState, event: CardsDrawn) -> CrazyEightsState
     return drawn
 
 
-def _hand_started(state: CrazyEightsState, event: HandStarted) -> CrazyEightsState:
-    started = engine.evolve_common(state, event, RULES, buried=(), last_hand_values=(), tied=())
-    assert started is not None
-    return started
-
-
-def _hand_ended(state: CrazyEightsState, event: HandEnded) -> CrazyEightsState:
-    ended = engine.evolve_common(state, event, RULES, last_hand_values=event.hand_values)
-    assert ended is not None
-    return ended
-
-
-def _match_ended(state: CrazyEightsState, event: MatchEnded) -> CrazyEightsState:
-    over = engine.evolve_common(state, event, RULES, tied=event.tied)
-    assert over is not None
-    return over
-
-
-_OWN: Mapping[type, Callable[[CrazyEightsState, Any], CrazyEightsState]] = {
-    StarterBuried: _starter_buried,
-    CardsDrawn: _cards_drawn,
-    HandStarted: _hand_started,
-    HandEnded: _hand_ended,
-    MatchEnded: _match_ended,
-}
-"""The events whose effect here differs from, or adds to, the common one, by class."""
-
-_EVOLVE: dict[type, Callable[[CrazyEightsState, Any], CrazyEightsState]] = {}
-"""Event class -> how it is applied: the common events (set up with ``RULES`` below), then
-:data:`_OWN` over them."""
+evolve, _complete_evolve = engine.evolver(
+    CrazyEightsState,
+    {
+        StarterBuried: _starter_buried,
+        CardsDrawn: _cards_drawn,
+        HandStarted: lambda state, event: engine.evolve_also(
+            state, event, RULES, buried=(), last_hand_values=(), tied=()
+        ),
+        HandEnded: lambda state, event: engine.evolve_also(state, event, RULES, last_hand_values=event.hand_values),
+        MatchEnded: lambda state, event: engine.evolve_also(state, event, RULES, tied=event.tied),
+    },
+)
+"""Apply one event to the state (trusted: no validation, STYLE habit 1): Crazy Eights' own events
+and fields here, the common mechanics in the shedding engine (:func:`engine.evolver`).
+``StarterBuried`` puts the 8 ``position + 1`` cards down the stock: the top card is turned in its
+place next (R3.3).  A penalty draw that gets no card is a turn without a card drawn (R6.2)."""
 
 
 # --------------------------------------------------------------------------- refusals
@@ -405,7 +386,7 @@ def _card_drawn(seat: int, card: Card) -> CardsDrawn:
 
 def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
     seat, card = cmd.seat, cmd.card
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         why = _play_refusal(state, seat, card, cmd.suit)
         if why is not None:
             raise _rejected(state, seat, why, "play", card)
@@ -441,7 +422,7 @@ def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
 
 
 def _decide_draw(state: CrazyEightsState, cmd: Draw) -> tuple[Event, ...]:
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         why = _draw_refusal(state, cmd.seat)
         if why is not None:
             raise _rejected(state, cmd.seat, why, "draw")
@@ -459,7 +440,7 @@ def _decide_draw(state: CrazyEightsState, cmd: Draw) -> tuple[Event, ...]:
 
 def _decide_pass(state: CrazyEightsState, cmd: Pass) -> tuple[Event, ...]:
     seat = cmd.seat
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         why = _pass_refusal(state, seat)
         if why is not None:
             raise _rejected(state, seat, why, "pass")
@@ -491,23 +472,11 @@ def _decide_next_hand(state: CrazyEightsState, cmd: NextHand) -> tuple[Event, ..
     return tuple(acc.events)
 
 
-def decide(state: CrazyEightsState, command: Command) -> tuple[Event, ...]:
-    """Validate ``command`` against ``state`` and return the events it causes (section 8).
-
-    Raises:
-        CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why.
-    """
-    match command:
-        case Play():
-            return _decide_play(state, command)
-        case Draw():
-            return _decide_draw(state, command)
-        case Pass():
-            return _decide_pass(state, command)
-        case NextHand():
-            return _decide_next_hand(state, command)
-        case _:
-            assert_never(command)
+decide: Callable[[CrazyEightsState, Command], tuple[Event, ...]] = engine.decider(
+    "crazy_eights", {Play: _decide_play, Draw: _decide_draw, Pass: _decide_pass, NextHand: _decide_next_hand}
+)
+"""Validate a command against the state and return the events it causes (section 8); a refusal
+raises :class:`~trapoula.domain.errors.CommandRejected`, its ``reason`` and ``rule`` naming why."""
 
 
 def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
@@ -520,14 +489,8 @@ def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     """
     if seat != state.to_act or state.phase is not PLAYING:
         return ()
-    try:
-        legal: tuple[Command, ...] | None = state.memo
-    except AttributeError:  # a state made by its constructor
-        legal = None
-    if legal is None:
-        legal = _legal(state, seat)
-        _set(state, "memo", legal)  # the memo slot (frozen.Memo)
-    return legal
+    legal: tuple[Command, ...] | None = getattr(state, "memo", None)
+    return legal if legal is not None else remember_legal(state, _legal(state, seat))
 
 
 class _SeatCommands:
@@ -568,7 +531,6 @@ _MATCHING: dict[tuple[Rank, Suit | None], frozenset[Card]] = {
 _TWOS = frozenset(c for c in deck_52() if c.rank is TWO)
 """The cards that answer a pending draw of twos (R5.2.2)."""
 _chain = itertools.chain.from_iterable
-_set = object.__setattr__
 
 
 def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
@@ -593,20 +555,6 @@ def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     if (drawn and not until) or not legal:  # R4.3; R4.4, R5.6.3: no stock (or none to draw) and no play
         legal.append(listed.pass_)
     return tuple(legal)
-
-
-def _is_listed(state: CrazyEightsState, command: Command) -> bool:
-    """True when ``command`` is one of the legal commands already worked out for ``state`` (the
-    very object :func:`legal_commands` listed): it is legal, with no check to run again."""
-    try:
-        legal = state.memo
-    except AttributeError:  # a state made by its constructor
-        return False
-    if legal is not None:
-        for listed in legal:
-            if listed is command:
-                return True
-    return False
 
 
 _ONE_SEAT = tuple((seat,) for seat in range(MAX_PLAYERS))
@@ -662,15 +610,9 @@ RULES: ShedRules[CrazyEightsState, Command] = ShedRules(
     reshuffle=Reshuffle.NEVER,
     evolve=evolve,
     penalty_reasons=frozenset({"penalty"}),
-    command_reasons=frozenset({"draw", "penalty"}),
     play_command=play_from,
-    draw_command=Draw,
-    pass_command=Pass,
-    next_hand_command=NextHand,
 )
 """Crazy Eights' parameters for the shedding engine (S1.2): one 52-card deck, 7 cards each with two
 players and 5 with more (R3.2), never a reshuffle (R4.5)."""
 
-_COMMON = engine.evolvers(RULES, CrazyEightsState)
-_EVOLVE.update(_COMMON)
-_EVOLVE.update(_OWN)
+_COMMON = _complete_evolve(RULES)

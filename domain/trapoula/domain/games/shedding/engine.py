@@ -39,6 +39,7 @@ from trapoula.domain.deal import Deal, deck_hash, reshuffle_label, shuffle
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.games.frozen import applier, known_setter, replace_fields, set_fields
+from trapoula.domain.games.shedding.commands import Draw, NextHand, Pass
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     CardsDealt,
@@ -99,16 +100,13 @@ class ShedRules(Generic[S, C]):
     """The game's whole ``evolve`` (the accumulator applies every event through it)."""
     penalty_reasons: frozenset[str]
     """``CardsDrawn`` reasons that take the pending draw (S9.2, S10.3)."""
-    command_reasons: frozenset[str]
-    """``CardsDrawn`` reasons that a ``draw`` command caused (S11)."""
     play_command: Callable[[CardPlayed], C]
-    """The ``play`` command a ``CardPlayed`` came from."""
-    draw_command: Callable[[int], C]
-    """The ``draw`` command of a seat."""
-    pass_command: Callable[[int], C]
-    """The ``pass`` command of a seat."""
-    next_hand_command: Callable[[Deal], C]
-    """The table's ``next_hand`` command dealing a deal."""
+    """The ``play`` command a ``CardPlayed`` came from (the other common commands, ``draw``,
+    ``pass`` and ``next_hand``, are the same in every shedding game: :mod:`.commands`)."""
+
+
+COMMAND_REASONS = frozenset({"draw", "penalty"})
+"""``CardsDrawn`` reasons that a ``draw`` command caused (S11)."""
 
 
 def reject(reason: str, rule: str, message: str) -> CommandRejected:
@@ -446,6 +444,49 @@ def evolve_common(state: S, event: Event, rules: ShedRules[S, Any], **also: Any)
     return setter(state, values) if setter is not None else set_fields(state, names, values)
 
 
+def evolve_also(state: S, event: Event, rules: ShedRules[S, Any], **also: Any) -> S:
+    """:func:`evolve_common` of a common event (which it must be) with the game's own field changes
+    ``also`` in the same step (a game's ``HandStarted`` resetting its own per-hand fields ...)."""
+    changed = evolve_common(state, event, rules, **also)
+    assert changed is not None, f"{type(event).__name__} is not a common event"
+    return changed
+
+
+def evolver(
+    cls: type[S], own: Mapping[type, Callable[[S, Any], S]]
+) -> tuple[Callable[[S, Event], S], Callable[[ShedRules[S, Any]], dict[type, Evolver[S]]]]:
+    """The ``evolve`` of a game whose states are of class ``cls`` (trusted events, no validation,
+    STYLE habit 1), and the function that completes it once the game's :class:`ShedRules` are made
+    (they name the ``evolve``).
+
+    The ``evolve`` applies an event of a class in ``own`` (the game's own events, and the common
+    ones whose effect differs or adds to the common one there) by its function there; a common
+    event (S12) by the copying step :func:`evolvers` writes for ``cls``; any other through
+    :func:`evolve_common` (``PlayerJoined``), an event that is none of these leaving the state as
+    it is.  ``complete(rules)`` sets it up and returns the common copying steps (a function of
+    ``own`` may build on one)."""
+    table: dict[type, Evolver[S]] = dict(own)
+    common: list[ShedRules[S, Any]] = []
+    lookup = table.get
+
+    def evolve(state: S, event: Event) -> S:
+        apply = lookup(type(event))
+        if apply is not None:
+            return apply(state, event)
+        changed = evolve_common(state, event, common[0])
+        return state if changed is None else changed
+
+    def complete(rules: ShedRules[S, Any]) -> dict[type, Evolver[S]]:
+        steps = evolvers(rules, cls)
+        common[:] = [rules]
+        table.clear()
+        table.update(steps)
+        table.update(own)
+        return steps
+
+    return evolve, complete
+
+
 def _kept(old: tuple[int, ...], shown: Sequence[int | None]) -> tuple[int, ...]:
     """Totals from an event, a hidden (None) one keeping its old value (R2.5)."""
     return tuple(old[i] if t is None else t for i, t in enumerate(shown))
@@ -605,6 +646,68 @@ def draw(acc: Acc[S], rules: ShedRules[S, Any], seat: int, count: int, reason: s
         acc.emit(event)
         if reshuffle is not None:
             acc.emit(reshuffle[1])
+
+
+# --------------------------------------------------------------------------- commands
+
+
+Decision = Callable[[S, Any], tuple[Event, ...]]
+"""How a game decides one kind of command (``_decide_play`` ...)."""
+
+
+def decider(game: str, kinds: Mapping[type, Decision[S]]) -> Callable[[S, Any], tuple[Event, ...]]:
+    """A game's ``decide``: each command handed to the function of its class in ``kinds`` (command
+    class -> how the game decides it; a subclass of a class in it as that class), which validates
+    it and returns the events it causes (section 8 of each game's rules).
+
+    >>> from trapoula.domain.games.shedding.commands import Draw, Pass
+    >>> decide = decider("example", {Pass: lambda state, cmd: (passed(cmd.seat),)})
+    >>> decide(None, Pass(2))
+    (Passed(seat=2),)
+    >>> decide(None, Draw(2))
+    Traceback (most recent call last):
+    ...
+    AssertionError: example: Draw(seat=2) is not a command of the game
+
+    Raises:
+        CommandRejected: (from ``decide``) the rules refuse the command; ``reason`` and ``rule`` name why.
+    """
+    table = dict(kinds)
+    lookup = table.get
+
+    def decide(state: S, command: Any) -> tuple[Event, ...]:
+        handle = lookup(type(command))
+        if handle is None:
+            handle = next((table[k] for k in type(command).__mro__ if k in table), None)
+            if handle is None:
+                raise AssertionError(f"{game}: {command!r} is not a command of the game")
+        return handle(state, command)
+
+    return decide
+
+
+_set = object.__setattr__
+
+
+def remember_legal(state: ShedState, legal: tuple[C, ...]) -> tuple[C, ...]:
+    """Keep ``legal``, the legal commands of the seat the match waits for, in the memo slot of
+    ``state`` (:class:`~trapoula.domain.games.frozen.Memo`: a state never changes, so they stay
+    legal); return them.  A game reads them back with ``getattr(state, "memo", None)`` (a state
+    made by its constructor has the slot unset) and :func:`is_listed`."""
+    _set(state, "memo", legal)
+    return legal
+
+
+def is_listed(state: ShedState, command: Any) -> bool:
+    """True when ``command`` is one of the legal commands already worked out for ``state`` (the
+    very object the game's ``legal_commands`` listed, :func:`remember_legal`): it is legal, with
+    no check to run again."""
+    legal = getattr(state, "memo", None)
+    if legal is not None:
+        for listed in legal:
+            if listed is command:
+                return True
+    return False
 
 
 # --------------------------------------------------------------------------- dealers and deals
@@ -868,7 +971,7 @@ def next_hand_from(event: HandStarted) -> Deal:
     )
 
 
-def command_for(rules: ShedRules[Any, C], events: Sequence[Event], i: int) -> C | None:
+def command_for(rules: ShedRules[Any, C], events: Sequence[Event], i: int) -> C | Draw | Pass | NextHand | None:
     """For an audit: the common command whose events start at ``events[i]``, or None (S11).
 
     A game first tries its own events, then calls this.
@@ -877,19 +980,19 @@ def command_for(rules: ShedRules[Any, C], events: Sequence[Event], i: int) -> C 
     match event:
         case MatchStarted():
             nxt = events[i + 1] if i + 1 < len(events) else None
-            return rules.next_hand_command(next_hand_from(nxt)) if isinstance(nxt, HandStarted) else None
+            return NextHand(next_hand_from(nxt)) if isinstance(nxt, HandStarted) else None
         case HandStarted():
-            return rules.next_hand_command(next_hand_from(event))
+            return NextHand(next_hand_from(event))
         case CardPlayed():
             return rules.play_command(event)
-        case CardsDrawn(seat=seat, reason=reason) if reason in rules.command_reasons:
-            return rules.draw_command(seat)
+        case CardsDrawn(seat=seat, reason=reason) if reason in COMMAND_REASONS:
+            return Draw(seat)
         case StockReshuffled():  # a reshuffle mid-draw is emitted before the CardsDrawn it feeds
             nxt = events[i + 1] if i + 1 < len(events) else None
-            if isinstance(nxt, CardsDrawn) and nxt.reason in rules.command_reasons:
-                return rules.draw_command(nxt.seat)
+            if isinstance(nxt, CardsDrawn) and nxt.reason in COMMAND_REASONS:
+                return Draw(nxt.seat)
         case Passed(seat=seat):
-            return rules.pass_command(seat)
+            return Pass(seat)
     return None
 
 
