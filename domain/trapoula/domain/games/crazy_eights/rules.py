@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
-from trapoula.domain.cards import LETTERS, SUIT_ORDER, Card, Rank, Suit, codes, deck_52, parse_card, sorted_cards
+from trapoula.domain.cards import LETTERS, SUIT_ORDER, Card, Rank, Suit, deck_52, parse_card
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
@@ -39,7 +39,6 @@ from trapoula.domain.games.shedding.events import (
     CardsDrawn,
     DirectionReversed,
     HandStarted,
-    SeedRevealed,
     StarterTurned,
     TurnSkipped,
 )
@@ -316,9 +315,9 @@ def _end_turn(acc: Acc[CrazyEightsState], seat: int) -> None:
 def _end_hand(acc: Acc[CrazyEightsState], out: int | None, reason: str) -> None:
     """R6.1-R6.6: value the hands, book the points, reveal the seed, decide the match.
 
-    ``out`` is the seat that went out, None for a blocked hand.  Emits Crazy Eights'
-    ``HandEnded`` (with ``hand_values``) and the common ``SeedRevealed`` itself, as
-    ``engine.end_hand`` does for the common ``HandEnded``; then ``MatchEnded`` when the match is over.
+    ``out`` is the seat that went out, None for a blocked hand.  Emits Crazy Eights' ``HandEnded``
+    (with ``hand_values``) and the common ``SeedRevealed`` (``engine.end_hand``; the stock is never
+    reshuffled, R4.5, so it reveals no reshuffle order); then ``MatchEnded`` when the match is over.
     """
     st = acc.state
     n = st.n
@@ -335,18 +334,7 @@ def _end_hand(acc: Acc[CrazyEightsState], out: int | None, reason: str) -> None:
             points[out] = sum(values)
         elif scorer is not None:  # R6.5
             points[scorer] = sum(v - low for v in values)
-    totals = tuple(t + p for t, p in zip(st.totals, points, strict=True))
-    acc.emit(
-        HandEnded(
-            reason=reason,
-            winner=winner,
-            hands=tuple(codes(sorted_cards(h)) for h in st.hands),
-            hand_points=tuple(points),
-            totals=totals,
-            hand_values=values,
-        )
-    )
-    acc.emit(SeedRevealed(seed=st.seed, reshuffle_orders=()))
+    totals = engine.end_hand(acc, winner, reason, points, HandEnded, hand_values=values)  # nobody leaves: all shown
     if st.options.scoring == "single":  # R6.3: one hand is the match
         tied = lowest if scorer is None else ()
         acc.emit(MatchEnded(winner=scorer, totals=totals, reason="single_hand", tied=tied))

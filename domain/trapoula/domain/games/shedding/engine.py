@@ -878,22 +878,32 @@ def explicit_deal(state: ShedState, rules: ShedRules[Any, Any], raw: Mapping[str
 # --------------------------------------------------------------------------- end of a hand, audit
 
 
-def end_hand(acc: Acc[S], winner: int | None, reason: str, points: Sequence[int | None]) -> tuple[int, ...]:
+def end_hand(
+    acc: Acc[S],
+    winner: int | None,
+    reason: str,
+    points: Sequence[int | None],
+    ended: Callable[..., HandEnded] = HandEnded,
+    **also: Any,
+) -> tuple[int, ...]:
     """Emit ``HandEnded`` (every hand revealed, ``points`` booked) and ``SeedRevealed`` (S10.5).
 
     ``points`` has one entry per seat, None for a seat that took no part in the hand (R2.5).
-    ``HandEnded.totals`` shows None for a seat whose player left (R2.5).  Returns the new totals
-    (every seat's, as the state keeps them); whether the match ends is the game's decision.
+    ``HandEnded.totals`` shows None for a seat whose player left (R2.5).  A game whose
+    ``HandEnded`` has fields of its own gives its class as ``ended`` and those fields in ``also``.
+    Returns the new totals (every seat's, as the state keeps them); whether the match ends is the
+    game's decision.
     """
     st = acc.state
     totals = tuple(t + (p or 0) for t, p in zip(st.totals, points, strict=True))
     acc.emit(
-        HandEnded(
+        ended(
             reason=reason,
             winner=winner,
             hands=tuple(codes(sorted_cards(h)) for h in st.hands),
             hand_points=tuple(points),
             totals=shown_totals(st, totals),
+            **also,
         )
     )
     acc.emit(SeedRevealed(seed=st.seed, reshuffle_orders=tuple(codes(o) for o in st.reshuffle_orders)))
