@@ -69,17 +69,18 @@ def parse_record(text: str) -> list[dict[str, Any]]:
     reports as a malformed line (REC1 for the header, REC2 for an event) instead of stopping.
     """
     out: list[dict[str, Any]] = []
+    append, loads = out.append, _loads
     for raw in text.splitlines():  # line by line: a line is one value or an invalid line, never more
-        if not raw.strip():
-            continue
         try:
-            value = _loads(raw)
-        except ValueError:  # orjson's refusals (NaN, a 65-bit integer ...): json reads what it can
+            value = loads(raw)
+        except ValueError:  # a blank line; orjson's refusals (NaN, a 65-bit integer ...): json reads what it can
+            if not raw.strip():
+                continue
             try:
                 value = json.loads(raw)
             except json.JSONDecodeError:
                 value = None
-        out.append(value if type(value) is dict else {"invalid_line": raw})
+        append(value if type(value) is dict else {"invalid_line": raw})
     return out
 
 

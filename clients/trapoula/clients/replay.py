@@ -213,7 +213,9 @@ class Replay:
                         raise InvalidInput(f"unknown event {name!r}", "bad_event")
                     decode = decoders[name] = decoder(cls)
                 payload = line.get("payload")
-                event = decode(payload if isinstance(payload, Mapping) else {}, line.get("v", 1))
+                if type(payload) is not dict and not isinstance(payload, Mapping):
+                    payload = {}
+                event = decode(payload, line.get("v", 1))
                 state = evolve(state, event)
             except Exception:  # a record that does not replay: say where and why, in rules terms
                 stop = Stop(_seq(line), name, _why(lines, _seq(line)), len(steps))
