@@ -125,18 +125,10 @@ def _starter_buried(state: CrazyEightsState, event: StarterBuried) -> CrazyEight
     return engine.replace(state, discard=(), stock=(*stock[:cut], eight, *stock[cut:]), buried=(*state.buried, eight))
 
 
-def _cards_drawn(state: CrazyEightsState, event: CardsDrawn) -> CrazyEightsState:
-    drawn = _COMMON[CardsDrawn](state, event)
-    if event.count == 0 and event.reason == "penalty":
-        return engine.replace(drawn, idle_turns=drawn.idle_turns + 1)
-    return drawn
-
-
 evolve, _complete_evolve = engine.evolver(
     CrazyEightsState,
     {
         StarterBuried: _starter_buried,
-        CardsDrawn: _cards_drawn,
         HandStarted: lambda state, event: engine.evolve_also(
             state, event, RULES, buried=(), last_hand_values=(), tied=()
         ),
@@ -599,8 +591,9 @@ RULES: ShedRules[CrazyEightsState, Command] = ShedRules(
     evolve=evolve,
     penalty_reasons=frozenset({"penalty"}),
     play_command=play_from,
+    empty_penalty_idles=True,  # R6.2: a penalty draw is a whole turn (R5.2.2, R5.3.2)
 )
 """Crazy Eights' parameters for the shedding engine (S1.2): one 52-card deck, 7 cards each with two
 players and 5 with more (R3.2), never a reshuffle (R4.5)."""
 
-_COMMON = _complete_evolve(RULES)
+_complete_evolve(RULES)

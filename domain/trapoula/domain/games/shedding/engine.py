@@ -103,6 +103,10 @@ class ShedRules(Generic[S, C]):
     play_command: Callable[[CardPlayed], C]
     """The ``play`` command a ``CardPlayed`` came from (the other common commands, ``draw``,
     ``pass`` and ``next_hand``, are the same in every shedding game: :mod:`.commands`)."""
+    empty_penalty_idles: bool = False
+    """True in a game where a penalty (``CardsDrawn`` of reason ``penalty``) taken at the start of a
+    turn with no card to draw counts as a turn without a card played or drawn, towards a blocked
+    hand (S10.4; ``crazy_eights`` R6.2, where a penalty is always drawn as a whole turn)."""
 
 
 COMMAND_REASONS = frozenset({"draw", "penalty"})
@@ -236,7 +240,11 @@ def _cards_drawn(state: ShedState, event: CardsDrawn, rules: ShedRules[Any, Any]
         state.drawn or reason == "draw",
         0 if reason in rules.penalty_reasons else state.pending_draw,
         state.turn_active or (bool(cards) and seat == state.to_act),
-        0 if cards else state.idle_turns,
+        0
+        if cards
+        else state.idle_turns + 1
+        if rules.empty_penalty_idles and reason == "penalty" and not state.turn_active
+        else state.idle_turns,
     )
 
 
