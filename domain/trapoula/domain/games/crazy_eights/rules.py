@@ -31,7 +31,6 @@ from trapoula.domain.games.shedding.engine import (
     is_listed,
     passed,
     reject,
-    remember_legal,
     turn_started,
 )
 from trapoula.domain.games.shedding.events import (
@@ -470,7 +469,7 @@ def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     if seat != state.to_act or state.phase is not PLAYING:
         return ()
     legal: tuple[Command, ...] | None = getattr(state, "memo", None)
-    return legal if legal is not None else remember_legal(state, _legal(state, seat))
+    return legal if legal is not None else _legal(state, seat)
 
 
 class _SeatCommands:
@@ -511,17 +510,21 @@ _MATCHING: dict[tuple[Rank, Suit | None], frozenset[Card]] = {
 _TWOS = frozenset(c for c in deck_52() if c.rank is TWO)
 """The cards that answer a pending draw of twos (R5.2.2)."""
 _chain = itertools.chain.from_iterable
+_set = object.__setattr__
 
 
 def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     """:func:`legal_commands` worked out for the seat to act: the checks of :func:`_legal_card`,
     :func:`_draw_refusal` and :func:`_pass_refusal` once the turn is known to be right, over the
-    whole hand at once."""
+    whole hand at once; kept in the state's memo slot (``engine.remember_legal``, written here
+    as the one store it is, on the hottest path of a random playout)."""
     hand = state.hands[seat]
     listed = _COMMANDS.get(seat) or _commands(seat)
     if state.pending_draw > 0:  # R5.2.2, R5.3.2: only a 2, and none on the queen of spades; or draw them all
         twos = () if _queen_pending(state) else [c for c in hand if c in _TWOS]
-        return (*_chain(map(listed.plays.__getitem__, twos)), listed.draw)
+        answers: tuple[Command, ...] = (*_chain(map(listed.plays.__getitem__, twos)), listed.draw)
+        _set(state, "memo", answers)
+        return answers
     matching = _MATCHING[state.discard[-1].rank, state.active_suit]
     plays = listed.plays
     # a hand is in canonical order (S2.3); each card that may be played lists one play or more
@@ -531,10 +534,11 @@ def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
         legal.append(listed.draw)
         if drawn and not until:  # R4.3
             legal.append(listed.pass_)
-        return tuple(legal)
-    if (drawn and not until) or not legal:  # R4.3; R4.4, R5.6.3: no stock (or none to draw) and no play
+    elif (drawn and not until) or not legal:  # R4.3; R4.4, R5.6.3: no stock (or none to draw) and no play
         legal.append(listed.pass_)
-    return tuple(legal)
+    answer: tuple[Command, ...] = tuple(legal)
+    _set(state, "memo", answer)
+    return answer
 
 
 _ONE_SEAT = tuple((seat,) for seat in range(MAX_PLAYERS))
