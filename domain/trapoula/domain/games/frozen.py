@@ -213,12 +213,11 @@ def applier(
         "_cls": cls,
         "_builder": builder(cls),
         "_changes": changes,
+        "_extra": extra,
         "_names": names,
         "_other": _other_changes,
     }
-    env.update((f"_extra_{i}", value) for i, value in enumerate(extra))
-    arguments = "".join(f", _extra_{i}" for i in range(len(extra)))  # each by name: no tuple unpacked per call
-    lines = ["def apply(state, event):", f"    names, values = _changes(state, event{arguments})"]
+    lines = ["def apply(state, event):", "    names, values = _changes(state, event, *_extra)"]
     lines.append("    if names is not _names:")
     lines.append("        return _other(state, names, values)")
     lines.append("    new = _new(_builder)")
