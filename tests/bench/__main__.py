@@ -141,16 +141,21 @@ class Bench:
         self.results.put(f"domain.{game}.commands_per_s", played.commands_per_s)
 
     def step_bare(self) -> None:
-        """The bare Crazy Eights program's random hands, beside trapoula's crazy_eights."""
-        played = domain.play_bare(self.plan.domain_seconds)
+        """The bare Crazy Eights program's random hands, beside trapoula's crazy_eights played in
+        alternating turns with it (:func:`bench.domain.play_alternately`): their ratio is taken
+        over the same stretch of the run, whatever load the machine's other work puts on it."""
+        trapoula, played = domain.play_alternately("crazy_eights", self.plan.domain_seconds)
         r = self.results
         r.put("bare.crazy_eights.hands_per_s", played.hands_per_s)
         r.put("bare.crazy_eights.moves_per_s", played.commands_per_s)
-        trapoula = r.number("domain.crazy_eights.commands_per_s")
         self._put_or_skip(
             "domain.ratio.crazy_eights_vs_bare",
-            ratio(played.commands_per_s, trapoula),
-            "domain.crazy_eights.commands_per_s was not measured",
+            ratio(played.commands_per_s, trapoula.commands_per_s),
+            "crazy_eights played no command in its turns",
+        )
+        r.notes.append(
+            f"trapoula µs per command / bare µs per move: crazy_eights played {trapoula.commands_per_s:,.0f} "
+            f"commands per CPU second in turns with the bare program ({trapoula.seconds:.1f} CPU s each)"
         )
 
     def step_openspiel(self) -> None:

@@ -12,7 +12,8 @@ no JSON, no network.  Times are CPU times of this process (``time.process_time``
 The bare baseline (:mod:`bench.bare_crazy_eights`): the same Crazy Eights rules played by the same
 random players in a plain function of lists and integers, as a minimal hand-written program would.
 trapoula's microseconds per command over the bare program's microseconds per move is what
-trapoula's immutable states, recorded events and checked commands cost.
+trapoula's immutable states, recorded events and checked commands cost; the two are measured in
+alternating turns (:func:`play_alternately`), so that the load of a shared machine weighs on both.
 
 open_spiel (``pyspiel``, when installed): ``crazy_eights`` with the same number of players,
 reshuffling the discard pile into the stock as trapoula does (S8.5) and no turn limit, so that a
@@ -115,6 +116,27 @@ def play_bare(seconds: float, seed: int = 1) -> Played:
         hands += 1
         moves += made
     return Played(hands, moves, time.process_time() - began)
+
+
+def play_alternately(game: str, seconds: float, turns: int = 8) -> tuple[Played, Played]:
+    """Random matches of ``game`` (:func:`play_random`) and hands of the bare program
+    (:func:`play_bare`), about ``seconds`` of CPU time each, in ``turns`` alternating turns of
+    ``seconds / turns`` (each turn of ``game`` from a seed of its own): ``(game's, the bare
+    program's)``, each summed over its turns.  On a machine shared with other work, a burst of load
+    slows what runs while it lasts; played in turns, the two sides of their ratio meet the same
+    bursts, where one after the other either could meet one alone.
+
+    Raises:
+        Exception: what :func:`play_random` raises.
+    """
+    share = seconds / turns
+    mine = bare = Played(0, 0, 0.0)
+    for turn in range(turns):
+        a = play_random(game, share, seed=turn + 1)
+        b = play_bare(share, seed=turn + 1)
+        mine = Played(mine.hands + a.hands, mine.commands + a.commands, mine.seconds + a.seconds)
+        bare = Played(bare.hands + b.hands, bare.commands + b.commands, bare.seconds + b.seconds)
+    return mine, bare
 
 
 def openspiel_version() -> tuple[str | None, str]:

@@ -19,16 +19,16 @@ the positions before it can still be stepped through.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trapoula.clients.audit import parse_record
+from trapoula.clients.audit import collector_paused, parse_record
 from trapoula.domain.audit import TABLE_EVENTS, audit_record
 from trapoula.domain.chain import RECORD_FORMAT
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.events import Event, Viewer, from_payload, redact, to_payload, visible
+from trapoula.domain.events import Event, Viewer, decoder, from_payload, redact, to_payload, visible
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.lifecycle import Role, SeatJoined
 from trapoula.domain.registry import find_game
@@ -187,16 +187,35 @@ class Replay:
         self._states: list[Any] = [state]
         self.stopped: Stop | None = None
         """Where the replay stopped before the record's end (``partial``), else None."""
+        with collector_paused():
+            self._fold(lines, body, state, partial)
+
+    def _fold(
+        self, lines: Sequence[Mapping[str, Any]], body: Sequence[Mapping[str, Any]], state: Any, partial: bool
+    ) -> None:
+        """Decode and apply every game event of ``body`` from ``state``, keeping each state."""
         spec, evolve = self.spec, self.spec.evolve
         steps, states = self._steps, self._states
+        event_types, table_events = spec.event_types, TABLE_EVENTS
+        decoders: dict[str, Callable[[Any, int | None], Event]] = {}
+        """The decoder of each event name met so far (an unknown name has none: it stops the fold)."""
         for line in body:
             name = line.get("name")
             if type(name) is not str:
                 name = str(name)
-            if name in TABLE_EVENTS:
+            if name in table_events:
                 continue
             try:
-                event = _decode(spec, line)
+                decode = decoders.get(name)
+                if decode is None:
+                    cls = event_types.get(name)
+                    if cls is None:
+                        raise InvalidInput(f"unknown event {name!r}", "bad_event")
+                    decode = decoders[name] = decoder(cls)
+                payload = line.get("payload")
+                if type(payload) is not dict and not isinstance(payload, Mapping):
+                    payload = {}
+                event = decode(payload, line.get("v", 1))
                 state = evolve(state, event)
             except Exception:  # a record that does not replay: say where and why, in rules terms
                 stop = Stop(_seq(line), name, _why(lines, _seq(line)), len(steps))
@@ -215,7 +234,8 @@ class Replay:
         Raises:
             InvalidInput: see the class.
         """
-        return cls(parse_record(text), partial=partial)
+        with collector_paused():
+            return cls(parse_record(text), partial=partial)
 
     @classmethod
     def from_file(cls, path: str | Path, *, partial: bool = False) -> Replay:

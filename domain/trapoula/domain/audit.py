@@ -39,7 +39,7 @@ from trapoula.domain.cards import codes, parse_cards
 from trapoula.domain.chain import GENESIS, RECORD_FORMAT, RECORD_VERSION, canonical_json, hash_of_written
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
-from trapoula.domain.events import Event, from_payload, payload_mismatch, to_payload
+from trapoula.domain.events import Event, decoder, payload_mismatch, to_payload
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.lifecycle import MATCH_STARTED, HandReveal, HandScore, HandStart, MatchResult, Role
 from trapoula.domain.registry import GAMES
@@ -225,7 +225,14 @@ def _finished_hands(spec: GameSpec[Any, Any] | None, lines: Sequence[_Line]) -> 
     """The lines that end a hand and reveal its deal (role ``hand_revealed``); 0 for an unknown game."""
     if spec is None:
         return 0
-    return sum(1 for line in lines if spec.role_of(line.name) is Role.HAND_REVEALED)
+    roles = _roles(spec)
+    return sum(1 for line in lines if roles.get(line.name) is Role.HAND_REVEALED)
+
+
+def _roles(spec: GameSpec[Any, Any]) -> dict[str, Role | None]:
+    """``spec.role_of`` of each of the game's event names, for the loops over every line (a name
+    that is not the game's has no role: ``get`` gives None)."""
+    return {name: cls.role for name, cls in spec.event_types.items()}
 
 
 def _parse_lines(audit: _Audit, raw: Sequence[Mapping[str, Any]]) -> list[_Line]:
@@ -236,7 +243,7 @@ def _parse_lines(audit: _Audit, raw: Sequence[Mapping[str, Any]]) -> list[_Line]
     for index, line in enumerate(raw, start=1):
         seq, name, payload = line.get("seq"), line.get("name"), line.get("payload")
         version = line.get("v", 1)
-        if (
+        if (type(seq) is not int or type(name) is not str or type(payload) is not dict) and (
             isinstance(seq, bool)
             or not isinstance(seq, int)
             or not isinstance(name, str)
@@ -300,6 +307,7 @@ def _fields(cls: type) -> frozenset[str]:
 def _decode(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> list[_Line]:
     """Decode the game events (REC6); table events are skipped, unknown names reported."""
     out: list[_Line] = []
+    decoders: dict[type, Callable[[Any, int | None], Event]] = {}
     for line in lines:
         if line.name in TABLE_EVENTS:
             continue
@@ -312,19 +320,23 @@ def _decode(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> 
         except InvalidInput as exc:
             audit.add(line.seq, line.name, "REC6", f"the {line.name} payload does not decode: {exc.message}", "format")
             continue
-        mismatch = payload_mismatch(cls, current)
+        fields = _fields(cls)
+        mismatch = payload_mismatch(cls, current) if current.keys() != fields else None
         if mismatch is not None:
             audit.add(line.seq, line.name, "REC6", f"the {line.name} payload {mismatch}", "format")
             continue
+        decode = decoders.get(cls)
+        if decode is None:
+            decode = decoders[cls] = decoder(cls)
         try:
-            line.event = from_payload(cls, current)
+            line.event = decode(current, None)
         except InvalidInput as exc:
             audit.add(line.seq, line.name, "REC6", f"the {line.name} payload does not decode: {exc.message}", "format")
             continue
         except (TypeError, ValueError):
             audit.add(line.seq, line.name, "REC6", f"the {line.name} payload does not decode", "format")
             continue
-        if current is not line.payload or len(current) != len(dataclasses.fields(cls)):  # type: ignore[arg-type]
+        if current is not line.payload or len(current) != len(fields):
             line.payload = to_payload(line.event)  # the upcast form, with defaults filled, for the checks below
             line.written = canonical_json(line.payload)
         out.append(line)
@@ -351,6 +363,7 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
     def bad(line: _Line, message: str) -> None:
         audit.add(line.seq, line.name, "REC7", message, "format")
 
+    roles = _roles(spec)
     ordinary = False
     seats: int | None = None
     taken: set[int] = set()
@@ -402,7 +415,8 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
                 bad(line, "token_hash is not a SHA-256 hex digest (only a server bot may have none)")
         else:
             game_started = True
-            if spec.role_of(line.name) is Role.HAND_STARTED and ordinary and line.payload.get("explicit_deal") is True:
+            role = roles.get(line.name)
+            if role is Role.HAND_STARTED and ordinary and line.payload.get("explicit_deal") is True:
                 audit.add(
                     line.seq,
                     line.name,
@@ -411,7 +425,7 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
                     "deals (TableCreated.manual_deal is not true)",
                     "format",
                 )
-            if spec.role_of(line.name) is Role.SEAT_VACATED and spec.seat_changes:
+            if role is Role.SEAT_VACATED and spec.seat_changes:
                 taken.discard(line.payload.get("seat"))
     if lines and lines[0].name != "TableCreated":
         bad(lines[0], "the record does not start with TableCreated")
@@ -482,8 +496,9 @@ def _check_commitments(audit: _Audit, spec: GameSpec[Any, Any], config: MatchCon
     games, R3.2 in the others): from the game events of role ``hand_started`` and ``hand_revealed``."""
     deck = tuple(spec.deck(spec.initial_state(config)))
     started: _Line | None = None
+    roles = _roles(spec)
     for line in game:
-        role = spec.role_of(line.name)
+        role = roles.get(line.name)
         if role is Role.HAND_STARTED:
             started = line
         elif role is Role.HAND_REVEALED and started is not None:
@@ -863,7 +878,8 @@ def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
     results: list[HandResult] = []
     if replay is not None:
         seqs = [p.seq for p in problems]
-        end_seqs = sorted(line.seq for line in game if spec.role_of(line.name) is Role.HAND_REVEALED)
+        roles = _roles(spec)
+        end_seqs = sorted(line.seq for line in game if roles.get(line.name) is Role.HAND_REVEALED)
         for hand_no, start, ended, score in replay.results:
             reveal = next((s for s in end_seqs if s > ended), ended)
             clean = not any(start <= s <= reveal for s in seqs)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 GENESIS = "0" * 64
@@ -33,9 +33,39 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 makes anew at each call, made once."""
 
 
+def _c_encoder() -> Callable[[Any, int], Sequence[str]] | None:
+    """The C encoder ``_CANONICAL.encode`` makes anew at each call (``json.encoder.c_make_encoder``,
+    with the same default, string escaping, separators, key order and NaN handling), made once;
+    None where ``json`` has no C encoder.  It writes the same text: ``encode`` joins the same
+    encoder's pieces.  It is made without the check for circular references (a cycle raises
+    RecursionError instead of ValueError): a record's payloads are parsed JSON or events' fields."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - a Python without the _json accelerator
+        return None
+    escape = json.encoder.encode_basestring_ascii
+    encoder: Callable[[Any, int], Sequence[str]] = make(
+        None, _CANONICAL.default, escape, None, ":", ",", True, False, True
+    )
+    return encoder
+
+
+_ENCODE = _c_encoder()
+_ESCAPE: Callable[[str], str] = json.encoder.encode_basestring_ascii
+
+
 def canonical_json(value: Any) -> str:
-    """JSON with sorted keys and no spaces: the form that is hashed."""
-    return _CANONICAL.encode(value)
+    """JSON with sorted keys and no spaces: the form that is hashed.
+
+    >>> canonical_json({"b": [1, None, "\u00e9"], "a": True}) == json.dumps(
+    ...     {"b": [1, None, "\u00e9"], "a": True}, sort_keys=True, separators=(",", ":"), ensure_ascii=True
+    ... )
+    True
+    """
+    if type(value) is str:
+        return _ESCAPE(value)
+    if _ENCODE is None:  # pragma: no cover - a Python without the _json accelerator
+        return _CANONICAL.encode(value)
+    return "".join(_ENCODE(value, 0))
 
 
 def event_hash(prev_hash: str, seq: int, name: str, payload: Mapping[str, Any], version: int = 1) -> str:

@@ -243,6 +243,31 @@ def from_payload(cls: type[E], payload: Mapping[str, Any], version: int | None =
     return event
 
 
+def decoder(cls: type[E]) -> Callable[[Any, int | None], E]:
+    """:func:`from_payload` for the one class ``cls``, its look-ups done once: ``decoder(cls)(payload,
+    version)`` is ``from_payload(cls, payload, version)``, and a payload of exactly the class's
+    fields at its current version goes straight to the plan written for the class (a fold of a
+    record decodes thousands of events of a dozen classes).
+
+    >>> from trapoula.domain.games.shedding.events import Passed
+    >>> decoder(Passed)({"seat": 2}, 1) == from_payload(Passed, {"seat": 2}, 1)
+    True
+    """
+    plan = _FROM_PAYLOAD.get(cls)
+    if plan is None:
+        plan = _FROM_PAYLOAD[cls] = _plan(cls, False)
+        _FIELD_SETS[cls] = frozenset(_field_names(cls))
+    fields, current = _FIELD_SETS[cls], cls.version
+
+    def decode(payload: Any, version: int | None = None) -> E:
+        if (version is None or version == current) and type(payload) is dict and payload.keys() == fields:
+            event: E = plan(payload)
+            return event
+        return from_payload(cls, payload, version)
+
+    return decode
+
+
 def visible(event: Event, viewer: Viewer) -> bool:
     """True when ``viewer`` may receive ``event`` at all: always, unless the event is
     ``withheld`` and ``viewer`` is not one of the seats its ``private_to`` fields name (romis R5.4)."""

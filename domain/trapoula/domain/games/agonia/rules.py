@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, assert_never
+from typing import Any
 
 from trapoula.domain.cards import LETTERS, SUIT_ORDER, SUITS, Card, Rank, Suit, deck_52, parse_card
 from trapoula.domain.deal import Deal
@@ -21,7 +21,15 @@ from trapoula.domain.games.agonia.options import AgoniaOptions, parse_options
 from trapoula.domain.games.agonia.state import AgoniaState, Phase
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding.commands import listed, listed_draw, listed_pass
-from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, passed, turn_started
+from trapoula.domain.games.shedding.engine import (
+    Acc,
+    Reshuffle,
+    ShedRules,
+    is_listed,
+    passed,
+    remember_legal,
+    turn_started,
+)
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     HandStarted,
@@ -65,7 +73,6 @@ def card_points(cards: Sequence[Card]) -> int:
 
 _reject = CommandRejected
 """What ``engine.reject`` does (a refusal naming its reason code and rule, S11), one call shorter."""
-_set = object.__setattr__
 ACE, SEVEN, EIGHT, NINE = Rank.ACE, Rank.SEVEN, Rank.EIGHT, Rank.NINE
 """The ranks the rules test in their hot paths, as module constants (``Rank.ACE`` is a slow class
 attribute look-up)."""
@@ -105,18 +112,6 @@ def next_dealer(state: AgoniaState) -> int:
 # --------------------------------------------------------------------------- evolve
 
 
-def evolve(state: AgoniaState, event: Event) -> AgoniaState:
-    """Apply one event to the state (trusted: no validation, STYLE habit 1).
-
-    Agonia's own events and fields here; the common mechanics in ``engine.evolve_common``.
-    """
-    apply = _EVOLVE.get(type(event))
-    if apply is not None:
-        return apply(state, event)
-    common = engine.evolve_common(state, event, RULES)
-    return state if common is None else common
-
-
 def _turn_skipped(state: AgoniaState, event: TurnSkipped) -> AgoniaState:
     if event.reason == "announce_penalty":
         return engine.replace(state, skip_owed=state.skip_owed - {event.seat})
@@ -138,33 +133,22 @@ def _suit_chosen(state: AgoniaState, event: SuitChosen) -> AgoniaState:
     return engine.replace(state, active_suit=SUITS[event.suit], chooser=None)
 
 
-def _starter_turned(state: AgoniaState, event: StarterTurned) -> AgoniaState:
-    chooser = event.chooser
-    turned = engine.evolve_common(state, event, RULES, chooser=chooser, to_act=chooser)
-    assert turned is not None
-    return turned
-
-
-def _hand_started(state: AgoniaState, event: HandStarted) -> AgoniaState:
-    started = engine.evolve_common(
-        state, event, RULES, chooser=None, skip_owed=frozenset(), extra_points=(0,) * state.n
-    )
-    assert started is not None
-    return started
-
-
-_OWN: Mapping[type, Callable[[AgoniaState, Any], AgoniaState]] = {
-    TurnSkipped: _turn_skipped,
-    AnnouncementMissed: _announcement_missed,
-    SuitChosen: _suit_chosen,
-    StarterTurned: _starter_turned,
-    HandStarted: _hand_started,
-}
-"""The events whose effect here differs from, or adds to, the common one, by class."""
-
-_EVOLVE: dict[type, Callable[[AgoniaState, Any], AgoniaState]] = {}
-"""Event class -> how it is applied: the common events (set up with ``RULES`` below), then
-:data:`_OWN` over them."""
+evolve, _complete_evolve = engine.evolver(
+    AgoniaState,
+    {
+        TurnSkipped: _turn_skipped,
+        AnnouncementMissed: _announcement_missed,
+        SuitChosen: _suit_chosen,
+        StarterTurned: lambda state, event: engine.evolve_also(
+            state, event, RULES, chooser=event.chooser, to_act=event.chooser
+        ),
+        HandStarted: lambda state, event: engine.evolve_also(
+            state, event, RULES, chooser=None, skip_owed=frozenset(), extra_points=(0,) * state.n
+        ),
+    },
+)
+"""Apply one event to the state (trusted: no validation, STYLE habit 1): Agonia's own events and
+fields here, the common mechanics in the shedding engine (:func:`engine.evolver`)."""
 
 
 # --------------------------------------------------------------------------- decide helpers
@@ -424,7 +408,7 @@ def _card_played(
 
 
 def _decide_play(state: AgoniaState, cmd: Play) -> tuple[Event, ...]:
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         refusal = _play_refusal(state, cmd.seat, cmd.card, cmd.suit)
         if refusal is not None:
             raise refusal
@@ -466,7 +450,7 @@ def _decide_play(state: AgoniaState, cmd: Play) -> tuple[Event, ...]:
 
 
 def _decide_draw(state: AgoniaState, cmd: Draw) -> tuple[Event, ...]:
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         refusal = _draw_refusal(state, cmd.seat)
         if refusal is not None:
             raise refusal
@@ -479,7 +463,7 @@ def _decide_draw(state: AgoniaState, cmd: Draw) -> tuple[Event, ...]:
 
 
 def _decide_pass(state: AgoniaState, cmd: Pass) -> tuple[Event, ...]:
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         refusal = _pass_refusal(state, cmd.seat)
         if refusal is not None:
             raise refusal
@@ -536,25 +520,18 @@ def _decide_next_hand(state: AgoniaState, cmd: NextHand) -> tuple[Event, ...]:
     return tuple(acc.events)
 
 
-def decide(state: AgoniaState, command: Command) -> tuple[Event, ...]:
-    """Validate ``command`` against ``state`` and return the events it causes (section 8).
-
-    Raises:
-        CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why.
-    """
-    match command:
-        case Play():
-            return _decide_play(state, command)
-        case Draw():
-            return _decide_draw(state, command)
-        case Pass():
-            return _decide_pass(state, command)
-        case ChooseSuit():
-            return _decide_choose_suit(state, command)
-        case NextHand():
-            return _decide_next_hand(state, command)
-        case _:
-            assert_never(command)
+decide: Callable[[AgoniaState, Command], tuple[Event, ...]] = engine.decider(
+    "agonia",
+    {
+        Play: _decide_play,
+        Draw: _decide_draw,
+        Pass: _decide_pass,
+        ChooseSuit: _decide_choose_suit,
+        NextHand: _decide_next_hand,
+    },
+)
+"""Validate a command against the state and return the events it causes (section 8); a refusal
+raises :class:`~trapoula.domain.errors.CommandRejected`, its ``reason`` and ``rule`` naming why."""
 
 
 def legal_commands(state: AgoniaState, seat: int) -> tuple[Command, ...]:
@@ -570,14 +547,8 @@ def legal_commands(state: AgoniaState, seat: int) -> tuple[Command, ...]:
     chooser = state.chooser
     if seat != (state.to_act if chooser is None else chooser):
         return ()
-    try:
-        legal: tuple[Command, ...] | None = state.memo
-    except AttributeError:  # a state made by its constructor
-        legal = None
-    if legal is None:
-        legal = _legal(state, seat)
-        _set(state, "memo", legal)  # the memo slot (frozen.Memo)
-    return legal
+    legal: tuple[Command, ...] | None = getattr(state, "memo", None)
+    return legal if legal is not None else remember_legal(state, _legal(state, seat))
 
 
 def _listed_play(seat: int, card: Card, suit: Suit | None, announce: bool) -> Play:
@@ -606,20 +577,6 @@ def _legal(state: AgoniaState, seat: int) -> tuple[Command, ...]:
     if _pass_refusal(state, seat) is None:
         out.append(listed_pass(seat))
     return tuple(out)
-
-
-def _is_listed(state: AgoniaState, command: Command) -> bool:
-    """True when ``command`` is one of the legal commands already worked out for ``state`` (the
-    very object :func:`legal_commands` listed): it is legal, with no check to run again."""
-    try:
-        legal = state.memo
-    except AttributeError:  # a state made by its constructor
-        return False
-    if legal is not None:
-        for listed_command in legal:
-            if listed_command is command:
-                return True
-    return False
 
 
 def _explicit_reshuffle_refusal(state: AgoniaState, seat: int) -> CommandRejected | None:
@@ -680,14 +637,9 @@ RULES: ShedRules[AgoniaState, Command] = ShedRules(
     reshuffle=Reshuffle.LOW_STOCK,
     evolve=evolve,
     penalty_reasons=frozenset({"penalty", "last_seven"}),
-    command_reasons=frozenset({"draw", "penalty"}),
     play_command=_play_from,
-    draw_command=Draw,
-    pass_command=Pass,
-    next_hand_command=NextHand,
 )
 """Agonia's parameters for the shedding engine (S1.2): one 52-card deck, 7 cards each, reshuffles
 when a draw leaves one card or the stock is empty (R4.8)."""
 
-_EVOLVE.update(engine.evolvers(RULES, AgoniaState))
-_EVOLVE.update(_OWN)
+_complete_evolve(RULES)

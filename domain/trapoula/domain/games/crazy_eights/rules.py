@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeAlias, assert_never
+from typing import Any, TypeAlias
 
-from trapoula.domain.cards import LETTERS, SUIT_ORDER, Card, Rank, Suit, codes, deck_52, parse_card, sorted_cards
+from trapoula.domain.cards import LETTERS, SUIT_ORDER, Card, Rank, Suit, deck_52, parse_card
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
@@ -24,13 +24,20 @@ from trapoula.domain.games.crazy_eights.options import CrazyEightsOptions, parse
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState, Phase
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding.commands import listed_draw, listed_pass, listed_play, play_from
-from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, passed, reject, turn_started
+from trapoula.domain.games.shedding.engine import (
+    Acc,
+    Reshuffle,
+    ShedRules,
+    is_listed,
+    passed,
+    reject,
+    turn_started,
+)
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     CardsDrawn,
     DirectionReversed,
     HandStarted,
-    SeedRevealed,
     StarterTurned,
     TurnSkipped,
 )
@@ -110,20 +117,6 @@ def initial_state(config: MatchConfig) -> CrazyEightsState:
 # --------------------------------------------------------------------------- evolve
 
 
-def evolve(state: CrazyEightsState, event: Event) -> CrazyEightsState:
-    """Apply one event to the state (trusted: no validation, STYLE habit 1).
-
-    Crazy Eights' own events and fields here; the common mechanics in ``engine.evolve_common``.
-    ``StarterBuried`` puts the 8 ``position + 1`` cards down the stock: the top card is turned in
-    its place next (R3.3).  A penalty draw that gets no card is a turn without a card drawn (R6.2).
-    """
-    apply = _EVOLVE.get(type(event))
-    if apply is not None:
-        return apply(state, event)
-    common = engine.evolve_common(state, event, RULES)
-    return state if common is None else common
-
-
 def _starter_buried(state: CrazyEightsState, event: StarterBuried) -> CrazyEightsState:
     eight = parse_card(event.card)
     cut = event.position + 1
@@ -131,43 +124,21 @@ def _starter_buried(state: CrazyEightsState, event: StarterBuried) -> CrazyEight
     return engine.replace(state, discard=(), stock=(*stock[:cut], eight, *stock[cut:]), buried=(*state.buried, eight))
 
 
-def _cards_drawn(state: CrazyEightsState, event: CardsDrawn) -> CrazyEightsState:
-    drawn = _COMMON[CardsDrawn](state, event)
-    if event.count == 0 and event.reason == "penalty":
-        return engine.replace(drawn, idle_turns=drawn.idle_turns + 1)
-    return drawn
-
-
-def _hand_started(state: CrazyEightsState, event: HandStarted) -> CrazyEightsState:
-    started = engine.evolve_common(state, event, RULES, buried=(), last_hand_values=(), tied=())
-    assert started is not None
-    return started
-
-
-def _hand_ended(state: CrazyEightsState, event: HandEnded) -> CrazyEightsState:
-    ended = engine.evolve_common(state, event, RULES, last_hand_values=event.hand_values)
-    assert ended is not None
-    return ended
-
-
-def _match_ended(state: CrazyEightsState, event: MatchEnded) -> CrazyEightsState:
-    over = engine.evolve_common(state, event, RULES, tied=event.tied)
-    assert over is not None
-    return over
-
-
-_OWN: Mapping[type, Callable[[CrazyEightsState, Any], CrazyEightsState]] = {
-    StarterBuried: _starter_buried,
-    CardsDrawn: _cards_drawn,
-    HandStarted: _hand_started,
-    HandEnded: _hand_ended,
-    MatchEnded: _match_ended,
-}
-"""The events whose effect here differs from, or adds to, the common one, by class."""
-
-_EVOLVE: dict[type, Callable[[CrazyEightsState, Any], CrazyEightsState]] = {}
-"""Event class -> how it is applied: the common events (set up with ``RULES`` below), then
-:data:`_OWN` over them."""
+evolve, _complete_evolve = engine.evolver(
+    CrazyEightsState,
+    {
+        StarterBuried: _starter_buried,
+        HandStarted: lambda state, event: engine.evolve_also(
+            state, event, RULES, buried=(), last_hand_values=(), tied=()
+        ),
+        HandEnded: lambda state, event: engine.evolve_also(state, event, RULES, last_hand_values=event.hand_values),
+        MatchEnded: lambda state, event: engine.evolve_also(state, event, RULES, tied=event.tied),
+    },
+)
+"""Apply one event to the state (trusted: no validation, STYLE habit 1): Crazy Eights' own events
+and fields here, the common mechanics in the shedding engine (:func:`engine.evolver`).
+``StarterBuried`` puts the 8 ``position + 1`` cards down the stock: the top card is turned in its
+place next (R3.3).  A penalty draw that gets no card is a turn without a card drawn (R6.2)."""
 
 
 # --------------------------------------------------------------------------- refusals
@@ -335,9 +306,9 @@ def _end_turn(acc: Acc[CrazyEightsState], seat: int) -> None:
 def _end_hand(acc: Acc[CrazyEightsState], out: int | None, reason: str) -> None:
     """R6.1-R6.6: value the hands, book the points, reveal the seed, decide the match.
 
-    ``out`` is the seat that went out, None for a blocked hand.  Emits Crazy Eights'
-    ``HandEnded`` (with ``hand_values``) and the common ``SeedRevealed`` itself, as
-    ``engine.end_hand`` does for the common ``HandEnded``; then ``MatchEnded`` when the match is over.
+    ``out`` is the seat that went out, None for a blocked hand.  Emits Crazy Eights' ``HandEnded``
+    (with ``hand_values``) and the common ``SeedRevealed`` (``engine.end_hand``; the stock is never
+    reshuffled, R4.5, so it reveals no reshuffle order); then ``MatchEnded`` when the match is over.
     """
     st = acc.state
     n = st.n
@@ -354,18 +325,7 @@ def _end_hand(acc: Acc[CrazyEightsState], out: int | None, reason: str) -> None:
             points[out] = sum(values)
         elif scorer is not None:  # R6.5
             points[scorer] = sum(v - low for v in values)
-    totals = tuple(t + p for t, p in zip(st.totals, points, strict=True))
-    acc.emit(
-        HandEnded(
-            reason=reason,
-            winner=winner,
-            hands=tuple(codes(sorted_cards(h)) for h in st.hands),
-            hand_points=tuple(points),
-            totals=totals,
-            hand_values=values,
-        )
-    )
-    acc.emit(SeedRevealed(seed=st.seed, reshuffle_orders=()))
+    totals = engine.end_hand(acc, winner, reason, points, HandEnded, hand_values=values)  # nobody leaves: all shown
     if st.options.scoring == "single":  # R6.3: one hand is the match
         tied = lowest if scorer is None else ()
         acc.emit(MatchEnded(winner=scorer, totals=totals, reason="single_hand", tied=tied))
@@ -392,9 +352,20 @@ def _card_played(seat: int, card: Card, declared: Suit | None, pending: int, act
     return event
 
 
+_DRAWS: dict[tuple[int, Card], CardsDrawn] = {}
+"""The ``CardsDrawn`` events of one card drawn by a ``draw`` made so far, by seat and card: one
+shared object each (:data:`_PLAYED`)."""
+
+
+def _card_drawn(seat: int, card: Card) -> CardsDrawn:
+    """``seat`` draws ``card`` by a ``draw`` command (R4.2, R5.6.1)."""
+    event = _DRAWS[seat, card] = CardsDrawn(seat=seat, cards=(card.code,), count=1, reason="draw")
+    return event
+
+
 def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
     seat, card = cmd.seat, cmd.card
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         why = _play_refusal(state, seat, card, cmd.suit)
         if why is not None:
             raise _rejected(state, seat, why, "play", card)
@@ -430,12 +401,13 @@ def _decide_play(state: CrazyEightsState, cmd: Play) -> tuple[Event, ...]:
 
 
 def _decide_draw(state: CrazyEightsState, cmd: Draw) -> tuple[Event, ...]:
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         why = _draw_refusal(state, cmd.seat)
         if why is not None:
             raise _rejected(state, cmd.seat, why, "draw")
     if state.pending_draw == 0:  # R4.2, R5.6.1: one card, from a stock that is not empty (R4.5)
-        return (CardsDrawn(seat=cmd.seat, cards=(state.stock[0].code,), count=1, reason="draw"),)
+        card = state.stock[0]
+        return (_DRAWS.get((cmd.seat, card)) or _card_drawn(cmd.seat, card),)
     acc = _acc(state)
     if state.pending_draw > 0:  # R5.2.2, R5.3.2, R5.6.4: the whole draw, then the turn ends (S7.3)
         engine.draw(acc, RULES, cmd.seat, state.pending_draw, "penalty")
@@ -447,7 +419,7 @@ def _decide_draw(state: CrazyEightsState, cmd: Draw) -> tuple[Event, ...]:
 
 def _decide_pass(state: CrazyEightsState, cmd: Pass) -> tuple[Event, ...]:
     seat = cmd.seat
-    if not _is_listed(state, cmd):
+    if not is_listed(state, cmd):
         why = _pass_refusal(state, seat)
         if why is not None:
             raise _rejected(state, seat, why, "pass")
@@ -479,23 +451,11 @@ def _decide_next_hand(state: CrazyEightsState, cmd: NextHand) -> tuple[Event, ..
     return tuple(acc.events)
 
 
-def decide(state: CrazyEightsState, command: Command) -> tuple[Event, ...]:
-    """Validate ``command`` against ``state`` and return the events it causes (section 8).
-
-    Raises:
-        CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why.
-    """
-    match command:
-        case Play():
-            return _decide_play(state, command)
-        case Draw():
-            return _decide_draw(state, command)
-        case Pass():
-            return _decide_pass(state, command)
-        case NextHand():
-            return _decide_next_hand(state, command)
-        case _:
-            assert_never(command)
+decide: Callable[[CrazyEightsState, Command], tuple[Event, ...]] = engine.decider(
+    "crazy_eights", {Play: _decide_play, Draw: _decide_draw, Pass: _decide_pass, NextHand: _decide_next_hand}
+)
+"""Validate a command against the state and return the events it causes (section 8); a refusal
+raises :class:`~trapoula.domain.errors.CommandRejected`, its ``reason`` and ``rule`` naming why."""
 
 
 def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
@@ -508,14 +468,8 @@ def legal_commands(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     """
     if seat != state.to_act or state.phase is not PLAYING:
         return ()
-    try:
-        legal: tuple[Command, ...] | None = state.memo
-    except AttributeError:  # a state made by its constructor
-        legal = None
-    if legal is None:
-        legal = _legal(state, seat)
-        _set(state, "memo", legal)  # the memo slot (frozen.Memo)
-    return legal
+    legal: tuple[Command, ...] | None = getattr(state, "memo", None)
+    return legal if legal is not None else _legal(state, seat)
 
 
 class _SeatCommands:
@@ -562,36 +516,29 @@ _set = object.__setattr__
 def _legal(state: CrazyEightsState, seat: int) -> tuple[Command, ...]:
     """:func:`legal_commands` worked out for the seat to act: the checks of :func:`_legal_card`,
     :func:`_draw_refusal` and :func:`_pass_refusal` once the turn is known to be right, over the
-    whole hand at once."""
+    whole hand at once; kept in the state's memo slot (``engine.remember_legal``, written here
+    as the one store it is, on the hottest path of a random playout)."""
     hand = state.hands[seat]
     listed = _COMMANDS.get(seat) or _commands(seat)
     if state.pending_draw > 0:  # R5.2.2, R5.3.2: only a 2, and none on the queen of spades; or draw them all
         twos = () if _queen_pending(state) else [c for c in hand if c in _TWOS]
-        return (*_chain(map(listed.plays.__getitem__, twos)), listed.draw)
+        answers: tuple[Command, ...] = (*_chain(map(listed.plays.__getitem__, twos)), listed.draw)
+        _set(state, "memo", answers)
+        return answers
     matching = _MATCHING[state.discard[-1].rank, state.active_suit]
-    cards = [c for c in hand if c in matching]  # a hand is in canonical order (S2.3)
     plays = listed.plays
-    legal: list[Command] = [play for c in cards for play in plays[c]]
+    # a hand is in canonical order (S2.3); each card that may be played lists one play or more
+    legal: list[Command] = [play for c in hand if c in matching for play in plays[c]]
     until, drawn, stock = state.options.draw_until_playable, state.drawn, state.stock
-    if stock and (not drawn or (until and not cards)):  # R4.3, R4.5, R5.6.1, R5.6.2
+    if stock and (not drawn or (until and not legal)):  # R4.3, R4.5, R5.6.1, R5.6.2
         legal.append(listed.draw)
-    if (drawn and not until) or (not stock and not cards):  # R4.3, R4.4, R5.6.2, R5.6.3
+        if drawn and not until:  # R4.3
+            legal.append(listed.pass_)
+    elif (drawn and not until) or not legal:  # R4.3; R4.4, R5.6.3: no stock (or none to draw) and no play
         legal.append(listed.pass_)
-    return tuple(legal)
-
-
-def _is_listed(state: CrazyEightsState, command: Command) -> bool:
-    """True when ``command`` is one of the legal commands already worked out for ``state`` (the
-    very object :func:`legal_commands` listed): it is legal, with no check to run again."""
-    try:
-        legal = state.memo
-    except AttributeError:  # a state made by its constructor
-        return False
-    if legal is not None:
-        for listed in legal:
-            if listed is command:
-                return True
-    return False
+    answer: tuple[Command, ...] = tuple(legal)
+    _set(state, "memo", answer)
+    return answer
 
 
 _ONE_SEAT = tuple((seat,) for seat in range(MAX_PLAYERS))
@@ -647,15 +594,10 @@ RULES: ShedRules[CrazyEightsState, Command] = ShedRules(
     reshuffle=Reshuffle.NEVER,
     evolve=evolve,
     penalty_reasons=frozenset({"penalty"}),
-    command_reasons=frozenset({"draw", "penalty"}),
     play_command=play_from,
-    draw_command=Draw,
-    pass_command=Pass,
-    next_hand_command=NextHand,
+    empty_penalty_idles=True,  # R6.2: a penalty draw is a whole turn (R5.2.2, R5.3.2)
 )
 """Crazy Eights' parameters for the shedding engine (S1.2): one 52-card deck, 7 cards each with two
 players and 5 with more (R3.2), never a reshuffle (R4.5)."""
 
-_COMMON = engine.evolvers(RULES, CrazyEightsState)
-_EVOLVE.update(_COMMON)
-_EVOLVE.update(_OWN)
+_complete_evolve(RULES)

@@ -11,8 +11,8 @@ Mau Mau's own: the covered up-card (R3.4), the turn (R4), the special cards and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, assert_never
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from trapoula.domain.cards import SUIT_ORDER, Card, Rank, Suit, deck_104
 from trapoula.domain.deal import Deal
@@ -35,7 +35,7 @@ from trapoula.domain.games.mau_mau.options import MauMauOptions, Skill, parse_op
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding.commands import play_from
-from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject
+from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject, remember_legal
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     CardsDrawn,
@@ -473,30 +473,21 @@ def _decide_next_hand(state: MauMauState, cmd: NextHand) -> tuple[Event, ...]:
     return tuple(acc.events)
 
 
-def decide(state: MauMauState, command: Command) -> tuple[Event, ...]:
-    """Validate ``command`` against ``state`` and return the events it causes (section 8): none for a
-    "Mau" call repeated in the turn, which is accepted and changes nothing (R5.6.3-R5.6.4).
-
-    Raises:
-        CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why.
-    """
-    match command:
-        case Play():
-            return _decide_play(state, command)
-        case Draw():
-            return _decide_draw(state, command)
-        case Pass():
-            return _decide_pass(state, command)
-        case Mau():
-            return _decide_mau(state, command)
-        case Leave():
-            return _decide_leave(state, command)
-        case Join():
-            return _decide_join(state, command)
-        case NextHand():
-            return _decide_next_hand(state, command)
-        case _:
-            assert_never(command)
+decide: Callable[[MauMauState, Command], tuple[Event, ...]] = engine.decider(
+    "mau_mau",
+    {
+        Play: _decide_play,
+        Draw: _decide_draw,
+        Pass: _decide_pass,
+        Mau: _decide_mau,
+        Leave: _decide_leave,
+        Join: _decide_join,
+        NextHand: _decide_next_hand,
+    },
+)
+"""Validate a command against the state and return the events it causes (section 8): none for a
+"Mau" call repeated in the turn, which is accepted and changes nothing (R5.6.3-R5.6.4); a refusal
+raises :class:`~trapoula.domain.errors.CommandRejected`, its ``reason`` and ``rule`` naming why."""
 
 
 def legal_commands(state: MauMauState, seat: int) -> tuple[Command, ...]:
@@ -510,14 +501,8 @@ def legal_commands(state: MauMauState, seat: int) -> tuple[Command, ...]:
     if phase is MATCH_OVER:
         return ()
     if phase is PLAYING and seat == state.to_act:  # the seat to act's list is worked out once per state
-        try:
-            legal: tuple[Command, ...] | None = state.memo
-        except AttributeError:  # a state made by its constructor
-            legal = None
-        if legal is None:
-            legal = _legal(state, seat)
-            object.__setattr__(state, "memo", legal)  # the memo slot (frozen.Memo)
-        return legal
+        legal: tuple[Command, ...] | None = getattr(state, "memo", None)
+        return legal if legal is not None else remember_legal(state, _legal(state, seat))
     return _legal(state, seat)
 
 
@@ -629,11 +614,7 @@ RULES: ShedRules[MauMauState, Command] = ShedRules(
     reshuffle=Reshuffle.WHEN_EMPTY,
     evolve=evolve,
     penalty_reasons=frozenset({"penalty", "last_seven"}),
-    command_reasons=frozenset({"draw", "penalty"}),
     play_command=play_from,
-    draw_command=Draw,
-    pass_command=Pass,
-    next_hand_command=NextHand,
 )
 """Mau Mau's parameters for the shedding engine (S1.2): 104 cards, 7 each, a reshuffle only when a
 card must be drawn from an empty stock (R4.6)."""

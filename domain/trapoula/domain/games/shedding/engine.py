@@ -26,7 +26,7 @@ turn order are the plain clockwise ones.
 from __future__ import annotations
 
 import enum
-from bisect import insort
+from bisect import bisect, insort
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,6 +39,7 @@ from trapoula.domain.deal import Deal, deck_hash, reshuffle_label, shuffle
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.games.frozen import applier, known_setter, replace_fields, set_fields
+from trapoula.domain.games.shedding.commands import Draw, NextHand, Pass
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
     CardsDealt,
@@ -99,16 +100,17 @@ class ShedRules(Generic[S, C]):
     """The game's whole ``evolve`` (the accumulator applies every event through it)."""
     penalty_reasons: frozenset[str]
     """``CardsDrawn`` reasons that take the pending draw (S9.2, S10.3)."""
-    command_reasons: frozenset[str]
-    """``CardsDrawn`` reasons that a ``draw`` command caused (S11)."""
     play_command: Callable[[CardPlayed], C]
-    """The ``play`` command a ``CardPlayed`` came from."""
-    draw_command: Callable[[int], C]
-    """The ``draw`` command of a seat."""
-    pass_command: Callable[[int], C]
-    """The ``pass`` command of a seat."""
-    next_hand_command: Callable[[Deal], C]
-    """The table's ``next_hand`` command dealing a deal."""
+    """The ``play`` command a ``CardPlayed`` came from (the other common commands, ``draw``,
+    ``pass`` and ``next_hand``, are the same in every shedding game: :mod:`.commands`)."""
+    empty_penalty_idles: bool = False
+    """True in a game where a penalty (``CardsDrawn`` of reason ``penalty``) taken at the start of a
+    turn with no card to draw counts as a turn without a card played or drawn, towards a blocked
+    hand (S10.4; ``crazy_eights`` R6.2, where a penalty is always drawn as a whole turn)."""
+
+
+COMMAND_REASONS = frozenset({"draw", "penalty"})
+"""``CardsDrawn`` reasons that a ``draw`` command caused (S11)."""
 
 
 def reject(reason: str, rule: str, message: str) -> CommandRejected:
@@ -223,16 +225,26 @@ def _cards_drawn(state: ShedState, event: CardsDrawn, rules: ShedRules[Any, Any]
     seat, reason = event.seat, event.reason
     cards = cards_of(event.cards)
     hands = state.hands
-    hand = list(hands[seat])
-    for card in cards:  # each in its place: a hand is kept in canonical order (S2.3)
-        insort(hand, card, key=_INDEX)
+    if len(cards) == 1:  # the usual draw: the card put in its place (a hand is in canonical order, S2.3)
+        held = hands[seat]
+        i = bisect(held, cards[0].index, key=_INDEX)
+        hand = (*held[:i], cards[0], *held[i:])
+    else:
+        into = list(hands[seat])
+        for card in cards:  # each in its place
+            insort(into, card, key=_INDEX)
+        hand = tuple(into)
     return _DRAWN, (
-        (*hands[:seat], tuple(hand), *hands[seat + 1 :]),
+        (*hands[:seat], hand, *hands[seat + 1 :]),
         state.stock[len(cards) :],
         state.drawn or reason == "draw",
         0 if reason in rules.penalty_reasons else state.pending_draw,
         state.turn_active or (bool(cards) and seat == state.to_act),
-        0 if cards else state.idle_turns,
+        0
+        if cards
+        else state.idle_turns + 1
+        if rules.empty_penalty_idles and reason == "penalty" and not state.turn_active
+        else state.idle_turns,
     )
 
 
@@ -440,6 +452,49 @@ def evolve_common(state: S, event: Event, rules: ShedRules[S, Any], **also: Any)
     return setter(state, values) if setter is not None else set_fields(state, names, values)
 
 
+def evolve_also(state: S, event: Event, rules: ShedRules[S, Any], **also: Any) -> S:
+    """:func:`evolve_common` of a common event (which it must be) with the game's own field changes
+    ``also`` in the same step (a game's ``HandStarted`` resetting its own per-hand fields ...)."""
+    changed = evolve_common(state, event, rules, **also)
+    assert changed is not None, f"{type(event).__name__} is not a common event"
+    return changed
+
+
+def evolver(
+    cls: type[S], own: Mapping[type, Callable[[S, Any], S]]
+) -> tuple[Callable[[S, Event], S], Callable[[ShedRules[S, Any]], dict[type, Evolver[S]]]]:
+    """The ``evolve`` of a game whose states are of class ``cls`` (trusted events, no validation,
+    STYLE habit 1), and the function that completes it once the game's :class:`ShedRules` are made
+    (they name the ``evolve``).
+
+    The ``evolve`` applies an event of a class in ``own`` (the game's own events, and the common
+    ones whose effect differs or adds to the common one there) by its function there; a common
+    event (S12) by the copying step :func:`evolvers` writes for ``cls``; any other through
+    :func:`evolve_common` (``PlayerJoined``), an event that is none of these leaving the state as
+    it is.  ``complete(rules)`` sets it up and returns the common copying steps (a function of
+    ``own`` may build on one)."""
+    table: dict[type, Evolver[S]] = dict(own)
+    common: list[ShedRules[S, Any]] = []
+    lookup = table.get
+
+    def evolve(state: S, event: Event) -> S:
+        apply = lookup(type(event))
+        if apply is not None:
+            return apply(state, event)
+        changed = evolve_common(state, event, common[0])
+        return state if changed is None else changed
+
+    def complete(rules: ShedRules[S, Any]) -> dict[type, Evolver[S]]:
+        steps = evolvers(rules, cls)
+        common[:] = [rules]
+        table.clear()
+        table.update(steps)
+        table.update(own)
+        return steps
+
+    return evolve, complete
+
+
 def _kept(old: tuple[int, ...], shown: Sequence[int | None]) -> tuple[int, ...]:
     """Totals from an event, a hidden (None) one keeping its old value (R2.5)."""
     return tuple(old[i] if t is None else t for i, t in enumerate(shown))
@@ -599,6 +654,68 @@ def draw(acc: Acc[S], rules: ShedRules[S, Any], seat: int, count: int, reason: s
         acc.emit(event)
         if reshuffle is not None:
             acc.emit(reshuffle[1])
+
+
+# --------------------------------------------------------------------------- commands
+
+
+Decision = Callable[[S, Any], tuple[Event, ...]]
+"""How a game decides one kind of command (``_decide_play`` ...)."""
+
+
+def decider(game: str, kinds: Mapping[type, Decision[S]]) -> Callable[[S, Any], tuple[Event, ...]]:
+    """A game's ``decide``: each command handed to the function of its class in ``kinds`` (command
+    class -> how the game decides it; a subclass of a class in it as that class), which validates
+    it and returns the events it causes (section 8 of each game's rules).
+
+    >>> from trapoula.domain.games.shedding.commands import Draw, Pass
+    >>> decide = decider("example", {Pass: lambda state, cmd: (passed(cmd.seat),)})
+    >>> decide(None, Pass(2))
+    (Passed(seat=2),)
+    >>> decide(None, Draw(2))
+    Traceback (most recent call last):
+    ...
+    AssertionError: example: Draw(seat=2) is not a command of the game
+
+    Raises:
+        CommandRejected: (from ``decide``) the rules refuse the command; ``reason`` and ``rule`` name why.
+    """
+    table = dict(kinds)
+    lookup = table.get
+
+    def decide(state: S, command: Any) -> tuple[Event, ...]:
+        handle = lookup(type(command))
+        if handle is None:
+            handle = next((table[k] for k in type(command).__mro__ if k in table), None)
+            if handle is None:
+                raise AssertionError(f"{game}: {command!r} is not a command of the game")
+        return handle(state, command)
+
+    return decide
+
+
+_set = object.__setattr__
+
+
+def remember_legal(state: ShedState, legal: tuple[C, ...]) -> tuple[C, ...]:
+    """Keep ``legal``, the legal commands of the seat the match waits for, in the memo slot of
+    ``state`` (:class:`~trapoula.domain.games.frozen.Memo`: a state never changes, so they stay
+    legal); return them.  A game reads them back with ``getattr(state, "memo", None)`` (a state
+    made by its constructor has the slot unset) and :func:`is_listed`."""
+    _set(state, "memo", legal)
+    return legal
+
+
+def is_listed(state: ShedState, command: Any) -> bool:
+    """True when ``command`` is one of the legal commands already worked out for ``state`` (the
+    very object the game's ``legal_commands`` listed, :func:`remember_legal`): it is legal, with
+    no check to run again."""
+    legal = getattr(state, "memo", None)
+    if legal is not None:
+        for listed in legal:
+            if listed is command:
+                return True
+    return False
 
 
 # --------------------------------------------------------------------------- dealers and deals
@@ -769,22 +886,32 @@ def explicit_deal(state: ShedState, rules: ShedRules[Any, Any], raw: Mapping[str
 # --------------------------------------------------------------------------- end of a hand, audit
 
 
-def end_hand(acc: Acc[S], winner: int | None, reason: str, points: Sequence[int | None]) -> tuple[int, ...]:
+def end_hand(
+    acc: Acc[S],
+    winner: int | None,
+    reason: str,
+    points: Sequence[int | None],
+    ended: Callable[..., HandEnded] = HandEnded,
+    **also: Any,
+) -> tuple[int, ...]:
     """Emit ``HandEnded`` (every hand revealed, ``points`` booked) and ``SeedRevealed`` (S10.5).
 
     ``points`` has one entry per seat, None for a seat that took no part in the hand (R2.5).
-    ``HandEnded.totals`` shows None for a seat whose player left (R2.5).  Returns the new totals
-    (every seat's, as the state keeps them); whether the match ends is the game's decision.
+    ``HandEnded.totals`` shows None for a seat whose player left (R2.5).  A game whose
+    ``HandEnded`` has fields of its own gives its class as ``ended`` and those fields in ``also``.
+    Returns the new totals (every seat's, as the state keeps them); whether the match ends is the
+    game's decision.
     """
     st = acc.state
     totals = tuple(t + (p or 0) for t, p in zip(st.totals, points, strict=True))
     acc.emit(
-        HandEnded(
+        ended(
             reason=reason,
             winner=winner,
             hands=tuple(codes(sorted_cards(h)) for h in st.hands),
             hand_points=tuple(points),
             totals=shown_totals(st, totals),
+            **also,
         )
     )
     acc.emit(SeedRevealed(seed=st.seed, reshuffle_orders=tuple(codes(o) for o in st.reshuffle_orders)))
@@ -862,7 +989,7 @@ def next_hand_from(event: HandStarted) -> Deal:
     )
 
 
-def command_for(rules: ShedRules[Any, C], events: Sequence[Event], i: int) -> C | None:
+def command_for(rules: ShedRules[Any, C], events: Sequence[Event], i: int) -> C | Draw | Pass | NextHand | None:
     """For an audit: the common command whose events start at ``events[i]``, or None (S11).
 
     A game first tries its own events, then calls this.
@@ -871,19 +998,19 @@ def command_for(rules: ShedRules[Any, C], events: Sequence[Event], i: int) -> C 
     match event:
         case MatchStarted():
             nxt = events[i + 1] if i + 1 < len(events) else None
-            return rules.next_hand_command(next_hand_from(nxt)) if isinstance(nxt, HandStarted) else None
+            return NextHand(next_hand_from(nxt)) if isinstance(nxt, HandStarted) else None
         case HandStarted():
-            return rules.next_hand_command(next_hand_from(event))
+            return NextHand(next_hand_from(event))
         case CardPlayed():
             return rules.play_command(event)
-        case CardsDrawn(seat=seat, reason=reason) if reason in rules.command_reasons:
-            return rules.draw_command(seat)
+        case CardsDrawn(seat=seat, reason=reason) if reason in COMMAND_REASONS:
+            return Draw(seat)
         case StockReshuffled():  # a reshuffle mid-draw is emitted before the CardsDrawn it feeds
             nxt = events[i + 1] if i + 1 < len(events) else None
-            if isinstance(nxt, CardsDrawn) and nxt.reason in rules.command_reasons:
-                return rules.draw_command(nxt.seat)
+            if isinstance(nxt, CardsDrawn) and nxt.reason in COMMAND_REASONS:
+                return Draw(nxt.seat)
         case Passed(seat=seat):
-            return rules.pass_command(seat)
+            return Pass(seat)
     return None
 
 
