@@ -38,7 +38,6 @@ from trapoula.domain.games.shedding.commands import play_from
 from trapoula.domain.games.shedding.engine import Acc, Reshuffle, ShedRules, reject, remember_legal
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
-    CardsDrawn,
     DirectionReversed,
     HandEnded,
     HandStarted,
@@ -144,9 +143,9 @@ def initial_state(config: MatchConfig) -> MauMauState:
 def evolve(state: MauMauState, event: Event) -> MauMauState:
     """Apply one event to the state (trusted: no validation, STYLE habit 1).
 
-    Mau Mau's own events and fields here (the call, R5.6; the ace's extra card, R5.5; a penalty
-    taken with nothing to draw is an idle turn, S10.4); the common mechanics in
-    ``engine.evolve_common``.
+    Mau Mau's own events and fields here (the call, R5.6; the ace's extra card, R5.5); the common mechanics in
+    ``engine.evolve_common`` (a penalty taken with nothing to draw is an idle turn there, S10.4:
+    ``RULES.empty_penalty_idles``).
     """
     match event:
         case MauCalled():
@@ -155,8 +154,6 @@ def evolve(state: MauMauState, event: Event) -> MauMauState:
             return state
         case CardPlayed(card=code):
             played = engine.evolve_common(state, event, RULES, ace_pending=code[0] == "A")
-        case CardsDrawn(reason="penalty", count=0) if not state.turn_active:
-            played = engine.evolve_common(state, event, RULES, idle_turns=state.idle_turns + 1)
         case TurnStarted() | HandStarted() | HandEnded():
             played = engine.evolve_common(state, event, RULES, mau_called=False, ace_pending=False)
         case PlayerLeft(seat=seat) if seat == state.to_act:  # R6.10.2: they lapse
@@ -615,6 +612,7 @@ RULES: ShedRules[MauMauState, Command] = ShedRules(
     evolve=evolve,
     penalty_reasons=frozenset({"penalty", "last_seven"}),
     play_command=play_from,
+    empty_penalty_idles=True,  # S10.4: a penalty taken with nothing to draw ends a turn without a card
 )
 """Mau Mau's parameters for the shedding engine (S1.2): 104 cards, 7 each, a reshuffle only when a
 card must be drawn from an empty stock (R4.6)."""
