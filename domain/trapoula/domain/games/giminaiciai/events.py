@@ -30,10 +30,12 @@ Visibility: ``HandStarted.seed`` and ``HandStarted.deck`` are hidden until the h
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import ClassVar
 
-from trapoula.domain.events import Event
+from trapoula.domain.events import Event, listed_events
+from trapoula.domain.game import AuditRules
 from trapoula.domain.lifecycle import (
     EndsMatch,
     MatchStarted,
@@ -214,3 +216,30 @@ class MatchEnded(EndsMatch):
 
     winner: int
     totals: tuple[int, ...]
+
+
+EVENT_RULES = {
+    "MatchStarted": "R3.1",
+    "HandStarted": "R3.2",
+    "CardsDealt": "R3.6",
+    "StarterTurned": "R3.4",
+    "DiscardPileTurnedOver": "R4.6",
+    "CardDrawn": "R4.2",
+    "CardDiscarded": "R4.4",
+    "HandLaidDown": "R5.1",
+    "PointsScored": "R7",
+    "PlayerFinished": "R5.5",
+    "HandEnded": "R8.1",
+    "ShuffleRevealed": "R3.2",
+    "MatchEnded": "R9.1",
+}
+"""The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
+
+AUDIT_RULES = AuditRules(seeded="R3.2", explicit="R3.2")
+"""The rules the audit cites for a hand's commitment: the salt and deck order of ``R3.2``."""
+
+REVEAL_SEED_FIELD = "salt"
+"""The field of ``ShuffleRevealed`` that reveals the hand's secret (R3.2)."""
+
+EVENT_TYPES = listed_events(sys.modules[__name__])
+"""Event name -> class of the events listed in ``__all__`` (section 9), for ``GameSpec.event_types``."""

@@ -108,6 +108,8 @@ MIN_PLAYERS = 2
 """R2.3."""
 MAX_PLAYERS = 6
 """R2.3."""
+EXPLICIT_DEAL_RULE = "R3.8"
+"""The rule of an explicit deal, cited when a table refuses one (``GameSpec.explicit_deal_rule``)."""
 DECK: tuple[Card, ...] = deck_52()
 """The 52 cards (R2.1), canonical order."""
 _DECK_SET = frozenset(DECK)

@@ -18,6 +18,9 @@ from trapoula.domain.game import SeatCommand
 from trapoula.domain.games.mau_mau.options import Skill, parse_skill
 from trapoula.domain.games.shedding.commands import Draw, Pass, Play, card_and_suit, kind_of, payload, seat_of
 
+SEAT_CHANGES = True
+"""Players may join between hands and leave at any time (R6.9, R6.10; ``GameSpec.seat_changes``)."""
+
 __all__ = [
     "SEAT_COMMANDS",
     "Command",

@@ -125,6 +125,8 @@ MIN_PLAYERS = 2
 """R1, R2.3."""
 MAX_PLAYERS = 4
 """R1, R2.3."""
+EXPLICIT_DEAL_RULE = "R3.7"
+"""The rule of an explicit deal, cited when a table refuses one (``GameSpec.explicit_deal_rule``)."""
 HAND_SIZE = 5
 """R3.3."""
 AUX_COUNT = 2

@@ -70,6 +70,10 @@ read off its enum class is a slow look-up)."""
 
 SEATS = 4
 """Exactly four players (R2.3)."""
+MIN_PLAYERS = MAX_PLAYERS = SEATS
+"""The table's seats: four, no more and no fewer (R2.3)."""
+EXPLICIT_DEAL_RULE = "R3.2"
+"""The rule of an explicit deal, cited when a table refuses one (``GameSpec.explicit_deal_rule``)."""
 TRICKS = 8
 """Eight tricks a hand (R4.14)."""
 LAST_TRICK_BONUS = 10
