@@ -312,8 +312,9 @@ _DECIDER_FIELDS = frozenset(Decider.__annotations__)
 
 def decider(rules: Rules[S, C], progress: Progress[S], codec: Codec[C]) -> Decider[S, C]:
     """The ``GameSpec`` fields of a game's decider, read from its modules: ``rules`` (its rules
-    module), ``progress`` (the module saying where a match stands: the rules module, or an engine
-    it shares with other games) and ``codec`` (its commands module).  Each field is the module's
+    module), ``progress`` (what says where a match stands: the rules module, an engine it shares with
+    other games, or the :class:`~trapoula.domain.games.rulekit.Phases` of its rules) and ``codec``
+    (its commands module).  Each field is the module's
     function of the same name, unwrapped, so a ``GameSpec`` built with it calls the game's
     functions directly (DESIGN, Layers; each game's sections 8 and 9); the table's deal is every
     game's :class:`NextHand` (:func:`deal_command`)."""

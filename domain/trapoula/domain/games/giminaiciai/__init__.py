@@ -38,7 +38,7 @@ SPEC: GameSpec[GiminaiciaiState, Command] = GameSpec(
     key="giminaiciai",
     title="Giminaičiai",
     summary="Giminaičiai (Relatives): Lithuanian rummy for 2-6; lay down the whole hand in groups of related cards.",
-    **decider(rules, rules, commands),
+    **decider(rules, rules.PHASES, commands),
     **spec_fields(rules, views, options, bot, text, events),
 )
 """Giminaičiai's game definition."""

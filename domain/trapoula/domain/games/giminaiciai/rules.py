@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal, check_dealer, check_whole_deck, deal_cards
+from trapoula.domain.deal import Deal, check_whole_deck, deal_cards, deal_fields, deal_refusal, hands_in_deal_order
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
@@ -96,9 +96,7 @@ __all__ = [
     "explicit_deal",
     "hand_in_progress",
     "initial_state",
-    "is_terminal",
     "legal_commands",
-    "needs_deal",
     "next_to_act",
     "option_defaults",
     "upcoming_dealer",
@@ -623,8 +621,6 @@ def acting(state: GiminaiciaiState) -> tuple[int, ...]:
     return (to_act,) if to_act is not None and state.phase is PLAY else ()
 
 
-is_terminal = PHASES.is_terminal
-needs_deal = PHASES.needs_deal
 hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
@@ -635,12 +631,7 @@ def deck(state: GiminaiciaiState) -> tuple[Card, ...]:
     return DECK
 
 
-def _bad_deal(message: str) -> InvalidInput:
-    return InvalidInput(f"giminaiciai explicit deal: {message} (R3.8)", reason="bad_deal")
-
-
-def _code_list(raw: Any, what: str, size: int) -> tuple[Card, ...]:
-    return deal_cards(raw, what, size, _bad_deal)
+_bad_deal = deal_refusal("giminaiciai", EXPLICIT_DEAL_RULE)
 
 
 def explicit_deal(state: GiminaiciaiState, raw: Mapping[str, Any]) -> Deal:
@@ -655,22 +646,15 @@ def explicit_deal(state: GiminaiciaiState, raw: Mapping[str, Any]) -> Deal:
         InvalidInput: unknown fields, lists of the wrong size, codes that do not parse, a dealer that is
             not the next hand's, or cards that are not exactly the 52-card deck (``bad_deal``).
     """
-    if not isinstance(raw, Mapping):
-        raise _bad_deal(f"{str(raw)[:60]!r} is not a mapping")
-    keys = set(raw) - {"dealer"}
     n = state.n
     dealer = upcoming_dealer(state)
-    check_dealer(raw, dealer, _bad_deal)
+    keys = deal_fields(raw, dealer, _bad_deal)
     if keys == {"deck"}:
-        order = _code_list(raw["deck"], "deck", len(DECK))
+        order = deal_cards(raw["deck"], "deck", len(DECK), _bad_deal)
     elif keys == {"hands", "starter", "stock"}:
-        hands_raw = raw["hands"]
-        if not isinstance(hands_raw, list | tuple) or len(hands_raw) != n:
-            raise _bad_deal(f"'hands' must list {n} hands, one per seat")
-        hands = [_code_list(h, f"hand of seat {i}", HAND_SIZE) for i, h in enumerate(hands_raw)]
-        starter = _code_list([raw["starter"]], "starter", 1)
-        stock = _code_list(raw["stock"], "stock", len(DECK) - HAND_SIZE * n - 1)
-        dealt = [hands[(dealer + 1 + i % n) % n][i // n] for i in range(HAND_SIZE * n)]
+        dealt = hands_in_deal_order(raw["hands"], n, HAND_SIZE, dealer, _bad_deal)
+        starter = deal_cards([raw["starter"]], "starter", 1, _bad_deal)
+        stock = deal_cards(raw["stock"], "stock", len(DECK) - HAND_SIZE * n - 1, _bad_deal)
         order = (*dealt, *starter, *stock)
     else:
         raise _bad_deal(f"expected 'deck', or 'hands', 'starter' and 'stock', not {sorted(map(str, raw))}")

@@ -33,7 +33,7 @@ SPEC: GameSpec[RomisState, Command] = GameSpec(
     key="romis",
     title="Romis su iškritimu",
     summary="Romis su iškritimu (Rummy with elimination): Lithuanian, 2-4; reveal related cards in sealed rounds.",
-    **decider(rules, rules, commands),
+    **decider(rules, rules.PHASES, commands),
     **spec_fields(rules, views, options, bot, text, events),
     record_checks=check_record,
 )

@@ -43,7 +43,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal, check_dealer, check_whole_deck, deal_cards, deck_hash, shuffle
+from trapoula.domain.deal import (
+    Deal,
+    check_whole_deck,
+    deal_cards,
+    deal_fields,
+    deal_refusal,
+    deck_hash,
+    hands_in_deal_order,
+    shuffle,
+)
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
@@ -113,9 +122,7 @@ __all__ = [
     "explicit_deal",
     "hand_in_progress",
     "initial_state",
-    "is_terminal",
     "legal_commands",
-    "needs_deal",
     "option_defaults",
     "seat_order",
     "upcoming_dealer",
@@ -834,8 +841,6 @@ def acting(state: RomisState) -> tuple[int, ...]:
     return tuple(s for s in range(state.n) if state.live[s] and state.submissions[s] is None)
 
 
-is_terminal = PHASES.is_terminal
-needs_deal = PHASES.needs_deal
 hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
@@ -846,12 +851,7 @@ def deck(state: RomisState) -> tuple[Card, ...]:
     return DECK
 
 
-def _bad_deal(message: str) -> InvalidInput:
-    return InvalidInput(f"romis explicit deal: {message} (R3.7)", reason="bad_deal")
-
-
-def _code_list(raw: Any, what: str, size: int) -> tuple[Card, ...]:
-    return deal_cards(raw, what, size, _bad_deal)
+_bad_deal = deal_refusal("romis", EXPLICIT_DEAL_RULE)
 
 
 def explicit_deal(state: RomisState, raw: Mapping[str, Any]) -> Deal:
@@ -867,21 +867,12 @@ def explicit_deal(state: RomisState, raw: Mapping[str, Any]) -> Deal:
             dealer that is not the next hand's, or cards that are not exactly the 52-card deck
             (``bad_deal``).
     """
-    if not isinstance(raw, Mapping):
-        raise _bad_deal(f"{str(raw)[:60]!r} is not a mapping")
-    keys = set(raw) - {"dealer"}
     n = state.n
     dealer = upcoming_dealer(state)
-    check_dealer(raw, dealer, _bad_deal)
-    if keys != {"hands", "stock"}:
+    if deal_fields(raw, dealer, _bad_deal) != {"hands", "stock"}:
         raise _bad_deal(f"expected 'hands' and 'stock' (and optionally 'dealer'), not {sorted(map(str, raw))}")
-    hands_raw = raw["hands"]
-    if not isinstance(hands_raw, list | tuple) or len(hands_raw) != n:
-        raise _bad_deal(f"'hands' must list {n} hands, one per seat")
-    hands = [_code_list(h, f"hand of seat {i}", HAND_SIZE) for i, h in enumerate(hands_raw)]
-    stock = _code_list(raw["stock"], "stock", len(DECK) - HAND_SIZE * n)
-    seq = seat_order(dealer, n)
-    dealt = [hands[seq[i % n]][i // n] for i in range(HAND_SIZE * n)]
+    dealt = hands_in_deal_order(raw["hands"], n, HAND_SIZE, dealer, _bad_deal)
+    stock = deal_cards(raw["stock"], "stock", len(DECK) - HAND_SIZE * n, _bad_deal)
     order = (*dealt, *stock)
     check_whole_deck(order, DECK, _bad_deal)
     return Deal(order=tuple(order), seed=None)

@@ -26,7 +26,7 @@ SPEC: GameSpec[VidaState, Command] = GameSpec(
     key="vida",
     title="Vida",
     summary="Vida (Βίδα): Greek Belote for four in two teams; auction with vida doublings, declarations, belote.",
-    **decider(rules, rules, commands),
+    **decider(rules, rules.PHASES, commands),
     **spec_fields(rules, views, options, bot, text, events),
 )
 """Vida's game definition."""

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, Rank, Suit, codes, deck_32, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal, check_whole_deck, deal_cards, random_stream, uniform
+from trapoula.domain.deal import Deal, check_whole_deck, deal_cards, deal_refusal, random_stream, uniform
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload
 from trapoula.domain.game import MatchConfig
@@ -115,10 +115,8 @@ __all__ = [
     "explicit_deal",
     "hand_in_progress",
     "initial_state",
-    "is_terminal",
     "legal_commands",
     "legal_payloads",
-    "needs_deal",
     "option_defaults",
     "upcoming_dealer",
 ]
@@ -899,8 +897,6 @@ def acting(state: VidaState) -> tuple[int, ...]:
     return ()
 
 
-is_terminal = PHASES.is_terminal
-needs_deal = PHASES.needs_deal
 hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
@@ -911,8 +907,7 @@ def deck(state: VidaState) -> tuple[Card, ...]:
     return DECK
 
 
-def _bad_deal(message: str) -> InvalidInput:
-    return InvalidInput(f"vida explicit deal: {message} (R3.2)", reason="bad_deal")
+_bad_deal = deal_refusal("vida", EXPLICIT_DEAL_RULE)
 
 
 def _code_list(raw: Any, what: str, size: int) -> tuple[Card, ...]:
