@@ -60,6 +60,26 @@ __all__ = [
     "StarterTurned",
 ]
 
+EVENT_RULES = {
+    "MatchStarted": "R3.1",
+    "HandStarted": "R3.2",
+    "CardsDealt": "R3.6",
+    "StarterTurned": "R3.4",
+    "DiscardPileTurnedOver": "R4.6",
+    "CardDrawn": "R4.2",
+    "CardDiscarded": "R4.4",
+    "HandLaidDown": "R5.1",
+    "PointsScored": "R7",
+    "PlayerFinished": "R5.5",
+    "HandEnded": "R8.1",
+    "ShuffleRevealed": "R3.2",
+    "MatchEnded": "R9.1",
+}
+"""The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
+
+AUDIT_RULES = AuditRules(seeded="R3.2", explicit="R3.2")
+"""The rules the audit cites for a hand's commitment: the salt and deck order of ``R3.2``."""
+
 
 @dataclass(frozen=True, slots=True)
 class HandStarted(StartsHand):
@@ -210,6 +230,10 @@ class ShuffleRevealed(RevealsSalt):
     """The hand's seed; ``""`` for an explicit deal."""
 
 
+REVEAL_SEED_FIELD = "salt"
+"""The field of ``ShuffleRevealed`` that reveals the hand's secret (R3.2)."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchEnded(EndsMatch):
     """One player alone has the highest total, at least ``target_score`` (R9.1, R9.2)."""
@@ -217,29 +241,6 @@ class MatchEnded(EndsMatch):
     winner: int
     totals: tuple[int, ...]
 
-
-EVENT_RULES = {
-    "MatchStarted": "R3.1",
-    "HandStarted": "R3.2",
-    "CardsDealt": "R3.6",
-    "StarterTurned": "R3.4",
-    "DiscardPileTurnedOver": "R4.6",
-    "CardDrawn": "R4.2",
-    "CardDiscarded": "R4.4",
-    "HandLaidDown": "R5.1",
-    "PointsScored": "R7",
-    "PlayerFinished": "R5.5",
-    "HandEnded": "R8.1",
-    "ShuffleRevealed": "R3.2",
-    "MatchEnded": "R9.1",
-}
-"""The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
-
-AUDIT_RULES = AuditRules(seeded="R3.2", explicit="R3.2")
-"""The rules the audit cites for a hand's commitment: the salt and deck order of ``R3.2``."""
-
-REVEAL_SEED_FIELD = "salt"
-"""The field of ``ShuffleRevealed`` that reveals the hand's secret (R3.2)."""
 
 EVENT_TYPES = listed_events(sys.modules[__name__])
 """Event name -> class of the events listed in ``__all__`` (section 9), for ``GameSpec.event_types``."""
