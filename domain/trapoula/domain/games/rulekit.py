@@ -1,7 +1,7 @@
 """Pieces that several games' rules modules share: the accumulator a decision emits its events into,
 the check that a command is one its state already listed as legal, where a match played hand by
-hand stands (:class:`Phases`), and the checks of a match's configuration where every seat scores for
-itself.
+hand stands (:class:`Phases`), the checks of a match's configuration where every seat scores for
+itself, and the summary of the last hand that the views show (:func:`ended_hand_view`).
 
 Each piece is what the games wrote alike; a game still says which of its rules each one carries out
 (its own messages and rule numbers are passed in).
@@ -20,13 +20,60 @@ from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import Memo
 from trapoula.domain.options import is_int
 
-__all__ = ["MAX_INITIAL_TOTAL", "Acc", "Phased", "Phases", "dealer_and_totals", "is_listed"]
+__all__ = [
+    "MAX_INITIAL_TOTAL",
+    "Acc",
+    "EndedHand",
+    "Phased",
+    "Phases",
+    "dealer_and_totals",
+    "ended_hand_view",
+    "is_listed",
+]
 
 S = TypeVar("S")
 """A game's state type."""
 
 MAX_INITIAL_TOTAL = 10**9
 """Initial totals beyond this size are refused as malformed (each game's rule on initial totals)."""
+
+
+class EndedHand(Protocol):
+    """A game's ``HandEnded`` event as its views show it (each game's section 9): the hand, why it
+    ended, its winner, and each seat's points and total."""
+
+    @property
+    def hand_no(self) -> int:
+        """The hand's number in the match, from 1."""
+
+    @property
+    def reason(self) -> str:
+        """Why the hand ended (the game's own reasons)."""
+
+    @property
+    def winner(self) -> int | None:
+        """The hand's winner, None when it has none."""
+
+    @property
+    def hand_points(self) -> tuple[int, ...]:
+        """Each seat's points of the hand."""
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's match total after the hand."""
+
+
+def ended_hand_view(last: EndedHand) -> dict[str, Any]:
+    """The plain-data summary of the last hand that a game's view shows (section 9 ``HandEnded``):
+    ``{hand_no, reason, winner, hand_points: [...], totals: [...]}``, to which the game adds its own
+    fields."""
+    return {
+        "hand_no": last.hand_no,
+        "reason": last.reason,
+        "winner": last.winner,
+        "hand_points": list(last.hand_points),
+        "totals": list(last.totals),
+    }
 
 
 class Phased(Protocol):
