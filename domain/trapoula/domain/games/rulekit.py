@@ -10,14 +10,17 @@ Each piece is what the games wrote alike; a game still says which of its rules e
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from trapoula.domain.cards import parse_cards
+from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import Memo
+from trapoula.domain.lifecycle import MatchStarted, StartsHand
 from trapoula.domain.options import is_int
 
 __all__ = [
@@ -29,6 +32,7 @@ __all__ = [
     "dealer_and_totals",
     "ended_hand_view",
     "is_listed",
+    "table_deal",
 ]
 
 S = TypeVar("S")
@@ -179,3 +183,21 @@ def dealer_and_totals(config: MatchConfig, n: int, totals_rule: str) -> tuple[in
             f"initial totals {str(raw)[:80]}: expected {n} integers, one per seat ({totals_rule})", reason="bad_config"
         )
     return fd, tuple(totals)
+
+
+def table_deal(events: Sequence[Event], i: int) -> Deal | None:
+    """For an audit (``GameSpec.command_for``): the deal of the table's ``next_hand`` whose events
+    start at ``events[i]`` -- a hand's start (:class:`~trapoula.domain.lifecycle.StartsHand`), or the
+    ``MatchStarted`` right before the first one -- as the hand's start records it: its deck order
+    and seed (each game's section 8, ``next_hand``).  None for any other event, and for a
+    ``MatchStarted`` that no hand's start follows.
+
+    Raises:
+        InvalidInput: a recorded deck code that does not parse (``bad_card``).
+    """
+    event: Event | None = events[i]
+    if isinstance(event, MatchStarted):
+        event = events[i + 1] if i + 1 < len(events) else None
+    if isinstance(event, StartsHand):
+        return Deal(order=parse_cards(event.deck), seed=event.seed)
+    return None

@@ -74,7 +74,7 @@ from trapoula.domain.games.giminaiciai.laying import (
 )
 from trapoula.domain.games.giminaiciai.options import GiminaiciaiOptions, parse_options
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
-from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals, is_listed
+from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals, is_listed, table_deal
 
 NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
 """The phases as module constants (a member read off its enum class is a slow look-up)."""
@@ -670,15 +670,11 @@ def command_for(state: GiminaiciaiState, events: Sequence[Event], i: int) -> Com
     end with ``HandEnded`` ``stalled`` when it ends a stalled hand, R8.4); ``HandLaidDown`` a
     ``lay_down`` (its groups as recorded, ``extra`` the number of extra cards).
     """
+    deal = table_deal(events, i)
+    if deal is not None:
+        return NextHand(deal)
     event = events[i]
-    nxt = events[i + 1] if i + 1 < len(events) else None
     match event:
-        case MatchStarted():
-            if isinstance(nxt, HandStarted):
-                return NextHand(Deal(order=parse_cards(nxt.deck), seed=nxt.seed))
-            return None
-        case HandStarted():
-            return NextHand(Deal(order=parse_cards(event.deck), seed=event.seed))
         case DiscardPileTurnedOver(seat=seat):
             return Draw(seat, "stock")
         case CardDrawn(seat=seat, source=source):

@@ -34,7 +34,7 @@ from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import remember_last, replace_fields
-from trapoula.domain.games.rulekit import Acc, Phases
+from trapoula.domain.games.rulekit import Acc, Phases, table_deal
 from trapoula.domain.games.vida.cards import legal_cards, play_refusal, trick_points, trick_winner
 from trapoula.domain.games.vida.commands import Bid, Command, Declare, Give, NextHand, Pass, Play, Vida, command_payload
 from trapoula.domain.games.vida.declarations import Combination, combinations, resolve
@@ -967,15 +967,12 @@ def command_for(state: VidaState, events: Sequence[Event], i: int) -> Command | 
     ``VidaCalled``, ``DeclarationAnnounced`` their calls; the first ``CardGiven`` of a hand the
     ``give`` of the three; ``CardPlayed`` a ``play`` (with belote when ``BeloteAnnounced`` follows).
     """
+    deal = table_deal(events, i)
+    if deal is not None:
+        return NextHand(deal)
     event = events[i]
     nxt = events[i + 1] if i + 1 < len(events) else None
     match event:
-        case MatchStarted():
-            if isinstance(nxt, HandStarted):
-                return NextHand(Deal(order=parse_cards(nxt.deck), seed=nxt.seed))
-            return None
-        case HandStarted():
-            return NextHand(Deal(order=parse_cards(event.deck), seed=event.seed))
         case CardPlayed(seat=seat, card=code):
             belote = isinstance(nxt, BeloteAnnounced) and nxt.seat == seat
             return Play(seat, parse_card(code), belote)
