@@ -32,6 +32,8 @@ __all__ = [
     "dealer_and_totals",
     "ended_hand_view",
     "is_listed",
+    "seat_count",
+    "sole_leader",
     "table_deal",
 ]
 
@@ -162,6 +164,19 @@ def is_listed(state: Memo, command: object) -> bool:
     return False
 
 
+def seat_count(config: MatchConfig, game: str, min_players: int, max_players: int, rule: str) -> int:
+    """The number of seats of a match of ``game``, checked against the game's range of players (its
+    ``rule``, e.g. ``R2.3``).
+
+    Raises:
+        InvalidInput: fewer than ``min_players`` or more than ``max_players`` seats (``bad_seats``).
+    """
+    n = len(config.seats)
+    if not min_players <= n <= max_players:
+        raise InvalidInput(f"{game} needs {min_players} to {max_players} players, got {n} ({rule})", reason="bad_seats")
+    return n
+
+
 def dealer_and_totals(config: MatchConfig, n: int, totals_rule: str) -> tuple[int, tuple[int, ...]]:
     """The first dealer and the initial totals of a match of ``n`` seats that each score for
     themselves: ``config.first_dealer``, seat n-1 when not given (each game's R3.1), and
@@ -200,4 +215,18 @@ def table_deal(events: Sequence[Event], i: int) -> Deal | None:
         event = events[i + 1] if i + 1 < len(events) else None
     if isinstance(event, StartsHand):
         return Deal(order=parse_cards(event.deck), seed=event.seed)
+    return None
+
+
+def sole_leader(totals: Sequence[int], target: int) -> int | None:
+    """The seat whose total alone is the highest and reaches ``target``: the winner of a match played
+    to a target where a tie for the lead plays on (each such game's match-end rule); None while no
+    seat is.
+
+    >>> sole_leader((120, 205, 90), 200), sole_leader((205, 205, 90), 200), sole_leader((120, 150), 200)
+    (1, None, None)
+    """
+    top = max(totals)
+    if top >= target and totals.count(top) == 1:
+        return totals.index(top)
     return None

@@ -45,7 +45,7 @@ from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
 from trapoula.domain.deal import Deal, check_whole_deck, deal_cards, deal_fields, deal_refusal, hands_in_deal_order
-from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.errors import CommandRejected
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import replace_fields
@@ -74,7 +74,15 @@ from trapoula.domain.games.giminaiciai.laying import (
 )
 from trapoula.domain.games.giminaiciai.options import GiminaiciaiOptions, parse_options
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
-from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals, is_listed, table_deal
+from trapoula.domain.games.rulekit import (
+    Acc,
+    Phases,
+    dealer_and_totals,
+    is_listed,
+    seat_count,
+    sole_leader,
+    table_deal,
+)
 
 NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
 """The phases as module constants (a member read off its enum class is a slow look-up)."""
@@ -183,9 +191,7 @@ def initial_state(config: MatchConfig) -> GiminaiciaiState:
         InvalidInput: not 2 to 6 seats (``bad_seats``, R2.3); a bad option (``bad_option``); a first
             dealer that is not a seat, or initial totals that are not n integers (``bad_config``).
     """
-    n = len(config.seats)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise InvalidInput(f"giminaiciai needs 2 to 6 players, got {n} (R2.3)", reason="bad_seats")
+    n = seat_count(config, "giminaiciai", MIN_PLAYERS, MAX_PLAYERS, "R2.3")
     options = parse_options(config.options)
     fd, totals = dealer_and_totals(config, n, "R10.2")
     return GiminaiciaiState(config=config, options=options, n=n, first_dealer=fd, totals=totals)
@@ -466,9 +472,9 @@ def _end_of_turn(acc: Acc[GiminaiciaiState]) -> None:
         )
     )
     acc.emit(ShuffleRevealed(hand_no=st.hand_no, deck=codes(st.deck), salt=st.seed or ""))
-    top = max(totals)
-    if top >= st.options.target_score and totals.count(top) == 1:  # R9.1, R9.2
-        acc.emit(MatchEnded(winner=totals.index(top), totals=totals))
+    leader = sole_leader(totals, st.options.target_score)  # R9.1, R9.2
+    if leader is not None:
+        acc.emit(MatchEnded(winner=leader, totals=totals))
 
 
 def _decide_draw(state: GiminaiciaiState, cmd: Draw) -> tuple[Event, ...]:

@@ -97,7 +97,7 @@ from trapoula.domain.games.romis.sealing import (
     submission_commitment,
 )
 from trapoula.domain.games.romis.state import Phase, RomisState, Shuffle, Submission
-from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals
+from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals, seat_count, sole_leader
 
 NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
 """The phases as module constants (a member read off its enum class is a slow look-up)."""
@@ -218,9 +218,7 @@ def initial_state(config: MatchConfig) -> RomisState:
         InvalidInput: not 2 to 4 seats (``bad_seats``, R2.3); a bad option (``bad_option``); a first
             dealer that is not a seat, or initial totals that are not n integers (``bad_config``).
     """
-    n = len(config.seats)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise InvalidInput(f"romis needs 2 to 4 players, got {n} (R2.3)", reason="bad_seats")
+    n = seat_count(config, "romis", MIN_PLAYERS, MAX_PLAYERS, "R2.3")
     options = parse_options(config.options)
     fd, totals = dealer_and_totals(config, n, "R12.2")
     return RomisState(
@@ -786,9 +784,9 @@ def _end(acc: Acc[RomisState], reason: str, winner: int | None = None) -> None:
             secret=None if st.seed is not None else st.secret,
         )
     )
-    top = max(totals)
-    if top >= st.options.target_score and totals.count(top) == 1:  # R11.1, R11.2
-        acc.emit(MatchEnded(winner=totals.index(top), totals=totals))
+    leader = sole_leader(totals, st.options.target_score)  # R11.1, R11.2
+    if leader is not None:
+        acc.emit(MatchEnded(winner=leader, totals=totals))
 
 
 def decide(state: RomisState, command: Command) -> tuple[Event, ...]:
