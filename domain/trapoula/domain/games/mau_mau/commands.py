@@ -18,9 +18,6 @@ from trapoula.domain.game import SeatCommand
 from trapoula.domain.games.mau_mau.options import Skill, parse_skill
 from trapoula.domain.games.shedding.commands import Draw, Pass, Play, card_and_suit, kind_of, payload, seat_of
 
-SEAT_CHANGES = True
-"""Players may join between hands and leave at any time (R6.9, R6.10; ``GameSpec.seat_changes``)."""
-
 __all__ = [
     "SEAT_COMMANDS",
     "Command",
@@ -36,6 +33,9 @@ __all__ = [
     "join_command",
     "parse_command",
 ]
+
+SEAT_CHANGES = True
+"""Players may join between hands and leave at any time (R6.9, R6.10; ``GameSpec.seat_changes``)."""
 
 MAX_NAME = 64
 """The longest display name a ``join`` may carry (characters)."""
