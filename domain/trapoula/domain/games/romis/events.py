@@ -96,9 +96,6 @@ EVENT_RULES = {
 }
 """The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
 
-AUDIT_RULES = AuditRules(seeded="R3.2", explicit="R3.2")
-"""The rules the audit cites for a hand's commitment: the salt and deck order of ``R3.2``."""
-
 
 @dataclass(frozen=True, slots=True)
 class HandStarted(StartsHand):
@@ -323,6 +320,9 @@ class ShuffleRevealed(RevealsSalt):
 
 REVEAL_SEED_FIELD = "salt"
 """The field of ``ShuffleRevealed`` that reveals the hand's secret (R3.2)."""
+
+AUDIT_RULES = AuditRules(seeded="R3.2", explicit="R3.2")
+"""The rules the audit cites for a hand's commitment: the salt and deck order of ``R3.2``."""
 
 
 @dataclass(frozen=True, slots=True)
