@@ -48,7 +48,10 @@ __all__ = [
     "check_whole_deck",
     "commitment",
     "deal_cards",
+    "deal_fields",
+    "deal_refusal",
     "deck_hash",
+    "hands_in_deal_order",
     "random_stream",
     "shuffle",
     "uniform",
@@ -252,6 +255,48 @@ class Deal:
                 )
             return tuple(given)
         return shuffle(cards, self.reshuffle_seed, reshuffle_label(k))
+
+
+def deal_refusal(game: str, rule: str) -> Callable[[str], InvalidInput]:
+    """The ``bad_deal`` of a game's explicit deal (its explicit-deal rule ``rule``, e.g. ``R3.8``): it
+    makes ``message`` the error ``InvalidInput("<game> explicit deal: <message> (<rule>)")`` of reason
+    ``bad_deal``, for :func:`deal_cards`, :func:`check_dealer` and :func:`check_whole_deck`."""
+
+    def refusal(message: str) -> InvalidInput:
+        return InvalidInput(f"{game} explicit deal: {message} ({rule})", reason="bad_deal")
+
+    return refusal
+
+
+def deal_fields(raw: Any, dealer: int, bad_deal: Callable[[str], InvalidInput]) -> set[str]:
+    """The fields of an explicit deal given as plain data, but its optional ``"dealer"``, which must be
+    ``dealer``, the next hand's dealer (:func:`check_dealer`; each game's explicit-deal rule).
+
+    Raises:
+        InvalidInput: ``raw`` is not a mapping, or names another dealer -- whatever ``bad_deal`` makes of
+            the message.
+    """
+    if not isinstance(raw, Mapping):
+        raise bad_deal(f"{str(raw)[:60]!r} is not a mapping")
+    check_dealer(raw, dealer, bad_deal)
+    return set(raw) - {"dealer"}
+
+
+def hands_in_deal_order(
+    raw: Any, n: int, size: int, dealer: int, bad_deal: Callable[[str], InvalidInput]
+) -> tuple[Card, ...]:
+    """The cards of an explicit deal's ``"hands"`` (``raw``: ``n`` lists of ``size`` card codes, one per
+    seat) in the order they are dealt: one card at a time, from the seat after ``dealer`` round the
+    table (each game's deal rule, e.g. ``giminaiciai`` and ``romis`` R3.6).
+
+    Raises:
+        InvalidInput: ``raw`` is not a list of ``n`` hands, or a hand is not ``size`` card codes
+            (:func:`deal_cards`) -- whatever ``bad_deal`` makes of the message.
+    """
+    if not isinstance(raw, list | tuple) or len(raw) != n:
+        raise bad_deal(f"'hands' must list {n} hands, one per seat")
+    hands = [deal_cards(h, f"hand of seat {i}", size, bad_deal) for i, h in enumerate(raw)]
+    return tuple(hands[(dealer + 1 + i % n) % n][i // n] for i in range(size * n))
 
 
 def deal_cards(raw: Any, what: str, size: int, bad_deal: Callable[[str], InvalidInput]) -> tuple[Card, ...]:

@@ -10,6 +10,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, ClassVar, Generic, Protocol, TypedDict, TypeVar
 
 from trapoula.domain.cards import Card, parse_card
@@ -305,10 +306,15 @@ class Decider(TypedDict, Generic[S, C]):
     deal_command: Callable[[Any, Deal], NextHand]
 
 
+_DECIDER_FIELDS = frozenset(Decider.__annotations__)
+"""The ``GameSpec`` fields :func:`decider` supplies, which :func:`spec_fields` leaves to it."""
+
+
 def decider(rules: Rules[S, C], progress: Progress[S], codec: Codec[C]) -> Decider[S, C]:
     """The ``GameSpec`` fields of a game's decider, read from its modules: ``rules`` (its rules
-    module), ``progress`` (the module saying where a match stands: the rules module, or an engine
-    it shares with other games) and ``codec`` (its commands module).  Each field is the module's
+    module), ``progress`` (what says where a match stands: the rules module, an engine it shares with
+    other games, or the :class:`~trapoula.domain.games.rulekit.Phases` of its rules) and ``codec``
+    (its commands module).  Each field is the module's
     function of the same name, unwrapped, so a ``GameSpec`` built with it calls the game's
     functions directly (DESIGN, Layers; each game's sections 8 and 9); the table's deal is every
     game's :class:`NextHand` (:func:`deal_command`)."""
@@ -329,6 +335,31 @@ def decider(rules: Rules[S, C], progress: Progress[S], codec: Codec[C]) -> Decid
         "command_seat": codec.command_seat,
         "deal_command": deal_command,
     }
+
+
+def spec_fields(*modules: ModuleType) -> dict[str, Any]:
+    """The ``GameSpec`` fields a game's modules define by name, beyond its decider (:func:`decider`):
+    a field ``f`` is a module's attribute ``f`` (a function: ``seat_view``, ``parse_options``,
+    ``acting``) or ``F`` (a constant: ``TEXT``, ``EVENT_TYPES``, ``EVENT_RULES``, ``MIN_PLAYERS``),
+    the first of ``modules`` that defines it winning; a field no module defines keeps its default.
+    Read once when the game's ``GameSpec`` is built, so the spec holds the modules' own functions
+    (DESIGN, Layers; each game's sections 8 and 9), to pass as ``**spec_fields(views, options, ...)``
+    next to ``**decider(...)``, whose fields it never reads.
+
+    Returns:
+        Field name -> value, for the fields some module defines.
+    """
+    found: dict[str, Any] = {}
+    for spec_field in dataclasses.fields(GameSpec):
+        if spec_field.name in _DECIDER_FIELDS:
+            continue
+        for module in modules:
+            names = vars(module)
+            name = spec_field.name if spec_field.name in names else spec_field.name.upper()
+            if name in names:
+                found[spec_field.name] = names[name]
+                break
+    return found
 
 
 @dataclass(frozen=True, slots=True)

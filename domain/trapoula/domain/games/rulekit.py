@@ -1,7 +1,7 @@
 """Pieces that several games' rules modules share: the accumulator a decision emits its events into,
 the check that a command is one its state already listed as legal, where a match played hand by
-hand stands (:class:`Phases`), and the checks of a match's configuration where every seat scores for
-itself.
+hand stands (:class:`Phases`), the checks of a match's configuration where every seat scores for
+itself, and the summary of the last hand that the views show (:func:`ended_hand_view`).
 
 Each piece is what the games wrote alike; a game still says which of its rules each one carries out
 (its own messages and rule numbers are passed in).
@@ -10,23 +10,76 @@ Each piece is what the games wrote alike; a game still says which of its rules e
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from trapoula.domain.cards import parse_cards
+from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import Memo
+from trapoula.domain.lifecycle import MatchStarted, StartsHand
 from trapoula.domain.options import is_int
 
-__all__ = ["MAX_INITIAL_TOTAL", "Acc", "Phased", "Phases", "dealer_and_totals", "is_listed"]
+__all__ = [
+    "MAX_INITIAL_TOTAL",
+    "Acc",
+    "EndedHand",
+    "Phased",
+    "Phases",
+    "dealer_and_totals",
+    "ended_hand_view",
+    "is_listed",
+    "seat_count",
+    "sole_leader",
+    "table_deal",
+]
 
 S = TypeVar("S")
 """A game's state type."""
 
 MAX_INITIAL_TOTAL = 10**9
 """Initial totals beyond this size are refused as malformed (each game's rule on initial totals)."""
+
+
+class EndedHand(Protocol):
+    """A game's ``HandEnded`` event as its views show it (each game's section 9): the hand, why it
+    ended, its winner, and each seat's points and total."""
+
+    @property
+    def hand_no(self) -> int:
+        """The hand's number in the match, from 1."""
+
+    @property
+    def reason(self) -> str:
+        """Why the hand ended (the game's own reasons)."""
+
+    @property
+    def winner(self) -> int | None:
+        """The hand's winner, None when it has none."""
+
+    @property
+    def hand_points(self) -> tuple[int, ...]:
+        """Each seat's points of the hand."""
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's match total after the hand."""
+
+
+def ended_hand_view(last: EndedHand) -> dict[str, Any]:
+    """The plain-data summary of the last hand that a game's view shows (section 9 ``HandEnded``):
+    ``{hand_no, reason, winner, hand_points: [...], totals: [...]}``, to which the game adds its own
+    fields."""
+    return {
+        "hand_no": last.hand_no,
+        "reason": last.reason,
+        "winner": last.winner,
+        "hand_points": list(last.hand_points),
+        "totals": list(last.totals),
+    }
 
 
 class Phased(Protocol):
@@ -111,6 +164,19 @@ def is_listed(state: Memo, command: object) -> bool:
     return False
 
 
+def seat_count(config: MatchConfig, game: str, min_players: int, max_players: int, rule: str) -> int:
+    """The number of seats of a match of ``game``, checked against the game's range of players (its
+    ``rule``, e.g. ``R2.3``).
+
+    Raises:
+        InvalidInput: fewer than ``min_players`` or more than ``max_players`` seats (``bad_seats``).
+    """
+    n = len(config.seats)
+    if not min_players <= n <= max_players:
+        raise InvalidInput(f"{game} needs {min_players} to {max_players} players, got {n} ({rule})", reason="bad_seats")
+    return n
+
+
 def dealer_and_totals(config: MatchConfig, n: int, totals_rule: str) -> tuple[int, tuple[int, ...]]:
     """The first dealer and the initial totals of a match of ``n`` seats that each score for
     themselves: ``config.first_dealer``, seat n-1 when not given (each game's R3.1), and
@@ -132,3 +198,35 @@ def dealer_and_totals(config: MatchConfig, n: int, totals_rule: str) -> tuple[in
             f"initial totals {str(raw)[:80]}: expected {n} integers, one per seat ({totals_rule})", reason="bad_config"
         )
     return fd, tuple(totals)
+
+
+def table_deal(events: Sequence[Event], i: int) -> Deal | None:
+    """For an audit (``GameSpec.command_for``): the deal of the table's ``next_hand`` whose events
+    start at ``events[i]`` -- a hand's start (:class:`~trapoula.domain.lifecycle.StartsHand`), or the
+    ``MatchStarted`` right before the first one -- as the hand's start records it: its deck order
+    and seed (each game's section 8, ``next_hand``).  None for any other event, and for a
+    ``MatchStarted`` that no hand's start follows.
+
+    Raises:
+        InvalidInput: a recorded deck code that does not parse (``bad_card``).
+    """
+    event: Event | None = events[i]
+    if isinstance(event, MatchStarted):
+        event = events[i + 1] if i + 1 < len(events) else None
+    if isinstance(event, StartsHand):
+        return Deal(order=parse_cards(event.deck), seed=event.seed)
+    return None
+
+
+def sole_leader(totals: Sequence[int], target: int) -> int | None:
+    """The seat whose total alone is the highest and reaches ``target``: the winner of a match played
+    to a target where a tie for the lead plays on (each such game's match-end rule); None while no
+    seat is.
+
+    >>> sole_leader((120, 205, 90), 200), sole_leader((205, 205, 90), 200), sole_leader((120, 150), 200)
+    (1, None, None)
+    """
+    top = max(totals)
+    if top >= target and totals.count(top) == 1:
+        return totals.index(top)
+    return None

@@ -22,28 +22,21 @@ Rules:
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
-from top_card import rules
-from top_card.events import EVENT_TYPES
-from trapoula.domain.game import AuditRules, GameSpec
-
-_FROM_RULES: dict[str, Any] = {f.name: getattr(rules, f.name) for f in fields(GameSpec) if hasattr(rules, f.name)}
-"""The fields of the game's ``GameSpec`` that ``top_card.rules`` defines under their names: the decider,
-the views, the commands, the deals and the options."""
+from top_card import events, rules
+from trapoula.domain.game import AuditRules, GameSpec, decider, spec_fields
 
 SPEC: GameSpec[Any, Any] = GameSpec(
-    key=rules.KEY,
     title="Top Card",
     summary="A small trick game: three cards each, the highest takes the trick, first to the target.",
     min_players=2,
     max_players=4,
-    event_types=EVENT_TYPES,
     bot_levels={"random": rules.random_bot, "heuristic": rules.heuristic_bot},
     higher_totals_win=True,
     target_option="target_points",
     audit_rules=AuditRules(commands="T4", events="T3-T7", seeded="T3", explicit="T3"),
-    **_FROM_RULES,
+    **decider(rules, rules, rules),
+    **spec_fields(rules, events),
 )
 """Top Card's game definition."""

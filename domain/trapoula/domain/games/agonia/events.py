@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from trapoula.domain.events import Event
+from trapoula.domain.games.shedding import engine
+from trapoula.domain.games.shedding import events as common
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,3 +25,8 @@ class AnnouncementMissed(Event):
     seat: int
     cards_left: int
     penalty: str
+
+
+EVENT_TYPES = engine.event_types(common, sys.modules[__name__])
+"""Event name -> class, for ``GameSpec.event_types``: the common events of
+:mod:`trapoula.domain.games.shedding.events` and Agonia's own (section 9)."""

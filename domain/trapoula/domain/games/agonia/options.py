@@ -16,6 +16,9 @@ SevenLastCard = Literal["penalty_then_out", "forbidden"]
 MAX_TARGET_POINTS = 1_000
 """R7.1: the highest ``target_points`` (the seed names 50 or 100 as usual limits; the cap keeps every
 match and its record bounded)."""
+TARGET_OPTION = "target_points"
+"""The option that sets how long a match lasts (R7.1; ``GameSpec.target_option``); the lowest total
+leads (R6.6)."""
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "starter_ace_suit": ("ace", "first_player", "dealer", "previous_winner"),

@@ -14,7 +14,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trapoula.domain.bots import by_kind, hand_codes
+from trapoula.domain.bots import by_kind, hand_codes, uniform
+from trapoula.domain.game import BotPolicy
 from trapoula.domain.games.shedding.botkit import best_suit, take_or_pass, wild_play
 from trapoula.domain.games.shedding.botkit import rank as _rank
 from trapoula.domain.games.shedding.botkit import suit as _suit
@@ -85,3 +86,7 @@ def _best_plain(
 
     best = max(score(c) for c in plays)
     return rng.choice([c for c in plays if score(c) == best])
+
+
+bot_levels: Mapping[str, BotPolicy] = {"random": uniform, "heuristic": heuristic}
+"""The computer-player levels (DESIGN, Visibility): ``random`` (the platform's uniform choice) and ``heuristic``."""

@@ -49,3 +49,27 @@ class MatchEnded(common.MatchEnded):
 
     tied: tuple[int, ...]
     """The seats sharing the lowest hand value of a blocked single hand (R6.3), else empty."""
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.event_name(): cls
+    for cls in (
+        common.MatchStarted,
+        common.HandStarted,
+        common.CardsDealt,
+        common.StarterTurned,
+        common.TurnStarted,
+        common.CardPlayed,
+        common.CardsDrawn,
+        common.Passed,
+        common.TurnSkipped,
+        common.DirectionReversed,
+        common.SeedRevealed,
+        StarterBuried,
+        HandEnded,
+        MatchEnded,
+    )
+}
+"""Event name -> class, for ``GameSpec.event_types``: the common events Crazy Eights emits (S12,
+section 9: never a reshuffle, R4.5, nor a seat change), then its own; its ``HandEnded`` and
+``MatchEnded`` replace the common classes of the same names."""

@@ -16,6 +16,10 @@ SCORINGS: tuple[str, ...] = ("single", "points")
 """The values of ``scoring``."""
 MAX_TARGET_PER_PLAYER = 1_000
 """R6.6 names 50 a player; a target far above it only makes a match endless (and its record huge)."""
+TARGET_OPTION = "target_per_player"
+"""The option that sets how long a match lasts (R6.6; ``GameSpec.target_option``)."""
+HIGHER_TOTALS_WIN = True
+"""The highest total leads the standings (R6.4-R6.6; ``GameSpec.higher_totals_win``)."""
 
 
 @dataclass(frozen=True, slots=True)

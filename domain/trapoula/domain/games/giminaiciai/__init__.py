@@ -28,54 +28,18 @@ random 10-card pile: 75 offered one, 18 at most.  Constructed extremes: KC KD KH
 
 from __future__ import annotations
 
-from trapoula.domain.events import listed_events
-from trapoula.domain.game import AuditRules, GameSpec, decider
-from trapoula.domain.games.giminaiciai import commands, rules
-from trapoula.domain.games.giminaiciai import events as _events
-from trapoula.domain.games.giminaiciai.bot import heuristic, random_policy
+from trapoula.domain.game import GameSpec, decider, spec_fields
+from trapoula.domain.games.giminaiciai import bot, commands, events, options, rules, text, views
 from trapoula.domain.games.giminaiciai.commands import Command
-from trapoula.domain.games.giminaiciai.options import GiminaiciaiOptions, parse_options
+from trapoula.domain.games.giminaiciai.options import GiminaiciaiOptions
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
-from trapoula.domain.games.giminaiciai.text import TEXT
-from trapoula.domain.games.giminaiciai.views import seat_view
-
-EVENT_RULES = {
-    "MatchStarted": "R3.1",
-    "HandStarted": "R3.2",
-    "CardsDealt": "R3.6",
-    "StarterTurned": "R3.4",
-    "DiscardPileTurnedOver": "R4.6",
-    "CardDrawn": "R4.2",
-    "CardDiscarded": "R4.4",
-    "HandLaidDown": "R5.1",
-    "PointsScored": "R7",
-    "PlayerFinished": "R5.5",
-    "HandEnded": "R8.1",
-    "ShuffleRevealed": "R3.2",
-    "MatchEnded": "R9.1",
-}
-"""The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
 
 SPEC: GameSpec[GiminaiciaiState, Command] = GameSpec(
     key="giminaiciai",
     title="Giminaičiai",
     summary="Giminaičiai (Relatives): Lithuanian rummy for 2-6; lay down the whole hand in groups of related cards.",
-    min_players=rules.MIN_PLAYERS,
-    max_players=rules.MAX_PLAYERS,
-    **decider(rules, rules, commands),
-    acting=rules.acting,
-    commitment=rules.commitment,
-    seat_view=seat_view,
-    parse_options=parse_options,
-    bot_levels={"random": random_policy, "heuristic": heuristic},
-    text=TEXT,
-    event_types=listed_events(_events),
-    event_rules=EVENT_RULES,
-    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
-    explicit_deal_rule="R3.8",
-    reveal_seed_field="salt",
-    higher_totals_win=True,
-    target_option="target_score",
+    **decider(rules, rules.PHASES, commands),
+    **spec_fields(rules, views, options, bot, text, events),
 )
 """Giminaičiai's game definition."""
 

@@ -104,6 +104,5 @@ def heuristic(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Random)
     return next(c for c in discards if c["card"] == choice.code)
 
 
-def bot_levels() -> dict[str, BotPolicy]:
-    """The levels Giminaičiai offers: ``random`` and ``heuristic``."""
-    return {"random": random_policy, "heuristic": heuristic}
+bot_levels: Mapping[str, BotPolicy] = {"random": random_policy, "heuristic": heuristic}
+"""The levels Giminaičiai offers (DESIGN, Visibility): ``random`` and ``heuristic``."""

@@ -30,10 +30,12 @@ Visibility: ``HandStarted.seed`` and ``HandStarted.deck`` are hidden until the h
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import ClassVar
 
-from trapoula.domain.events import Event
+from trapoula.domain.events import Event, listed_events
+from trapoula.domain.game import AuditRules
 from trapoula.domain.lifecycle import (
     EndsMatch,
     MatchStarted,
@@ -57,6 +59,23 @@ __all__ = [
     "ShuffleRevealed",
     "StarterTurned",
 ]
+
+EVENT_RULES = {
+    "MatchStarted": "R3.1",
+    "HandStarted": "R3.2",
+    "CardsDealt": "R3.6",
+    "StarterTurned": "R3.4",
+    "DiscardPileTurnedOver": "R4.6",
+    "CardDrawn": "R4.2",
+    "CardDiscarded": "R4.4",
+    "HandLaidDown": "R5.1",
+    "PointsScored": "R7",
+    "PlayerFinished": "R5.5",
+    "HandEnded": "R8.1",
+    "ShuffleRevealed": "R3.2",
+    "MatchEnded": "R9.1",
+}
+"""The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,9 +227,20 @@ class ShuffleRevealed(RevealsSalt):
     """The hand's seed; ``""`` for an explicit deal."""
 
 
+REVEAL_SEED_FIELD = "salt"
+"""The field of ``ShuffleRevealed`` that reveals the hand's secret (R3.2)."""
+
+AUDIT_RULES = AuditRules(seeded="R3.2", explicit="R3.2")
+"""The rules the audit cites for a hand's commitment: the salt and deck order of ``R3.2``."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchEnded(EndsMatch):
     """One player alone has the highest total, at least ``target_score`` (R9.1, R9.2)."""
 
     winner: int
     totals: tuple[int, ...]
+
+
+EVENT_TYPES = listed_events(sys.modules[__name__])
+"""Event name -> class of the events listed in ``__all__`` (section 9), for ``GameSpec.event_types``."""

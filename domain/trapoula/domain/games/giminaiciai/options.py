@@ -21,6 +21,10 @@ DEFAULT_TARGET_SCORE = 200
 """R10.1: the seed's 200 points."""
 MAX_TARGET_SCORE = 1_000_000
 """The highest ``target_score`` accepted (far above it a match only becomes endless)."""
+TARGET_OPTION = "target_score"
+"""The option that sets how long a match lasts (R9.1; ``GameSpec.target_option``)."""
+HIGHER_TOTALS_WIN = True
+"""The highest total leads the standings (R9.1; ``GameSpec.higher_totals_win``)."""
 
 
 @dataclass(frozen=True, slots=True)

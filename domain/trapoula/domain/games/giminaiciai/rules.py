@@ -44,8 +44,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal, check_dealer, check_whole_deck, deal_cards
-from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.deal import Deal, check_whole_deck, deal_cards, deal_fields, deal_refusal, hands_in_deal_order
+from trapoula.domain.errors import CommandRejected
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import replace_fields
@@ -74,7 +74,15 @@ from trapoula.domain.games.giminaiciai.laying import (
 )
 from trapoula.domain.games.giminaiciai.options import GiminaiciaiOptions, parse_options
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
-from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals, is_listed
+from trapoula.domain.games.rulekit import (
+    Acc,
+    Phases,
+    dealer_and_totals,
+    is_listed,
+    seat_count,
+    sole_leader,
+    table_deal,
+)
 
 NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
 """The phases as module constants (a member read off its enum class is a slow look-up)."""
@@ -96,9 +104,7 @@ __all__ = [
     "explicit_deal",
     "hand_in_progress",
     "initial_state",
-    "is_terminal",
     "legal_commands",
-    "needs_deal",
     "next_to_act",
     "option_defaults",
     "upcoming_dealer",
@@ -108,6 +114,8 @@ MIN_PLAYERS = 2
 """R2.3."""
 MAX_PLAYERS = 6
 """R2.3."""
+EXPLICIT_DEAL_RULE = "R3.8"
+"""The rule of an explicit deal, cited when a table refuses one (``GameSpec.explicit_deal_rule``)."""
 DECK: tuple[Card, ...] = deck_52()
 """The 52 cards (R2.1), canonical order."""
 _DECK_SET = frozenset(DECK)
@@ -183,9 +191,7 @@ def initial_state(config: MatchConfig) -> GiminaiciaiState:
         InvalidInput: not 2 to 6 seats (``bad_seats``, R2.3); a bad option (``bad_option``); a first
             dealer that is not a seat, or initial totals that are not n integers (``bad_config``).
     """
-    n = len(config.seats)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise InvalidInput(f"giminaiciai needs 2 to 6 players, got {n} (R2.3)", reason="bad_seats")
+    n = seat_count(config, "giminaiciai", MIN_PLAYERS, MAX_PLAYERS, "R2.3")
     options = parse_options(config.options)
     fd, totals = dealer_and_totals(config, n, "R10.2")
     return GiminaiciaiState(config=config, options=options, n=n, first_dealer=fd, totals=totals)
@@ -466,9 +472,9 @@ def _end_of_turn(acc: Acc[GiminaiciaiState]) -> None:
         )
     )
     acc.emit(ShuffleRevealed(hand_no=st.hand_no, deck=codes(st.deck), salt=st.seed or ""))
-    top = max(totals)
-    if top >= st.options.target_score and totals.count(top) == 1:  # R9.1, R9.2
-        acc.emit(MatchEnded(winner=totals.index(top), totals=totals))
+    leader = sole_leader(totals, st.options.target_score)  # R9.1, R9.2
+    if leader is not None:
+        acc.emit(MatchEnded(winner=leader, totals=totals))
 
 
 def _decide_draw(state: GiminaiciaiState, cmd: Draw) -> tuple[Event, ...]:
@@ -621,8 +627,6 @@ def acting(state: GiminaiciaiState) -> tuple[int, ...]:
     return (to_act,) if to_act is not None and state.phase is PLAY else ()
 
 
-is_terminal = PHASES.is_terminal
-needs_deal = PHASES.needs_deal
 hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
@@ -633,12 +637,7 @@ def deck(state: GiminaiciaiState) -> tuple[Card, ...]:
     return DECK
 
 
-def _bad_deal(message: str) -> InvalidInput:
-    return InvalidInput(f"giminaiciai explicit deal: {message} (R3.8)", reason="bad_deal")
-
-
-def _code_list(raw: Any, what: str, size: int) -> tuple[Card, ...]:
-    return deal_cards(raw, what, size, _bad_deal)
+_bad_deal = deal_refusal("giminaiciai", EXPLICIT_DEAL_RULE)
 
 
 def explicit_deal(state: GiminaiciaiState, raw: Mapping[str, Any]) -> Deal:
@@ -653,22 +652,15 @@ def explicit_deal(state: GiminaiciaiState, raw: Mapping[str, Any]) -> Deal:
         InvalidInput: unknown fields, lists of the wrong size, codes that do not parse, a dealer that is
             not the next hand's, or cards that are not exactly the 52-card deck (``bad_deal``).
     """
-    if not isinstance(raw, Mapping):
-        raise _bad_deal(f"{str(raw)[:60]!r} is not a mapping")
-    keys = set(raw) - {"dealer"}
     n = state.n
     dealer = upcoming_dealer(state)
-    check_dealer(raw, dealer, _bad_deal)
+    keys = deal_fields(raw, dealer, _bad_deal)
     if keys == {"deck"}:
-        order = _code_list(raw["deck"], "deck", len(DECK))
+        order = deal_cards(raw["deck"], "deck", len(DECK), _bad_deal)
     elif keys == {"hands", "starter", "stock"}:
-        hands_raw = raw["hands"]
-        if not isinstance(hands_raw, list | tuple) or len(hands_raw) != n:
-            raise _bad_deal(f"'hands' must list {n} hands, one per seat")
-        hands = [_code_list(h, f"hand of seat {i}", HAND_SIZE) for i, h in enumerate(hands_raw)]
-        starter = _code_list([raw["starter"]], "starter", 1)
-        stock = _code_list(raw["stock"], "stock", len(DECK) - HAND_SIZE * n - 1)
-        dealt = [hands[(dealer + 1 + i % n) % n][i // n] for i in range(HAND_SIZE * n)]
+        dealt = hands_in_deal_order(raw["hands"], n, HAND_SIZE, dealer, _bad_deal)
+        starter = deal_cards([raw["starter"]], "starter", 1, _bad_deal)
+        stock = deal_cards(raw["stock"], "stock", len(DECK) - HAND_SIZE * n - 1, _bad_deal)
         order = (*dealt, *starter, *stock)
     else:
         raise _bad_deal(f"expected 'deck', or 'hands', 'starter' and 'stock', not {sorted(map(str, raw))}")
@@ -684,15 +676,11 @@ def command_for(state: GiminaiciaiState, events: Sequence[Event], i: int) -> Com
     end with ``HandEnded`` ``stalled`` when it ends a stalled hand, R8.4); ``HandLaidDown`` a
     ``lay_down`` (its groups as recorded, ``extra`` the number of extra cards).
     """
+    deal = table_deal(events, i)
+    if deal is not None:
+        return NextHand(deal)
     event = events[i]
-    nxt = events[i + 1] if i + 1 < len(events) else None
     match event:
-        case MatchStarted():
-            if isinstance(nxt, HandStarted):
-                return NextHand(Deal(order=parse_cards(nxt.deck), seed=nxt.seed))
-            return None
-        case HandStarted():
-            return NextHand(Deal(order=parse_cards(event.deck), seed=event.seed))
         case DiscardPileTurnedOver(seat=seat):
             return Draw(seat, "stock")
         case CardDrawn(seat=seat, source=source):

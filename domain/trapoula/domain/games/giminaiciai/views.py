@@ -10,6 +10,7 @@ from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.giminaiciai.commands import command_payload
 from trapoula.domain.games.giminaiciai.rules import hand_in_progress, legal_commands, upcoming_dealer
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
+from trapoula.domain.games.rulekit import ended_hand_view
 
 __all__ = ["seat_view"]
 
@@ -83,11 +84,7 @@ def seat_view(state: GiminaiciaiState, viewer: Viewer) -> Payload:
         "target_score": state.options.target_score,
         "last_hand": (
             {
-                "hand_no": last.hand_no,
-                "reason": last.reason,
-                "winner": last.winner,
-                "hand_points": list(last.hand_points),
-                "totals": list(last.totals),
+                **ended_hand_view(last),
                 # the cards left in hands are shown until the next hand starts (section 9)
                 "remaining": [list(r) for r in last.remaining] if not in_hand else None,
             }

@@ -20,17 +20,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from trapoula.domain.game import GameSpec, decider
-from trapoula.domain.games.mau_mau import commands, rules
-from trapoula.domain.games.mau_mau import events as _mau_mau_events
-from trapoula.domain.games.mau_mau.bot import easy, hard, medium
+from trapoula.domain.game import GameSpec, decider, spec_fields
+from trapoula.domain.games.mau_mau import bot, commands, events, options, rules, text, views
 from trapoula.domain.games.mau_mau.commands import Command, join_command
 from trapoula.domain.games.mau_mau.options import MauMauOptions, parse_options
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
-from trapoula.domain.games.mau_mau.text import TEXT
-from trapoula.domain.games.mau_mau.views import seat_view
 from trapoula.domain.games.shedding import engine
-from trapoula.domain.games.shedding import events as _shedding_events
+from trapoula.domain.games.shedding import events as common_events
 
 
 def _preset_bots(options: Any) -> dict[int, str]:
@@ -49,21 +45,11 @@ SPEC: GameSpec[MauMauState, Command] = GameSpec(
     title="Mau Mau",
     summary="Online Agonia / Mau Mau: 104 cards, J wild, 7 draw-two, 8 skip, 9 reverse, A again, 'Mau' call, "
     "elimination; 2-5 players who may join and leave.",
-    min_players=2,
-    max_players=5,
     **decider(rules, engine, commands),
-    seat_view=seat_view,
-    parse_options=parse_options,
-    bot_levels={"random": easy, "heuristic": medium, "easy": easy, "medium": medium, "hard": hard},
-    text=TEXT,
-    event_types=engine.event_types(_shedding_events, _mau_mau_events),
-    event_rules=_shedding_events.EVENT_RULES,
-    audit_rules=_shedding_events.AUDIT_RULES,
+    **spec_fields(views, options, bot, text, commands, events, common_events),
+    min_players=rules.MIN_PLAYERS,
+    max_players=rules.MAX_PLAYERS,
     acting=rules.acting,
-    higher_totals_win=True,
-    target_option="elimination_limit",
-    join_command=join_command,
-    seat_changes=True,
     preset_bots=_preset_bots,
 )
 """Mau Mau's game definition."""

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trapoula.domain.bots import by_kind, hand_codes
+from trapoula.domain.game import BotPolicy
 from trapoula.domain.games.shedding.botkit import best_suit
 from trapoula.domain.games.shedding.botkit import rank as _rank
 from trapoula.domain.games.shedding.botkit import suit as _suit
@@ -138,3 +139,14 @@ def medium(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Random) ->
 def hard(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Random) -> Cmd:
     """The ``hard`` level (R7.2.4; see the module docstring)."""
     return _choose(view, legal, rng, hard=True)
+
+
+bot_levels: Mapping[str, BotPolicy] = {
+    "random": easy,
+    "heuristic": medium,
+    "easy": easy,
+    "medium": medium,
+    "hard": hard,
+}
+"""The computer-player levels (DESIGN, Visibility; R7.2): ``easy`` (also ``random``), ``medium`` (also
+``heuristic``) and ``hard``."""

@@ -34,6 +34,9 @@ __all__ = [
     "parse_command",
 ]
 
+SEAT_CHANGES = True
+"""Players may join between hands and leave at any time (R6.9, R6.10; ``GameSpec.seat_changes``)."""
+
 MAX_NAME = 64
 """The longest display name a ``join`` may carry (characters)."""
 

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from trapoula.domain.events import Event
+from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as common
 
 
@@ -33,3 +35,8 @@ class MauMissed(Event):
     """A play left one card without a "Mau" call this turn (R5.6.2): two penalty cards follow."""
 
     seat: int
+
+
+EVENT_TYPES = engine.event_types(common, sys.modules[__name__])
+"""Event name -> class (the common events of :mod:`trapoula.domain.games.shedding.events`, Mau Mau's own
+replacing those of the same name (``StarterTurned``); section 9), for ``GameSpec.event_types``."""

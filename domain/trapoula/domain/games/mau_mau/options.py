@@ -21,6 +21,10 @@ MAX_SEATS = 5
 MIN_LIMIT = -10_000
 """The lowest ``elimination_limit`` accepted: R7.1 allows any negative number, and a limit far
 below the points of a hand (at most 840 in all, R2.4) only makes a match endless."""
+TARGET_OPTION = "elimination_limit"
+"""The option that sets how long a match lasts (R7.1; ``GameSpec.target_option``)."""
+HIGHER_TOTALS_WIN = True
+"""The highest total leads the standings: totals are minus the points left (R6.5; ``GameSpec.higher_totals_win``)."""
 
 
 @dataclass(frozen=True, slots=True)

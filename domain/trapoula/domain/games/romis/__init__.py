@@ -22,60 +22,20 @@ Options (section 7): ``target_score``, ``carried_bonus_factor`` and trapoula's `
 
 from __future__ import annotations
 
-from trapoula.domain.events import listed_events
-from trapoula.domain.game import AuditRules, GameSpec, decider
-from trapoula.domain.games.romis import commands, rules
-from trapoula.domain.games.romis import events as _events
-from trapoula.domain.games.romis.bot import heuristic, random_policy
+from trapoula.domain.game import GameSpec, decider, spec_fields
+from trapoula.domain.games.romis import bot, commands, events, options, rules, text, views
 from trapoula.domain.games.romis.commands import Command
-from trapoula.domain.games.romis.options import RomisOptions, parse_options
+from trapoula.domain.games.romis.options import RomisOptions
 from trapoula.domain.games.romis.record import check_record
 from trapoula.domain.games.romis.state import Phase, RomisState
-from trapoula.domain.games.romis.text import TEXT
-from trapoula.domain.games.romis.views import seat_view
-
-EVENT_RULES = {
-    "MatchStarted": "R3.1",
-    "ShuffleCommitted": "R3.2",
-    "HandStarted": "R3.1",
-    "CardsDealt": "R3.6",
-    "AuxiliaryDealt": "R3.4",
-    "RoundOpened": "R4.1",
-    "AuxiliaryUsed": "R6.1",
-    "SubmissionSealed": "R5.2",
-    "RoundResolved": "R5.3",
-    "PlayerEliminated": "R7.1",
-    "NobodyCouldReveal": "R7.4",
-    "EliminatedPileRestocked": "R9.1",
-    "HandCardsRedealt": "R9.3",
-    "HandWon": "R10.1",
-    "HandEnded": "R10.9",
-    "ShuffleRevealed": "R3.2",
-    "MatchEnded": "R11.1",
-}
-"""The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
 
 SPEC: GameSpec[RomisState, Command] = GameSpec(
     key="romis",
     title="Romis su iškritimu",
     summary="Romis su iškritimu (Rummy with elimination): Lithuanian, 2-4; reveal related cards in sealed rounds.",
-    min_players=rules.MIN_PLAYERS,
-    max_players=rules.MAX_PLAYERS,
-    **decider(rules, rules, commands),
-    acting=rules.acting,
-    commitment=rules.commitment,
-    seat_view=seat_view,
-    parse_options=parse_options,
-    bot_levels={"random": random_policy, "heuristic": heuristic},
-    text=TEXT,
-    event_types=listed_events(_events),
-    event_rules=EVENT_RULES,
-    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
-    explicit_deal_rule="R3.7",
-    reveal_seed_field="salt",
+    **decider(rules, rules.PHASES, commands),
+    **spec_fields(rules, views, options, bot, text, events),
     record_checks=check_record,
-    higher_totals_win=True,
-    target_option="target_score",
 )
 """Romis su iškritimu's game definition."""
 

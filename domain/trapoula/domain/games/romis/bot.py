@@ -120,6 +120,5 @@ def heuristic(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Random)
     return reveals[rng.choice([i for score, i in scored if score == best])]
 
 
-def bot_levels() -> dict[str, BotPolicy]:
-    """The levels Romis su iškritimu offers: ``random`` and ``heuristic``."""
-    return {"random": random_policy, "heuristic": heuristic}
+bot_levels: Mapping[str, BotPolicy] = {"random": random_policy, "heuristic": heuristic}
+"""The levels Romis su iškritimu offers (DESIGN, Visibility): ``random`` and ``heuristic``."""

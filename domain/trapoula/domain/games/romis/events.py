@@ -41,10 +41,12 @@ Departures from the table of section 9, of form only:
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from trapoula.domain.events import Event
+from trapoula.domain.events import Event, listed_events
+from trapoula.domain.game import AuditRules
 from trapoula.domain.lifecycle import (
     EndsMatch,
     MatchStarted,
@@ -72,6 +74,27 @@ __all__ = [
     "ShuffleRevealed",
     "SubmissionSealed",
 ]
+
+EVENT_RULES = {
+    "MatchStarted": "R3.1",
+    "ShuffleCommitted": "R3.2",
+    "HandStarted": "R3.1",
+    "CardsDealt": "R3.6",
+    "AuxiliaryDealt": "R3.4",
+    "RoundOpened": "R4.1",
+    "AuxiliaryUsed": "R6.1",
+    "SubmissionSealed": "R5.2",
+    "RoundResolved": "R5.3",
+    "PlayerEliminated": "R7.1",
+    "NobodyCouldReveal": "R7.4",
+    "EliminatedPileRestocked": "R9.1",
+    "HandCardsRedealt": "R9.3",
+    "HandWon": "R10.1",
+    "HandEnded": "R10.9",
+    "ShuffleRevealed": "R3.2",
+    "MatchEnded": "R11.1",
+}
+"""The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,9 +318,20 @@ class ShuffleRevealed(RevealsSalt):
     shuffles (sealing); None for a seeded deal, whose ``salt`` is its secret."""
 
 
+REVEAL_SEED_FIELD = "salt"
+"""The field of ``ShuffleRevealed`` that reveals the hand's secret (R3.2)."""
+
+AUDIT_RULES = AuditRules(seeded="R3.2", explicit="R3.2")
+"""The rules the audit cites for a hand's commitment: the salt and deck order of ``R3.2``."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchEnded(EndsMatch):
     """One player alone has the highest total, at least ``target_score`` (R11.1, R11.2)."""
 
     winner: int
     totals: tuple[int, ...]
+
+
+EVENT_TYPES = listed_events(sys.modules[__name__])
+"""Event name -> class of the events listed in ``__all__`` (section 9), for ``GameSpec.event_types``."""

@@ -30,6 +30,10 @@ DEFAULT_TARGET_SCORE = 100
 """R12.1: the seed's 100 points."""
 MAX_TARGET_SCORE = 1_000_000
 """The highest ``target_score`` accepted (far above it a match only becomes endless)."""
+TARGET_OPTION = "target_score"
+"""The option that sets how long a match lasts (R11.1; ``GameSpec.target_option``)."""
+HIGHER_TOTALS_WIN = True
+"""The highest total leads the standings (R11.1; ``GameSpec.higher_totals_win``)."""
 MAX_BONUS_FACTOR = 1_000
 """The highest ``carried_bonus_factor`` accepted (R12.3); a real match never comes near it."""
 

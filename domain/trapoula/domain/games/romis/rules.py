@@ -43,7 +43,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal, check_dealer, check_whole_deck, deal_cards, deck_hash, shuffle
+from trapoula.domain.deal import (
+    Deal,
+    check_whole_deck,
+    deal_cards,
+    deal_fields,
+    deal_refusal,
+    deck_hash,
+    hands_in_deal_order,
+    shuffle,
+)
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.game import MatchConfig
@@ -88,7 +97,7 @@ from trapoula.domain.games.romis.sealing import (
     submission_commitment,
 )
 from trapoula.domain.games.romis.state import Phase, RomisState, Shuffle, Submission
-from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals
+from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals, seat_count, sole_leader
 
 NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
 """The phases as module constants (a member read off its enum class is a slow look-up)."""
@@ -113,9 +122,7 @@ __all__ = [
     "explicit_deal",
     "hand_in_progress",
     "initial_state",
-    "is_terminal",
     "legal_commands",
-    "needs_deal",
     "option_defaults",
     "seat_order",
     "upcoming_dealer",
@@ -125,6 +132,8 @@ MIN_PLAYERS = 2
 """R1, R2.3."""
 MAX_PLAYERS = 4
 """R1, R2.3."""
+EXPLICIT_DEAL_RULE = "R3.7"
+"""The rule of an explicit deal, cited when a table refuses one (``GameSpec.explicit_deal_rule``)."""
 HAND_SIZE = 5
 """R3.3."""
 AUX_COUNT = 2
@@ -209,9 +218,7 @@ def initial_state(config: MatchConfig) -> RomisState:
         InvalidInput: not 2 to 4 seats (``bad_seats``, R2.3); a bad option (``bad_option``); a first
             dealer that is not a seat, or initial totals that are not n integers (``bad_config``).
     """
-    n = len(config.seats)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise InvalidInput(f"romis needs 2 to 4 players, got {n} (R2.3)", reason="bad_seats")
+    n = seat_count(config, "romis", MIN_PLAYERS, MAX_PLAYERS, "R2.3")
     options = parse_options(config.options)
     fd, totals = dealer_and_totals(config, n, "R12.2")
     return RomisState(
@@ -777,9 +784,9 @@ def _end(acc: Acc[RomisState], reason: str, winner: int | None = None) -> None:
             secret=None if st.seed is not None else st.secret,
         )
     )
-    top = max(totals)
-    if top >= st.options.target_score and totals.count(top) == 1:  # R11.1, R11.2
-        acc.emit(MatchEnded(winner=totals.index(top), totals=totals))
+    leader = sole_leader(totals, st.options.target_score)  # R11.1, R11.2
+    if leader is not None:
+        acc.emit(MatchEnded(winner=leader, totals=totals))
 
 
 def decide(state: RomisState, command: Command) -> tuple[Event, ...]:
@@ -832,8 +839,6 @@ def acting(state: RomisState) -> tuple[int, ...]:
     return tuple(s for s in range(state.n) if state.live[s] and state.submissions[s] is None)
 
 
-is_terminal = PHASES.is_terminal
-needs_deal = PHASES.needs_deal
 hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
@@ -844,12 +849,7 @@ def deck(state: RomisState) -> tuple[Card, ...]:
     return DECK
 
 
-def _bad_deal(message: str) -> InvalidInput:
-    return InvalidInput(f"romis explicit deal: {message} (R3.7)", reason="bad_deal")
-
-
-def _code_list(raw: Any, what: str, size: int) -> tuple[Card, ...]:
-    return deal_cards(raw, what, size, _bad_deal)
+_bad_deal = deal_refusal("romis", EXPLICIT_DEAL_RULE)
 
 
 def explicit_deal(state: RomisState, raw: Mapping[str, Any]) -> Deal:
@@ -865,21 +865,12 @@ def explicit_deal(state: RomisState, raw: Mapping[str, Any]) -> Deal:
             dealer that is not the next hand's, or cards that are not exactly the 52-card deck
             (``bad_deal``).
     """
-    if not isinstance(raw, Mapping):
-        raise _bad_deal(f"{str(raw)[:60]!r} is not a mapping")
-    keys = set(raw) - {"dealer"}
     n = state.n
     dealer = upcoming_dealer(state)
-    check_dealer(raw, dealer, _bad_deal)
-    if keys != {"hands", "stock"}:
+    if deal_fields(raw, dealer, _bad_deal) != {"hands", "stock"}:
         raise _bad_deal(f"expected 'hands' and 'stock' (and optionally 'dealer'), not {sorted(map(str, raw))}")
-    hands_raw = raw["hands"]
-    if not isinstance(hands_raw, list | tuple) or len(hands_raw) != n:
-        raise _bad_deal(f"'hands' must list {n} hands, one per seat")
-    hands = [_code_list(h, f"hand of seat {i}", HAND_SIZE) for i, h in enumerate(hands_raw)]
-    stock = _code_list(raw["stock"], "stock", len(DECK) - HAND_SIZE * n)
-    seq = seat_order(dealer, n)
-    dealt = [hands[seq[i % n]][i // n] for i in range(HAND_SIZE * n)]
+    dealt = hands_in_deal_order(raw["hands"], n, HAND_SIZE, dealer, _bad_deal)
+    stock = deal_cards(raw["stock"], "stock", len(DECK) - HAND_SIZE * n, _bad_deal)
     order = (*dealt, *stock)
     check_whole_deck(order, DECK, _bad_deal)
     return Deal(order=tuple(order), seed=None)

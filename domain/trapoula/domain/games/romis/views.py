@@ -16,6 +16,7 @@ from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.romis.commands import command_payload
 from trapoula.domain.games.romis.rules import AUX_COUNT, hand_in_progress, legal_commands, upcoming_dealer
 from trapoula.domain.games.romis.state import Phase, RomisState
+from trapoula.domain.games.rulekit import ended_hand_view
 
 __all__ = ["seat_view"]
 
@@ -139,11 +140,7 @@ def seat_view(state: RomisState, viewer: Viewer) -> Payload:
         "target_score": state.options.target_score,
         "last_hand": (
             {
-                "hand_no": last.hand_no,
-                "reason": last.reason,
-                "winner": last.winner,
-                "hand_points": list(last.hand_points),
-                "totals": list(last.totals),
+                **ended_hand_view(last),
                 "bonus_factor": last.bonus_factor,
                 **(
                     {

@@ -16,62 +16,18 @@ the target and the games needed, the first dealer, and the table's bid cap ``max
 
 from __future__ import annotations
 
-from trapoula.domain.events import listed_events
-from trapoula.domain.game import AuditRules, GameSpec, decider
-from trapoula.domain.games.vida import commands, rules
-from trapoula.domain.games.vida import events as _events
-from trapoula.domain.games.vida.bot import heuristic, random_policy
+from trapoula.domain.game import GameSpec, decider, spec_fields
+from trapoula.domain.games.vida import bot, commands, events, options, rules, text, views
 from trapoula.domain.games.vida.commands import Command
-from trapoula.domain.games.vida.options import VidaOptions, parse_options
+from trapoula.domain.games.vida.options import VidaOptions
 from trapoula.domain.games.vida.state import Phase, VidaState
-from trapoula.domain.games.vida.text import TEXT
-from trapoula.domain.games.vida.views import seat_view
-
-EVENT_RULES = {
-    "MatchStarted": "R3.1",
-    "HandStarted": "R3.2",
-    "CardsDealt": "R3.3",
-    "WidowExposed": "R3.4",
-    "BidMade": "R4.3",
-    "Passed": "R4.4",
-    "VidaCalled": "R4.5",
-    "AuctionClosed": "R4.7",
-    "HandAnnulled": "R4.8",
-    "WidowTaken": "R5.1",
-    "CardGiven": "R5.1",
-    "DeclarationAnnounced": "R5.8",
-    "DeclarationsResolved": "R5.5",
-    "CardPlayed": "R4.10",
-    "BeloteAnnounced": "R5.9",
-    "TrickTaken": "R4.14",
-    "HandScored": "R6.3",
-    "ShuffleRevealed": "R3.2",
-    "GameWon": "R6.9",
-    "MatchEnded": "R6.10",
-}
-"""The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
 
 SPEC: GameSpec[VidaState, Command] = GameSpec(
     key="vida",
     title="Vida",
     summary="Vida (Βίδα): Greek Belote for four in two teams; auction with vida doublings, declarations, belote.",
-    min_players=rules.SEATS,
-    max_players=rules.SEATS,
-    **decider(rules, rules, commands),
-    acting=rules.acting,
-    commitment=rules.commitment,
-    seat_view=seat_view,
-    parse_options=parse_options,
-    bot_levels={"random": random_policy, "heuristic": heuristic},
-    text=TEXT,
-    event_types=listed_events(_events),
-    event_rules=EVENT_RULES,
-    audit_rules=AuditRules(seeded="R3.2", explicit="R3.2"),
-    explicit_deal_rule="R3.2",
-    reveal_seed_field="salt",
-    higher_totals_win=True,
-    target_option="target_score",
-    teams=_events.TEAMS,
+    **decider(rules, rules.PHASES, commands),
+    **spec_fields(rules, views, options, bot, text, events),
 )
 """Vida's game definition."""
 

@@ -11,10 +11,12 @@ Visibility (section 9): ``HandStarted.seed`` and ``HandStarted.deck`` are hidden
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from trapoula.domain.events import Event
+from trapoula.domain.events import Event, listed_events
+from trapoula.domain.game import AuditRules
 from trapoula.domain.lifecycle import (
     HandScore,
     MatchResult,
@@ -49,6 +51,30 @@ __all__ = [
     "WidowExposed",
     "WidowTaken",
 ]
+
+EVENT_RULES = {
+    "MatchStarted": "R3.1",
+    "HandStarted": "R3.2",
+    "CardsDealt": "R3.3",
+    "WidowExposed": "R3.4",
+    "BidMade": "R4.3",
+    "Passed": "R4.4",
+    "VidaCalled": "R4.5",
+    "AuctionClosed": "R4.7",
+    "HandAnnulled": "R4.8",
+    "WidowTaken": "R5.1",
+    "CardGiven": "R5.1",
+    "DeclarationAnnounced": "R5.8",
+    "DeclarationsResolved": "R5.5",
+    "CardPlayed": "R4.10",
+    "BeloteAnnounced": "R5.9",
+    "TrickTaken": "R4.14",
+    "HandScored": "R6.3",
+    "ShuffleRevealed": "R3.2",
+    "GameWon": "R6.9",
+    "MatchEnded": "R6.10",
+}
+"""The rule a recorded event breaks when it is not what the rules produce (the audit's findings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +291,13 @@ class ShuffleRevealed(RevealsSalt):
     """The hand's seed; ``""`` for an explicit deal."""
 
 
+REVEAL_SEED_FIELD = "salt"
+"""The field of ``ShuffleRevealed`` that reveals the hand's secret (R3.2)."""
+
+AUDIT_RULES = AuditRules(seeded="R3.2", explicit="R3.2")
+"""The rules the audit cites for a hand's commitment: the salt and deck order of ``R3.2``."""
+
+
 @dataclass(frozen=True, slots=True)
 class GameWon(Event):
     """A team's total exceeded the target and was the higher one (R6.9, D34)."""
@@ -292,3 +325,7 @@ class MatchEnded(Event):
         """The match's result (R6.10): the winning team's seats, then the other's; games won per team."""
         winners, losers = TEAMS[self.winner_team], TEAMS[1 - self.winner_team]
         return MatchResult((), winners, (*winners, *losers), self.winner_team, self.games_won)
+
+
+EVENT_TYPES = listed_events(sys.modules[__name__])
+"""Event name -> class of the events listed in ``__all__`` (section 9), for ``GameSpec.event_types``."""

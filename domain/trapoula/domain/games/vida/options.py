@@ -37,6 +37,10 @@ MAX_TARGET_SCORE = 1_000_000
 """The highest ``target_score`` (R6.9 names 3550; far above it only makes a match endless)."""
 MAX_WINS_NEEDED = 99
 """The highest ``wins_needed`` (R6.10 names 2)."""
+TARGET_OPTION = "target_score"
+"""The option that sets how long a match lasts (R6.9; ``GameSpec.target_option``)."""
+HIGHER_TOTALS_WIN = True
+"""The highest total leads the standings (R6.9; ``GameSpec.higher_totals_win``)."""
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "declaration_timing": ("after_auction", "before_first_card"),

@@ -29,12 +29,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from trapoula.domain.cards import Card, Rank, Suit, codes, deck_32, parse_card, parse_cards, sorted_cards
-from trapoula.domain.deal import Deal, check_whole_deck, deal_cards, random_stream, uniform
+from trapoula.domain.deal import Deal, check_whole_deck, deal_cards, deal_refusal, random_stream, uniform
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import remember_last, replace_fields
-from trapoula.domain.games.rulekit import Acc, Phases
+from trapoula.domain.games.rulekit import Acc, Phases, table_deal
 from trapoula.domain.games.vida.cards import legal_cards, play_refusal, trick_points, trick_winner
 from trapoula.domain.games.vida.commands import Bid, Command, Declare, Give, NextHand, Pass, Play, Vida, command_payload
 from trapoula.domain.games.vida.declarations import Combination, combinations, resolve
@@ -70,6 +70,10 @@ read off its enum class is a slow look-up)."""
 
 SEATS = 4
 """Exactly four players (R2.3)."""
+MIN_PLAYERS = MAX_PLAYERS = SEATS
+"""The table's seats: four, no more and no fewer (R2.3)."""
+EXPLICIT_DEAL_RULE = "R3.2"
+"""The rule of an explicit deal, cited when a table refuses one (``GameSpec.explicit_deal_rule``)."""
 TRICKS = 8
 """Eight tricks a hand (R4.14)."""
 LAST_TRICK_BONUS = 10
@@ -111,10 +115,8 @@ __all__ = [
     "explicit_deal",
     "hand_in_progress",
     "initial_state",
-    "is_terminal",
     "legal_commands",
     "legal_payloads",
-    "needs_deal",
     "option_defaults",
     "upcoming_dealer",
 ]
@@ -895,8 +897,6 @@ def acting(state: VidaState) -> tuple[int, ...]:
     return ()
 
 
-is_terminal = PHASES.is_terminal
-needs_deal = PHASES.needs_deal
 hand_in_progress = PHASES.hand_in_progress
 
 # --------------------------------------------------------------------------- deals and audit
@@ -907,8 +907,7 @@ def deck(state: VidaState) -> tuple[Card, ...]:
     return DECK
 
 
-def _bad_deal(message: str) -> InvalidInput:
-    return InvalidInput(f"vida explicit deal: {message} (R3.2)", reason="bad_deal")
+_bad_deal = deal_refusal("vida", EXPLICIT_DEAL_RULE)
 
 
 def _code_list(raw: Any, what: str, size: int) -> tuple[Card, ...]:
@@ -968,15 +967,12 @@ def command_for(state: VidaState, events: Sequence[Event], i: int) -> Command | 
     ``VidaCalled``, ``DeclarationAnnounced`` their calls; the first ``CardGiven`` of a hand the
     ``give`` of the three; ``CardPlayed`` a ``play`` (with belote when ``BeloteAnnounced`` follows).
     """
+    deal = table_deal(events, i)
+    if deal is not None:
+        return NextHand(deal)
     event = events[i]
     nxt = events[i + 1] if i + 1 < len(events) else None
     match event:
-        case MatchStarted():
-            if isinstance(nxt, HandStarted):
-                return NextHand(Deal(order=parse_cards(nxt.deck), seed=nxt.seed))
-            return None
-        case HandStarted():
-            return NextHand(Deal(order=parse_cards(event.deck), seed=event.seed))
         case CardPlayed(seat=seat, card=code):
             belote = isinstance(nxt, BeloteAnnounced) and nxt.seat == seat
             return Play(seat, parse_card(code), belote)
