@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from trapoula.api.v1 import table_pb2
+from trapoula.domain.listings import LobbyTable, MatchPlayer, SeatedPlayer
 
 __all__ = ["LobbyTable", "MatchPlayer", "MatchSummary", "Page", "SeatedPlayer", "Standing"]
 
@@ -29,53 +30,6 @@ class Page(Generic[T]):
 
     items: tuple[T, ...]
     next_page_token: str
-
-
-@dataclass(frozen=True, slots=True)
-class SeatedPlayer:
-    """A player holding a seat of a lobby table."""
-
-    seat: int
-    name: str
-    bot: str
-    """The bot's level; ``""`` for a person."""
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyTable:
-    """A table players may join now."""
-
-    table_id: str
-    game: str
-    seats: int
-    free_seats: tuple[int, ...]
-    open_places: int
-    """How many more players may join now (during the match of a game whose players change,
-    ``GameSpec.seat_changes``: places up to its most players)."""
-    status: str
-    """``open`` (not started) or ``playing`` (a match under way that takes newcomers, ``GameSpec.seat_changes``)."""
-    options: dict[str, Any]
-    manual_deal: bool
-    players: tuple[SeatedPlayer, ...]
-    waiting: int
-    """Newcomers queued until the hand in progress ends."""
-    created_at: datetime | None
-
-
-@dataclass(frozen=True, slots=True)
-class MatchPlayer:
-    """A player of a finished match."""
-
-    seat: int
-    name: str
-    bot: str
-    total: int | None
-    """The seat's final total; None in a game scored by team, or for a seat another took over."""
-    won: bool
-    left: bool
-    """True when the player left or was eliminated before the end."""
-    team: int | None
-    """The team in a game scored by team (``GameSpec.teams``: the index of the player's team), else None."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, NamedTuple, TypeVar
 
@@ -41,6 +41,7 @@ from google.protobuf import struct_pb2
 from trapoula.api.v1 import table_pb2, table_pb2_grpc
 from trapoula.clients.errors import InvalidArgument, TrapoulaError, Unavailable, from_rpc_error
 from trapoula.clients.history import LobbyTable, MatchSummary, Page, Standing, lobby_page, matches_page, standings_page
+from trapoula.domain.listings import GameInfo, TableSummary
 
 __all__ = [
     "DEFAULT_RETRY_FOR",
@@ -166,38 +167,6 @@ class ActResult:
     events: tuple[Update, ...]
     """Each event with ``view`` left empty (the new view is :attr:`view`)."""
     view: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class TableSummary:
-    """One table of the lobby."""
-
-    table_id: str
-    game: str
-    seats: int
-    free_seats: tuple[int, ...]
-    status: str
-    """``open``, ``ready``, ``playing`` or ``over``."""
-    version: int
-    manual_deal: bool = False
-    """True for a table created for explicit deals (S5.3): only it accepts one."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """A game the server plays."""
-
-    key: str
-    title: str
-    summary: str
-    min_players: int
-    max_players: int
-    options: dict[str, Any] = field(default_factory=dict)
-    """Option key -> default."""
-    bot_levels: tuple[str, ...] = ()
-    """Computer-player levels for :meth:`TableClient.add_bot`."""
-    seat_changes: bool = False
-    """True when players may join and leave during the match (``mau_mau`` R6.9-R6.10)."""
 
 
 def _whole(value: Any, what: str, low: int = 0, high: int = _INT32_MAX) -> int:

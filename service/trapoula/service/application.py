@@ -30,6 +30,7 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError
 
 from trapoula.domain import bots
+from trapoula.domain.listings import GameInfo, TableSummary
 from trapoula.service import moves
 from trapoula.service.automation import AUTO_WORKERS, Automation
 from trapoula.service.autoplay import CHUNK_EVENTS, Dealer
@@ -63,9 +64,7 @@ from trapoula.service.snapshots import SNAPSHOT_EVERY, ColdLoad
 from trapoula.service.store import TableStore, store_url
 from trapoula.service.views import (
     ActResult,
-    GameInfo,
     SeenEvent,
-    TableSummary,
     WatchBatch,
     WatchItem,
     table_view,

@@ -16,12 +16,12 @@ from eventsourcing.utils import get_topic
 from trapoula.domain import bots
 from trapoula.domain.chain import record_header
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.listings import GameInfo, TableSummary
 from trapoula.domain.registry import GAMES
 from trapoula.service.errors import TableNotFound, clip
 from trapoula.service.inputs import check_key
 from trapoula.service.recording import Table
 from trapoula.service.store import TableStore
-from trapoula.service.views import GameInfo, TableSummary
 
 MAX_PAGE_TOKEN = 20
 """Longest page token (a decimal number)."""

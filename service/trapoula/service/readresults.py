@@ -8,48 +8,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from trapoula.domain.listings import LobbyTable, MatchPlayer, SeatedPlayer
 
-@dataclass(frozen=True, slots=True)
-class SeatedPlayer:
-    """A player holding a seat of a lobby table."""
-
-    seat: int
-    name: str
-    bot: str
-    """The bot's level; ``""`` for a person."""
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyTable:
-    """One line of the lobby (a table players may join)."""
-
-    table_id: str
-    game: str
-    seats: int
-    free_seats: tuple[int, ...]
-    open_places: int
-    status: str
-    """``open`` before the start; ``playing`` for a game with seat changes under way."""
-    options: dict[str, Any]
-    manual_deal: bool
-    players: tuple[SeatedPlayer, ...]
-    waiting: int
-    created_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class MatchPlayer:
-    """A player of a finished match."""
-
-    seat: int
-    name: str
-    bot: str
-    total: int | None
-    """The seat's total at the end; None in a game with teams or for a seat taken over later."""
-    won: bool
-    left: bool
-    """True when the player left or was eliminated before the end (``seat_vacated``)."""
-    team: int | None
+__all__ = ["LobbyTable", "MatchPlayer", "MatchSummary", "SeatedPlayer", "Standing"]
 
 
 @dataclass(frozen=True, slots=True)

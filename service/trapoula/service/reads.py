@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from trapoula.domain.events import Payload
+from trapoula.domain.listings import GameInfo, TableSummary
 from trapoula.service.automation import Automation
 from trapoula.service.entries import Entry
 from trapoula.service.errors import ErrorContext, PermissionDenied
@@ -18,8 +19,6 @@ from trapoula.service.principals import Principal, principal_of
 from trapoula.service.queries import TableIndex, list_games, record_of
 from trapoula.service.store import TableStore
 from trapoula.service.views import (
-    GameInfo,
-    TableSummary,
     WatchBatch,
     renders_missing,
     table_view,

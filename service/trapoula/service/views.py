@@ -70,38 +70,6 @@ class WatchBatch:
     """True when the match is over (no event will follow ``head``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class TableSummary:
-    """One line of the lobby."""
-
-    table_id: str
-    game: str
-    seats: int
-    free_seats: tuple[int, ...]
-    status: str
-    """``open``, ``ready``, ``playing`` or ``over``."""
-    version: int
-    manual_deal: bool = False
-    """True for a table created for explicit deals (S5.3): it deals only on ``next_hand``."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """A game the server plays."""
-
-    key: str
-    title: str
-    summary: str
-    min_players: int
-    max_players: int
-    options: Payload
-    """Every option with its default."""
-    bot_levels: tuple[str, ...] = ()
-    """Computer-player levels (``add_bot``)."""
-    seat_changes: bool = False
-    """True when players may join and leave during the match (``GameSpec.seat_changes``)."""
-
-
 def seen(entry: Entry, viewer: Viewer, position: int) -> SeenEvent:
     """``entry`` as ``viewer`` may see it, at its ``position`` (``TableState.position``)."""
     payload = redact(entry.event, viewer) if entry.event is not None else dict(entry.payload)

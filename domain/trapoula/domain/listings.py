@@ -1,0 +1,101 @@
+"""What a server lists about its games and tables: plain frozen values (docs/read-models.md).
+
+The service fills them from its tables and read models and sends them as messages; the client
+reads the messages back into the same values.  Times are aware, in UTC; a time the wire left
+empty is None.
+
+* :class:`GameInfo`: a game the server plays (``ListGames``);
+* :class:`TableSummary`: a table (``ListTables``);
+* :class:`LobbyTable` with its :class:`SeatedPlayer` s: a table players may join (``ListLobby``);
+* :class:`MatchPlayer`: a player of a finished match (``ListMatches``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+__all__ = ["GameInfo", "LobbyTable", "MatchPlayer", "SeatedPlayer", "TableSummary"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game the server plays (``GameSpec``'s listing)."""
+
+    key: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any] = field(default_factory=dict)
+    """Every option with its default (the game's rules file, section 7)."""
+    bot_levels: tuple[str, ...] = ()
+    """Computer-player levels (``add_bot``)."""
+    seat_changes: bool = False
+    """True when players may join and leave during the match (``GameSpec.seat_changes``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """One table of a listing."""
+
+    table_id: str
+    game: str
+    seats: int
+    free_seats: tuple[int, ...]
+    status: str
+    """``open``, ``ready``, ``playing`` or ``over``."""
+    version: int
+    """The table's version (as a spectator counts it)."""
+    manual_deal: bool = False
+    """True for a table created for explicit deals (S5.3): only it accepts one, and it deals only
+    on ``next_hand``."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    """A player holding a seat of a lobby table."""
+
+    seat: int
+    name: str
+    bot: str
+    """The bot's level; ``""`` for a person."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyTable:
+    """A table players may join now (a line of the lobby)."""
+
+    table_id: str
+    game: str
+    seats: int
+    free_seats: tuple[int, ...]
+    open_places: int
+    """How many more players may join now (during the match of a game whose players change,
+    ``GameSpec.seat_changes``: places up to its most players)."""
+    status: str
+    """``open`` (not started) or ``playing`` (a match under way that takes newcomers,
+    ``GameSpec.seat_changes``)."""
+    options: dict[str, Any]
+    manual_deal: bool
+    players: tuple[SeatedPlayer, ...]
+    waiting: int
+    """Newcomers queued until the hand in progress ends."""
+    created_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlayer:
+    """A player of a finished match."""
+
+    seat: int
+    name: str
+    bot: str
+    total: int | None
+    """The seat's final total; None in a game scored by team, or for a seat another took over."""
+    won: bool
+    left: bool
+    """True when the player left or was eliminated before the end (role ``seat_vacated``)."""
+    team: int | None
+    """The team in a game scored by team (``GameSpec.teams``: the index of the player's team), else None."""
