@@ -681,6 +681,44 @@ def _styled(met: bool | None) -> str:
     return {None: "[yellow]not measured[/]", True: "[green]met[/]", False: "[bold red]NOT MET[/]"}[met]
 
 
+def _grid(
+    v: Callable[[str], Any],
+    plan: Plan,
+    title: str,
+    caption: str,
+    columns: Sequence[tuple[str, Callable[[Any], str], str]],
+) -> Table:
+    """A table of the gRPC rows: one row per store and level (``grpc.<store>.<N>``), after the
+    ``store`` and ``N`` columns one per ``(head, formatter, key under the row)``."""
+    t = Table(title=title, caption=caption)
+    t.add_column("store", justify="left")
+    t.add_column("N", justify="right")
+    for head, _, _ in columns:
+        t.add_column(head, justify="right")
+    for kind in STORES:
+        for n in plan.levels:
+            t.add_row(kind, str(n), *(show(v(f"grpc.{kind}.{n}.{key}")) for _, show, key in columns))
+    return t
+
+
+def _figures(
+    results: Results,
+    plan: Plan,
+    title: str,
+    rows: Sequence[tuple[str, str, str | None]],
+    caption: str | None = None,
+    heads: tuple[str, str] = ("figure", "value"),
+) -> Table:
+    """A table of figures beside their bounds: each row ``(label, value text, bound key or None)``."""
+    t = Table(title=title, caption=caption)
+    t.add_column(heads[0])
+    t.add_column(heads[1], justify="right")
+    t.add_column("bound")
+    for label, value, key in rows:
+        t.add_row(label, value, _bound_cell(results, plan, key) if key is not None else "")
+    return t
+
+
 def _bound_cell(results: Results, plan: Plan, key: str) -> str:
     """The bound beside a figure in a table: ``≤ 2: NOT MET``."""
     for bound, value, met in verdicts(results, plan):
@@ -732,104 +770,69 @@ def report(results: Results, plan: Plan, out: Console) -> None:
     )
     out.print(t)
 
-    t = Table(
-        title="Pure domain against its references: crazy_eights, 4 random players, CPU time",
-        caption="bare: tests/bench/bare_crazy_eights.py, the same rules in a plain function of lists and integers",
-    )
-    t.add_column("figure")
-    t.add_column("value", justify="right")
-    t.add_column("bound")
-    t.add_row(
-        "trapoula µs per command / bare µs per move",
-        _times(v("domain.ratio.crazy_eights_vs_bare")),
-        _bound_cell(results, plan, "domain.ratio.crazy_eights_vs_bare"),
-    )
-    t.add_row(
-        "trapoula hands per CPU second / open_spiel playouts per CPU second",
-        _times(v("openspiel.ratio.hands_vs_playouts")),
-        _bound_cell(results, plan, "openspiel.ratio.hands_vs_playouts"),
-    )
-    out.print(t)
+    domain_key, openspiel_key = "domain.ratio.crazy_eights_vs_bare", "openspiel.ratio.hands_vs_playouts"
+    rows = [
+        ("trapoula µs per command / bare µs per move", _times(v(domain_key)), domain_key),
+        ("trapoula hands per CPU second / open_spiel playouts per CPU second", _times(v(openspiel_key)), openspiel_key),
+    ]
+    title = "Pure domain against its references: crazy_eights, 4 random players, CPU time"
+    caption = "bare: tests/bench/bare_crazy_eights.py, the same rules in a plain function of lists and integers"
+    out.print(_figures(results, plan, title, rows, caption))
 
-    t = Table(
-        title=f"Replay of a stored record: agonia to {plan.record_target} points, 4 bots, "
-        f"{_count(v('replay.events'))} events"
+    fold_key, audit_key = "replay.fold_events_per_s", "replay.audit_events_per_s"
+    rows = [
+        ("fold (Replay.from_text: parse and evolve)", _rate(v(fold_key)), fold_key),
+        ("audit (audit_text: chain, commitments, every command re-decided)", _rate(v(audit_key)), audit_key),
+        ("cold load from the store (new Tables, no snapshot)", _rate(v("replay.cold_load_events_per_s")), None),
+    ]
+    title = (
+        f"Replay of a stored record: agonia to {plan.record_target} points, 4 bots, {_count(v('replay.events'))} events"
     )
-    t.add_column("how")
-    t.add_column("events/s", justify="right")
-    t.add_column("bound")
-    t.add_row(
-        "fold (Replay.from_text: parse and evolve)",
-        _rate(v("replay.fold_events_per_s")),
-        _bound_cell(results, plan, "replay.fold_events_per_s"),
-    )
-    t.add_row(
-        "audit (audit_text: chain, commitments, every command re-decided)",
-        _rate(v("replay.audit_events_per_s")),
-        _bound_cell(results, plan, "replay.audit_events_per_s"),
-    )
-    t.add_row("cold load from the store (new Tables, no snapshot)", _rate(v("replay.cold_load_events_per_s")), "")
-    out.print(t)
+    out.print(_figures(results, plan, title, rows, heads=("how", "events/s")))
 
-    t = Table(
-        title="gRPC: Act at N tables at once (closed loop), the server's CPU, and the sizes the baselines copy",
-        caption=f"{calls.GAME}, {calls.SEATS} client bots a table following WatchTable; latencies in ms; a window of "
+    act_columns = [
+        ("Act/s", _rate, "act.per_s"),
+        ("p50", _ms, "act.p50_ms"),
+        ("p99", _ms, "act.p99_ms"),
+        ("errors", _count, "act.errors"),
+        ("server cores", _ms, "act.server_cores"),
+        ("CPU ms/Act", _cpu, "act.server_cpu_ms"),
+        ("request B", _count, "act.request_bytes"),
+        ("reply B", _count, "act.reply_bytes"),
+        ("msgs", _ms, "act.stream_messages"),
+        ("msg B", _count, "act.stream_message_bytes"),
+        ("events", _ms, "act.events"),
+        ("events B", _count, "act.event_bytes"),
+    ]
+    title = "gRPC: Act at N tables at once (closed loop), the server's CPU, and the sizes the baselines copy"
+    caption = (
+        f"{calls.GAME}, {calls.SEATS} client bots a table following WatchTable; latencies in ms; a window of "
         f"{plan.window:g} s after {plan.warmup:g} s; server cores: the server process's CPU seconds per second "
-        "(1.0: one core busy); msgs: the messages the table's streams received per Act",
+        "(1.0: one core busy); msgs: the messages the table's streams received per Act"
     )
-    for name in ("store", "N", "Act/s", "p50", "p99", "errors", "server cores", "CPU ms/Act"):
-        t.add_column(name, justify="left" if name == "store" else "right")
-    for name in ("request B", "reply B", "msgs", "msg B", "events", "events B"):
-        t.add_column(name, justify="right")
-    for kind in STORES:
-        for n in plan.levels:
-            a = f"grpc.{kind}.{n}.act"
-            t.add_row(
-                kind,
-                str(n),
-                _rate(v(f"{a}.per_s")),
-                _ms(v(f"{a}.p50_ms")),
-                _ms(v(f"{a}.p99_ms")),
-                _count(v(f"{a}.errors")),
-                _ms(v(f"{a}.server_cores")),
-                _cpu(v(f"{a}.server_cpu_ms")),
-                _count(v(f"{a}.request_bytes")),
-                _count(v(f"{a}.reply_bytes")),
-                _ms(v(f"{a}.stream_messages")),
-                _count(v(f"{a}.stream_message_bytes")),
-                _ms(v(f"{a}.events")),
-                _count(v(f"{a}.event_bytes")),
-            )
-    out.print(t)
+    out.print(_grid(v, plan, title, caption, act_columns))
 
-    t = Table(
-        title="Bare baselines at the same N with Act's sizes: a grpc.aio unary call, stream messages woken from "
-        "another thread, a recorder append of Act's events",
-        caption=f"windows of {plan.baseline_window:g} s after {plan.baseline_warmup:g} s; CPU ms: the bare server's "
-        "(the appending process's) CPU per call, message or append",
+    bare_columns = [
+        ("call/s", _rate, "echo.per_s"),
+        ("call p50", _ms, "echo.p50_ms"),
+        ("call p99", _ms, "echo.p99_ms"),
+        ("call CPU ms", _cpu, "echo.server_cpu_ms"),
+        ("msgs/s", _rate, "stream.per_s"),
+        ("msg CPU ms", _cpu, "stream.server_cpu_ms"),
+        ("append/s", _rate, "append.per_s"),
+        ("append p50", _ms, "append.p50_ms"),
+        ("append p99", _ms, "append.p99_ms"),
+        ("append CPU ms", _cpu, "append.cpu_ms"),
+    ]
+    title = (
+        "Bare baselines at the same N with Act's sizes: a grpc.aio unary call, stream messages woken from "
+        "another thread, a recorder append of Act's events"
     )
-    for name in ("store", "N", "call/s", "call p50", "call p99", "call CPU ms", "msgs/s", "msg CPU ms"):
-        t.add_column(name, justify="left" if name == "store" else "right")
-    for name in ("append/s", "append p50", "append p99", "append CPU ms"):
-        t.add_column(name, justify="right")
-    for kind in STORES:
-        for n in plan.levels:
-            row = f"grpc.{kind}.{n}"
-            t.add_row(
-                kind,
-                str(n),
-                _rate(v(f"{row}.echo.per_s")),
-                _ms(v(f"{row}.echo.p50_ms")),
-                _ms(v(f"{row}.echo.p99_ms")),
-                _cpu(v(f"{row}.echo.server_cpu_ms")),
-                _rate(v(f"{row}.stream.per_s")),
-                _cpu(v(f"{row}.stream.server_cpu_ms")),
-                _rate(v(f"{row}.append.per_s")),
-                _ms(v(f"{row}.append.p50_ms")),
-                _ms(v(f"{row}.append.p99_ms")),
-                _cpu(v(f"{row}.append.cpu_ms")),
-            )
-    out.print(t)
+    caption = (
+        f"windows of {plan.baseline_window:g} s after {plan.baseline_warmup:g} s; CPU ms: the bare server's "
+        "(the appending process's) CPU per call, message or append"
+    )
+    out.print(_grid(v, plan, title, caption, bare_columns))
 
     t = Table(
         title="Act's server CPU over the bare baseline: one unary call + one append of its events + its stream "
@@ -926,18 +929,12 @@ def report(results: Results, plan: Plan, out: Console) -> None:
     )
     out.print(t)
 
-    t = Table(title="Memory per open table (agonia, 4 seats, match started)")
-    t.add_column("figure")
-    t.add_column("value", justify="right")
-    t.add_column("bound")
-    t.add_row("tables opened (each pass)", _count(v("memory.tables")), "")
-    t.add_row("Python heap per table (tracemalloc)", _bytes(v("memory.traced_bytes_per_table")), "")
-    t.add_row(
-        "resident memory per table (RSS)",
-        _bytes(v("memory.rss_bytes_per_table")),
-        _bound_cell(results, plan, "memory.rss_bytes_per_table"),
-    )
-    out.print(t)
+    rows = [
+        ("tables opened (each pass)", _count(v("memory.tables")), None),
+        ("Python heap per table (tracemalloc)", _bytes(v("memory.traced_bytes_per_table")), None),
+        ("resident memory per table (RSS)", _bytes(v("memory.rss_bytes_per_table")), "memory.rss_bytes_per_table"),
+    ]
+    out.print(_figures(results, plan, "Memory per open table (agonia, 4 seats, match started)", rows))
 
     t = Table(title="Bounds (issue 15): each figure beside its bound")
     t.add_column("figure")
