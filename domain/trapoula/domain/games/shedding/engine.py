@@ -7,7 +7,7 @@ special cards, options and scoring, and calls these helpers for the rest:
 
 - :func:`replace`, :func:`replace_hand`, :func:`remove_cards`, :func:`without`: building states;
 - :func:`evolve_common`: applying the common events (S12) to the common fields;
-- :class:`Acc`: events decided so far, with the state they lead to;
+- :class:`Acc` (:mod:`~trapoula.domain.games.rulekit`): events decided so far, with the state they lead to;
 - :func:`draw`: drawing with the game's reshuffles (S7, S8);
 - :func:`start_hand`: ``MatchStarted``, ``HandStarted`` and the deal one card at a time (S5.2),
   vacant seats passed over (S3.2);
@@ -39,6 +39,7 @@ from trapoula.domain.deal import Deal, deck_hash, reshuffle_label, shuffle
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.games.frozen import applier, known_setter, replace_fields, set_fields
+from trapoula.domain.games.rulekit import Acc as Acc  # the accumulator every decider shares
 from trapoula.domain.games.shedding.commands import Draw, NextHand, Pass
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
@@ -545,38 +546,6 @@ def passed(seat: int) -> Passed:
     if event is None:
         event = _PASSES[seat] = Passed(seat=seat)
     return event
-
-
-class Acc(Generic[S]):
-    """Events decided so far, with the state they lead to (so later decisions see earlier ones).
-
-    The events are applied when :attr:`state` is asked for, not when emitted: a decision that
-    reads no state after its last events never folds them (``decide`` returns the events; the
-    caller applies them).
-    """
-
-    __slots__ = ("_applied", "_state", "events", "evolve")
-
-    def __init__(self, state: S, evolve: Callable[[S, Event], S]) -> None:
-        self._state = state
-        self._applied = 0
-        self.evolve = evolve
-        self.events: list[Event] = []
-
-    @property
-    def state(self) -> S:
-        """The state after every event emitted so far."""
-        events = self.events
-        if self._applied < len(events):
-            state, evolve = self._state, self.evolve
-            for event in events[self._applied :]:
-                state = evolve(state, event)
-            self._state, self._applied = state, len(events)
-        return self._state
-
-    def emit(self, event: Event) -> None:
-        """Record ``event``; :attr:`state` applies it."""
-        self.events.append(event)
 
 
 def can_draw(state: ShedState, rules: ShedRules[Any, Any]) -> bool:
