@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from trapoula.api.v1 import table_pb2
-from trapoula.domain.listings import LobbyTable, MatchPlayer, SeatedPlayer
+from trapoula.domain.listings import LobbyTable, MatchPlayer, MatchSummary, SeatedPlayer
 
 __all__ = ["LobbyTable", "MatchPlayer", "MatchSummary", "Page", "SeatedPlayer", "Standing"]
 
@@ -30,36 +30,6 @@ class Page(Generic[T]):
 
     items: tuple[T, ...]
     next_page_token: str
-
-
-@dataclass(frozen=True, slots=True)
-class MatchSummary:
-    """A finished match."""
-
-    table_id: str
-    game: str
-    created_at: datetime | None
-    started_at: datetime | None
-    finished_at: datetime | None
-    players: tuple[MatchPlayer, ...]
-    winner_seats: tuple[int, ...]
-    """One seat, a team's seats (a game scored by team, ``GameSpec.teams``), or none (a tie)."""
-    winner_team: int | None
-    team_totals: tuple[int, ...]
-    """Each team's score in a game scored by team (``MatchResult.team_scores``: games won); empty otherwise."""
-    result: dict[str, Any]
-    """The payload of the game's event of role ``match_ended``."""
-    hands: int
-    record_available: bool
-    """True when :meth:`~trapoula.clients.table.TableClient.record` returns this match's record."""
-    record_hands: int
-    record_complete: bool
-    version: int
-
-    @property
-    def winners(self) -> tuple[MatchPlayer, ...]:
-        """The players who won."""
-        return tuple(p for p in self.players if p.won)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +112,6 @@ def matches_page(reply: table_pb2.ListMatchesResponse) -> Page[MatchSummary]:
                 team_totals=tuple(m.team_totals),
                 result=_json(m.result_json),
                 hands=m.hands,
-                record_available=m.record_available,
                 record_hands=m.record_hands,
                 record_complete=m.record_complete,
                 version=int(m.version),

@@ -7,7 +7,7 @@ empty is None.
 * :class:`GameInfo`: a game the server plays (``ListGames``);
 * :class:`TableSummary`: a table (``ListTables``);
 * :class:`LobbyTable` with its :class:`SeatedPlayer` s: a table players may join (``ListLobby``);
-* :class:`MatchPlayer`: a player of a finished match (``ListMatches``).
+* :class:`MatchSummary` with its :class:`MatchPlayer` s: a finished match (``ListMatches``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-__all__ = ["GameInfo", "LobbyTable", "MatchPlayer", "SeatedPlayer", "TableSummary"]
+__all__ = ["GameInfo", "LobbyTable", "MatchPlayer", "MatchSummary", "SeatedPlayer", "TableSummary"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,3 +99,39 @@ class MatchPlayer:
     """True when the player left or was eliminated before the end (role ``seat_vacated``)."""
     team: int | None
     """The team in a game scored by team (``GameSpec.teams``: the index of the player's team), else None."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A finished match of the history."""
+
+    table_id: str
+    game: str
+    created_at: datetime | None
+    started_at: datetime | None
+    finished_at: datetime | None
+    players: tuple[MatchPlayer, ...]
+    """In the order they took their seats."""
+    winner_seats: tuple[int, ...]
+    """One seat, a team's seats (a game scored by team, ``GameSpec.teams``), or none (a tie)."""
+    winner_team: int | None
+    team_totals: tuple[int, ...]
+    """Each team's score in a game scored by team (``MatchResult.team_scores``: games won); empty otherwise."""
+    result: dict[str, Any]
+    """The payload of the game's event of role ``match_ended``."""
+    hands: int
+    record_hands: int
+    """The finished hands a record of the match holds (``GetRecord``)."""
+    record_complete: bool
+    """True when the record holds the whole match, up to its end."""
+    version: int
+
+    @property
+    def record_available(self) -> bool:
+        """True when ``GetRecord`` returns a record of this match (one finished hand or more)."""
+        return self.record_hands > 0
+
+    @property
+    def winners(self) -> tuple[MatchPlayer, ...]:
+        """The players who won."""
+        return tuple(p for p in self.players if p.won)
