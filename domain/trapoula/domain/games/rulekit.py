@@ -10,7 +10,7 @@ Each piece is what the games wrote alike; a game still says which of its rules e
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -230,3 +230,40 @@ def sole_leader(totals: Sequence[int], target: int) -> int | None:
     if top >= target and totals.count(top) == 1:
         return totals.index(top)
     return None
+
+
+Decision = Callable[[S, Any], tuple[Event, ...]]
+"""How a game decides one kind of command (``_decide_play`` ...)."""
+
+
+def dispatch(game: str, kinds: Mapping[type, Decision[S]]) -> Callable[[S, Any], tuple[Event, ...]]:
+    """A game's ``decide``: each command handed to the function of its class in ``kinds`` (command
+    class -> how the game decides it; a subclass of a class in it as that class), which validates
+    it and returns the events it causes (section 8 of each game's rules).
+
+    >>> from trapoula.domain.game import SeatCommand
+    >>> class Pass(SeatCommand, kind="pass"): ...
+    >>> class Draw(SeatCommand, kind="draw"): ...
+    >>> decide = dispatch("example", {Pass: lambda state, cmd: ("passed", cmd.seat)})
+    >>> decide(None, Pass(2))
+    ('passed', 2)
+    >>> decide(None, Draw(2))
+    Traceback (most recent call last):
+    ...
+    AssertionError: example: Draw(seat=2) is not a command of the game
+
+    Raises:
+        CommandRejected: (from ``decide``) the rules refuse the command; ``reason`` and ``rule`` name why.
+    """
+    table = dict(kinds)
+    lookup = table.get
+
+    def decide(state: S, command: Any) -> tuple[Event, ...]:
+        handle = lookup(type(command))
+        if handle is None:
+            handle = next((table[k] for k in type(command).__mro__ if k in table), None)
+            if handle is None:
+                raise AssertionError(f"{game}: {command!r} is not a command of the game")
+        return handle(state, command)
+
+    return decide

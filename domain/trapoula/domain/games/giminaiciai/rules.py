@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, assert_never
+from typing import Any
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
 from trapoula.domain.deal import Deal, check_whole_deck, deal_cards, deal_fields, deal_refusal, hands_in_deal_order
@@ -78,6 +78,7 @@ from trapoula.domain.games.rulekit import (
     Acc,
     Phases,
     dealer_and_totals,
+    dispatch,
     is_listed,
     seat_count,
     sole_leader,
@@ -563,23 +564,15 @@ def _decide_next_hand(state: GiminaiciaiState, cmd: NextHand) -> tuple[Event, ..
     return tuple(acc.events)
 
 
-def decide(state: GiminaiciaiState, command: Command) -> tuple[Event, ...]:
-    """Validate ``command`` against ``state`` and return the events it causes (section 8).
+decide: Callable[[GiminaiciaiState, Command], tuple[Event, ...]] = dispatch(
+    "giminaiciai",
+    {Draw: _decide_draw, Discard: _decide_discard, LayDown: _decide_lay_down, NextHand: _decide_next_hand},
+)
+"""Validate ``command`` against ``state`` and return the events it causes (section 8).
 
-    Raises:
-        CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why (section 8).
-    """
-    match command:
-        case Draw():
-            return _decide_draw(state, command)
-        case Discard():
-            return _decide_discard(state, command)
-        case LayDown():
-            return _decide_lay_down(state, command)
-        case NextHand():
-            return _decide_next_hand(state, command)
-        case _:
-            assert_never(command)
+Raises:
+    CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why (section 8).
+"""
 
 
 # --------------------------------------------------------------------------- legal commands

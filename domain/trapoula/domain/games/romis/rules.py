@@ -39,8 +39,8 @@ the next hand's dealer (T7).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, assert_never
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from trapoula.domain.cards import Card, codes, deck_52, parse_card, parse_cards, sorted_cards
 from trapoula.domain.deal import (
@@ -97,7 +97,7 @@ from trapoula.domain.games.romis.sealing import (
     submission_commitment,
 )
 from trapoula.domain.games.romis.state import Phase, RomisState, Shuffle, Submission
-from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals, seat_count, sole_leader
+from trapoula.domain.games.rulekit import Acc, Phases, dealer_and_totals, dispatch, seat_count, sole_leader
 
 NEW, PLAY, HAND_OVER, MATCH_OVER = Phase.NEW, Phase.PLAY, Phase.HAND_OVER, Phase.MATCH_OVER
 """The phases as module constants (a member read off its enum class is a slow look-up)."""
@@ -789,22 +789,21 @@ def _end(acc: Acc[RomisState], reason: str, winner: int | None = None) -> None:
         acc.emit(MatchEnded(winner=leader, totals=totals))
 
 
-def decide(state: RomisState, command: Command) -> tuple[Event, ...]:
-    """Validate ``command`` against ``state`` and return the events it causes (section 8).
+decide: Callable[[RomisState, Command], tuple[Event, ...]] = dispatch(
+    "romis",
+    {
+        Reveal: _decide_submission,
+        Cannot: _decide_submission,
+        UseAuxiliary: _decide_use_auxiliary,
+        NextHand: _decide_next_hand,
+    },
+)
+"""Validate ``command`` against ``state`` and return the events it causes (section 8).
 
-    Raises:
-        CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why (R13.1-R13.4).
-        InvalidInput: the command names a seat that is not at the table (``bad_seat``).
-    """
-    match command:
-        case Reveal() | Cannot():
-            return _decide_submission(state, command)
-        case UseAuxiliary():
-            return _decide_use_auxiliary(state, command)
-        case NextHand():
-            return _decide_next_hand(state, command)
-        case _:
-            assert_never(command)
+Raises:
+    CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why (R13.1-R13.4).
+    InvalidInput: the command names a seat that is not at the table (``bad_seat``).
+"""
 
 
 # --------------------------------------------------------------------------- legal commands

@@ -40,6 +40,8 @@ from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event
 from trapoula.domain.games.frozen import applier, known_setter, replace_fields, set_fields
 from trapoula.domain.games.rulekit import Acc as Acc  # the accumulator every decider shares
+from trapoula.domain.games.rulekit import Decision as Decision
+from trapoula.domain.games.rulekit import dispatch
 from trapoula.domain.games.shedding.commands import Draw, NextHand, Pass
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
@@ -628,39 +630,8 @@ def draw(acc: Acc[S], rules: ShedRules[S, Any], seat: int, count: int, reason: s
 # --------------------------------------------------------------------------- commands
 
 
-Decision = Callable[[S, Any], tuple[Event, ...]]
-"""How a game decides one kind of command (``_decide_play`` ...)."""
-
-
-def decider(game: str, kinds: Mapping[type, Decision[S]]) -> Callable[[S, Any], tuple[Event, ...]]:
-    """A game's ``decide``: each command handed to the function of its class in ``kinds`` (command
-    class -> how the game decides it; a subclass of a class in it as that class), which validates
-    it and returns the events it causes (section 8 of each game's rules).
-
-    >>> from trapoula.domain.games.shedding.commands import Draw, Pass
-    >>> decide = decider("example", {Pass: lambda state, cmd: (passed(cmd.seat),)})
-    >>> decide(None, Pass(2))
-    (Passed(seat=2),)
-    >>> decide(None, Draw(2))
-    Traceback (most recent call last):
-    ...
-    AssertionError: example: Draw(seat=2) is not a command of the game
-
-    Raises:
-        CommandRejected: (from ``decide``) the rules refuse the command; ``reason`` and ``rule`` name why.
-    """
-    table = dict(kinds)
-    lookup = table.get
-
-    def decide(state: S, command: Any) -> tuple[Event, ...]:
-        handle = lookup(type(command))
-        if handle is None:
-            handle = next((table[k] for k in type(command).__mro__ if k in table), None)
-            if handle is None:
-                raise AssertionError(f"{game}: {command!r} is not a command of the game")
-        return handle(state, command)
-
-    return decide
+decider = dispatch
+"""A game's ``decide`` from its command classes (:func:`~trapoula.domain.games.rulekit.dispatch`)."""
 
 
 _set = object.__setattr__

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Mapping, Sequence
-from typing import Any, assert_never
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from trapoula.domain.cards import Card, Rank, Suit, codes, deck_32, parse_card, parse_cards, sorted_cards
 from trapoula.domain.deal import Deal, check_whole_deck, deal_cards, deal_refusal, random_stream, uniform
@@ -34,7 +34,7 @@ from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, Payload
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import remember_last, replace_fields
-from trapoula.domain.games.rulekit import Acc, Phases, table_deal
+from trapoula.domain.games.rulekit import Acc, Phases, dispatch, table_deal
 from trapoula.domain.games.vida.cards import legal_cards, play_refusal, trick_points, trick_winner
 from trapoula.domain.games.vida.commands import Bid, Command, Declare, Give, NextHand, Pass, Play, Vida, command_payload
 from trapoula.domain.games.vida.declarations import Combination, combinations, resolve
@@ -766,29 +766,23 @@ def _decide_next_hand(state: VidaState, cmd: NextHand) -> tuple[Event, ...]:
     return tuple(acc.events)
 
 
-def decide(state: VidaState, command: Command) -> tuple[Event, ...]:
-    """Validate ``command`` against ``state`` and return the events it causes (section 8).
+decide: Callable[[VidaState, Command], tuple[Event, ...]] = dispatch(
+    "vida",
+    {
+        Play: _decide_play,
+        Bid: _decide_bid,
+        Pass: _decide_pass,
+        Vida: _decide_vida,
+        Give: _decide_give,
+        Declare: _decide_declare,
+        NextHand: _decide_next_hand,
+    },
+)
+"""Validate ``command`` against ``state`` and return the events it causes (section 8).
 
-    Raises:
-        CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why (section 8).
-    """
-    match command:
-        case Play():
-            return _decide_play(state, command)
-        case Bid():
-            return _decide_bid(state, command)
-        case Pass():
-            return _decide_pass(state, command)
-        case Vida():
-            return _decide_vida(state, command)
-        case Give():
-            return _decide_give(state, command)
-        case Declare():
-            return _decide_declare(state, command)
-        case NextHand():
-            return _decide_next_hand(state, command)
-        case _:
-            assert_never(command)
+Raises:
+    CommandRejected: the rules refuse the command; ``reason`` and ``rule`` name why (section 8).
+"""
 
 
 # --------------------------------------------------------------------------- legal commands
