@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeGuard
 
@@ -32,6 +33,21 @@ def is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def shown(value: Any, limit: int = 32) -> str:
+    """``value`` as an option error shows it: its JSON text (``null``, ``"x"``, ``true``, ``[1, 2]``),
+    as the caller wrote it in any language, never a Python repr; cut to ``limit`` characters with an
+    ellipsis.
+
+    >>> shown(None), shown("x"), shown(True), shown(2.5)
+    ('null', '"x"', 'true', '2.5')
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not plain data (a caller in Python passed an object)
+        text = type(value).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
 def options_mapping(game: str, raw: Any) -> Mapping[str, Any]:
     """``raw``, the plain options of ``game``, checked to be a mapping (section 7).
 
@@ -39,7 +55,7 @@ def options_mapping(game: str, raw: Any) -> Mapping[str, Any]:
         InvalidInput: anything else (``bad_option``).
     """
     if not isinstance(raw, Mapping):
-        raise InvalidInput(f"{game} options {str(raw)[:32]!r} are not a mapping (section 7)", reason="bad_option")
+        raise InvalidInput(f"{game} options {shown(raw)} are not a mapping (section 7)", reason="bad_option")
     return raw
 
 
@@ -54,7 +70,7 @@ def int_option(game: str, key: str, value: Any, low: int, high: int, rule: str) 
     value = whole(value)
     if not is_int(value) or not low <= value <= high:
         raise InvalidInput(
-            f"{game} option {key}={str(value)[:32]!r}: expected an integer from {low} to {high} ({rule})",
+            f"{game} option {key}={shown(value)}: expected an integer from {low} to {high} ({rule})",
             reason="bad_option",
         )
     return value

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.options import int_option, option_items, plain_options
+from trapoula.domain.options import int_option, option_items, plain_options, shown
 
 StarterAceSuit = Literal["ace", "first_player", "dealer", "previous_winner"]
 AnnouncePenalty = Literal["draw_one", "skip_turn", "ten_points"]
@@ -66,10 +66,10 @@ def parse_options(raw: Mapping[str, Any]) -> AgoniaOptions:
         elif key in _CHOICES:
             if value not in _CHOICES[key]:
                 raise InvalidInput(
-                    f"agonia option {key}={value!r}: expected one of {', '.join(_CHOICES[key])}",
+                    f"agonia option {key}={shown(value)}: expected one of {', '.join(_CHOICES[key])}",
                     reason="bad_option",
                 )
         elif not isinstance(value, bool):
-            raise InvalidInput(f"agonia option {key}={value!r}: expected true or false", reason="bad_option")
+            raise InvalidInput(f"agonia option {key}={shown(value)}: expected true or false", reason="bad_option")
         values[key] = value
     return AgoniaOptions(**values)

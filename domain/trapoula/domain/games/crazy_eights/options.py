@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.options import int_option, option_items, plain_options
+from trapoula.domain.options import int_option, option_items, plain_options, shown
 
 Scoring = Literal["single", "points"]
 """R7.1: one hand (R6.3), or the points game (R6.4-R6.7)."""
@@ -68,14 +68,14 @@ def parse_options(raw: Mapping[str, Any]) -> CrazyEightsOptions:
         if key == "scoring":
             if value not in SCORINGS:
                 raise InvalidInput(
-                    f"crazy_eights option scoring={str(value)[:32]!r}: expected single or points (R7.1)",
+                    f"crazy_eights option scoring={shown(value)}: expected single or points (R7.1)",
                     reason="bad_option",
                 )
         elif key == "target_per_player":
             value = int_option("crazy_eights", key, value, 1, MAX_TARGET_PER_PLAYER, "R7.2")
         elif not isinstance(value, bool):
             raise InvalidInput(
-                f"crazy_eights option {key}={str(value)[:32]!r}: expected true or false (R7.3)", reason="bad_option"
+                f"crazy_eights option {key}={shown(value)}: expected true or false (R7.3)", reason="bad_option"
             )
         values[key] = value
     return CrazyEightsOptions(**values)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.options import is_int, option_items, whole
+from trapoula.domain.options import is_int, option_items, shown, whole
 
 Skill = Literal["easy", "medium", "hard"]
 """A computer player's skill level (R7.2)."""
@@ -72,7 +72,7 @@ def parse_skill(value: Any, what: str) -> Skill:
         return ALIASES[value]
     if value not in SKILLS:
         raise InvalidInput(
-            f"{what}: skill {str(value)[:32]!r} is not one of {', '.join(SKILLS)} (mau_mau R7.2)", reason="bad_skill"
+            f"{what}: skill {shown(value)} is not one of {', '.join(SKILLS)} (mau_mau R7.2)", reason="bad_skill"
         )
     return cast(Skill, value)
 
@@ -104,7 +104,7 @@ def parse_options(raw: Mapping[str, Any]) -> MauMauOptions:
             value = whole(value)
             if not is_int(value) or not MIN_LIMIT <= value <= -1:
                 raise InvalidInput(
-                    f"mau_mau option elimination_limit={str(value)[:32]!r}: expected a negative integer from "
+                    f"mau_mau option elimination_limit={shown(value)}: expected a negative integer from "
                     f"{MIN_LIMIT} to -1 (R7.1)",
                     reason="bad_option",
                 )
@@ -112,7 +112,7 @@ def parse_options(raw: Mapping[str, Any]) -> MauMauOptions:
         else:
             if not isinstance(value, Mapping):
                 raise InvalidInput(
-                    f"mau_mau option computer_seats={str(value)[:32]!r}: expected a mapping seat -> skill (R7.2)",
+                    f"mau_mau option computer_seats={shown(value)}: expected a mapping seat -> skill (R7.2)",
                     reason="bad_option",
                 )
             seats: dict[int, Skill] = {}

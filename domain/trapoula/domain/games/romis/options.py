@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.options import is_int, options_mapping, plain_options, whole
+from trapoula.domain.options import is_int, options_mapping, plain_options, shown, whole
 
 __all__ = [
     "DEFAULT_TARGET_SCORE",
@@ -64,7 +64,7 @@ def _bad(message: str) -> InvalidInput:
 def _integer(key: str, value: Any, high: int, rule: str) -> int:
     value = whole(value)
     if not is_int(value) or not 1 <= value <= high:
-        raise _bad(f"{key}={str(value)[:32]!r}: expected an integer from 1 to {high} ({rule})")
+        raise _bad(f"{key}={shown(value)}: expected an integer from 1 to {high} ({rule})")
     return value
 
 
@@ -92,7 +92,7 @@ def parse_options(raw: Mapping[str, Any]) -> RomisOptions:
             values[key] = _integer(key, value, MAX_BONUS_FACTOR, "R12.3")
         elif key == "resubmit":
             if not isinstance(value, bool):
-                raise _bad(f"resubmit={str(value)[:32]!r}: expected true or false (R12.4)")
+                raise _bad(f"resubmit={shown(value)}: expected true or false (R12.4)")
             values[key] = value
         else:
             raise _bad(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.options import is_int, options_mapping, plain_options, whole
+from trapoula.domain.options import is_int, options_mapping, plain_options, shown, whole
 
 DeclarationTiming = Literal["after_auction", "before_first_card"]
 """R5.7 (the table compares after the auction) or R5.8 (Cypriot Pilotta: ``declare`` in the first trick)."""
@@ -99,9 +99,7 @@ class VidaOptions:
 
 
 def _bad(key: str, value: Any, expected: str) -> InvalidInput:
-    return InvalidInput(
-        f"vida option {key}={str(value)[:32]!r}: expected {expected} ({_RULES[key]})", reason="bad_option"
-    )
+    return InvalidInput(f"vida option {key}={shown(value)}: expected {expected} ({_RULES[key]})", reason="bad_option")
 
 
 def parse_options(raw: Mapping[str, Any]) -> VidaOptions:
