@@ -104,7 +104,7 @@ def test_verify_a_file_that_is_not_a_record_exits_2(
 def test_verify_interrupted_exits_130(
     clean_record: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def interrupted(lines: object) -> object:
+    def interrupted(*args: object, **kwargs: object) -> object:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "audit_record", interrupted)

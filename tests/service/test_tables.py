@@ -18,8 +18,10 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from trapoula.domain import bots
+from trapoula.domain.audit import audit_record
 from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.signing import Head, key_from_secret, public_key_hex, verify
 from trapoula.service.application import OWNER, SPECTATOR, Principal, Tables, seat_principal
 from trapoula.service.errors import AlreadyStarted, Conflict, PermissionDenied, SeatTaken, TableNotFound
 
@@ -309,8 +311,12 @@ def test_the_record_chains_every_event_of_a_finished_match(tables: Tables) -> No
     jsonl, hands = tables.record(table_id)
     lines = [json.loads(line) for line in jsonl.splitlines()]
     header, events = lines[0], lines[1:]
-    assert header == {"format": "trapoula-record", "version": 1, "table_id": table_id, "game": "agonia",
-                      "hands": 1, "events": final}  # fmt: skip
+    signature, key = header.pop("signature"), public_key_hex(key_from_secret(SECRET))
+    assert header == {"format": "trapoula-record", "version": 2, "table_id": table_id, "game": "agonia",
+                      "hands": 1, "events": final, "complete": True,
+                      "signer": {"scheme": "ed25519", "public_key": key}}  # fmt: skip
+    stated = Head(table_id, "agonia", final, events[-1]["hash"], 1, True)
+    assert verify(header["signer"]["public_key"], stated, signature)  # docs/record.md 2.1
     assert hands == 1
     assert [e["seq"] for e in events] == list(range(1, final + 1))
     assert [e["name"] for e in events[-3:]] == ["HandEnded", "SeedRevealed", "MatchEnded"]
@@ -515,6 +521,14 @@ def test_a_command_that_keeps_losing_the_race_is_aborted(
     assert tables.view(table_id, SPECTATOR)[0] == 9
 
 
+def unsigned(record: tuple[str, int]) -> tuple[list[Any], int]:
+    """A record's lines without its header's signature fields (they name the signing server)."""
+    lines = [json.loads(line) for line in record[0].splitlines()]
+    for key in ("signer", "signature"):
+        lines[0].pop(key)
+    return lines, record[1]
+
+
 def test_a_restarted_service_reads_the_same_tables(store: Any, deal: dict[str, Any]) -> None:
     first = store.open()
     try:
@@ -525,7 +539,10 @@ def test_a_restarted_service_reads_the_same_tables(store: Any, deal: dict[str, A
         first.close()
     second = store.open(secret=bytes(32))  # another secret: stored hands need no old secret
     try:
-        assert (second.view(table_id, p0), second.record(table_id), second.events_after(table_id, p0, 0)) == before
+        now = second.view(table_id, p0), unsigned(second.record(table_id)), second.events_after(table_id, p0, 0)
+        assert now == (before[0], unsigned(before[1]), before[2])
+        # The record's lines are the same; its header is signed by the new secret's key.
+        assert audit_record([json.loads(line) for line in second.record(table_id)[0].splitlines()]).signed
         again = second.act(table_id, p0, "c1", {"kind": "play", "card": "4D"})  # idempotent across restarts
         assert again.version == 11
     finally:

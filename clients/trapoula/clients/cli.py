@@ -359,9 +359,21 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 # --------------------------------------------------------------------------- verify
 
 
+def public_key_arg(text: str) -> str:
+    """A server's public key for ``verify --key``: 64 hex digits (Ed25519), read in lower case.
+
+    Raises:
+        argparse.ArgumentTypeError: anything else.
+    """
+    key = text.strip().lower()
+    if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a public key of 64 hex digits")
+    return key
+
+
 def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     """Exit 0 verified, 1 discrepancies found, 2 unreadable or not a record."""
-    report = audit_record(_record_lines(args.record))
+    report = audit_record(_record_lines(args.record), trusted=args.key)
     print(report.summary(), file=out)
     first = report.first
     if first is None:
@@ -573,11 +585,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "verify",
-        help="audit a record offline: hash chain, commitments, rules",
+        help="audit a record offline: signature, hash chain, commitments, rules",
         epilog=f"exit status: {EXIT_OK} record verified; {EXIT_FAILED} discrepancies found (the first is named); "
         f"{EXIT_USAGE} the file cannot be read or is not a trapoula record.",
     )
     p.add_argument("record")
+    p.add_argument(
+        "--key",
+        action="append",
+        type=public_key_arg,
+        metavar="HEX",
+        help="a trusted server key (64 hex digits; repeat for several): the record must carry its signature",
+    )
 
     p = sub.add_parser("tables", help="list a server's tables", epilog=EXIT_CODES)
     p.add_argument("--game", default="")

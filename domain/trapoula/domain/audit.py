@@ -4,7 +4,9 @@ A record is a header line and one line per stored event of a table, hash-chained
 :mod:`trapoula.domain.chain`).  :func:`audit_record` checks it without trusting whoever produced
 it:
 
-1. the header (format, version, game, counts) — rule ``REC1``;
+1. the header (format, version, game, counts) — rule ``REC1``; in a signed record (format
+   version 2) the server's signature of the header's statement and the last event's hash, and
+   whether the record holds the whole match as it says — rule ``REC8``;
 2. every line's shape and the hash chain: ``seq`` numbering, ``prev_hash`` links and each
    ``hash`` recomputed over the line as written (with its schema version ``v`` when it has one)
    — rules ``REC2`` to ``REC5``; then each game event is decoded at its version and upcast to
@@ -31,18 +33,26 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from trapoula.domain.cards import codes, parse_cards
-from trapoula.domain.chain import GENESIS, RECORD_FORMAT, RECORD_VERSION, canonical_json, hash_of_written
+from trapoula.domain.chain import (
+    GENESIS,
+    RECORD_FORMAT,
+    RECORD_UNSIGNED,
+    RECORD_VERSION,
+    canonical_json,
+    hash_of_written,
+)
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.events import Event, decoder, payload_mismatch, to_payload
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.lifecycle import MATCH_STARTED, HandReveal, HandScore, HandStart, MatchResult, Role
 from trapoula.domain.registry import GAMES
+from trapoula.domain.signing import SCHEME, Head, key_id, verify
 from trapoula.domain.upcasting import upcast
 
 __all__ = [
@@ -58,13 +68,15 @@ __all__ = [
 FORMAT = RECORD_FORMAT
 """The header's ``format`` value."""
 VERSION = RECORD_VERSION
-"""The record format version this module reads."""
+"""The record format version a server writes now (signed); this module reads it and :data:`UNSIGNED`."""
+UNSIGNED = RECORD_UNSIGNED
+"""The format version of a record written before records were signed: read, reported unsigned."""
 TABLE_EVENTS = frozenset({"TableCreated", "SeatTaken", "JoinQueued"})
 """Table-level events: chain-checked, not replayed through the rules."""
 
 _HEX = frozenset("0123456789abcdef")
 
-_KIND_ORDER = {"header": 0, "commitment": 1, "seal": 1, "rules": 2, "chain": 3, "format": 4}
+_KIND_ORDER = {"header": 0, "signature": 0, "commitment": 1, "seal": 1, "rules": 2, "chain": 3, "format": 4}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +86,8 @@ class Problem:
     ``seq`` is the event's position in the table log (0 for the header); ``name`` the event name
     (``"header"`` for the header); ``rule`` the rule broken (``S5.1``, ``R4.1`` ..., or a record
     format rule ``REC1``-``REC7`` of docs/record.md); ``kind`` one of ``header``, ``format``,
-    ``chain``, ``commitment``, ``seal`` (``GameSpec.record_checks``), ``rules``.
+    ``chain``, ``commitment``, ``seal`` (``GameSpec.record_checks``), ``rules``, ``signature``
+    (``REC8``).
     """
 
     seq: int
@@ -130,6 +143,13 @@ class AuditReport:
     teams: tuple[tuple[int, ...], ...] = ()
     """The game's partnerships (``GameSpec.teams``, ``vida`` R2.3): then ``totals`` and ``winner``
     count per team, in this order."""
+    signer: str | None = None
+    """The public key (64 hex digits, Ed25519) whose signature the header carries; None for an
+    unsigned record (format version 1) or a header without a readable key."""
+    signed: bool = False
+    """True when the header's signature is the signer's over this record's statement (REC8)."""
+    complete: bool | None = None
+    """What a signed header says: True when the record holds the whole match; None when unsigned."""
 
     @property
     def ok(self) -> bool:
@@ -153,6 +173,11 @@ class AuditReport:
         if self.match_over:
             who = "none" if self.winner is None else self.standing_name(self.winner)
             lines.append(f"match winner: {who}")
+        if self.signer is None:
+            lines.append("unsigned: a record of format version 1 (nothing proves it whole or unedited but its chain)")
+        elif self.signed:
+            whole = "the whole match" if self.complete else "the match up to a hand's end (not over)"
+            lines.append(f"signed by key {key_id(self.signer)} (ed25519 {self.signer}): {whole}")
         if self.ok:
             lines.append("record verified")
         else:
@@ -205,8 +230,8 @@ def _check_header(audit: _Audit, header: Mapping[str, Any], lines: Sequence[_Lin
 
     if header.get("format") != FORMAT:
         bad(f"format {header.get('format')!r} is not {FORMAT!r}")
-    if header.get("version") != VERSION:
-        bad(f"version {header.get('version')!r} is not {VERSION}")
+    if header.get("version") not in (VERSION, UNSIGNED) or type(header.get("version")) is not int:
+        bad(f"version {header.get('version')!r} is not {VERSION} (signed) or {UNSIGNED} (unsigned)")
     if not isinstance(header.get("table_id"), str):
         bad(f"table_id {header.get('table_id')!r} is not a string")
     game = header.get("game")
@@ -219,6 +244,59 @@ def _check_header(audit: _Audit, header: Mapping[str, Any], lines: Sequence[_Lin
     if header.get("hands") != finished:
         bad(f"header says {header.get('hands')!r} hands, the record holds {finished} finished hand(s)")
     return spec
+
+
+def _signer(audit: _Audit, header: Mapping[str, Any]) -> str | None:
+    """The public key a signed header names (REC8), None for an unsigned one; a signed header
+    without a readable ``signer`` is a problem."""
+    if header.get("version") != VERSION:
+        return None
+    signer = header.get("signer")
+    key = signer.get("public_key") if isinstance(signer, Mapping) else None
+    scheme = signer.get("scheme") if isinstance(signer, Mapping) else None
+    if scheme != SCHEME or not isinstance(key, str) or len(key) != 64 or not set(key) <= _HEX:
+        audit.add(0, "header", "REC8", f"signer {str(signer)[:80]!r} is not an ed25519 public key", "signature")
+        return None
+    return key
+
+
+def _check_signature(
+    audit: _Audit,
+    header: Mapping[str, Any],
+    signer: str,
+    raw: Sequence[Mapping[str, Any]],
+    finished: int,
+    trusted: Collection[str] | None,
+) -> bool:
+    """Whether the header's signature is ``signer``'s over the statement this record makes: its
+    table, game, event lines, finished hands, the last line's hash and ``complete`` (REC8).  A
+    record cut, lengthened or edited after signing, even with its chain recomputed, states
+    something else, and the signature fails."""
+    complete = header.get("complete")
+    signature = header.get("signature")
+    last = raw[-1].get("hash") if raw else GENESIS
+    table_id, game = header.get("table_id"), header.get("game")
+    if not isinstance(complete, bool) or not isinstance(signature, str):
+        audit.add(0, "header", "REC8", "a signed header needs complete (true or false) and a signature", "signature")
+        return False
+    if not (isinstance(table_id, str) and isinstance(game, str) and isinstance(last, str)):
+        audit.add(0, "header", "REC8", "the signature's statement cannot be read off this record", "signature")
+        return False
+    stated = Head(table_id, game, len(raw), last, finished, complete)
+    if not verify(signer, stated, signature):
+        audit.add(
+            0,
+            "header",
+            "REC8",
+            f"the signature of key {key_id(signer)} does not match this record: it was cut, lengthened or "
+            "edited after the server signed it (or the header was)",
+            "signature",
+        )
+        return False
+    if trusted is not None and signer not in trusted:
+        audit.add(0, "header", "REC8", f"signed by key {key_id(signer)}, which is not a trusted key", "signature")
+        return False
+    return True
 
 
 def _finished_hands(spec: GameSpec[Any, Any] | None, lines: Sequence[_Line]) -> int:
@@ -836,12 +914,14 @@ def _short(payload: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------------------- entry point
 
 
-def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
+def audit_record(lines: Sequence[Mapping[str, Any]], trusted: Collection[str] | None = None) -> AuditReport:
     """Audit a record given as parsed JSON lines (header first); see the module docstring.
 
     Args:
         lines: the record's lines, each a mapping: the header, then one per event with ``seq``,
             ``name``, ``payload``, ``prev_hash`` and ``hash``.
+        trusted: the public keys (64 hex digits) whose signature the record must carry (REC8);
+            None to accept any signer's valid signature, or an unsigned record.
 
     Returns:
         The report: every problem found (ordered by seq), the hands verified, the totals and
@@ -858,8 +938,16 @@ def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
     table_id = header.get("table_id") if isinstance(header.get("table_id"), str) else None
     game_key = header.get("game") if isinstance(header.get("game"), str) else None
     finished = _finished_hands(spec, body)
+    signer = _signer(audit, header)
+    signed = signer is not None and _check_signature(audit, header, signer, lines[1:], finished, trusted)
+    if signer is None and trusted is not None:
+        audit.add(
+            0, "header", "REC8", "the record is not signed by a trusted key: it carries no signature", "signature"
+        )
+    complete = header.get("complete") if signed else None
     if spec is None:
-        return AuditReport(table_id, game_key, len(body), finished, 0, _ordered(audit.problems))
+        problems = _ordered(audit.problems)
+        return AuditReport(table_id, game_key, len(body), finished, 0, problems, signer=signer, signed=signed)
     _check_table_events(audit, spec, body)
     game = _decode(audit, spec, body)
     config = _config(audit, spec, body, game)
@@ -874,6 +962,11 @@ def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
         if spec.hand_in_progress(replay.state):
             last = game[-1]
             audit.add(last.seq, last.name, "REC7", "the record ends in the middle of a hand", "format")
+        if complete is not None and complete != replay.match_over:
+            says = "holds the whole match" if complete else "stops before the match's end"
+            message = f"the signed header says the record {says}; its events say otherwise"
+            end = game[-1] if game else None
+            audit.add(end.seq if end else 0, end.name if end else "header", "REC8", message, "signature")
     problems = _ordered(audit.problems)
     results: list[HandResult] = []
     if replay is not None:
@@ -906,6 +999,9 @@ def audit_record(lines: Sequence[Mapping[str, Any]]) -> AuditReport:
         winner=replay.winner if replay is not None else None,
         match_over=replay.match_over if replay is not None else False,
         teams=spec.teams,
+        signer=signer,
+        signed=signed,
+        complete=complete if isinstance(complete, bool) else None,
     )
 
 

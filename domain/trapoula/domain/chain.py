@@ -117,15 +117,19 @@ def record_line(
 
 RECORD_FORMAT = "trapoula-record"
 """The ``format`` of a record's header line (docs/record.md)."""
-RECORD_VERSION = 1
-"""The record format's version."""
+RECORD_VERSION = 2
+"""The record format's version as a server writes it: its header signed (:mod:`trapoula.domain.signing`)."""
+RECORD_UNSIGNED = 1
+"""The format version of an unsigned record (written before records were signed, or built by
+:func:`chain_record`): the same lines, a header without a signature."""
 
 
 def record_header(table_id: str, game: str, hands: int, events: int) -> dict[str, Any]:
-    """A record's first line (docs/record.md): format, version, table id, game, finished hands, event count."""
+    """A record's first line, unsigned (docs/record.md): format, version 1, table id, game, finished
+    hands, event count; :func:`trapoula.domain.signing.sign_header` signs it (version 2)."""
     return {
         "format": RECORD_FORMAT,
-        "version": RECORD_VERSION,
+        "version": RECORD_UNSIGNED,
         "table_id": table_id,
         "game": game,
         "hands": hands,

@@ -26,26 +26,29 @@ False
 from __future__ import annotations
 
 import hashlib
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from trapoula.domain.chain import canonical_json
+from trapoula.domain.chain import RECORD_VERSION, canonical_json
 from trapoula.domain.errors import InvalidInput
 
 __all__ = [
     "CONTEXT",
     "KEY_INFO",
     "SCHEME",
+    "SIGNED_FIELDS",
     "Head",
     "key_from_secret",
     "key_from_seed",
     "key_id",
     "public_key_hex",
     "sign",
+    "sign_header",
     "statement",
     "verify",
 ]
@@ -146,3 +149,23 @@ def _public_bytes(public_key: str) -> bytes:
     if not isinstance(public_key, str) or len(public_key) != 64 or not _is_lower_hex(public_key):
         raise InvalidInput("a public key is 64 lowercase hex digits (32 bytes, Ed25519)", reason="bad_public_key")
     return bytes.fromhex(public_key)
+
+
+SIGNED_FIELDS = ("signer", "complete", "signature")
+"""The fields a signed record's header (format version 2) adds to an unsigned one's (docs/record.md 2.1)."""
+
+
+def sign_header(header: Mapping[str, Any], head: str, complete: bool, key: Ed25519PrivateKey) -> dict[str, Any]:
+    """``header`` (a record's first line, :func:`~trapoula.domain.chain.record_header`) signed: format
+    version 2, with ``signer`` (``{"scheme": "ed25519", "public_key": hex}``), ``complete`` and
+    ``signature``, the signature of the :class:`Head` its ``table_id``, ``game``, ``events`` and
+    ``hands`` state with ``head`` (the last event line's hash; 64 zeros for none) and ``complete``
+    (True when the record holds the whole match, to its end)."""
+    stated = Head(header["table_id"], header["game"], header["events"], head, header["hands"], complete)
+    return {
+        **header,
+        "version": RECORD_VERSION,
+        "signer": {"scheme": SCHEME, "public_key": public_key_hex(key)},
+        "complete": complete,
+        "signature": sign(key, stated),
+    }

@@ -29,7 +29,7 @@ from typing import Any
 
 from eventsourcing.persistence import IntegrityError
 
-from trapoula.domain import bots
+from trapoula.domain import bots, signing
 from trapoula.domain.listings import GameInfo, TableSummary
 from trapoula.service import moves
 from trapoula.service.automation import AUTO_WORKERS, Automation
@@ -134,6 +134,9 @@ class Tables(TableReads):
         """The event store."""
         self._secret = secret if secret is not None else secrets.token_bytes(32)
         self.dealer = Dealer(self._secret, chunk_events)
+        self.signing_key = signing.key_from_secret(self._secret)
+        """The key that signs this server's records (docs/record.md): derived from the secret, so every
+        replica sharing it signs alike."""
         self.commands = Commands(self.store)
         self.automation = Automation(self.commands, self.dealer, auto_workers)
         self.commands.after_save = self.automation.after_save

@@ -11,13 +11,15 @@ import json
 import threading
 from collections.abc import Callable
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from eventsourcing.utils import get_topic
 
 from trapoula.domain import bots
-from trapoula.domain.chain import record_header
+from trapoula.domain.chain import GENESIS, record_header
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.listings import GameInfo, TableSummary
 from trapoula.domain.registry import GAMES
+from trapoula.domain.signing import sign_header
 from trapoula.service.errors import TableNotFound, clip
 from trapoula.service.inputs import check_key
 from trapoula.service.recording import Table
@@ -29,11 +31,15 @@ DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
 
 
-def record_of(table: Table) -> tuple[str, int]:
-    """The table's record: ``(jsonl, finished hands)`` (see ``Tables.record``, docs/record.md)."""
+def record_of(table: Table, key: Ed25519PrivateKey) -> tuple[str, int]:
+    """The table's record, its header signed with ``key``: ``(jsonl, finished hands)`` (see
+    ``Tables.record``, docs/record.md)."""
     state = table.state
     entries = table.entries[: state.record_cut]
-    header = record_header(state.table_id, state.game, state.record_hands, len(entries))
+    head = entries[-1].hash if entries else GENESIS
+    complete = state.over and state.record_cut == state.version
+    unsigned = record_header(state.table_id, state.game, state.record_hands, len(entries))
+    header = sign_header(unsigned, head, complete, key)
     lines = [json.dumps(header, ensure_ascii=False, separators=(",", ":"))]
     lines.extend(json.dumps(e.record_line(), ensure_ascii=False, separators=(",", ":")) for e in entries)
     return "\n".join(lines) + "\n", state.record_hands

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from trapoula.domain.events import Payload
 from trapoula.domain.listings import GameInfo, TableSummary
 from trapoula.service.automation import Automation
@@ -35,6 +37,7 @@ class TableReads:
     store: TableStore
     automation: Automation
     index: TableIndex
+    signing_key: Ed25519PrivateKey
 
     def authenticate(self, table_id: str, token: str | None) -> Principal:
         """The principal of ``token`` at a table: a seat, the owner, or (no token) a spectator.
@@ -135,7 +138,7 @@ class TableReads:
         Raises:
             TableNotFound: no such table.
         """
-        return record_of(self.store.load(table_id))
+        return record_of(self.store.load(table_id), self.signing_key)
 
     def list_tables(self, game: str = "", page_size: int = 0, page_token: str = "") -> tuple[list[TableSummary], str]:
         """Tables, newest first, optionally of one game; returns ``(summaries, next_page_token)``

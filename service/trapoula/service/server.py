@@ -31,6 +31,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from trapoula.api.v1 import table_pb2
+from trapoula.domain import signing
 from trapoula.service.application import Tables
 from trapoula.service.collector import serving_collector
 from trapoula.service.fanout import Fanout
@@ -323,6 +324,8 @@ async def serve(
         log.info(
             "trapoula serving %s on %s, store %s%s", SERVICE_NAME, bound, display_url(settings.database_url), schema
         )
+        public = signing.public_key_hex(tables.signing_key)
+        log.info("records signed with key %s (ed25519 %s; verify --key)", signing.key_id(public), public)
         if ready is not None:
             ready(bound)
         if metrics_ready is not None and metrics_bound is not None:

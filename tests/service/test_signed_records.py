@@ -1,0 +1,139 @@
+"""Signed records (docs/record.md 2.1, REC8): a record's header carries the server's Ed25519
+signature of what the record states, so that an edit made with the hash chain recomputed, a cut
+and a header changed after the fact are all found; an unsigned record (format version 1, written
+before records were signed) still verifies and says it is unsigned."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from trapoula.domain.audit import audit_record
+from trapoula.domain.chain import GENESIS, event_hash
+from trapoula.domain.signing import key_from_secret, key_id, public_key_hex, sign_header
+from trapoula.service.application import OWNER, Tables
+
+SECRET = bytes.fromhex("5e" * 32)
+"""The tests' server secret (tests/service/conftest.py)."""
+KEY = public_key_hex(key_from_secret(SECRET))
+
+Lines = list[dict[str, Any]]
+
+
+@pytest.fixture
+def record(tables: Tables) -> Lines:
+    """A finished agonia match of two heuristic bots to 0 points (one hand, R7.1), its record parsed."""
+    table_id, _ = tables.create_table("agonia", 2, {"target_points": 0})
+    tables.add_bot(table_id, "heuristic")
+    tables.add_bot(table_id, "heuristic")
+    tables.start_match(table_id, OWNER, "go")
+    assert tables.settle(timeout=60)
+    return [json.loads(line) for line in tables.record(table_id)[0].splitlines()]
+
+
+def rechained(lines: Lines) -> Lines:
+    """The record with every event's hash recomputed (what a holder who edited it would do), the
+    header's count kept in step."""
+    prev, out = GENESIS, [dict(lines[0])]
+    for line in lines[1:]:
+        digest = event_hash(prev, line["seq"], line["name"], line["payload"], line.get("v", 1))
+        out.append({**line, "prev_hash": prev, "hash": digest})
+        prev = digest
+    out[0]["events"] = len(out) - 1
+    return out
+
+
+def edited(lines: Lines, name: str, change: Callable[[dict[str, Any]], None]) -> Lines:
+    """The record with ``change`` made to the payload of the first event ``name``, chain recomputed."""
+    copy = [
+        dict(line, payload=json.loads(json.dumps(line["payload"]))) if "payload" in line else dict(line)
+        for line in lines
+    ]
+    line = next(line for line in copy[1:] if line["name"] == name)
+    change(line["payload"])
+    return rechained(copy)
+
+
+def signature_problems(lines: Lines, trusted: list[str] | None = None) -> list[str]:
+    return [p.message for p in audit_record(lines, trusted).problems if p.rule == "REC8"]
+
+
+def test_a_servers_record_is_signed_whole_and_verifies(record: Lines) -> None:
+    report = audit_record(record, trusted=[KEY])
+    assert report.ok, report.summary()
+    assert (report.signer, report.signed, report.complete, report.match_over) == (KEY, True, True, True)
+    assert f"signed by key {key_id(KEY)} (ed25519 {KEY}): the whole match" in report.summary()
+
+
+def test_recomputing_the_chain_does_not_hide_an_edit(record: Lines) -> None:
+    # Each of these verified before records were signed, once the chain was recomputed (issue of
+    # the audit): now the signature of the header's statement no longer matches.
+    edits: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
+        ("TableCreated", lambda p: p["options"].update(target_points=1000)),
+        ("TableCreated", lambda p: p.update(first_dealer=0)),
+        ("SeatTaken", lambda p: p.update(bot=None)),
+        ("SeatTaken", lambda p: p.update(name="mallory")),
+        ("MatchStarted", lambda p: p.update(names=["mallory", "bob"])),
+    ]
+    for name, change in edits:
+        found = signature_problems(edited(record, name, change))
+        assert found and "does not match this record" in found[0], name
+
+
+def test_a_dropped_line_and_a_cut_record_are_found(record: Lines) -> None:
+    seat_taken = next(i for i, line in enumerate(record) if line.get("name") == "SeatTaken")
+    dropped = rechained([*record[:seat_taken], *record[seat_taken + 1 :]])
+    for i, line in enumerate(dropped[1:], start=1):
+        line["seq"] = i
+    assert signature_problems(rechained(dropped))
+    cut = [dict(record[0]), *record[1:-3]]  # the last hand's end and the match's end cut off
+    assert signature_problems(cut)
+    cut[0]["events"] = len(cut) - 1  # the count made to agree: the signature still does not
+    assert any("does not match" in m for m in signature_problems(cut))
+
+
+def test_a_changed_header_is_found(record: Lines) -> None:
+    # The statement signed is read off the record itself: its table, game and whether it is whole.
+    for field, value in (("table_id", "another-table"), ("complete", False), ("game", "mau_mau")):
+        header = {**record[0], field: value}
+        assert any("does not match" in m for m in signature_problems([header, *record[1:]])), field
+    # A count the header gives is checked against the lines (REC1), the lines by the signature.
+    header = {**record[0], "hands": 2}
+    assert [p.rule for p in audit_record([header, *record[1:]]).problems] == ["REC1"]
+
+
+def test_a_stripped_signature_is_reported_unsigned(record: Lines) -> None:
+    header = {k: v for k, v in record[0].items() if k not in ("signer", "complete", "signature")}
+    header["version"] = 1
+    report = audit_record([header, *record[1:]])
+    assert report.ok and report.signer is None and not report.signed
+    assert "unsigned: a record of format version 1" in report.summary()
+    assert signature_problems([header, *record[1:]], trusted=[KEY]) == [
+        "the record is not signed by a trusted key: it carries no signature"
+    ]
+
+
+def test_another_servers_key_is_not_trusted(record: Lines) -> None:
+    other = public_key_hex(key_from_secret(b"another server"))
+    assert signature_problems(record, trusted=[other]) == [f"signed by key {key_id(KEY)}, which is not a trusted key"]
+
+
+def test_a_signer_that_is_no_key_is_refused(record: Lines) -> None:
+    header = {**record[0], "signer": {"scheme": "rsa", "public_key": KEY}}
+    assert signature_problems([header, *record[1:]])[0].startswith("signer ")
+
+
+def test_a_validly_signed_claim_is_checked_against_the_events(record: Lines) -> None:
+    # The whole match signed (with the tests' key) as if it were not over: the signature holds,
+    # the claim does not (REC8, at the last line, the match's end).
+    unsigned = {k: v for k, v in record[0].items() if k not in ("signer", "complete", "signature")}
+    header = sign_header(unsigned, record[-1]["hash"], False, key_from_secret(SECRET))
+    report = audit_record([header, *record[1:]])
+    assert report.signed and report.complete is False and report.match_over
+    assert [(p.seq, p.name, p.rule) for p in report.problems] == [(record[-1]["seq"], "MatchEnded", "REC8")]
+    assert report.problems[0].message == (
+        "the signed header says the record stops before the match's end; its events say otherwise"
+    )
