@@ -36,7 +36,7 @@ def record_text(players: int = 3, target: int = 0, seed: int = 7) -> str:
         return hashlib.sha256(f"clients-{seed}-{hand}".encode()).hexdigest()
 
     entries: list[tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], int]] = []
-    entries += table_entries("agonia", NAMES[:players], {"target_points": target})
+    entries += table_entries("agonia", NAMES[:players], {"target_points": target}, bots=["heuristic"] * players)
     for events, _, _ in seeded_commands(spec, spec.initial_state(config), seed_of_hand, move):
         entries += [(event.event_name(), to_payload(event), type(event).version) for event in events]
     lines = chain_record(f"t-clients-{seed}", "agonia", entries)

@@ -49,10 +49,15 @@ def seeded_commands(
 
 
 def table_entries(
-    game: str, names: Sequence[str], options: Mapping[str, Any], manual_deal: bool = False
+    game: str,
+    names: Sequence[str],
+    options: Mapping[str, Any],
+    manual_deal: bool = False,
+    bots: Sequence[str | None] | None = None,
 ) -> list[tuple[str, dict[str, Any]]]:
     """The table's own events that open a record (docs/record.md): ``TableCreated`` for ``game``
-    with ``options``, then a ``SeatTaken`` of each of ``names`` (a person, its token's hash made up)."""
+    with ``options``, then a ``SeatTaken`` of each of ``names`` (a person unless ``bots`` gives the
+    seat's level, its token's hash made up)."""
     created = {
         "game": game,
         "seats": len(names),
@@ -64,7 +69,8 @@ def table_entries(
     entries: list[tuple[str, dict[str, Any]]] = [("TableCreated", created)]
     for seat, name in enumerate(names):
         token_hash = hashlib.sha256(f"token-{seat}".encode()).hexdigest()
-        entries.append(("SeatTaken", {"seat": seat, "name": name, "bot": None, "token_hash": token_hash}))
+        bot = bots[seat] if bots is not None else None
+        entries.append(("SeatTaken", {"seat": seat, "name": name, "bot": bot, "token_hash": token_hash}))
     return entries
 
 

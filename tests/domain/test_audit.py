@@ -68,7 +68,9 @@ def make_record(events: Sequence[Event], players: int) -> list[dict[str, Any]]:
     """Table events, then the game events, chained.  A record with an explicit hand is that of a table
     created for explicit deals (``manual_deal``: S5.3 as the rules owners answered)."""
     manual = any(e.event_name() == "HandStarted" and getattr(e, "explicit_deal", False) for e in events)
-    table = table_entries("agonia", NAMES[:players], {}, manual_deal=manual)
+    started = next((e for e in events if e.event_name() == "MatchStarted"), None)
+    options = to_payload(started)["options"] if started is not None else {}  # the table made the match
+    table = table_entries("agonia", NAMES[:players], options, manual_deal=manual)
     return chain(table + [(e.event_name(), to_payload(e)) for e in events])
 
 
@@ -456,3 +458,26 @@ def test_a_fault_inside_the_rules_is_a_finding_without_its_text(
         "the rules cannot decide play card 3H by seat 0 in this position",
     )
     assert not any("secret" in p.message for p in report.problems)
+
+
+def test_the_table_configures_the_match_it_starts_rec7(explicit_record: list[dict[str, Any]]) -> None:
+    # TableCreated and the SeatTaken lines must describe the match MatchStarted starts: an edit of
+    # any of them, chain recomputed, no longer verifies (docs/record.md 3.3).
+    assert audit_record(explicit_record).ok
+    edits = {
+        "its options": lambda p: p["options"].update(target_points=1000),
+        "first_dealer 0": lambda p: p.update(first_dealer=0),
+        "initial_totals [5, 5]": lambda p: p.update(initial_totals=[5, 5]),
+        "its options are not the game's": lambda p: p["options"].update(target_points=-3),
+    }
+    for expected, change in edits.items():
+        lines = json.loads(json.dumps(explicit_record))
+        change(line_of(lines, "TableCreated")["payload"])
+        problems = [p for p in audit_record(rechain(lines)).problems if p.name == "TableCreated"]
+        assert [p.rule for p in problems] == ["REC7"] and expected in problems[0].message, expected
+    lines = json.loads(json.dumps(explicit_record))
+    line_of(lines, "SeatTaken", 1)["payload"]["bot"] = "heuristic"
+    problems = audit_record(rechain(lines)).problems
+    assert [(p.name, p.rule, p.message) for p in problems] == [
+        ("SeatTaken", "REC7", "seat 1 was taken by a 'heuristic' bot, not as MatchStarted says")
+    ]

@@ -550,11 +550,9 @@ def _config(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line], gam
         return None
     for line in lines:
         if line.name == "TableCreated":
-            seats = line.payload.get("seats")
-            if isinstance(seats, int) and seats != len(names):
-                audit.add(line.seq, line.name, "REC7", f"{seats} seats, but MatchStarted names {len(names)}", "format")
+            _check_created(audit, spec, line, config)
         elif line.name == "SeatTaken" and line.seq < first.seq:
-            seat, name = line.payload.get("seat"), line.payload.get("name")
+            seat, name, bot = line.payload.get("seat"), line.payload.get("name"), line.payload.get("bot")
             if isinstance(seat, int) and 0 <= seat < len(names) and isinstance(name, str) and name != names[seat]:
                 audit.add(
                     line.seq,
@@ -563,7 +561,44 @@ def _config(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line], gam
                     f"seat {seat} was taken by {name!r}, but MatchStarted names {names[seat]!r}",
                     "format",
                 )
+            if isinstance(seat, int) and 0 <= seat < len(bots) and bot != bots[seat]:
+                played_by = "a person" if bot is None else f"a {bot!r} bot"
+                audit.add(
+                    line.seq,
+                    line.name,
+                    "REC7",
+                    f"seat {seat} was taken by {played_by}, not as MatchStarted says",
+                    "format",
+                )
     return config
+
+
+def _check_created(audit: _Audit, spec: GameSpec[Any, Any], line: _Line, config: MatchConfig) -> None:
+    """``TableCreated`` configures the match that ``MatchStarted`` starts (REC7): its seat count, its
+    options (as given; the game fills in the defaults), its first dealer and initial totals (when
+    it gives them; null leaves them to the game)."""
+
+    def bad(message: str) -> None:
+        audit.add(line.seq, line.name, "REC7", message, "format")
+
+    p = line.payload
+    seats = p.get("seats")
+    if isinstance(seats, int) and seats != len(config.seats):
+        bad(f"{seats} seats, but MatchStarted names {len(config.seats)}")
+    given = p.get("options")
+    try:
+        same = spec.parse_options(given if isinstance(given, Mapping) else {}) == spec.parse_options(config.options)
+    except InvalidInput as exc:
+        bad(f"its options are not the game's: {exc.message}")
+    else:
+        if not same:
+            bad(f"its options {canonical_json(given)[:200]} are not those MatchStarted plays with")
+    if p.get("first_dealer") is not None and p.get("first_dealer") != config.first_dealer:
+        bad(f"first_dealer {p.get('first_dealer')!r}, but MatchStarted's is {config.first_dealer!r}")
+    totals = p.get("initial_totals")
+    started = tuple(config.initial_totals or ())
+    if totals is not None and (not isinstance(totals, list) or tuple(totals) != started):
+        bad(f"initial_totals {str(totals)[:80]}, but MatchStarted's are {list(started)}")
 
 
 # --------------------------------------------------------------------------- commitments
