@@ -42,3 +42,23 @@ def test_a_trusted_key_asks_for_a_signature_they_do_not_carry(game: str) -> None
     out = io.StringIO()
     assert main(["verify", str(HERE / f"{game}.jsonl"), "--key", KEY], out=out) == 1
     assert "rule REC8: the record is not signed by a trusted key: it carries no signature" in out.getvalue()
+
+
+def test_the_report_per_hand_and_as_json() -> None:
+    # One line per hand: shuffled from its revealed seed, its commitment (S5.1), how it ended;
+    # --json gives the same to programs.
+    path = HERE / "agonia.jsonl"
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    started = next(line["payload"] for line in lines[1:] if line["name"] == "HandStarted")
+    out = io.StringIO()
+    assert main(["verify", str(path)], out=out) == 0
+    hand = next(line for line in out.getvalue().splitlines() if line.startswith("hand 1: "))
+    assert hand.startswith(f"hand 1: shuffled from seed {started['seed']}; commitment {started['commitment']}; ")
+    assert hand.endswith("; verified")
+    out = io.StringIO()
+    assert main(["verify", str(path), "--json"], out=out) == 0
+    data = json.loads(out.getvalue())
+    assert data["ok"] is True and data["signer"] is None and data["hands"] == 1
+    assert [(r["hand_no"], r["explicit"], r["seed"], r["commitment"]) for r in data["results"]] == [
+        (1, False, started["seed"], started["commitment"])
+    ]

@@ -481,3 +481,10 @@ def test_the_table_configures_the_match_it_starts_rec7(explicit_record: list[dic
     assert [(p.name, p.rule, p.message) for p in problems] == [
         ("SeatTaken", "REC7", "seat 1 was taken by a 'heuristic' bot, not as MatchStarted says")
     ]
+
+
+def test_an_explicit_hand_is_reported_as_dealt_by_the_owner_s5_3(explicit_record: list[dict[str, Any]]) -> None:
+    report = audit_record(explicit_record)
+    assert report.ok and [(r.hand_no, r.explicit, r.seed) for r in report.results] == [(1, True, None)]
+    commitment = line_of(explicit_record, "HandStarted")["payload"]["commitment"]
+    assert f"hand 1: dealt by the table's owner, not shuffled; commitment {commitment}; " in report.summary()

@@ -374,6 +374,9 @@ def public_key_arg(text: str) -> str:
 def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     """Exit 0 verified, 1 discrepancies found, 2 unreadable or not a record."""
     report = audit_record(_record_lines(args.record), trusted=args.key)
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=2), file=out)
+        return EXIT_OK if report.ok else EXIT_FAILED
     print(report.summary(), file=out)
     first = report.first
     if first is None:
@@ -596,6 +599,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=public_key_arg,
         metavar="HEX",
         help="a trusted server key (64 hex digits; repeat for several): the record must carry its signature",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print the report as JSON for programs (the exit status is the same)"
     )
 
     p = sub.add_parser("tables", help="list a server's tables", epilog=EXIT_CODES)

@@ -115,6 +115,22 @@ class HandResult:
     """Each seat's total after it (None: a seat that left, ``mau_mau`` R2.5)."""
     verified: bool
     """True when no problem was found from its ``HandStarted`` to its ``SeedRevealed``."""
+    explicit: bool = False
+    """True for a hand dealt by the table's owner (an explicit deal, S5.3), not shuffled from a seed."""
+    commitment: str = ""
+    """The commitment published when the hand started (S5.1, S5.3; each game's own)."""
+    seed: str | None = None
+    """The seed the hand was shuffled from, revealed at its end; None for an explicit deal."""
+
+    def line(self, name: Callable[[int], str]) -> str:
+        """One line of the report: how the hand was dealt, its commitment, how it ended.
+
+        ``name`` gives a seat's (or a team's) display name.
+        """
+        dealt = "dealt by the table's owner, not shuffled" if self.explicit else f"shuffled from seed {self.seed}"
+        winner = "no winner" if self.winner is None else f"won by {name(self.winner)}"
+        checked = "verified" if self.verified else "NOT verified"
+        return f"hand {self.hand_no}: {dealt}; commitment {self.commitment}; {self.reason}, {winner}; {checked}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +189,7 @@ class AuditReport:
         if self.match_over:
             who = "none" if self.winner is None else self.standing_name(self.winner)
             lines.append(f"match winner: {who}")
+        lines.extend(result.line(self.standing_name) for result in self.results)
         if self.signer is None:
             lines.append("unsigned: a record of format version 1 (nothing proves it whole or unedited but its chain)")
         elif self.signed:
@@ -184,6 +201,16 @@ class AuditReport:
             lines.append(f"{len(self.problems)} problem(s):")
             lines.extend(f"  {p}" for p in self.problems)
         return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON-ready data for programs (``trapoula verify --json``): ``ok``, the
+        record's ``table_id``, ``game``, ``events``, ``hands``, ``hands_verified``, the signature
+        (``signer``, ``signed``, ``complete``), the match (``names``, ``totals``, ``winner``,
+        ``match_over``, ``teams``), ``results`` (one object per hand: :class:`HandResult`'s fields)
+        and ``problems`` (``seq``, ``name``, ``rule``, ``message``, ``kind``)."""
+        data: dict[str, Any] = _lists(dataclasses.asdict(self))
+        data["ok"] = self.ok
+        return data
 
     def standing_name(self, index: int) -> str:
         """Who ``totals[index]`` (or ``winner``) stands for: ``Anna (seat 0)``, or in a team game
@@ -1008,9 +1035,12 @@ def audit_record(lines: Sequence[Mapping[str, Any]], trusted: Collection[str] | 
         seqs = [p.seq for p in problems]
         roles = _roles(spec)
         end_seqs = sorted(line.seq for line in game if roles.get(line.name) is Role.HAND_REVEALED)
+        starts = {line.seq: spec.fact(line.event) for line in game if line.event is not None}
         for hand_no, start, ended, score in replay.results:
             reveal = next((s for s in end_seqs if s > ended), ended)
             clean = not any(start <= s <= reveal for s in seqs)
+            fact = starts.get(start)
+            begun = fact if isinstance(fact, HandStart) else None
             results.append(
                 HandResult(
                     hand_no=hand_no,
@@ -1019,6 +1049,9 @@ def audit_record(lines: Sequence[Mapping[str, Any]], trusted: Collection[str] | 
                     hand_points=tuple(score.hand_points or ()),
                     totals=tuple(score.totals or ()),
                     verified=clean,
+                    explicit=begun.explicit_deal if begun is not None else False,
+                    commitment=begun.commitment if begun is not None else "",
+                    seed=begun.seed if begun is not None else None,
                 )
             )
     return AuditReport(
@@ -1038,6 +1071,15 @@ def audit_record(lines: Sequence[Mapping[str, Any]], trusted: Collection[str] | 
         signed=signed,
         complete=complete if isinstance(complete, bool) else None,
     )
+
+
+def _lists(value: Any) -> Any:
+    """``value`` with every tuple made a list (as JSON reads it back)."""
+    if isinstance(value, tuple | list):
+        return [_lists(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    return value
 
 
 def _ordered(problems: Sequence[Problem]) -> tuple[Problem, ...]:
