@@ -85,7 +85,7 @@ class Problem:
 
     ``seq`` is the event's position in the table log (0 for the header); ``name`` the event name
     (``"header"`` for the header); ``rule`` the rule broken (``S5.1``, ``R4.1`` ..., or a record
-    format rule ``REC1``-``REC7`` of docs/record.md); ``kind`` one of ``header``, ``format``,
+    format rule ``REC1``-``REC8`` of docs/record.md); ``kind`` one of ``header``, ``format``,
     ``chain``, ``commitment``, ``seal`` (``GameSpec.record_checks``), ``rules``, ``signature``
     (``REC8``).
     """

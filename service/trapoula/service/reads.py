@@ -129,8 +129,9 @@ class TableReads:
     def record(self, table_id: str) -> tuple[str, int]:
         """The table's record: ``(jsonl, finished hands)``.
 
-        JSON Lines: a header ``{"format": "trapoula-record", "version": 1, "table_id", "game",
-        "hands", "events"}``, then every stored event from version 1 up to the last event of the
+        JSON Lines: a header ``{"format": "trapoula-record", "version": 2, "table_id", "game",
+        "hands", "events", "signer", "complete", "signature"}`` signed with :attr:`signing_key`
+        (docs/record.md 2.5), then every stored event from version 1 up to the last event of the
         last finished hand (its ``hand_revealed`` event, or the ``between_hands`` events after it), full payloads with
         ``seq, name, payload, prev_hash, hash``.  Nothing of a hand in progress; no token, only
         hashes; never the server secret.
