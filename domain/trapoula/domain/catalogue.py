@@ -177,7 +177,8 @@ _HEADER = """\
 
 Generated from the event classes by `python -m trapoula.domain.catalogue` (`make docs`); a test
 fails when this file and the code differ.  A record's event line (docs/record.md section 2.2)
-holds in `p` exactly the fields listed for its event at its version `v`.
+holds in `payload` exactly the fields listed for its event at its current version (a line whose
+`v` is older holds the fields of that version; docs/events.md).
 
 - **v**: the event's schema version (docs/events.md); a line without `v` is at version 1.
 - **role**: the platform role the event plays (`domain/trapoula/domain/lifecycle.py`): the
