@@ -282,6 +282,24 @@ def no_typed_move(text: str, legal: Sequence[Command]) -> Command | None:
     return None
 
 
+def typed_moves(
+    parse: Callable[[str], Command | None], same: Callable[[Command, Command], bool]
+) -> Callable[[str, Sequence[Command]], Command | None]:
+    """``GameText.parse_move`` for a game whose moves may be typed: ``parse`` reads the text into a
+    plain command (None when it names none), ``same`` says whether it is a given legal entry (the
+    game's own equality: order of cards ignored, say).  The move is the matching entry of the legal
+    list, sent as the view lists it; else the command as typed, so that the rules answer an illegal
+    one with their reason (each game's section 8); None when the text names no command."""
+
+    def parse_move(text: str, legal: Sequence[Command]) -> Command | None:
+        typed = parse(text)
+        if typed is None:
+            return None
+        return next((c for c in legal if same(typed, c)), typed)
+
+    return parse_move
+
+
 @dataclass(frozen=True, slots=True)
 class GameText:
     """A game's words in the terminal (``GameSpec.text``): plain functions of the JSON-ready views,

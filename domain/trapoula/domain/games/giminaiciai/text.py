@@ -25,6 +25,7 @@ from trapoula.domain.text import (
     hand_started_line,
     match_over_line,
     match_started_line,
+    typed_moves,
     view_lines,
     view_names,
     viewer_seat,
@@ -389,14 +390,10 @@ def _group_sets(command: Mapping[str, Any]) -> list[list[str]]:
     return sorted(sorted(str(c) for c in group) for group in command.get("groups") or [])
 
 
-def choose_typed(text: str, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
-    """The typed command (:func:`parse_typed`) as ``GameText.parse_move`` gives it: the matching entry
-    of ``legal`` (:func:`_same`) when there is one, sent as the view lists it; else as typed, so that
-    the rules answer with their reason (R5.6, section 8); None when ``text`` names no command."""
-    typed = parse_typed(text)
-    if typed is None:
-        return None
-    return next((c for c in legal if _same(typed, c)), typed)
+choose_typed = typed_moves(parse_typed, _same)
+"""The typed command (:func:`parse_typed`) as ``GameText.parse_move`` gives it: the matching entry of
+the legal list (:func:`_same`), else as typed, so that the rules answer an illegal one (R5.6,
+section 8); None when the text names no command (:func:`~trapoula.domain.text.typed_moves`)."""
 
 
 TEXT = GameText(

@@ -22,6 +22,7 @@ from trapoula.domain.text import (
     Turn,
     match_over_line,
     match_started_line,
+    typed_moves,
     view_lines,
     view_names,
     viewer_seat,
@@ -393,14 +394,10 @@ def _same(typed: Mapping[str, Any], legal: Mapping[str, Any]) -> bool:
     return all(sorted(typed.get(k) or ()) == sorted(legal.get(k) or ()) for k in ("cards", "companions"))
 
 
-def choose_typed(text: str, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
-    """The typed command (:func:`parse_typed`) as ``GameText.parse_move`` gives it: the matching entry
-    of ``legal`` when there is one, else as typed, so that the rules answer an illegal one with their
-    reason (R5.5); None when ``text`` names no command."""
-    typed = parse_typed(text)
-    if typed is None:
-        return None
-    return next((c for c in legal if _same(typed, c)), typed)
+choose_typed = typed_moves(parse_typed, _same)
+"""The typed command (:func:`parse_typed`) as ``GameText.parse_move`` gives it: the matching entry of
+the legal list (:func:`_same`), else as typed, so that the rules answer an illegal one (R5.5,
+section 8); None when the text names no command (:func:`~trapoula.domain.text.typed_moves`)."""
 
 
 TEXT = GameText(
