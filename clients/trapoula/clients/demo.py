@@ -429,6 +429,8 @@ def run_demo(
     say(f"record written to {path}")
     if report.ok:
         say(f"record verified: {report.hands} hand(s), {report.events} events, hash chain intact")
+        if report.signer is not None:
+            say(f"record signed by the server's key (ed25519 {report.signer}; trapoula verify --key checks it)")
     else:
         say(f"record NOT verified: {report.first}")
     return DemoResult(table_id, path, report)

@@ -195,6 +195,8 @@ class AuditReport:
         elif self.signed:
             whole = "the whole match" if self.complete else "the match up to a hand's end (not over)"
             lines.append(f"signed by key {key_id(self.signer)} (ed25519 {self.signer}): {whole}")
+        else:
+            lines.append(f"signed by key {key_id(self.signer)} (ed25519 {self.signer}): NOT accepted (REC8 below)")
         if self.ok:
             lines.append("record verified")
         else:
