@@ -119,6 +119,8 @@ def test_a_stripped_signature_is_reported_unsigned(record: Lines) -> None:
 def test_another_servers_key_is_not_trusted(record: Lines) -> None:
     other = public_key_hex(key_from_secret(b"another server"))
     assert signature_problems(record, trusted=[other]) == [f"signed by key {key_id(KEY)}, which is not a trusted key"]
+    summary = audit_record(record, trusted=[other]).summary()
+    assert f"signed by key {key_id(KEY)} (ed25519 {KEY}): NOT accepted (REC8 below)" in summary
 
 
 def test_a_signer_that_is_no_key_is_refused(record: Lines) -> None:
