@@ -427,10 +427,10 @@ def run_demo(
         mark = "  (winner)" if report.winner == seat else ""
         say(f"  {place}. {name} {ranked[seat]}{mark}")
     say(f"record written to {path}")
+    if report.signer is not None:
+        say(f"record signed by the server's key (ed25519 {report.signer}; trapoula verify --key checks it)")
     if report.ok:
         say(f"record verified: {report.hands} hand(s), {report.events} events, hash chain intact")
-        if report.signer is not None:
-            say(f"record signed by the server's key (ed25519 {report.signer}; trapoula verify --key checks it)")
     else:
         say(f"record NOT verified: {report.first}")
     return DemoResult(table_id, path, report)
