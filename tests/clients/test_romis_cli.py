@@ -22,6 +22,7 @@ from trapoula.clients.audit import audit_text
 from trapoula.clients.cli import main
 from trapoula.clients.play import LocalSession, play_loop
 from trapoula.clients.table import command_message
+from trapoula.domain.audit import TABLE_EVENTS
 from trapoula.domain.chain import chain_record
 
 pytestmark = pytest.mark.timeout(300)
@@ -230,7 +231,7 @@ def test_a_seats_replay_leaves_out_the_others_auxiliary_cards_r5_4(demo: tuple[P
     out = io.StringIO()
     assert main(["replay", str(path), "--seat", str(other)], out=out, inp=io.StringIO()) == 0
     assert len(re.findall(r" turned up auxiliary card [12]", out.getvalue())) == used.count(other)
-    game = [line for line in lines if line["name"] not in ("TableCreated", "SeatTaken")]
+    game = [line for line in lines if line["name"] not in TABLE_EVENTS]  # the seats' and the seeds' too
     position = 1 + next(i for i, line in enumerate(game) if line["name"] == "AuxiliaryUsed")
     out = io.StringIO()
     assert main(["replay", str(path), "--at", str(position), "--seat", str(other)], out=out, inp=io.StringIO()) == 0

@@ -21,8 +21,10 @@ import pytest
 
 from trapoula.domain import deal as code
 from trapoula.domain.cards import codes, deck_32, deck_52, deck_104, parse_cards
+from trapoula.domain.errors import InvalidInput
 from trapoula.domain.game import MatchConfig, SeatInfo
 from trapoula.domain.registry import GAMES
+from trapoula.domain.seeding import mix_seeds
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "shuffle.md"
 
@@ -336,3 +338,53 @@ def test_an_agonia_hand_is_recomputed_card_by_card_from_the_doc(n: int) -> None:
             state = spec.evolve(state, event)
         events.extend(new)
     assert len(reshuffles) >= 2, "the draw-first player should have emptied the stock twice"
+
+
+# --------------------------------------------------------------------------- the players' seeds (2a)
+
+
+def doc_deck_seed(server_seed: str, given: dict[int, str]) -> str:
+    """Section 2a: HMAC-SHA256(server seed bytes, "players" || (uint32_be(seat) || seed bytes) for
+    each seat that gave a seed, in seat order), hex."""
+    message = b"players" + b"".join(
+        seat.to_bytes(4, "big") + doc_seed_bytes(seed) for seat, seed in sorted(given.items())
+    )
+    return hmac.new(doc_seed_bytes(server_seed), message, hashlib.sha256).hexdigest()
+
+
+def _players_example() -> dict[str, str]:
+    """The worked example of section 2a, ``name -> value`` (the block after "Worked example (checked")."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index("## 2a.") : text.index("## 3.")]
+    block = section[section.index("```text") + len("```text") : section.index("```", section.index("```text") + 7)]
+    rows = [re.split(r"\s{2,}", line.strip(), maxsplit=1) for line in block.strip().splitlines()]
+    return {row[0]: row[1] if len(row) > 1 else "" for row in rows}
+
+
+def test_the_players_seeds_change_the_deck_as_the_documented_test_vector_says() -> None:
+    """Section 2a, value by value, against trapoula.domain.seeding and the re-implementation: the
+    server's commitment, the deck seed with no seat's seed and with seats 0 and 2 (seat 1 empty),
+    and the first ten cards of the 52-card deal from it."""
+    ex = _players_example()
+    server = ex["server seed"]
+    assert server == "0" * 64
+    assert ex["SeedCommitted"] == doc_commitment(server) == code.commitment(server)
+    assert ex["no seat's seed"] == doc_deck_seed(server, {}) == mix_seeds(server, [])
+    given = {0: ex["seat 0 gives"], 2: ex["seat 2 gives"]}
+    assert "seat 1 gives none" in ex
+    deck_seed = doc_deck_seed(server, given)
+    assert ex["deck seed"] == deck_seed == mix_seeds(server, [(2, given[2]), (1, None), (0, given[0])])
+    assert deck_seed != doc_deck_seed(server, {0: given[0]}) != doc_deck_seed(server, {})  # each seat's counts
+    assert len(b"players") + 2 * (4 + 32) == 79 and "(79 bytes)" in ex["message"]
+    order = doc_shuffle(doc_deck_52(), deck_seed, "deal")
+    assert (
+        ex["deal order 52, 0-9"].split() == order[:10] == list(codes(code.shuffle(deck_52(), deck_seed, "deal")))[:10]
+    )
+
+
+@pytest.mark.parametrize("seed", ["AB" * 32, "ab" * 31, "zz" * 32, 7])
+def test_a_players_seed_is_64_lower_case_hex_digits(seed: Any) -> None:
+    """Section 2a: anything else is refused (``bad_seed``), upper case included."""
+    with pytest.raises(InvalidInput) as refused:
+        mix_seeds("0" * 64, [(0, seed)])
+    assert refused.value.reason == "bad_seed"

@@ -66,7 +66,7 @@ def test_an_ordinary_table_refuses_an_explicit_first_deal_and_a_manual_deal_tabl
         tables.start_match(ordinary, OWNER, "start", deal)
     assert (refused.value.reason, refused.value.rule) == ("explicit_deal_not_allowed", rule)
     assert tables.stored_events(ordinary) == before
-    assert len(before) == 1 + seats  # TableCreated and the seats taken
+    assert len(before) == 2 + seats  # TableCreated, SeedCommitted (docs/shuffle.md 2a) and the seats taken
     tables.start_match(ordinary, OWNER, "start")  # a seed: allowed at every table
     started = next(e for e in tables.stored_events(ordinary) if e.name == "HandStarted")
     assert started.payload["explicit_deal"] is False
@@ -136,7 +136,7 @@ def test_over_grpc_an_ordinary_table_refuses_explicit_deals_with_failed_precondi
         "S5.3",
     )
     assert "manual_deal" in str(first.value.details())
-    assert version() == 3
+    assert version() == 4  # TableCreated, SeedCommitted (docs/shuffle.md 2a), two SeatTaken
     started = stub.StartMatch(pb.StartMatchRequest(table_id=created.table_id, command_id="s"), metadata=owner)
     next_hand = pb.Command(next_hand=pb.NextHand(deal=deal))
     with pytest.raises(grpc.RpcError) as later:

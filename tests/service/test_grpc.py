@@ -316,4 +316,4 @@ def test_an_unexpected_error_is_internal_and_the_server_goes_on(
     assert "internal error" in details and "disk" not in details
     assert error_info(exc.value).reason == "internal"
     monkeypatch.undo()
-    assert view_of(stub, created.table_id)[0] == 1
+    assert view_of(stub, created.table_id)[0] == 2  # TableCreated, SeedCommitted (docs/shuffle.md 2a)

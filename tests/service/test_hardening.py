@@ -43,8 +43,10 @@ Meta = Callable[[str], tuple[tuple[str, str], ...]]
 Stub = table_pb2_grpc.TableServiceStub
 pytestmark = pytest.mark.timeout(120)
 
-CHUNK = 8
-"""Events per save in the batched tests: a start alone is 6 (S5.2), a hand at least 7 more plays."""
+CHUNK = 12
+"""Events per save in the batched tests: a start alone is 6 (S5.2), with its players' seeds up to 11
+(docs/shuffle.md 2a: two bots' seeds for hand 1, hand 2's commitment, their seeds for it); a hand at
+least 7 more plays."""
 LONG = "x" * 16_384
 """Longer than gRPC's 8 KiB metadata limit if echoed in full."""
 
@@ -166,13 +168,13 @@ def test_an_all_bot_match_is_saved_in_bounded_batches_and_a_watcher_sees_it_to_t
     table_id, owner = bot_table(stub)
     reply = stub.StartMatch(pb.StartMatchRequest(table_id=table_id, command_id="go"), metadata=owner)
     assert 6 <= len(reply.events) <= CHUNK  # the start (6 events, S5.2) and what fits after it
-    assert [e.version for e in reply.events] == list(range(4, reply.version + 1))
+    assert [e.version for e in reply.events] == list(range(5, reply.version + 1))  # after 4 table events
     messages = list(stub.WatchTable(pb.WatchTableRequest(table_id=table_id), timeout=60))  # ends by itself
     assert [m.event.version for m in messages] == list(range(1, len(messages) + 1))
     assert messages[-1].event.name == "MatchEnded" and len(messages) > reply.version + CHUNK
     assert json.loads(messages[-1].view.view_json)["table"]["status"] == "over"
     stored = batched.stored_events(table_id)
-    assert [e.seq for e in stored if e.command_id == "go"] == list(range(4, reply.version + 1))
+    assert [e.seq for e in stored if e.command_id == "go"] == list(range(5, reply.version + 1))
     assert {e.command_id for e in stored[reply.version :]} == {None}  # the background batches
     assert {e.actor for e in stored[reply.version :]} <= {"bot:0", "bot:1", "table"}
     record = stub.GetRecord(pb.GetRecordRequest(table_id=table_id))
@@ -357,7 +359,7 @@ def test_names_are_1_to_64_characters_without_control_characters(tables: Tables,
     with pytest.raises(InvalidInput) as exc:
         tables.join(table_id, name)
     assert exc.value.reason == "bad_name"
-    assert tables.view(table_id, SPECTATOR)[0] == 1
+    assert tables.view(table_id, SPECTATOR)[0] == 2  # TableCreated, SeedCommitted (docs/shuffle.md 2a)
 
 
 def test_status_clips_every_echo_and_message() -> None:
@@ -452,12 +454,14 @@ def test_only_the_owner_may_give_an_explicit_deal(stub: Stub, auth: Meta, deal: 
     start = pb.StartMatchRequest(table_id=table_id, command_id="s", deal=explicit(deal))
     code, reason, _ = refused(lambda: stub.StartMatch(start, metadata=seat0))
     assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "explicit_deal_owner_only")
-    assert version_of(stub, table_id) == 3
+    assert version_of(stub, table_id) == 4
     seeded = stub.StartMatch(pb.StartMatchRequest(table_id=table_id, command_id="s"), metadata=seat0)
-    # a seat may start from a seed: 3 table events, MatchStarted, HandStarted, 2 CardsDealt, StarterTurned,
+    # a seat may start from a seed: 4 table events (TableCreated, SeedCommitted of hand 1, two SeatTaken),
+    # MatchStarted, SeedCommitted of hand 2 (docs/shuffle.md 2a), HandStarted, 2 CardsDealt, StarterTurned,
     # TurnStarted, and a TurnSkipped before it when the seeded up-card is a 9 (R3.4.2)
-    assert [e.name for e in seeded.events][:4] == ["MatchStarted", "HandStarted", "CardsDealt", "CardsDealt"]
-    assert seeded.version == 9 + sum(e.name == "TurnSkipped" for e in seeded.events)
+    names = [e.name for e in seeded.events]
+    assert names[:5] == ["MatchStarted", "SeedCommitted", "HandStarted", "CardsDealt", "CardsDealt"]
+    assert seeded.version == 11 + sum(e.name == "TurnSkipped" for e in seeded.events)
     next_hand = pb.Command(next_hand=pb.NextHand(deal=explicit(deal)))
     code, reason, _ = refused(
         lambda: stub.Act(pb.ActRequest(table_id=table_id, command_id="n", command=next_hand), metadata=seat0)

@@ -219,8 +219,8 @@ def test_serve_migrates_and_a_server_with_the_projection_catches_up(tmp_path: An
         with TableClient(address) as client:
             lobby = eventually(lambda: client.lobby().items)
             assert [t.table_id for t in lobby] == made
-        # the projection's progress is exported: the log's one event (the table's TableCreated)
-        # folded, nothing left, no failure
+        # the projection's progress is exported: the log's two events (the table's TableCreated and
+        # its first hand's SeedCommitted, docs/shuffle.md 2a) folded, nothing left, no failure
         [metrics_address] = scraped
 
         def progress() -> dict[str, float]:
@@ -235,7 +235,7 @@ def test_serve_migrates_and_a_server_with_the_projection_catches_up(tmp_path: An
 
         seen = eventually(lambda: (lambda p: p if p.get("trapoula_projection_position", 0) > 0 else None)(progress()))
         assert seen == {
-            "trapoula_projection_position": 1.0,
+            "trapoula_projection_position": 2.0,
             "trapoula_projection_lag": 0.0,
             "trapoula_projection_failures_total": 0.0,
         }

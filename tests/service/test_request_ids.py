@@ -23,6 +23,10 @@ REQUEST = "7f3c2a9e5b1d4c6e8a0f2b4d6e8a0c1e"
 OTHER = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 
 
+# A table that deals from seeds stores its first hand's server seed commitment with its creation
+# (``SeedCommitted``, docs/shuffle.md 2a).
+
+
 def _names(tables: Tables, table_id: str) -> list[str]:
     return [e.name for e in tables.stored_events(table_id)]
 
@@ -35,7 +39,7 @@ def test_a_retried_creation_answers_the_same_table_and_token_and_stores_one_tabl
         first = a.create_table("agonia", 2, {"target_points": 50}, request_id=REQUEST)
         again = b.create_table("agonia", 2, {"target_points": 50}, request_id=REQUEST)
         assert again == first
-        assert _names(a, first[0]) == ["TableCreated"]
+        assert _names(a, first[0]) == ["TableCreated", "SeedCommitted"]
         assert list(a.table_ids()).count(first[0]) == 1 and len(list(a.table_ids())) == 1
         other = a.create_table("agonia", 2, request_id=OTHER)
         assert other[0] != first[0] and other[1] != first[1]
@@ -61,7 +65,7 @@ def test_a_retried_join_answers_the_same_seat_and_token_and_takes_one_seat(store
         again = b.join(table_id, "ann", request_id=REQUEST)
         assert first == again and first[0] == 0
         assert b.join(table_id, "bob", request_id=OTHER)[0] == 1
-        assert _names(a, table_id) == ["TableCreated", "SeatTaken", "SeatTaken"]
+        assert _names(a, table_id) == ["TableCreated", "SeedCommitted", "SeatTaken", "SeatTaken"]
         principal = a.authenticate(table_id, first[1])
         assert (principal.kind, principal.seat) == ("seat", 0)
     finally:
@@ -97,7 +101,7 @@ def test_a_bad_request_id_is_refused_and_stores_nothing(tables: Tables, bad: str
     with pytest.raises(InvalidInput) as joined:
         tables.join(table_id, "ann", request_id=bad)
     assert joined.value.reason == "bad_request_id"
-    assert _names(tables, table_id) == ["TableCreated"]
+    assert _names(tables, table_id) == ["TableCreated", "SeedCommitted"]
 
 
 def test_a_creation_that_timed_out_is_retried_over_grpc_without_an_orphan(server: Any) -> None:

@@ -21,6 +21,7 @@ from trapoula.domain import bots
 from trapoula.domain.audit import audit_record
 from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.seeding import mix_seeds
 from trapoula.domain.signing import Head, key_from_secret, public_key_hex, verify
 from trapoula.service.application import OWNER, SPECTATOR, Principal, Tables, seat_principal
 from trapoula.service.errors import AlreadyStarted, Conflict, PermissionDenied, SeatTaken, TableNotFound
@@ -121,12 +122,12 @@ def test_seat_errors_change_nothing(tables: Tables) -> None:
     with pytest.raises(InvalidInput) as bad_level:
         tables.add_bot(table_id, "genius")
     assert bad_level.value.reason == "bad_bot_level"
-    assert tables.view(table_id, SPECTATOR)[0] == 2
+    assert tables.view(table_id, SPECTATOR)[0] == 3  # TableCreated, SeedCommitted (docs/shuffle.md 2a), SeatTaken
     tables.add_bot(table_id, "heuristic")
     with pytest.raises(SeatTaken) as full:
         tables.join(table_id, "cat")
     assert full.value.reason == "table_full"
-    assert tables.view(table_id, SPECTATOR)[0] == 3
+    assert tables.view(table_id, SPECTATOR)[0] == 4  # the bot's SeatTaken; the refused join stored nothing
 
 
 def test_the_match_starts_once_and_only_with_every_seat_taken(tables: Tables) -> None:
@@ -284,18 +285,29 @@ def test_a_repeated_command_id_returns_the_first_result_and_stores_nothing(
 
 
 def test_a_seeded_hand_commits_to_the_hmac_of_the_secret_and_reveals_it_at_the_end(tables: Tables) -> None:
-    """S5.1: seed = HMAC-SHA256(secret, "table_id/1"); commitment = SHA-256(seed); revealed after the hand."""
+    """S5.1 with the players' seeds (docs/shuffle.md 2a): the server's seed = HMAC-SHA256(secret,
+    "table_id/1"), committed as SHA-256(seed) when the table is created; each bot's own seed =
+    HMAC-SHA256(secret, "table_id/seed/1/seat"); the hand's seed = mix_seeds(server seed, the bots'
+    seeds); HandStarted commits to it; both are revealed after the hand."""
     table_id, _owner = tables.create_table("agonia", 2, {"target_points": 0})
     tables.add_bot(table_id, "heuristic")
     tables.add_bot(table_id, "random")
     result = tables.start_match(table_id, OWNER, "go")  # bots play the whole one-hand match
     assert tables.settle(timeout=60)
     assert tables.view(table_id, SPECTATOR)[1]["table"]["status"] == "over"
-    seed = hmac.new(SECRET, f"{table_id}/1".encode(), hashlib.sha256).hexdigest()
-    stored = {e.name: e.payload for e in tables.stored_events(table_id)}
+    server = hmac.new(SECRET, f"{table_id}/1".encode(), hashlib.sha256).hexdigest()
+    bots = [hmac.new(SECRET, f"{table_id}/seed/1/{s}".encode(), hashlib.sha256).hexdigest() for s in (0, 1)]
+    seed = mix_seeds(server, enumerate(bots))
+    events = tables.stored_events(table_id)
+    assert events[1].name == "SeedCommitted"  # right after TableCreated: before any seat could give a seed
+    assert events[1].payload == {"hand": 1, "commitment": hashlib.sha256(bytes.fromhex(server)).hexdigest()}
+    given = [e.payload for e in events if e.name == "SeedGiven" and e.payload["hand"] == 1]
+    assert given == [{"hand": 1, "seat": 0, "seed": bots[0]}, {"hand": 1, "seat": 1, "seed": bots[1]}]
+    stored = {e.name: e.payload for e in events}
     assert stored["HandStarted"]["seed"] == seed
     assert stored["HandStarted"]["commitment"] == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
     assert stored["SeedRevealed"]["seed"] == seed
+    assert stored["ServerSeedRevealed"] == {"hand": 1, "seed": server}
     seen = [e for e in result.events if e.name == "HandStarted"]
     assert seen[0].payload["seed"] is None and seen[0].payload["deck"] is None  # hidden (S13.3)
     assert SECRET.hex() not in tables.record(table_id)[0]
@@ -319,7 +331,7 @@ def test_the_record_chains_every_event_of_a_finished_match(tables: Tables) -> No
     assert verify(header["signer"]["public_key"], stated, signature)  # docs/record.md 2.1
     assert hands == 1
     assert [e["seq"] for e in events] == list(range(1, final + 1))
-    assert [e["name"] for e in events[-3:]] == ["HandEnded", "SeedRevealed", "MatchEnded"]
+    assert [e["name"] for e in events[-4:]] == ["HandEnded", "SeedRevealed", "ServerSeedRevealed", "MatchEnded"]
     prev = GENESIS
     for e in events:
         assert set(e) == {"seq", "name", "payload", "prev_hash", "hash"}
@@ -338,7 +350,7 @@ def test_the_record_never_holds_a_hand_in_progress(tables: Tables) -> None:
     explicitly)."""
     table_id, owner, t0, t1 = seated(tables, target=500)
     jsonl, hands = tables.record(table_id)
-    assert (hands, len(jsonl.splitlines())) == (0, 4)  # header, TableCreated, 2 x SeatTaken
+    assert (hands, len(jsonl.splitlines())) == (0, 5)  # header, TableCreated, SeedCommitted, 2 x SeatTaken
     tables.start_match(table_id, OWNER, "start")
     assert tables.record(table_id) == (jsonl, 0)  # hand 1 in progress: nothing of it
     people = {0: tables.authenticate(table_id, t0), 1: tables.authenticate(table_id, t1)}
@@ -346,11 +358,14 @@ def test_the_record_never_holds_a_hand_in_progress(tables: Tables) -> None:
     jsonl, hands = tables.record(table_id)
     events = [json.loads(line) for line in jsonl.splitlines()[1:]]
     assert hands == 1
-    assert events[-1]["name"] == "SeedRevealed"
+    assert [e["name"] for e in events[-2:]] == ["SeedRevealed", "ServerSeedRevealed"]
     assert [e["payload"]["hand_no"] for e in events if e["name"] == "HandStarted"] == [1]
     stored = tables.stored_events(table_id)
-    assert stored[len(events)].name == "HandStarted"  # hand 2, dealt automatically, is left out
-    assert stored[len(events)].actor == "table"
+    # hand 2, dealt automatically with hand 3's server seed committed ahead of it, is left out
+    assert [(e.name, e.actor) for e in stored[len(events) : len(events) + 2]] == [
+        ("SeedCommitted", "table"),
+        ("HandStarted", "table"),
+    ]
     assert owner not in jsonl and t0 not in jsonl
 
 
@@ -419,14 +434,18 @@ def test_bots_play_a_match_of_several_hands_dealing_each_hand_themselves(tables:
     starts = [e for e in stored if e.name == "HandStarted"]
     assert tables.view(table_id, SPECTATOR)[1]["table"]["status"] == "over" and stored[-1].name == "MatchEnded"
     assert len(starts) >= 1 and [e.payload["hand_no"] for e in starts] == list(range(1, len(starts) + 1))
-    for e in starts:
-        expected = hmac.new(SECRET, f"{table_id}/{e.payload['hand_no']}".encode(), hashlib.sha256).hexdigest()
-        assert e.payload["seed"] == expected
+    for e in starts:  # docs/shuffle.md 2a: the server's seed mixed with the three bots' seeds
+        hand = e.payload["hand_no"]
+        server = hmac.new(SECRET, f"{table_id}/{hand}".encode(), hashlib.sha256).hexdigest()
+        bots_seeds = [
+            hmac.new(SECRET, f"{table_id}/seed/{hand}/{s}".encode(), hashlib.sha256).hexdigest() for s in range(3)
+        ]
+        assert e.payload["seed"] == mix_seeds(server, enumerate(bots_seeds))
     assert {e.actor for e in starts[1:]} <= {"table"} and starts[0].actor == "owner"
     assert {e.actor for e in stored if e.name == "CardPlayed"} <= {"bot:0", "bot:1", "bot:2"}
     # the start and the automatic play saved with it carry the command's id; later batches none
     go = [e for e in stored if e.command_id == "go"]
-    assert go == list(stored[4 : result.version]) and len(go) <= 200
+    assert go == list(stored[5 : result.version]) and len(go) <= 200  # after TableCreated, SeedCommitted, 3 seats
     assert {e.command_id for e in stored[result.version :]} <= {None}
 
 
@@ -557,7 +576,7 @@ def test_tables_are_listed_newest_first_a_page_at_a_time(tables: Tables) -> None
     tables.join(ids[2], "ann")
     page1, token = tables.list_tables("", 2, "")
     assert [s.table_id for s in page1] == [ids[2], ids[1]] and token
-    assert (page1[0].free_seats, page1[0].status, page1[0].version) == ((1,), "open", 2)
+    assert (page1[0].free_seats, page1[0].status, page1[0].version) == ((1,), "open", 3)  # with SeedCommitted
     page2, token2 = tables.list_tables("", 2, token)
     assert [s.table_id for s in page2] == [ids[0]] and token2 == ""
     assert [s.table_id for s in tables.list_tables("agonia")[0]] == ids[::-1]

@@ -55,15 +55,16 @@ def test_a_load_with_a_max_age_takes_the_copy_read_within_it_and_asks_the_store_
     a, b = two_replicas
     table_id, _owner = a.create_table("agonia", 3, {"target_points": 0})
     a.join(table_id, "ann", 0)
-    assert a.store.load(table_id).state.version == 2  # read from the store just now
+    # versions: TableCreated, SeedCommitted (docs/shuffle.md 2a), then one SeatTaken per join
+    assert a.store.load(table_id).state.version == 3  # read from the store just now
     b.join(table_id, "bob", 1)  # another replica's save: nobody tells A
     spy = ReadSpy(a)
-    assert a.store.load(table_id, max_age=3600).state.version == 2  # the copy: the store was asked within the hour
+    assert a.store.load(table_id, max_age=3600).state.version == 3  # the copy: the store was asked within the hour
     assert spy.reads == 0
-    assert a.store.load(table_id, max_age=0.0).state.version == 3  # older than no time at all: asked again
+    assert a.store.load(table_id, max_age=0.0).state.version == 4  # older than no time at all: asked again
     assert spy.reads == 1
     b.join(table_id, "cat", 2)
-    assert a.store.load(table_id).state.version == 4  # without a max_age: always asked
+    assert a.store.load(table_id).state.version == 5  # without a max_age: always asked
     assert spy.reads == 2
 
 

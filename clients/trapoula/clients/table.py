@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import secrets
 import threading
 import time
 import uuid
@@ -635,6 +636,8 @@ class Watch:
                         outage = None
                     delivered = True
                     self._version = update.version
+                    if self._client is not None:
+                        self._client.seen(self._table_id, update.view, self._token)
                     yield update
                 if outage is not None:
                     outage.done(self._target, self._version)
@@ -719,6 +722,11 @@ class TableClient:
             ``timeout`` seconds.
         on_reconnect: called with a :class:`Reconnected` after a call or a watch went through
             again (in the calling or iterating thread); also logged at INFO.
+        seeds: give the seat's own random seed for every hand's deal by itself (docs/shuffle.md
+            2a): right after :meth:`join`, and, when the last view this client received for the
+            seat (from :meth:`act`, :meth:`start_match`, :meth:`view` or a watch) showed a hand
+            awaiting its seed, just before its next :meth:`act` (so a call's result is never
+            followed by a save of the client's own).  False: only :meth:`give_seed` gives one.
 
     Raises:
         InvalidArgument: an empty ``target``, a ``timeout`` that is not a positive number, or a
@@ -734,6 +742,7 @@ class TableClient:
         *,
         retry_for: float = DEFAULT_RETRY_FOR,
         on_reconnect: Callable[[Reconnected], None] | None = None,
+        seeds: bool = True,
     ) -> None:
         targets = _targets(target)
         if token is not None:
@@ -761,6 +770,12 @@ class TableClient:
         self._stubs = tuple(table_pb2_grpc.TableServiceStub(c) for c in self._channels)
         self._current = 0
         self._lock = threading.Lock()
+        self.seeds = bool(seeds)
+        """Whether the client gives its seats' seeds by itself (:meth:`seen`)."""
+        self._seeded: set[tuple[str, str, int]] = set()
+        """``(table id, token, hand)`` of every seed given (or tried) by itself."""
+        self._owed: dict[tuple[str, str], int] = {}
+        """``(table id, token) -> hand`` of the seeds the last views showed awaited (:meth:`seen`)."""
 
     @property
     def target(self) -> str:
@@ -939,7 +954,64 @@ class TableClient:
         response = self._call(lambda stub: stub.JoinTable, request)
         if self.token is None:
             self.token = response.seat_token
+        if self.seeds and response.seat >= 0 and not response.queued:
+            self._seed_once(table_id, response.seat_token, 0)
         return Joined(int(response.seat), response.seat_token, bool(response.queued))
+
+    def give_seed(self, table_id: str, seed: str | None = None, hand: int = 0, token: str | None = None) -> int:
+        """Give the seat's own ``seed`` (64 lower-case hex digits; None: 32 random bytes from the
+        operating system) for the deal of ``hand`` (0: the hand awaiting seeds); returns the hand.
+        The deck of that hand is shuffled from the server's committed seed mixed with every seat's
+        (docs/shuffle.md 2a).  Retried like ``Act``: the same seed again changes nothing.
+
+        Raises:
+            PermissionDenied: not a seat's token (``seat_only``).
+            InvalidArgument: a bad seed (``bad_seed``).
+            CommandRejected: ``no_seeds`` (a table for explicit deals), ``seed_too_late`` (the hand
+                is dealt, or none awaits a seed), ``seed_given`` (another seed given already).
+            NotFound: unknown table.  Unavailable: no server answered within ``retry_for``.
+        """
+        request = table_pb2.GiveSeedRequest(
+            table_id=_text(table_id, "table_id"),
+            seed=secrets.token_hex(32) if seed is None else _text(seed, "seed"),
+            hand=_whole(hand, "hand"),
+        )
+        return int(self._call(lambda stub: stub.GiveSeed, request, token).hand)
+
+    def seen(self, table_id: str, view: Mapping[str, Any] | None, token: str | None = None) -> None:
+        """Note what ``view`` (one this client received, as the seat of ``token``, default its own)
+        says of the players' seeds (``table.seed``): a hand awaiting them for which this seat gave
+        none is owed, and given just before the seat's next :meth:`act`.  Does nothing when
+        :attr:`seeds` is False or the view is not a seat's."""
+        if not self.seeds or not view:
+            return
+        table = view.get("table")
+        if not isinstance(table, Mapping) or table.get("viewer") != "seat":
+            return
+        key = (table_id, token if token is not None else self.token or "")
+        part = table.get("seed")
+        hand = part.get("hand") if isinstance(part, Mapping) else None
+        if isinstance(part, Mapping) and isinstance(hand, int) and table.get("seat") not in (part.get("given") or ()):
+            self._owed[key] = hand
+        else:
+            self._owed.pop(key, None)
+
+    def _pay(self, table_id: str, token: str | None) -> None:
+        """Give the seed a view showed owed by the seat of ``token`` (:meth:`seen`), once."""
+        key = (table_id, token or "")
+        hand = self._owed.pop(key, None)
+        if hand is not None:
+            self._seed_once(table_id, key[1], hand)
+
+    def _seed_once(self, table_id: str, token: str, hand: int) -> None:
+        key = (table_id, token, hand)
+        if not token or key in self._seeded:
+            return
+        self._seeded.add(key)
+        try:
+            self.give_seed(table_id, hand=hand, token=token)
+        except TrapoulaError as exc:  # the hand was dealt meanwhile: it counts this seat as empty
+            log.info("table %s: seed for hand %s not given: %s", table_id, hand or "next", exc)
 
     def add_bot(self, table_id: str, level: str = "heuristic", seat: int | None = None, name: str = "") -> int:
         """Seat a bot the server plays (a level of :attr:`GameInfo.bot_levels`); returns its seat (-1
@@ -979,7 +1051,9 @@ class TableClient:
         )
         if deal is not None:
             request.deal.CopyFrom(_explicit_deal(deal))
-        return self._act_result(self._call(lambda stub: stub.StartMatch, request))
+        result = self._act_result(self._call(lambda stub: stub.StartMatch, request))
+        self.seen(table_id, result.view)
+        return result
 
     def act(
         self,
@@ -1015,7 +1089,10 @@ class TableClient:
         )
         if view_version is not None:
             request.view_version = _whole(view_version, "view_version", 0, _UINT64_MAX)
-        return self._act_result(self._call(lambda stub: stub.Act, request))
+        self._pay(request.table_id, self.token)
+        result = self._act_result(self._call(lambda stub: stub.Act, request))
+        self.seen(table_id, result.view)
+        return result
 
     def view(self, table_id: str) -> Update:
         """The caller's current view (a spectator's without a token), as an :class:`Update` with no event.
@@ -1024,7 +1101,9 @@ class TableClient:
             NotFound: unknown table.
         """
         response = self._call(lambda stub: stub.GetView, table_pb2.GetViewRequest(table_id=_text(table_id, "table_id")))
-        return Update(int(response.view.version), "", {}, _json(response.view.view_json))
+        update = Update(int(response.view.version), "", {}, _json(response.view.view_json))
+        self.seen(table_id, update.view)
+        return update
 
     def watch(self, table_id: str, from_version: int = 0) -> Watch:
         """Stream the caller's events after ``from_version``, then live; use as a context manager

@@ -15,7 +15,9 @@ it:
    ``HandStarted``, equals the hand's hidden seed and shuffles the game's deck into exactly the
    recorded deck order (S5.1); an explicit hand's deck order hashes to its commitment (S5.3);
    then the game's own checks of its record (``GameSpec.record_checks``: ``romis``'s sealed
-   submissions, each opened one hashing to the commitment sealed before the round resolved);
+   submissions, each opened one hashing to the commitment sealed before the round resolved); and
+   the players' seeds: the server's seed committed before any seat gave one, each hand's deck seed
+   the server's seed mixed with the seats' (``REC9``, docs/shuffle.md 2a);
 4. the rules: every game event is replayed.  At each position the game names the command that
    must have caused it (``command_for``); the rules decide that command again from the state so
    far, and the recorded events must be exactly the events the rules produce.  A command the
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
@@ -52,6 +55,7 @@ from trapoula.domain.events import Event, decoder, payload_mismatch, to_payload
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.lifecycle import MATCH_STARTED, HandReveal, HandScore, HandStart, MatchResult, Role
 from trapoula.domain.registry import GAMES
+from trapoula.domain.seeding import SEED_COMMITTED, SEED_EVENTS, SEED_GIVEN, SERVER_SEED_REVEALED, mix_seeds
 from trapoula.domain.signing import SCHEME, Head, key_id, verify
 from trapoula.domain.upcasting import upcast
 
@@ -71,7 +75,7 @@ VERSION = RECORD_VERSION
 """The record format version a server writes now (signed); this module reads it and :data:`UNSIGNED`."""
 UNSIGNED = RECORD_UNSIGNED
 """The format version of a record written before records were signed: read, reported unsigned."""
-TABLE_EVENTS = frozenset({"TableCreated", "SeatTaken", "JoinQueued"})
+TABLE_EVENTS = frozenset({"TableCreated", "SeatTaken", "JoinQueued", *SEED_EVENTS})
 """Table-level events: chain-checked, not replayed through the rules."""
 
 _HEX = frozenset("0123456789abcdef")
@@ -85,7 +89,7 @@ class Problem:
 
     ``seq`` is the event's position in the table log (0 for the header); ``name`` the event name
     (``"header"`` for the header); ``rule`` the rule broken (``S5.1``, ``R4.1`` ..., or a record
-    format rule ``REC1``-``REC8`` of docs/record.md); ``kind`` one of ``header``, ``format``,
+    format rule ``REC1``-``REC9`` of docs/record.md); ``kind`` one of ``header``, ``format``,
     ``chain``, ``commitment``, ``seal`` (``GameSpec.record_checks``), ``rules``, ``signature``
     (``REC8``).
     """
@@ -120,17 +124,34 @@ class HandResult:
     commitment: str = ""
     """The commitment published when the hand started (S5.1, S5.3; each game's own)."""
     seed: str | None = None
-    """The seed the hand was shuffled from, revealed at its end; None for an explicit deal."""
+    """The seed the hand was shuffled from, revealed at its end; None for an explicit deal.  With
+    the players' seeds, the deck seed: the server's seed mixed with the seats' (docs/shuffle.md 2a)."""
+    server_seed: str | None = None
+    """The server's own seed (``ServerSeedRevealed``), None when the hand took no players' seeds."""
+    server_commitment: str | None = None
+    """The commitment to the server's seed published before any seat gave one (``SeedCommitted``);
+    None when the hand took no players' seeds (an explicit deal, a record from before them)."""
+    player_seeds: tuple[tuple[int, str], ...] = ()
+    """``(seat, seed)`` of every seat that gave its own seed for the hand, in seat order."""
 
     def line(self, name: Callable[[int], str]) -> str:
-        """One line of the report: how the hand was dealt, its commitment, how it ended.
+        """One line of the report: how the hand was dealt, its commitment, the players' seeds,
+        how it ended.
 
         ``name`` gives a seat's (or a team's) display name.
         """
         dealt = "dealt by the table's owner, not shuffled" if self.explicit else f"shuffled from seed {self.seed}"
+        if self.explicit:
+            mixed = ""
+        elif self.server_commitment is None:
+            mixed = "; the server's seed alone (no players' seeds)"
+        else:
+            seats = ", ".join(str(seat) for seat, _ in self.player_seeds) or "none"
+            server = f"server seed {self.server_seed} (committed {self.server_commitment})"
+            mixed = f"; {server} mixed with the seeds of seats: {seats}"
         winner = "no winner" if self.winner is None else f"won by {name(self.winner)}"
         checked = "verified" if self.verified else "NOT verified"
-        return f"hand {self.hand_no}: {dealt}; commitment {self.commitment}; {self.reason}, {winner}; {checked}"
+        return f"hand {self.hand_no}: {dealt}; commitment {self.commitment}{mixed}; {self.reason}, {winner}; {checked}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,6 +541,8 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
                 bad(line, f"name {p.get('name')!r} is not text")
             if not _is_seed(p.get("token_hash")) and not (p.get("bot") is not None and p.get("token_hash") is None):
                 bad(line, "token_hash is not a SHA-256 hex digest (only a server bot may have none)")
+        elif line.name in SEED_EVENTS:
+            continue  # the players' seeds: REC9 (_check_seeds)
         else:
             game_started = True
             role = roles.get(line.name)
@@ -631,6 +654,103 @@ def _check_created(audit: _Audit, spec: GameSpec[Any, Any], line: _Line, config:
 
 
 # --------------------------------------------------------------------------- commitments
+
+
+@dataclass(slots=True)
+class _SeedRound:
+    """What the record says of one hand's players' seeds."""
+
+    commitment: str
+    given: dict[int, str] = field(default_factory=dict)
+    server_seed: str | None = None
+
+
+def _check_seeds(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> dict[int, _SeedRound]:
+    """The players' seeds (REC9, docs/shuffle.md 2a; :mod:`trapoula.domain.seeding`): each hand's
+    ``SeedCommitted`` comes before any ``SeedGiven`` for it and before the hand is dealt; each seat
+    gives at most one seed per hand, before the deal; ``ServerSeedRevealed`` comes after the hand
+    ends and hashes to the commitment; the hand's deck seed (``HandStarted``'s seed) is the server's
+    seed mixed with the seats' seeds.  Once a record commits to a hand's server seed, every later
+    seeded hand must be committed too.  Returns the rounds by hand number."""
+
+    def bad(line: _Line, message: str) -> None:
+        audit.add(line.seq, line.name, "REC9", message, "commitment")
+
+    roles = _roles(spec)
+    rounds: dict[int, _SeedRound] = {}
+    dealt: dict[int, tuple[_Line, HandStart]] = {}
+    ended: set[int] = set()
+    current: int | None = None
+    seats = next((ln.payload.get("seats") for ln in lines if ln.name == "TableCreated"), None)
+    limit = spec.max_players if spec.seat_changes else seats if _is_int(seats) else spec.max_players
+    shapes = {SEED_COMMITTED: {"hand", "commitment"}, SEED_GIVEN: {"hand", "seat", "seed"}}
+    shapes[SERVER_SEED_REVEALED] = {"hand", "seed"}
+    for line in lines:
+        if line.name in SEED_EVENTS:
+            p = line.payload
+            if set(p) != shapes[line.name]:
+                bad(line, f"{line.name} has fields {sorted(p)}, not {sorted(shapes[line.name])}")
+                continue
+            hand = p["hand"]
+            if not _is_int(hand) or hand < 1:
+                bad(line, f"hand {hand!r} is not a hand number")
+                continue
+            seeded = rounds.get(hand)
+            if line.name == SEED_COMMITTED:
+                if not _is_seed(p["commitment"]):
+                    bad(line, f"commitment {p['commitment']!r} is not 64 lower-case hex digits")
+                elif seeded is not None or hand in dealt:
+                    bad(line, f"hand {hand}'s server seed is committed after its deal or a second time")
+                else:
+                    rounds[hand] = _SeedRound(p["commitment"])
+            elif seeded is None:
+                bad(line, f"hand {hand}: {line.name} before the server committed to its seed")
+            elif line.name == SEED_GIVEN:
+                seat, seed = p["seat"], p["seed"]
+                if hand in dealt:
+                    bad(line, f"seat {seat!r} gave a seed for hand {hand} after it was dealt")
+                elif not _is_int(seat) or not 0 <= seat < limit:
+                    bad(line, f"seat {seat!r} is not a seat of the table")
+                elif not _is_seed(seed):
+                    bad(line, f"seat {seat}'s seed {seed!r} is not 64 lower-case hex digits")
+                elif seat in seeded.given:
+                    bad(line, f"seat {seat} gave a second seed for hand {hand}")
+                else:
+                    seeded.given[seat] = seed
+            elif hand not in ended:
+                bad(line, f"hand {hand}'s server seed is revealed before the hand is over")
+            elif seeded.server_seed is not None or not _is_seed(p["seed"]):
+                bad(line, f"hand {hand}: a second or malformed server seed {p['seed']!r}")
+            elif hashlib.sha256(bytes.fromhex(p["seed"])).hexdigest() != seeded.commitment:
+                bad(line, f"hand {hand}: the server's seed does not hash to its commitment {seeded.commitment}")
+            else:
+                seeded.server_seed = p["seed"]
+            continue
+        role = roles.get(line.name)
+        fact = spec.fact(line.event) if line.event is not None and role is not None else None
+        if isinstance(fact, HandStart):
+            current = fact.hand_no
+            dealt[current] = (line, fact)
+        elif role is Role.HAND_REVEALED and current is not None:
+            ended.add(current)
+    first = min(rounds, default=None)
+    for hand_no, (line, start) in dealt.items():
+        seeded = rounds.get(hand_no)
+        if start.explicit_deal:
+            if seeded is not None and seeded.given:
+                bad(line, f"hand {hand_no} was dealt explicitly, though seats gave seeds for it")
+            continue
+        if seeded is None:
+            if first is not None and hand_no > first:
+                bad(line, f"hand {hand_no} was shuffled without a committed server seed (the players' seeds)")
+            continue
+        if hand_no not in ended:
+            continue
+        if seeded.server_seed is None:
+            bad(line, f"hand {hand_no} is over but the server's seed is not revealed (ServerSeedRevealed)")
+        elif mix_seeds(seeded.server_seed, seeded.given.items()) != start.seed:
+            bad(line, f"hand {hand_no}'s deck seed is not the server's seed mixed with the seats' seeds")
+    return rounds
 
 
 def _check_commitments(audit: _Audit, spec: GameSpec[Any, Any], config: MatchConfig, game: Sequence[_Line]) -> None:
@@ -1014,6 +1134,7 @@ def audit_record(lines: Sequence[Mapping[str, Any]], trusted: Collection[str] | 
         return AuditReport(table_id, game_key, len(body), finished, 0, problems, signer=signer, signed=signed)
     _check_table_events(audit, spec, body)
     game = _decode(audit, spec, body)
+    rounds = _check_seeds(audit, spec, body)
     config = _config(audit, spec, body, game)
     names: tuple[str, ...] = ()
     replay: _Replay | None = None
@@ -1054,6 +1175,7 @@ def audit_record(lines: Sequence[Mapping[str, Any]], trusted: Collection[str] | 
                     explicit=begun.explicit_deal if begun is not None else False,
                     commitment=begun.commitment if begun is not None else "",
                     seed=begun.seed if begun is not None else None,
+                    **_seed_fields(rounds.get(hand_no)),
                 )
             )
     return AuditReport(
@@ -1073,6 +1195,17 @@ def audit_record(lines: Sequence[Mapping[str, Any]], trusted: Collection[str] | 
         signed=signed,
         complete=complete if isinstance(complete, bool) else None,
     )
+
+
+def _seed_fields(seeded: _SeedRound | None) -> dict[str, Any]:
+    """:class:`HandResult`'s players' seeds fields of a hand's round (None: it had none)."""
+    if seeded is None:
+        return {}
+    return {
+        "server_seed": seeded.server_seed,
+        "server_commitment": seeded.commitment,
+        "player_seeds": tuple(sorted(seeded.given.items())),
+    }
 
 
 def _lists(value: Any) -> Any:

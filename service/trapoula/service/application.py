@@ -30,7 +30,9 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError
 
 from trapoula.domain import bots, signing
+from trapoula.domain.errors import InvalidInput
 from trapoula.domain.listings import GameInfo, TableSummary
+from trapoula.domain.seeding import check_seed
 from trapoula.service import moves
 from trapoula.service.automation import AUTO_WORKERS, Automation
 from trapoula.service.autoplay import CHUNK_EVENTS, Dealer
@@ -59,7 +61,7 @@ from trapoula.service.principals import (
 from trapoula.service.queries import TableIndex
 from trapoula.service.reads import TableReads
 from trapoula.service.recording import Table
-from trapoula.service.seating import new_table, seat_bots, take_seat
+from trapoula.service.seating import new_table, open_table, take_seat
 from trapoula.service.snapshots import SNAPSHOT_EVERY, ColdLoad
 from trapoula.service.store import TableStore, store_url
 from trapoula.service.views import (
@@ -261,8 +263,8 @@ class Tables(TableReads):
             if request_id is None:
                 raise
             self.store.load(table_id)  # a retry: the table was created by the first call
-        if preset:  # computer seats an option fixes (GameSpec.preset_bots)
-            self.commands.execute(table_id, None, OWNER, seat_bots(preset))
+        if preset or not manual_deal:  # computer seats an option fixes (GameSpec.preset_bots), the first seed
+            self.commands.execute(table_id, None, OWNER, open_table(self.dealer, preset))
         return table_id, owner_token
 
     def join(self, table_id: str, name: str, seat: int | None = None, request_id: str | None = None) -> tuple[int, str]:
@@ -337,6 +339,32 @@ class Tables(TableReads):
         check_deal(table_id, principal, deal)
         decide = moves.start_match(self.dealer, principal, deal)
         return self.commands.execute(table_id, command_id, principal, decide)
+
+    def give_seed(self, table_id: str, principal: Principal, seed: str, hand: int = 0) -> tuple[int, int]:
+        """Give a seat's own seed for the deal of the hand awaiting seeds (``hand``, or 0 for that
+        hand whichever it is): the hand's deck is shuffled from the server's committed seed mixed
+        with every seat's seed (:mod:`trapoula.domain.seeding`, docs/shuffle.md section 2a).
+        Returns ``(hand, the caller's position after it)``; the same seed again stores nothing.
+
+        Raises:
+            TableNotFound: no such table.
+            PermissionDenied: not a seat's token (``seat_only``).
+            InvalidInput: a bad table id, a seed that is not 64 lower-case hex digits (``bad_seed``)
+                or a negative hand (``bad_hand``).
+            CommandRejected: ``no_seeds`` (a table for explicit deals), ``seed_too_late`` (that hand
+                is dealt, or no hand awaits a seed), ``seed_given`` (another seed given already).
+        """
+        parse_table_id(table_id)
+        seed = check_seed(seed)
+        if not isinstance(hand, int) or isinstance(hand, bool) or hand < 0:
+            raise InvalidInput(f"hand {hand!r} is not a hand number (0: the next hand)", reason="bad_hand")
+        if principal.kind != "seat" or principal.seat is None:
+            raise PermissionDenied(
+                f"only a seat of table {table_id} gives a seed", reason="seat_only", context=ErrorContext(table_id)
+            )
+        given: list[int] = []
+        result = self.commands.execute(table_id, None, principal, moves.give_seed(principal, seed, hand, given))
+        return given[0], result.version
 
     def act(
         self,

@@ -49,6 +49,7 @@ from trapoula.domain.chain import GENESIS, event_hash, record_line
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Payload, from_payload
 from trapoula.domain.registry import find_game
+from trapoula.domain.seeding import SEED_EVENTS
 from trapoula.service.errors import CorruptLog
 
 TABLE_CREATED = "TableCreated"
@@ -58,8 +59,9 @@ SEAT_TAKEN = "SeatTaken"
 JOIN_QUEUED = "JoinQueued"
 """Name of the stored event of a newcomer waiting for the hand in progress to end (a game with
 ``GameSpec.seat_changes``)."""
-TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN, JOIN_QUEUED})
-"""Stored events that are not the game's (the audit skips them in its rules replay)."""
+TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN, JOIN_QUEUED, *SEED_EVENTS})
+"""Stored events that are not the game's (the audit skips them in its rules replay): the table's,
+and the players' seeds' (:mod:`trapoula.domain.seeding`)."""
 
 
 @dataclass(frozen=True, slots=True)

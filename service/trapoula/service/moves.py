@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from trapoula.domain.errors import CommandRejected, InvalidInput
+from trapoula.domain.lifecycle import Role
+from trapoula.domain.seeding import SEED_GIVEN
 from trapoula.service.autoplay import Dealer, seat_newcomer
 from trapoula.service.commands import Decide
 from trapoula.service.drafts import Draft, game_drafts
@@ -83,8 +85,14 @@ def start_match(dealer: Dealer, principal: Principal, deal: Mapping[str, Any] | 
             )
         spec = state.spec
         game_state = spec.initial_state(state.config())
-        command = dealer.deal(state, game_state, 1, deal)
+        # the first hand's server seed committed (at creation, or now) and the bots' own seeds given
+        book, seeded = dealer.seed_drafts(state, None, state.seeds, 0, state.bot_seats())
+        command = dealer.deal(state, game_state, 1, deal, book)
         game_state, drafts = game_drafts(spec, game_state, command, principal.actor)
+        _, ahead = dealer.seed_drafts(state, game_state, book, 1, state.bot_seats())  # hand 2's seed, ahead
+        # after MatchStarted (the command's first event, which names it) and before the deal's events
+        at = next((i + 1 for i, d in enumerate(drafts) if spec.role_of(d.name) is Role.MATCH_STARTED), 0)
+        drafts[at:at] = seeded + ahead
         dealer.autoplay(state, game_state, drafts)
         return drafts
 
@@ -122,5 +130,40 @@ def seat_command(dealer: Dealer, principal: Principal, raw: Mapping[str, Any]) -
         drafts = seated + drafts
         dealer.autoplay(state, game_state, drafts)
         return drafts
+
+    return decide
+
+
+def give_seed(principal: Principal, seed: str, hand: int, given: list[int]) -> Decide:
+    """The decision recording a seat's own seed (64 lower-case hex digits, checked) for the deal of
+    ``hand`` (0: the committed hand still to be dealt), as ``SeedGiven`` (:mod:`trapoula.domain.seeding`,
+    docs/shuffle.md 2a); the hand it is for is put in ``given``.  The same seed given again for the
+    same hand stores nothing (a retried call).
+
+    Raises (from the decision):
+        CommandRejected: a table created for explicit deals (``no_seeds``), no hand awaits a seed
+            or ``hand`` is not the one that does (``seed_too_late``: it is dealt already, or the
+            match is over), or the seat gave another seed for it (``seed_given``); each S5.1.
+    """
+
+    def decide(table: Table) -> list[Draft]:
+        state = table.state
+        tid = state.table_id
+        if state.manual_deal:
+            raise CommandRejected("no_seeds", "S5.1", f"table {tid} deals explicitly: it takes no players' seeds")
+        pending = None if state.over else state.seeds.pending(state.hands_started)
+        if pending is None or hand not in (0, pending):
+            awaited = "no hand awaits a seed" if pending is None else f"hand {pending} awaits seeds"
+            raise CommandRejected("seed_too_late", "S5.1", f"table {tid}: {awaited}, not hand {hand or 'next'}")
+        assert principal.seat is not None
+        given[:] = [pending]
+        earlier = state.seeds.seed_of(principal.seat)
+        if earlier == seed:
+            return []
+        if earlier is not None:
+            raise CommandRejected(
+                "seed_given", "S5.1", f"seat {principal.seat} gave its seed for hand {pending} already"
+            )
+        return [Draft(SEED_GIVEN, {"hand": pending, "seat": principal.seat, "seed": seed}, principal.actor)]
 
     return decide

@@ -27,6 +27,7 @@ from trapoula.domain.events import Event, from_payload, to_payload
 from trapoula.domain.game import GameSpec
 from trapoula.domain.lifecycle import MatchResult, Role
 from trapoula.domain.registry import GAMES
+from trapoula.domain.seeding import SERVER_SEED_REVEALED
 from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, TABLE_CREATED, TABLE_EVENTS
 from trapoula.service.projectionrows import LOBBY, MATCHES, PLAYERS, STANDINGS, FoldedPlayer, FoldedTable
 
@@ -200,7 +201,9 @@ class Fold:
                 table.record_cut = fact.version
         elif name == JOIN_QUEUED:
             table.waiting += 1
-        elif name in TABLE_EVENTS:
+        elif name in TABLE_EVENTS:  # the server's seed revealed extends a record as tablestate.apply_entry does
+            if name == SERVER_SEED_REVEALED and extends:
+                table.record_cut = fact.version
             return
         else:
             changed = False

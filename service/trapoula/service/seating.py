@@ -19,7 +19,7 @@ from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.game import MatchConfig, SeatInfo
 from trapoula.domain.registry import find_game
-from trapoula.service.autoplay import seat_newcomer
+from trapoula.service.autoplay import Dealer, seat_newcomer
 from trapoula.service.commands import Decide
 from trapoula.service.drafts import Draft
 from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, TABLE_CREATED
@@ -93,17 +93,25 @@ def new_table(
     return created, preset
 
 
-def seat_bots(preset: Mapping[int, str]) -> Decide:
-    """The decision seating the computer players an option fixes (seat -> level), in those of
-    their seats still free (all of them, but on a retried creation)."""
+def open_table(dealer: Dealer, preset: Mapping[int, str]) -> Decide:
+    """The decision opening a new table: the computer players an option fixes (seat -> level), in
+    those of their seats still free (all of them, but on a retried creation), then, at a table that
+    deals from seeds, the commitment to the first hand's server seed and the bots' own seeds
+    (:mod:`trapoula.domain.seeding`: the seats may give theirs from now on).  Stores nothing when
+    all of it is there (a retried creation)."""
 
     def decide(table: Table) -> list[Draft]:
-        seats = table.state.seats
-        return [
+        state = table.state
+        seats = state.seats
+        drafts = [
             Draft(SEAT_TAKEN, {"seat": s, "name": f"{lv} bot {s}", "bot": lv, "token_hash": None}, "table")
             for s, lv in sorted(preset.items())
             if seats[s] is None
         ]
+        bot_seats = sorted({*state.bot_seats(), *((d.payload["seat"], d.payload["bot"]) for d in drafts)})
+        if not state.started:
+            drafts.extend(dealer.seed_drafts(state, None, state.seeds, 0, bot_seats)[1])
+        return drafts
 
     return decide
 

@@ -27,6 +27,7 @@ import grpc
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
+from trapoula.domain import signing
 from trapoula.domain.errors import InvalidInput
 from trapoula.service import convert, logs, status
 from trapoula.service.application import Principal, Tables, WatchBatch, WatchItem
@@ -194,6 +195,28 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
 
         async def work() -> pb.ActResponse:
             return await self._run(act, _token(context))
+
+        return await self._guard(context, work)
+
+    async def GiveSeed(self, request: pb.GiveSeedRequest, context: Context) -> pb.GiveSeedResponse:
+        """Give the caller's seat's own seed for the hand awaiting seeds; see the proto."""
+
+        def give(token: str | None) -> pb.GiveSeedResponse:
+            principal = self.tables.authenticate(request.table_id, token)
+            hand, version = self.tables.give_seed(request.table_id, principal, request.seed, request.hand)
+            return pb.GiveSeedResponse(hand=hand, version=version)
+
+        async def work() -> pb.GiveSeedResponse:
+            return await self._run(give, _token(context))
+
+        return await self._guard(context, work)
+
+    async def GetSigningKey(self, request: pb.GetSigningKeyRequest, context: Context) -> pb.GetSigningKeyResponse:
+        """The public key that signs this server's records; see the proto."""
+
+        async def work() -> pb.GetSigningKeyResponse:
+            public = signing.public_key_hex(self.tables.signing_key)
+            return pb.GetSigningKeyResponse(scheme=signing.SCHEME, public_key=public, key_id=signing.key_id(public))
 
         return await self._guard(context, work)
 

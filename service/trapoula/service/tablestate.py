@@ -22,6 +22,7 @@ from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.lifecycle import Role
 from trapoula.domain.registry import find_game
+from trapoula.domain.seeding import NO_SEEDS, SEED_EVENTS, SERVER_SEED_REVEALED, SeedBook
 from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, Entry
 
 
@@ -71,6 +72,8 @@ class TableState:
     withheld: tuple[tuple[int, frozenset[int]], ...] = ()
     """``(version, seats that may receive it)`` of every withheld event (``Event.withheld``),
     in version order."""
+    seeds: SeedBook = NO_SEEDS
+    """The players' seeds (:mod:`trapoula.domain.seeding`): the committed hand, the seats' seeds."""
 
     def position(self, viewer: Viewer, version: int | None = None) -> int:
         """The position ``viewer`` sees for the table's ``version`` (default: the head): the number
@@ -195,6 +198,11 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
         p = entry.payload
         who = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"))
         return rep(state, version=entry.seq, last_hash=entry.hash, waiting=(*state.waiting, (entry.seq, who)))
+    if entry.name in SEED_EVENTS:  # the server's seed of the hand just ended belongs to its record
+        revealed = entry.name == SERVER_SEED_REVEALED and _extends_record(state, entry)
+        cut = entry.seq if revealed else state.record_cut
+        seeds = state.seeds.apply(entry.name, entry.payload)
+        return rep(state, version=entry.seq, last_hash=entry.hash, record_cut=cut, seeds=seeds)
     if entry.event is None:
         return rep(state, version=entry.seq, last_hash=entry.hash)
     event = entry.event  # the game's fields are read from the event, upcast, not from the stored payload

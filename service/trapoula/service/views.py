@@ -89,7 +89,8 @@ def table_view(state: TableState, principal: Principal, shared: dict[Any, Any] |
 
     Before the match starts the game's view is that of its initial state (free seats have empty
     names).  The ``table`` part: ``table_id, version, status, seats ([{seat, name, bot} or
-    {seat, free: true}]), manual_deal, viewer ("seat" / "owner" / "spectator"), needs_deal``
+    {seat, free: true}]), manual_deal, viewer ("seat" / "owner" / "spectator"), seat`` (the viewer's seat, or null),
+    ``needs_deal``
     (the table waits for ``next_hand``: a manual-deal table between hands).  ``acting`` (top
     level) lists the seats whose move the match waits for (``GameSpec.acting``).
     """
@@ -110,9 +111,21 @@ def table_view(state: TableState, principal: Principal, shared: dict[Any, Any] |
         "seats": [dict(seat) for seat in seats],
         "manual_deal": state.manual_deal,
         "viewer": principal.kind,
+        "seat": principal.seat if principal.kind == "seat" else None,
         "needs_deal": needs_deal,
+        "seed": _seed_part(state),
     }
     return view
+
+
+def _seed_part(state: TableState) -> Payload | None:
+    """The hand awaiting the players' seeds (:mod:`trapoula.domain.seeding`): ``{hand, commitment,
+    given}`` (``given``: the seats that gave theirs, in seat order), or None when none does."""
+    seeds = state.seeds
+    pending = None if state.manual_deal or state.over else seeds.pending(state.hands_started)
+    if pending is None:
+        return None
+    return {"hand": pending, "commitment": seeds.commitment, "given": sorted(seat for seat, _ in seeds.given)}
 
 
 def _common_parts(state: TableState, game_state: Any) -> tuple[tuple[int, ...], str, tuple[Payload, ...], bool]:
