@@ -369,6 +369,10 @@ class NextHand:
     names no seat, and its deal comes from the table (``GameSpec.deal_command``)."""
 
     deal: Deal
+    plain_fields: ClassVar[Mapping[str, object]] = {"explicit": bool}
+    """The fields of its plain-data form besides ``kind`` (:meth:`payload`), name -> type, for the
+    game's JSON Schema (:mod:`trapoula.domain.schema`): a command class whose plain form is not its
+    dataclass fields says so here."""
 
     def payload(self) -> Payload:
         """The plain-data form: ``{"kind": "next_hand", "explicit": bool}`` (the deal itself stays
