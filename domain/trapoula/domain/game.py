@@ -203,6 +203,10 @@ class GameSpec(Generic[S, C]):
     makes of each event.  Bumped on purpose when either changes (a field of the state, a fix to
     ``evolve``, an upcaster that reads old events differently), so that the service's stored
     snapshots of the game's tables, keyed by it, are no longer used (docs/events.md)."""
+    view_type: type | None = None
+    """The ``TypedDict`` of what ``seat_view`` returns (its views module's ``VIEW_TYPE``), from which the
+    game's JSON Schema describes its views (:mod:`trapoula.domain.schema`); None for a game that
+    declares none (its views are then described as open objects with a ``legal`` list)."""
     text: GameText = PLAIN_TEXT
     """How the game reads in the terminal (:class:`~trapoula.domain.text.GameText`): its commands,
     events and views in words, its menu and its typed moves; :data:`~trapoula.domain.text.PLAIN_TEXT`

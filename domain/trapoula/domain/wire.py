@@ -22,11 +22,12 @@ to Python and to the type checker.
 
 from __future__ import annotations
 
+import enum
 import json
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeAlias
 
-__all__ = ["CommandPayload", "OptionsPayload", "Wire"]
+__all__ = ["CommandPayload", "OptionsPayload", "Wire", "values_of"]
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -57,6 +58,19 @@ class Wire:
         out: dict[str, Any] = {"$ref": f"#/$defs/{self.ref}"} if self.ref is not None else {}
         out.update(json.loads(self.keywords_json))
         return out
+
+
+def values_of(enumeration: type[enum.Enum]) -> Wire:
+    """The ``Wire`` of a string holding the value of one of ``enumeration``'s members (a view's
+    ``phase``): ``Annotated[str, values_of(Phase)]``.
+
+    >>> class Side(enum.Enum):
+    ...     LEFT = "left"
+    ...     RIGHT = "right"
+    >>> values_of(Side).schema()
+    {'enum': ['left', 'right']}
+    """
+    return Wire(enum=[member.value for member in enumeration])
 
 
 CommandPayload: TypeAlias = Annotated[dict[str, Any], Wire(ref="command")]
