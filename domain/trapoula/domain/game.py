@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, ClassVar, Generic, Protocol, TypedDict, TypeVar
+from typing import Any, ClassVar, Generic, NotRequired, Protocol, TypedDict, TypeVar
 
 from trapoula.domain.cards import Card, parse_card
 from trapoula.domain.deal import Deal, commitment, deck_hash
@@ -373,10 +373,11 @@ class NextHand:
     names no seat, and its deal comes from the table (``GameSpec.deal_command``)."""
 
     deal: Deal
-    plain_fields: ClassVar[Mapping[str, object]] = {"explicit": bool}
+    plain_fields: ClassVar[Mapping[str, object]] = {"explicit": NotRequired[bool]}
     """The fields of its plain-data form besides ``kind`` (:meth:`payload`), name -> type, for the
     game's JSON Schema (:mod:`trapoula.domain.schema`): a command class whose plain form is not its
-    dataclass fields says so here."""
+    dataclass fields says so here.  ``explicit`` is written by :meth:`payload`; a game that writes
+    only the kind of the table's command leaves it out."""
 
     def payload(self) -> Payload:
         """The plain-data form: ``{"kind": "next_hand", "explicit": bool}`` (the deal itself stays

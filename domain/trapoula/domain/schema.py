@@ -272,7 +272,7 @@ class _Builder:
             hints = typing.get_type_hints(cls, include_extras=True)
             docs = _attribute_docs(cls)
             properties = {key: _described(self.of(hint, f"{name}.{key}"), docs.get(key)) for key, hint in hints.items()}
-            optional = {key for key, hint in hints.items() if typing.get_origin(hint) is typing.NotRequired}
+            optional = {key for key, hint in hints.items() if _is_not_required(hint)}
             required = [key for key in hints if key not in optional and (cls.__total__ or _is_required(hints[key]))]
             schema = _object(properties, required, _class_doc(cls))
             self.defs[name] = {"title": name, **schema}
@@ -280,7 +280,13 @@ class _Builder:
 
 
 def _is_required(hint: Any) -> bool:
-    return typing.get_origin(hint) is typing.Required
+    origin: Any = typing.get_origin(hint)
+    return origin is typing.Required
+
+
+def _is_not_required(hint: Any) -> bool:
+    origin: Any = typing.get_origin(hint)
+    return origin is typing.NotRequired
 
 
 def _is_abc(origin: Any, name: str) -> bool:
@@ -350,7 +356,8 @@ def _command_defs(spec: GameSpec[Any, Any], builder: _Builder) -> dict[str, Sche
         plain = getattr(cls, "plain_fields", None)
         if isinstance(plain, Mapping):
             properties = {name: builder.of(hint, f"{cls.__name__}.{name}") for name, hint in plain.items()}
-            schema = _object(properties, list(plain), _class_doc(cls))
+            required = [name for name, hint in plain.items() if not _is_not_required(hint)]
+            schema = _object(properties, required, _class_doc(cls))
         else:
             schema = builder.dataclass(cls, all_required=False)
         schema["properties"] = {"kind": {"const": kind}, **schema["properties"]}
