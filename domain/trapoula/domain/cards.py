@@ -22,12 +22,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import Annotated, Any, TypeAlias
 
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.wire import Wire
 
-CardCode: TypeAlias = str
-"""A card's two-letter code, rank then suit, e.g. ``"7H"`` (S2.1)."""
+CardCode: TypeAlias = Annotated[str, Wire(ref="card")]
+"""A card's two-letter code, rank then suit, e.g. ``"7H"`` (S2.1); its JSON Schema is the ``card``
+definition of every game's schema (:mod:`trapoula.domain.schema`)."""
+
+SuitCode: TypeAlias = Annotated[str, Wire(ref="suit")]
+"""A suit's letter ``C D H S`` (S2.1, S6.3); its JSON Schema is the ``suit`` definition of every
+game's schema (:mod:`trapoula.domain.schema`)."""
 
 
 class Suit(enum.Enum):

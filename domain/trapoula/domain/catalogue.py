@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from trapoula.domain.cards import CardCode, SuitCode
 from trapoula.domain.events import Event
 from trapoula.domain.game import GameSpec
 
@@ -38,8 +39,17 @@ _SCALAR_NAMES: Mapping[object, str] = {
 }
 """JSON type names of the annotations a payload field may have (STYLE habit 6: plain data)."""
 
-_NAMESPACE: Mapping[str, object] = {"Any": typing.Any, "None": None, "dict": dict, "tuple": tuple, "list": list}
-"""What a field annotation written as text may name (events use only builtins and ``Any``)."""
+_NAMESPACE: Mapping[str, object] = {
+    "Any": typing.Any,
+    "None": None,
+    "dict": dict,
+    "tuple": tuple,
+    "list": list,
+    "CardCode": CardCode,
+    "SuitCode": SuitCode,
+}
+"""What a field annotation written as text may name (events use only builtins, ``Any`` and the card
+and suit codes, strings here; :mod:`trapoula.domain.schema` gives them their patterns)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +112,8 @@ def _type_text(annotation: object, nested: bool) -> str:
     if scalar is not None:
         return scalar
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:  # a card or suit code: its JSON type is its base type's
+        return _type_text(args[0], nested)
     if origin in (types.UnionType, typing.Union):
         text = " or ".join(_type_text(arg, nested=True) for arg in args)
         return f"({text})" if nested else text

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, ClassVar, Generic, Protocol, TypedDict, TypeVar
+from typing import Any, ClassVar, Generic, NotRequired, Protocol, TypedDict, TypeVar
 
 from trapoula.domain.cards import Card, parse_card
 from trapoula.domain.deal import Deal, commitment, deck_hash
@@ -203,6 +203,10 @@ class GameSpec(Generic[S, C]):
     makes of each event.  Bumped on purpose when either changes (a field of the state, a fix to
     ``evolve``, an upcaster that reads old events differently), so that the service's stored
     snapshots of the game's tables, keyed by it, are no longer used (docs/events.md)."""
+    view_type: type | None = None
+    """The ``TypedDict`` of what ``seat_view`` returns (its views module's ``VIEW_TYPE``), from which the
+    game's JSON Schema describes its views (:mod:`trapoula.domain.schema`); None for a game that
+    declares none (its views are then described as open objects with a ``legal`` list)."""
     text: GameText = PLAIN_TEXT
     """How the game reads in the terminal (:class:`~trapoula.domain.text.GameText`): its commands,
     events and views in words, its menu and its typed moves; :data:`~trapoula.domain.text.PLAIN_TEXT`
@@ -369,6 +373,11 @@ class NextHand:
     names no seat, and its deal comes from the table (``GameSpec.deal_command``)."""
 
     deal: Deal
+    plain_fields: ClassVar[Mapping[str, object]] = {"explicit": NotRequired[bool]}
+    """The fields of its plain-data form besides ``kind`` (:meth:`payload`), name -> type, for the
+    game's JSON Schema (:mod:`trapoula.domain.schema`): a command class whose plain form is not its
+    dataclass fields says so here.  ``explicit`` is written by :meth:`payload`; a game that writes
+    only the kind of the table's command leaves it out."""
 
     def payload(self) -> Payload:
         """The plain-data form: ``{"kind": "next_hand", "explicit": bool}`` (the deal itself stays

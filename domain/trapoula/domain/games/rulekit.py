@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
 from trapoula.domain.cards import parse_cards
 from trapoula.domain.deal import Deal
@@ -67,6 +67,18 @@ class EndedHand(Protocol):
     @property
     def totals(self) -> tuple[int, ...]:
         """Each seat's match total after the hand."""
+
+
+class EndedHandView(TypedDict):
+    """The keys :func:`ended_hand_view` gives of the last hand (section 9 ``HandEnded``); a game's
+    ``last_hand`` type adds its own."""
+
+    hand_no: int
+    reason: str
+    """Why the hand ended (the game's own reasons)."""
+    winner: int | None
+    hand_points: list[int]
+    totals: list[int]
 
 
 def ended_hand_view(last: EndedHand) -> dict[str, Any]:

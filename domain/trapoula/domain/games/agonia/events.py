@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from trapoula.domain.cards import SuitCode
 from trapoula.domain.events import Event
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as common
@@ -15,7 +16,7 @@ class SuitChosen(Event):
     """The chooser sets the active suit on an ace up-card (R7.2.2)."""
 
     seat: int
-    suit: str
+    suit: SuitCode
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.options import int_option, option_items, plain_options, shown
+from trapoula.domain.wire import Wire
 
 StarterAceSuit = Literal["ace", "first_player", "dealer", "previous_winner"]
 AnnouncePenalty = Literal["draw_one", "skip_turn", "ten_points"]
@@ -31,7 +32,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 class AgoniaOptions:
     """The table options of Agonia (R7.1-R7.6)."""
 
-    target_points: int = 100
+    target_points: Annotated[int, Wire(minimum=0, maximum=MAX_TARGET_POINTS)] = 100
     """R7.1: 0 plays a single hand; otherwise, up to 1,000, a total must exceed it to end the match."""
     starter_ace_suit: StarterAceSuit = "ace"
     """R7.2 (variant α): who chooses the suit when the up-card is an ace."""

@@ -2,15 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, NotRequired
 
-from trapoula.domain.cards import codes
+from trapoula.domain.cards import CardCode, codes
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.agonia.commands import command_payload
 from trapoula.domain.games.agonia.rules import legal_commands
 from trapoula.domain.games.agonia.state import AgoniaState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import PHASE_VALUES, last_hand_view, public_parts
+from trapoula.domain.games.shedding.state import PHASE_VALUES, LastHandView, ShedView, last_hand_view, public_parts
+
+
+class AgoniaView(ShedView):
+    """What :func:`seat_view` returns (its docstring gives the keys; S13.1, S13.2)."""
+
+    game: Literal["agonia"]
+    chooser: int | None
+    """The seat that chooses the suit on an ace up-card (R7.2), else null."""
+    hand: NotRequired[list[CardCode]]
+    """The viewer's own cards, canonical order; absent for a spectator."""
+    last_hand: NotRequired[LastHandView]
+    """After a hand: how it ended."""
+
+
+VIEW_TYPE = AgoniaView
+"""The type of this game's views (``GameSpec.view_type``)."""
 
 
 def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:

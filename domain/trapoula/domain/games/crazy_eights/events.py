@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from trapoula.domain.cards import CardCode
 from trapoula.domain.events import Event
 from trapoula.domain.games.shedding import events as common
 
@@ -25,7 +26,7 @@ class StarterBuried(Event):
     """
 
     hidden: ClassVar[frozenset[str]] = frozenset({"position"})
-    card: str
+    card: CardCode
     """The buried 8 (public)."""
     position: int
     """Hidden: the cards above it once its replacement is turned, floor(k / 2) (R3.3)."""

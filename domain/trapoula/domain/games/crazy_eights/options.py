@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.options import int_option, option_items, plain_options, shown
+from trapoula.domain.wire import Wire
 
 Scoring = Literal["single", "points"]
 """R7.1: one hand (R6.3), or the points game (R6.4-R6.7)."""
@@ -28,7 +29,7 @@ class CrazyEightsOptions:
 
     scoring: Scoring = "single"
     """R7.1: ``single`` (one hand, R6.3) or ``points`` (hand after hand to a target, R6.4-R6.7)."""
-    target_per_player: int = 50
+    target_per_player: Annotated[int, Wire(minimum=1, maximum=MAX_TARGET_PER_PLAYER)] = 50
     """R7.2, R6.6: the points-game target is this times the number of players."""
     twos_draw_two: bool = False
     """R5.2: a 2 makes the next player draw two; twos stack."""

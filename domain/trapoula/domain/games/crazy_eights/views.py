@@ -2,13 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, NotRequired
 
+from trapoula.domain.cards import CardCode
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.crazy_eights.rules import legal_commands
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import PHASE_VALUES, last_hand_view, public_parts
+from trapoula.domain.games.shedding.state import PHASE_VALUES, LastHandView, ShedView, last_hand_view, public_parts
+
+
+class CrazyEightsLastHand(LastHandView):
+    """The ``last_hand`` of a Crazy Eights view (section 9)."""
+
+    hand_values: list[int]
+    """Each seat's card values left (R6.5)."""
+
+
+class CrazyEightsView(ShedView):
+    """What :func:`seat_view` returns (its docstring gives the keys; S13.1, S13.2)."""
+
+    game: Literal["crazy_eights"]
+    target: int | None
+    """The points-game target (R6.6); null in the single game."""
+    tied: list[int]
+    """The seats sharing a tie that ended the match (R6.3)."""
+    hand: NotRequired[list[CardCode]]
+    """The viewer's own cards, canonical order; absent for a spectator."""
+    last_hand: NotRequired[CrazyEightsLastHand]
+    """After a hand: how it ended."""
+
+
+VIEW_TYPE = CrazyEightsView
+"""The type of this game's views (``GameSpec.view_type``)."""
 
 
 def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:

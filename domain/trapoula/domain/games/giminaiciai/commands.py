@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Annotated, Any, TypeAlias
 
 from trapoula.domain.cards import Card
 from trapoula.domain.errors import InvalidInput
@@ -26,6 +26,7 @@ from trapoula.domain.game import CommandFields, card_field, command_error, comma
 from trapoula.domain.game import NextHand as NextHand
 from trapoula.domain.game import command_seat as command_seat
 from trapoula.domain.game import deal_command as deal_command
+from trapoula.domain.wire import Wire
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -53,8 +54,8 @@ class Draw:
     """Draw the top card of the stock or of the discard pile (R4.2, R4.6)."""
 
     seat: int
-    source: str
-    """``stock`` or ``discard``."""
+    source: Annotated[str, Wire(enum=["stock", "discard"])]
+    """``stock`` or ``discard`` (:data:`SOURCES`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +77,7 @@ class LayDown:
     seat: int
     groups: tuple[tuple[Card, ...], ...]
     discard: Card | None = None
-    extra: int = 0
+    extra: Annotated[int, Wire(minimum=0)] = 0
 
 
 Command: TypeAlias = Draw | Discard | LayDown | NextHand

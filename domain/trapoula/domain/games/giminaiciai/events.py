@@ -34,6 +34,7 @@ import sys
 from dataclasses import dataclass
 from typing import ClassVar
 
+from trapoula.domain.cards import CardCode
 from trapoula.domain.events import Event, listed_events
 from trapoula.domain.game import AuditRules
 from trapoula.domain.lifecycle import (
@@ -97,7 +98,7 @@ class HandStarted(StartsHand):
     commitment: str
     seed: str | None
     """Hidden: the seed (None for an explicit deal); ``ShuffleRevealed.salt`` reveals it."""
-    deck: tuple[str, ...]
+    deck: tuple[CardCode, ...]
     """Hidden: the 52 codes in the order of R3.6, top first."""
 
 
@@ -108,7 +109,7 @@ class CardsDealt(Event):
 
     private: ClassVar[frozenset[str]] = frozenset({"cards"})
     seat: int
-    cards: tuple[str, ...]
+    cards: tuple[CardCode, ...]
     """Seen by ``seat`` only."""
     count: int
 
@@ -117,7 +118,7 @@ class CardsDealt(Event):
 class StarterTurned(Event):
     """The card after the deal starts the discard pile face up (R3.4)."""
 
-    card: str
+    card: CardCode
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +147,8 @@ class CardDrawn(Event):
     private: ClassVar[frozenset[str]] = frozenset({"stock_card"})
     seat: int
     source: str
-    card: str | None
-    stock_card: str | None
+    card: CardCode | None
+    stock_card: CardCode | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +156,7 @@ class CardDiscarded(Event):
     """``seat`` puts ``card`` face up on the discard pile and ends his turn (R4.4)."""
 
     seat: int
-    card: str
+    card: CardCode
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,9 +169,9 @@ class HandLaidDown(Event):
     """
 
     seat: int
-    groups: tuple[tuple[str, ...], ...]
-    extra_cards: tuple[str, ...]
-    discard: str | None
+    groups: tuple[tuple[CardCode, ...], ...]
+    extra_cards: tuple[CardCode, ...]
+    discard: CardCode | None
     cards_laid: int
 
 
@@ -213,7 +214,7 @@ class HandEnded(ScoresHand):
     """The first player to lay down (R7.1), None when nobody did."""
     hand_points: tuple[int, ...]
     totals: tuple[int, ...]
-    remaining: tuple[tuple[str, ...], ...]
+    remaining: tuple[tuple[CardCode, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +222,7 @@ class ShuffleRevealed(RevealsSalt):
     """The hand is over: its deck order and salt are published (R3.2, R8.3)."""
 
     hand_no: int
-    deck: tuple[str, ...]
+    deck: tuple[CardCode, ...]
     """The 52 codes, top first (section 9 ``deck_order``)."""
     salt: str
     """The hand's seed; ``""`` for an explicit deal."""

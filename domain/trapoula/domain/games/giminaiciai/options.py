@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.options import int_option, options_mapping, plain_options
+from trapoula.domain.wire import Wire
 
 __all__ = ["DEFAULT_TARGET_SCORE", "MAX_TARGET_SCORE", "GiminaiciaiOptions", "option_defaults", "parse_options"]
 
@@ -31,7 +32,7 @@ HIGHER_TOTALS_WIN = True
 class GiminaiciaiOptions:
     """The table options of Giminaičiai (section 7); the defaults are the seed's game."""
 
-    target_score: int = DEFAULT_TARGET_SCORE
+    target_score: Annotated[int, Wire(minimum=1, maximum=MAX_TARGET_SCORE)] = DEFAULT_TARGET_SCORE
     """R9.1, R10.1: a match ends after a hand in which a total reaches this (ties play on, R9.2)."""
 
     def to_dict(self) -> dict[str, Any]:

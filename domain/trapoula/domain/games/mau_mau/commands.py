@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Annotated, Any, TypeAlias
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
@@ -17,6 +17,7 @@ from trapoula.domain.game import NextHand as NextHand
 from trapoula.domain.game import SeatCommand
 from trapoula.domain.games.mau_mau.options import Skill, parse_skill
 from trapoula.domain.games.shedding.commands import Draw, Pass, Play, card_and_suit, kind_of, payload, seat_of
+from trapoula.domain.wire import Wire
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -56,7 +57,7 @@ class Join:
     """Table command: a new player takes a seat between hands (R6.9); ``computer`` is the skill of
     a computer player, None for a person (R7.2)."""
 
-    name: str
+    name: Annotated[str, Wire(minLength=1, maxLength=MAX_NAME, pattern=r"\S")]
     computer: Skill | None = None
 
 

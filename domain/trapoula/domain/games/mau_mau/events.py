@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from trapoula.domain.cards import CardCode
 from trapoula.domain.events import Event
 from trapoula.domain.games.shedding import engine
 from trapoula.domain.games.shedding import events as common
@@ -19,7 +20,7 @@ class StarterTurned(common.StarterTurned):
     ``chooser`` None (a special up-card has no effect, R3.4).
     """
 
-    covers: str | None
+    covers: CardCode | None
     """The special card (7, 8, 9, J or A) this card covers, or None for the first card turned."""
 
 

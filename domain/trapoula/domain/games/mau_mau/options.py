@@ -5,16 +5,19 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Annotated, Any, Literal, cast
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.options import is_int, option_items, shown, whole
+from trapoula.domain.wire import Wire
 
 Skill = Literal["easy", "medium", "hard"]
 """A computer player's skill level (R7.2)."""
 
 SKILLS: tuple[Skill, ...] = ("easy", "medium", "hard")
 """Every skill level, easiest first (R7.2.4)."""
+SKILL_ALIASES = ("random", "heuristic")
+"""The level names every game offers, accepted for ``easy`` and ``medium`` (R7.2.5, :data:`ALIASES`)."""
 
 MAX_SEATS = 5
 """Seats are numbered 0..4 (R2.2)."""
@@ -31,9 +34,17 @@ HIGHER_TOTALS_WIN = True
 class MauMauOptions:
     """The table options of Mau Mau (R7.1, R7.2)."""
 
-    elimination_limit: int = -100
+    elimination_limit: Annotated[int, Wire(minimum=MIN_LIMIT, maximum=-1)] = -100
     """R7.1: a player whose total is at or below it is eliminated (R6.6)."""
-    computer_seats: tuple[tuple[int, Skill], ...] = ()
+    computer_seats: Annotated[
+        tuple[tuple[int, Skill], ...],
+        Wire(
+            replace=True,
+            type="object",
+            propertyNames={"pattern": f"^[0-{MAX_SEATS - 1}]$"},
+            additionalProperties={"enum": [*SKILLS, *SKILL_ALIASES]},
+        ),
+    ] = ()
     """R7.2: ``(seat, skill)`` for each computer seat set at creation, by seat; the rest are people."""
 
     def to_dict(self) -> dict[str, Any]:

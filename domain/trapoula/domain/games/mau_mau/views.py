@@ -2,15 +2,66 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from trapoula.domain.cards import codes, sorted_cards
+from trapoula.domain.cards import CardCode, SuitCode, codes, sorted_cards
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.mau_mau.commands import command_payload
+from trapoula.domain.games.mau_mau.options import Skill
 from trapoula.domain.games.mau_mau.rules import legal_commands
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
-from trapoula.domain.games.shedding.state import last_hand_view
+from trapoula.domain.games.shedding.state import LastHandView, last_hand_view
+from trapoula.domain.wire import CommandPayload, OptionsPayload, Wire, values_of
+
+
+class MauMauView(TypedDict):
+    """What :func:`seat_view` returns (its docstring gives the keys; S13.1, S13.2, R2.5)."""
+
+    game: Literal["mau_mau"]
+    phase: Annotated[str, values_of(Phase)]
+    hand_no: int
+    dealer: int
+    """-1 before the first hand."""
+    first_player: int
+    to_act: int | None
+    seat: int | None
+    """The viewer: a seat, or null for a spectator."""
+    hand: NotRequired[list[CardCode]]
+    """The viewer's own cards, canonical order; absent for a spectator or a seat number not in use."""
+    hand_sizes: list[int]
+    top_card: CardCode | None
+    active_suit: SuitCode | None
+    discard: list[CardCode]
+    """The discard pile, bottom first."""
+    stock_count: int
+    pending_draw: int
+    drawn_this_turn: bool
+    direction: Annotated[int, Wire(enum=[1, -1])]
+    """+1 clockwise, -1 after a 9 (R5.3)."""
+    mau_called: bool
+    ace_pending: bool
+    totals: list[int | None]
+    """Per seat number in use; null for a seat whose player left (R2.5)."""
+    names: list[str | None]
+    computers: list[Skill | None]
+    """Each seat's computer skill, null for a person (R7.2)."""
+    seated: list[int]
+    left: list[int]
+    eliminated: list[int]
+    seats_in_hand: list[int]
+    commitment: str | None
+    explicit_deal: bool
+    match_winner: int | None
+    options: OptionsPayload
+    legal: list[CommandPayload]
+    """The viewer's legal commands; empty for a spectator."""
+    last_hand: NotRequired[LastHandView]
+    """After a hand: how it ended."""
+
+
+VIEW_TYPE = MauMauView
+"""The type of this game's views (``GameSpec.view_type``)."""
 
 
 def _per_seat(values: tuple[Any, ...], n: int, fill: Any) -> list[Any]:

@@ -45,6 +45,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from trapoula.domain.cards import CardCode
 from trapoula.domain.events import Event, listed_events
 from trapoula.domain.game import AuditRules
 from trapoula.domain.lifecycle import (
@@ -114,7 +115,7 @@ class HandStarted(StartsHand):
     """The deal's commitment (R3.2), as in the ``ShuffleCommitted`` of purpose ``deal``."""
     seed: str | None
     """Hidden: the seed (None for an explicit deal); the deal's ``ShuffleRevealed.salt`` reveals it."""
-    deck: tuple[str, ...]
+    deck: tuple[CardCode, ...]
     """Hidden: the 52 codes in the order of R3.6, top first."""
     secret: str | None
     """Hidden: for an explicit deal entered at a server, the secret the server adds to it (``Deal.secret``:
@@ -144,7 +145,7 @@ class CardsDealt(Event):
     seat: int
     count: int
     stage: str
-    cards: tuple[str, ...]
+    cards: tuple[CardCode, ...]
     """Seen by ``seat`` only."""
 
 
@@ -155,7 +156,7 @@ class AuxiliaryDealt(Event):
     hidden: ClassVar[frozenset[str]] = frozenset({"cards"})
     seat: int
     count: int
-    cards: tuple[str, ...]
+    cards: tuple[CardCode, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +182,7 @@ class AuxiliaryUsed(Event):
     withheld: ClassVar[bool] = True
     seat: int
     slot: int
-    card: str
+    card: CardCode
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +216,7 @@ class RoundResolved(Event):
     round: int
     attempt: int
     kinds: tuple[str | None, ...]
-    cards: tuple[tuple[str, ...], ...]
+    cards: tuple[tuple[CardCode, ...], ...]
     new_combination: tuple[bool, ...]
     companions: tuple[int, ...]
     auxiliary_slots: tuple[tuple[int, ...], ...]
@@ -233,7 +234,7 @@ class PlayerEliminated(Event):
     seat: int
     round: int
     points: int
-    hand: tuple[str, ...]
+    hand: tuple[CardCode, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +252,7 @@ class EliminatedPileRestocked(Event):
 
     hidden: ClassVar[frozenset[str]] = frozenset({"order"})
     count: int
-    order: tuple[str, ...]
+    order: tuple[CardCode, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +262,7 @@ class HandCardsRedealt(Event):
 
     hidden: ClassVar[frozenset[str]] = frozenset({"order"})
     counts: tuple[int, ...]
-    order: tuple[str, ...]
+    order: tuple[CardCode, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +271,7 @@ class HandWon(Event):
     ``points`` = ``multiplier`` x ``revealed_count`` + ``bonus`` (R10.3, R10.4, R10.6)."""
 
     seat: int
-    laid_down: tuple[str, ...]
+    laid_down: tuple[CardCode, ...]
     revealed_count: int
     multiplier: int
     bonus: int
@@ -291,10 +292,10 @@ class HandEnded(ScoresHand):
     hand_points: tuple[int, ...]
     totals: tuple[int, ...]
     bonus_factor: int
-    hands: tuple[tuple[str, ...], ...]
-    eliminated_hands: tuple[tuple[str, ...], ...]
-    auxiliary: tuple[tuple[str, ...], ...]
-    companions: tuple[tuple[str, ...], ...]
+    hands: tuple[tuple[CardCode, ...], ...]
+    eliminated_hands: tuple[tuple[CardCode, ...], ...]
+    auxiliary: tuple[tuple[CardCode, ...], ...]
+    companions: tuple[tuple[CardCode, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,9 +310,9 @@ class ShuffleRevealed(RevealsSalt):
 
     hand_no: int
     purpose: str
-    order: tuple[str, ...]
+    order: tuple[CardCode, ...]
     salt: str
-    later: tuple[tuple[str, tuple[str, ...], str], ...]
+    later: tuple[tuple[str, tuple[CardCode, ...], str], ...]
     secret: str | None
     """For an explicit deal, the hand's secret (the server's, ``HandStarted.secret``, or without one the
     deck's hash), with which anyone can now recompute the hand's nonces, companion salts and later

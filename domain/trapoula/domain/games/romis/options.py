@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.options import is_int, options_mapping, plain_options, shown, whole
+from trapoula.domain.wire import Wire
 
 __all__ = [
     "DEFAULT_TARGET_SCORE",
@@ -44,9 +45,9 @@ _KEYS = ("target_score", "carried_bonus_factor", "resubmit")
 class RomisOptions:
     """The table options of Romis su iškritimu (section 7); the defaults are the seed's game."""
 
-    target_score: int = DEFAULT_TARGET_SCORE
+    target_score: Annotated[int, Wire(minimum=1, maximum=MAX_TARGET_SCORE)] = DEFAULT_TARGET_SCORE
     """R11.1, R12.1: the match ends after a hand in which a total reaches this (ties play on, R11.2)."""
-    carried_bonus_factor: int = 1
+    carried_bonus_factor: Annotated[int, Wire(minimum=1, maximum=MAX_BONUS_FACTOR)] = 1
     """R10.6, R12.3: the bonus factor of the match's first hand (match context for an audit)."""
     resubmit: bool = False
     """R12.4: True lets a seat that has submitted submit again until the round resolves (the

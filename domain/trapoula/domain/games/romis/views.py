@@ -9,16 +9,102 @@ whether a seat revealed, turned up an auxiliary card or said it cannot, until th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from trapoula.domain.cards import Card, codes, sorted_cards
+from trapoula.domain.cards import Card, CardCode, codes, sorted_cards
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.romis.commands import command_payload
 from trapoula.domain.games.romis.rules import AUX_COUNT, hand_in_progress, legal_commands, upcoming_dealer
 from trapoula.domain.games.romis.state import Phase, RomisState
-from trapoula.domain.games.rulekit import ended_hand_view
+from trapoula.domain.games.rulekit import EndedHandView, ended_hand_view
+from trapoula.domain.wire import CommandPayload, OptionsPayload, Wire, values_of
 
-__all__ = ["seat_view"]
+__all__ = ["VIEW_TYPE", "RomisView", "seat_view"]
+
+SubmissionKind = Annotated[str, Wire(enum=["reveal", "cannot"])]
+"""What a sealed submission is (R13.1, R13.3)."""
+
+
+class RomisLastRound(TypedDict):
+    """The last ``RoundResolved`` of a Romis view, per seat (R5.3)."""
+
+    round: int
+    attempt: int
+    kinds: list[SubmissionKind | None]
+    cards: list[list[CardCode]]
+    new_combination: list[bool]
+    companions: list[int]
+    auxiliary_slots: list[list[int]]
+    nonces: list[str | None]
+
+
+class RomisPending(TypedDict):
+    """The viewer's own sealed submission (R5.2)."""
+
+    kind: SubmissionKind
+    cards: list[CardCode]
+    companions: list[CardCode]
+
+
+class RomisLastHand(EndedHandView):
+    """The ``last_hand`` of a Romis view (section 9): its hidden cards until the next hand starts."""
+
+    bonus_factor: int
+    hands: NotRequired[list[list[CardCode]]]
+    eliminated_hands: NotRequired[list[list[CardCode]]]
+    auxiliary: NotRequired[list[list[CardCode]]]
+    companions: NotRequired[list[list[CardCode]]]
+
+
+class RomisView(TypedDict):
+    """What :func:`seat_view` returns (its docstring gives the keys; section 9, R5.4)."""
+
+    game: Literal["romis"]
+    seat: int | None
+    """The viewer: a seat, or null for a spectator."""
+    phase: Annotated[str, values_of(Phase)]
+    names: list[str]
+    players: int
+    hand_no: int
+    dealer: int | None
+    first_dealer: int
+    next_dealer: int | None
+    bonus_factor: int
+    commitment: str | None
+    explicit_deal: bool
+    round: int | None
+    attempt: int | None
+    required: int | None
+    live: list[int]
+    eliminated: list[int]
+    submitted: list[int]
+    commitments: list[str | None]
+    waiting: list[int]
+    hand_sizes: list[int]
+    auxiliary_counts: list[int]
+    companion_counts: list[int]
+    revealed: list[list[CardCode]]
+    stock_count: int
+    eliminated_pile_count: int
+    last_round: RomisLastRound | None
+    hand: list[CardCode]
+    companions: list[CardCode]
+    auxiliary_left: int | None
+    pending: RomisPending | None
+    hand_points: list[int]
+    totals: list[int]
+    target_score: int
+    last_hand: RomisLastHand | None
+    hand_over: bool
+    match_over: bool
+    winner: int | None
+    options: OptionsPayload
+    legal: list[CommandPayload]
+    """The viewer's legal commands; empty for others and spectators."""
+
+
+VIEW_TYPE = RomisView
+"""The type of this game's views (``GameSpec.view_type``)."""
 
 
 def _cards(cards: tuple[Card, ...]) -> list[str]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from trapoula.domain import lifecycle as facts  # the event bases by module: engine.event_types lists the classes here
+from trapoula.domain.cards import CardCode, SuitCode
 from trapoula.domain.events import Event
 from trapoula.domain.game import AuditRules
 from trapoula.domain.lifecycle import HandReveal, MatchResult, Role, SeatJoined, SeatVacated
@@ -34,9 +35,9 @@ class HandStarted(facts.StartsHand):
     """H(seed), or the hash of the explicit deck order (S5.1, S5.3)."""
     seed: str | None
     """Hidden: the seed (None for an explicit deal); revealed by ``SeedRevealed``."""
-    deck: tuple[str, ...]
+    deck: tuple[CardCode, ...]
     """Hidden: the whole deck order, top first."""
-    reshuffles: tuple[tuple[str, ...], ...]
+    reshuffles: tuple[tuple[CardCode, ...], ...]
     """Hidden: explicit reshuffle orders (S8.5); empty for a seeded deal."""
 
 
@@ -46,7 +47,7 @@ class CardsDealt(Event):
 
     private: ClassVar[frozenset[str]] = frozenset({"cards"})
     seat: int
-    cards: tuple[str, ...]
+    cards: tuple[CardCode, ...]
     """In canonical order (S2.3)."""
     count: int
 
@@ -55,8 +56,8 @@ class CardsDealt(Event):
 class StarterTurned(Event):
     """The up-card is turned (S5.2), with what it does at once (agonia R3.4, R7.2)."""
 
-    card: str
-    active_suit: str
+    card: CardCode
+    active_suit: SuitCode
     pending_draw: int
     """The draw owed by the first player (2 for a 7 up-card, R3.4.1)."""
     chooser: int | None
@@ -75,9 +76,9 @@ class CardPlayed(Event):
     """A card goes from a hand onto the discard pile (S6.4)."""
 
     seat: int
-    card: str
-    declared_suit: str | None
-    active_suit: str
+    card: CardCode
+    declared_suit: SuitCode | None
+    active_suit: SuitCode
     announce: bool
     pending_draw: int
     """The pending draw after this play (S9.1)."""
@@ -89,7 +90,7 @@ class CardsDrawn(Event):
 
     private: ClassVar[frozenset[str]] = frozenset({"cards"})
     seat: int
-    cards: tuple[str, ...]
+    cards: tuple[CardCode, ...]
     """In the order drawn."""
     count: int
     reason: str
@@ -103,7 +104,7 @@ class StockReshuffled(Event):
     hidden: ClassVar[frozenset[str]] = frozenset({"order"})
     k: int
     count: int
-    order: tuple[str, ...]
+    order: tuple[CardCode, ...]
     """Hidden: the reshuffled cards, top first (S8.5)."""
 
 
@@ -136,7 +137,7 @@ class HandEnded(facts.ScoresHand):
     reason: str
     """``out`` or ``blocked`` (``mau_mau`` also ``abandoned``, R6.10.3)."""
     winner: int | None
-    hands: tuple[tuple[str, ...], ...]
+    hands: tuple[tuple[CardCode, ...], ...]
     """Each seat's remaining cards, canonical order (a seat not in the hand: none)."""
     hand_points: tuple[int | None, ...]
     """Per seat; None for a seat that took no part in the hand (``mau_mau`` R2.5)."""
@@ -150,7 +151,7 @@ class SeedRevealed(Event):
 
     seed: str | None
     """None for an explicit deal."""
-    reshuffle_orders: tuple[tuple[str, ...], ...]
+    reshuffle_orders: tuple[tuple[CardCode, ...], ...]
 
     role: ClassVar[Role] = Role.HAND_REVEALED
 
@@ -211,7 +212,7 @@ class PlayerLeft(Event):
     """True when he left a hand in progress (R6.10.2), False between hands (R6.10.1)."""
     cards_to_stock: int
     """How many cards went beneath the stock (0 between hands)."""
-    order: tuple[str, ...]
+    order: tuple[CardCode, ...]
     """Hidden: those cards, top first, as they went beneath the stock."""
 
     role: ClassVar[Role] = Role.SEAT_VACATED

@@ -10,11 +10,12 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
-from trapoula.domain.cards import Card, Suit, codes
+from trapoula.domain.cards import Card, CardCode, Suit, SuitCode, codes
 from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import Memo, remember_last
+from trapoula.domain.wire import CommandPayload, OptionsPayload, Wire, values_of
 
 
 @cache
@@ -172,6 +173,53 @@ def public_parts(
         tuple(s.name for s in state.config.seats),
         last,
     )
+
+
+class LastHandView(TypedDict):
+    """The ``last_hand`` of a shedding game's view once a hand is over (S10.5, S13.1; :func:`last_hand_view`)."""
+
+    reason: str
+    """Why the hand ended (the ``HandEnded`` reason)."""
+    winner: int | None
+    """Who went out, None for a blocked hand."""
+    hands: list[list[CardCode]]
+    """Each seat's cards left, revealed (S10.5)."""
+    hand_points: list[int | None]
+    """Each seat's points of the hand (null for a seat not in it, ``mau_mau`` R2.5)."""
+
+
+class ShedView(TypedDict):
+    """The keys of an ``agonia`` or ``crazy_eights`` view (S13.1, S13.2); each game's ``VIEW_TYPE``
+    adds its own."""
+
+    phase: Annotated[str, values_of(Phase)]
+    hand_no: int
+    """0 before the first hand."""
+    dealer: int
+    """-1 before the first hand."""
+    first_player: int
+    to_act: int | None
+    seat: int | None
+    """The viewer: a seat, or null for a spectator."""
+    hand_sizes: list[int]
+    top_card: CardCode | None
+    active_suit: SuitCode | None
+    discard: list[CardCode]
+    """The discard pile, bottom first."""
+    stock_count: int
+    pending_draw: int
+    drawn_this_turn: bool
+    direction: Annotated[int, Wire(enum=[1, -1])]
+    """+1 clockwise, -1 reversed."""
+    totals: list[int]
+    commitment: str | None
+    """The hand's commitment (S5.1), null before the first hand."""
+    explicit_deal: bool
+    match_winner: int | None
+    options: OptionsPayload
+    names: list[str]
+    legal: list[CommandPayload]
+    """The viewer's legal commands; empty for a spectator."""
 
 
 def last_hand_view(state: ShedState, hands: Sequence[Sequence[str]], hand_points: list[Any]) -> dict[str, Any]:

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Annotated, Any, TypeAlias
 
-from trapoula.domain.cards import Card
+from trapoula.domain.cards import Card, SuitCode
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Payload
 from trapoula.domain.game import CommandFields, SeatCommand, card_field, command_error, command_shape
 from trapoula.domain.game import NextHand as NextHand
 from trapoula.domain.game import command_seat as command_seat
 from trapoula.domain.game import deal_command as deal_command
+from trapoula.domain.games.vida.options import BID_STEP, MIN_BID
+from trapoula.domain.wire import Wire
 
 __all__ = [
     "SEAT_COMMANDS",
@@ -46,11 +48,12 @@ MAX_GIVE_CARDS = 32
 @dataclass(frozen=True, slots=True)
 class Bid:
     """Bid ``points`` with ``suit`` as trumps (R4.3).  ``suit`` is the text sent; ``decide`` refuses
-    anything but ``C D H S`` (``invalid_suit``)."""
+    anything but ``C D H S`` (``invalid_suit``), and points off the grid (``invalid_points``): the
+    game's JSON Schema says both (:mod:`trapoula.domain.schema`)."""
 
     seat: int
-    points: int
-    suit: str
+    points: Annotated[int, Wire(minimum=MIN_BID, multipleOf=BID_STEP)]
+    suit: SuitCode
 
 
 @dataclass(frozen=True, slots=True)

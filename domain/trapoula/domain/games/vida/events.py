@@ -15,6 +15,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from trapoula.domain.cards import CardCode, SuitCode
 from trapoula.domain.events import Event, listed_events
 from trapoula.domain.game import AuditRules
 from trapoula.domain.lifecycle import (
@@ -96,7 +97,7 @@ class HandStarted(StartsHand):
     commitment: str
     seed: str | None
     """Hidden: the seed (None for an explicit deal); ``ShuffleRevealed.salt`` reveals it."""
-    deck: tuple[str, ...]
+    deck: tuple[CardCode, ...]
     """Hidden: the 32 codes, top first (R3.2)."""
 
 
@@ -107,7 +108,7 @@ class CardsDealt(Event):
 
     private: ClassVar[frozenset[str]] = frozenset({"cards"})
     seat: int
-    cards: tuple[str, ...]
+    cards: tuple[CardCode, ...]
     """8 cards, or 7 with ``open_vida``; seen by ``seat`` only."""
     count: int
 
@@ -116,7 +117,7 @@ class CardsDealt(Event):
 class WidowExposed(Event):
     """Open vida: deck[28..31] laid face up, in that order (R3.4, D29)."""
 
-    cards: tuple[str, ...]
+    cards: tuple[CardCode, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +126,7 @@ class BidMade(Event):
 
     seat: int
     points: int
-    suit: str
+    suit: SuitCode
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +154,7 @@ class AuctionClosed(Event):
     team: int
     """The bidding team, ``holder % 2`` (R2.3)."""
     points: int
-    suit: str
+    suit: SuitCode
     level: int
     multiplier: int
 
@@ -178,7 +179,7 @@ class WidowTaken(Event):
     """Open vida: the contract holder takes the four face-up cards (R5.1)."""
 
     seat: int
-    cards: tuple[str, ...]
+    cards: tuple[CardCode, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +193,7 @@ class CardGiven(Event):
     private_to: ClassVar[tuple[str, ...]] = ("from_seat", "to_seat")
     from_seat: int
     to_seat: int
-    card: str
+    card: CardCode
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +225,7 @@ class CardPlayed(Event):
     """A card played to trick ``trick_no`` (1-8) (R4.9-R4.13)."""
 
     seat: int
-    card: str
+    card: CardCode
     trick_no: int
 
 
@@ -233,7 +234,7 @@ class BeloteAnnounced(Event):
     """Belote announced with the first of the king and queen of trumps (R5.9, D18)."""
 
     seat: int
-    card: str
+    card: CardCode
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +243,7 @@ class TrickTaken(Event):
 
     trick_no: int
     winner: int
-    cards: tuple[str, ...]
+    cards: tuple[CardCode, ...]
     """In play order."""
     points: int
 
@@ -285,7 +286,7 @@ class ShuffleRevealed(RevealsSalt):
     """The hand is over (scored or annulled): its deck and salt are published (R3.2)."""
 
     hand_no: int
-    deck: tuple[str, ...]
+    deck: tuple[CardCode, ...]
     """The 32 codes, top first."""
     salt: str
     """The hand's seed; ``""`` for an explicit deal."""

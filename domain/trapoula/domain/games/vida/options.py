@@ -11,10 +11,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.options import is_int, options_mapping, plain_options, shown, whole
+from trapoula.domain.wire import Wire
 
 DeclarationTiming = Literal["after_auction", "before_first_card"]
 """R5.7 (the table compares after the auction) or R5.8 (Cypriot Pilotta: ``declare`` in the first trick)."""
@@ -83,13 +84,13 @@ class VidaOptions:
     """R4.9, D1: the first lead is dealer+1 (``after_dealer``) or dealer+3."""
     direction: Direction = "counterclockwise"
     """R2.4, D2: presentation only (seat k+1 on seat k's right when counter-clockwise)."""
-    target_score: int = 3550
+    target_score: Annotated[int, Wire(minimum=1, maximum=MAX_TARGET_SCORE)] = 3550
     """R6.9, D34: a team whose total exceeds this (strictly) wins the game."""
-    wins_needed: int = 2
+    wins_needed: Annotated[int, Wire(minimum=1, maximum=MAX_WINS_NEEDED)] = 2
     """R6.10, D37: games a team must win to win the match."""
     first_dealer: FirstDealer = "random"
     """R3.1, D36: ``random`` (the table draws it) or a seat 0-3."""
-    max_bid: int = 1000
+    max_bid: Annotated[int, Wire(minimum=MIN_BID, maximum=MAX_BID_LIMIT, multipleOf=BID_STEP)] = 1000
     """Section 7, D7: the highest bid the table lists and accepts (a multiple of 10, at least 80); see the
     module docstring."""
 

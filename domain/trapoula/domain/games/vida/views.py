@@ -2,14 +2,167 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from trapoula.domain.cards import Card, codes, sorted_cards
+from trapoula.domain.cards import Card, CardCode, SuitCode, codes, sorted_cards
 from trapoula.domain.events import Payload, Viewer, to_payload
 from trapoula.domain.games.vida.declarations import combinations
 from trapoula.domain.games.vida.rules import SEATS, hand_in_progress, legal_payloads, upcoming_dealer
 from trapoula.domain.games.vida.scoring import Contract
 from trapoula.domain.games.vida.state import Call, Phase, VidaState
+from trapoula.domain.wire import CommandPayload, OptionsPayload, Wire, values_of
+
+TeamPair = tuple[int, int]
+"""One value per team, team 0 first (R2.3)."""
+
+
+class VidaCall(TypedDict):
+    """One call of the auction (R4.2): a bid's ``points`` and ``suit``, a vida's ``level``."""
+
+    seat: int
+    call: Annotated[str, Wire(enum=["bid", "pass", "vida"])]
+    points: NotRequired[int]
+    suit: NotRequired[SuitCode | None]
+    level: NotRequired[int]
+
+
+class VidaBid(TypedDict):
+    """The highest bid so far (R4.3)."""
+
+    seat: int
+    points: int
+    suit: SuitCode | None
+
+
+class VidaContract(TypedDict):
+    """The contract (``Contract.to_dict``, section 9 ``AuctionClosed.contract``)."""
+
+    holder: int
+    team: int
+    points: int
+    suit: SuitCode
+    level: int
+    multiplier: int
+
+
+class VidaSeatCards(TypedDict):
+    """A seat and its cards (the widow taken, R5.1)."""
+
+    seat: int
+    cards: list[CardCode]
+
+
+class VidaSeatCard(TypedDict):
+    """A seat and one card (a trick's card, belote R5.9)."""
+
+    seat: int
+    card: CardCode
+
+
+class VidaTrick(TypedDict):
+    """A finished trick (R4.14)."""
+
+    trick_no: int
+    leader: int
+    winner: int
+    cards: list[CardCode]
+    points: int
+
+
+class VidaAnnounced(TypedDict):
+    """The kinds a seat declared under the Pilotta timing (R5.8)."""
+
+    seat: int
+    kinds: list[str]
+
+
+class VidaDeclarations(TypedDict):
+    """The declarations as published (R5.7, R5.8)."""
+
+    announced: list[VidaAnnounced]
+    resolution: Annotated[dict[str, Any], Wire(ref="event.DeclarationsResolved")] | None
+    """The ``DeclarationsResolved`` payload once compared, else null."""
+
+
+class VidaCombination(TypedDict):
+    """One of the viewer's own combinations (R5.2, R5.3)."""
+
+    kind: str
+    cards: list[CardCode]
+    points: int
+
+
+class VidaGift(TypedDict):
+    """A card given in open vida, who to whom (R5.1, D30)."""
+
+    from_seat: int
+    to_seat: int
+
+
+class VidaGiven(TypedDict):
+    """A card the viewer gave (R5.1)."""
+
+    to_seat: int
+    card: CardCode
+
+
+class VidaView(TypedDict):
+    """What :func:`seat_view` returns (its docstring gives the keys; section 9)."""
+
+    game: Literal["vida"]
+    seat: int | None
+    """The viewer: a seat, or null for a spectator."""
+    phase: Annotated[str, values_of(Phase)]
+    to_act: int | None
+    dealer: int | None
+    first_dealer: int | None
+    hand_no: int
+    game_no: int
+    names: list[str]
+    commitment: str | None
+    explicit_deal: bool
+    hand: list[CardCode]
+    hand_sizes: list[int]
+    widow: list[CardCode]
+    widow_taken: VidaSeatCards | None
+    auction: list[VidaCall]
+    bid: VidaBid | None
+    level: int
+    contract: VidaContract | None
+    trump: SuitCode | None
+    trick_no: int
+    leader: int | None
+    trick: list[VidaSeatCard]
+    tricks: list[VidaTrick]
+    tricks_won: TeamPair
+    declarations: VidaDeclarations
+    combinations: list[VidaCombination]
+    belote: VidaSeatCard | None
+    gifts: list[VidaGift]
+    received: CardCode | None
+    given: list[VidaGiven]
+    trick_points_raw: TeamPair
+    trick_points: TeamPair
+    declaration_points: TeamPair
+    belote_points: TeamPair
+    contract_points: TeamPair
+    capot_team: int | None
+    contract_made: bool | None
+    hand_points: TeamPair
+    annulled: bool
+    totals: TeamPair
+    games_won: TeamPair
+    hand_over: bool
+    next_dealer: int | None
+    match_over: bool
+    winner: int | None
+    options: OptionsPayload
+    legal: list[CommandPayload]
+    """The viewer's legal commands; empty for others and spectators."""
+
+
+VIEW_TYPE = VidaView
+"""The type of this game's views (``GameSpec.view_type``)."""
 
 
 def _cards(cards: tuple[Card, ...]) -> list[str]:
