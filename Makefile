@@ -53,9 +53,10 @@ play: $(STAMP)  ## play Agonia in the terminal against three bots
 golden: $(STAMP)  ## rewrite the golden playthrough files
 	$(PY) -m pytest -q tests/golden --update-golden
 
-docs: $(STAMP)  ## rewrite the generated docs (docs/record-events.md: every event of every built-in game, field by field; docs/schemas/<game>.json: each game's JSON Schema)
+docs: $(STAMP)  ## rewrite the generated docs (docs/record-events.md: every event of every built-in game, field by field; docs/schemas/<game>.json: each game's JSON Schema; docs/schemas/table.json: the table's part)
 	$(PY) -m trapoula.domain.catalogue agonia crazy_eights giminaiciai mau_mau romis vida > docs/record-events.md
 	$(PY) -m trapoula.domain.schema docs/schemas agonia crazy_eights giminaiciai mau_mau romis vida
+	$(PY) -m trapoula.service.served docs/schemas
 
 bench: $(STAMP)  ## measure domain, replay, Act over gRPC, fan-out, paced load, saturation, memory beside bare baselines and bounds (docs/benchmarks.md; BENCH_FLAGS=--quick or --full)
 	@$(PY) -c 'import pyspiel' 2>/dev/null || $(PY) -m pip install --quiet --disable-pip-version-check \

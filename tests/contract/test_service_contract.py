@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import jsonschema
 import pytest
 from contract_games import KEYS, Served, seats, short_options
 from grpc_helpers import Meta, error_info, stored, verify, view_of
@@ -334,3 +335,32 @@ def test_the_suite_runs_over_every_registered_game_top_card_included() -> None:
     """The games come from the registry, so a plug-in game is in the suite as soon as it is installed."""
     assert set(KEYS) == set(GAMES) and "top_card" in KEYS
     assert {"agonia", "crazy_eights", "giminaiciai", "mau_mau", "romis", "vida"} <= set(KEYS)
+
+
+def test_every_message_sent_holds_to_the_served_schema(finished: Finished) -> None:
+    """GetGameSchema (issue: a contract every language can type): every event and view a seat and a
+    spectator were streamed, from the table's creation to the match's end, and every entry of every
+    ``legal`` list, validate against the schema the server serves for the game."""
+    table = finished.table
+    stub = table.served.stub
+    doc = json.loads(stub.GetGameSchema(pb.GetGameSchemaRequest(game=table.key)).schema_json)
+    defs = doc["$defs"]
+
+    def validator(definition: str) -> jsonschema.Draft202012Validator:
+        return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": defs})
+
+    events = {name: validator(f"event.{name}") for name in doc["properties"]["events"]["properties"]}
+    events.update({name: validator(f"table_event.{name}") for name in doc["properties"]["table_events"]["properties"]})
+    command = validator("command")
+    views = {"seat": validator("seat_view"), "spectator": validator("spectator_view")}
+    for metadata in (table.seats[0], ()):
+        messages = list(stub.WatchTable(pb.WatchTableRequest(table_id=table.table_id), metadata=metadata, timeout=60))
+        assert messages and json.loads(messages[-1].view.view_json)["table"]["status"] == "over"
+        for message in messages:
+            name, payload = message.event.name, json.loads(message.event.payload_json)
+            assert name in events, name
+            events[name].validate(payload)
+            view = json.loads(message.view.view_json)  # a seat that left sees as a spectator (mau_mau R6.10)
+            views["seat" if view["table"]["viewer"] == "seat" else "spectator"].validate(view)
+            for entry in view.get("legal", ()):
+                command.validate(entry)

@@ -69,7 +69,7 @@ from trapoula.domain.events import Event
 from trapoula.domain.game import GameSpec
 from trapoula.domain.wire import Wire
 
-__all__ = ["DIALECT", "command_classes", "command_kind", "game_schema", "main", "schema_text"]
+__all__ = ["DIALECT", "command_classes", "command_kind", "game_schema", "main", "schema_text", "type_schema"]
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 """The JSON Schema dialect of every game's schema (``$schema``)."""
@@ -484,6 +484,20 @@ def _build(spec: GameSpec[Any, Any]) -> Schema:
         },
         "$defs": defs,
     }
+
+
+def type_schema(annotation: Any) -> tuple[Schema, dict[str, Schema]]:
+    """The JSON Schema of a plain-data type hint (a ``TypedDict``, a dataclass, a union ...) as this
+    module writes a game's, and the ``$defs`` it names (``TypedDict`` definitions by class name,
+    ``card``, ``suit``): for the platform's own wire shapes (the service's table events and the
+    ``table`` part of its views), built by the same rules as the games'.
+
+    Raises:
+        TypeError: a hint with no plain-data form.
+    """
+    builder = _Builder()
+    schema = builder.of(annotation, getattr(annotation, "__name__", repr(annotation)))
+    return schema, dict(builder.defs)
 
 
 _TEXTS: dict[int, tuple[GameSpec[Any, Any], str]] = {}

@@ -29,13 +29,16 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.domain import signing
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.registry import find_game
 from trapoula.service import convert, logs, status
 from trapoula.service.application import Principal, Tables, WatchBatch, WatchItem
 from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
+from trapoula.service.inputs import check_key
 from trapoula.service.metrics import Metrics
 from trapoula.service.readmodels import ReadModels
 from trapoula.service.recording import forget_oldest
+from trapoula.service.served import served_schema_text
 
 T = TypeVar("T")
 
@@ -208,6 +211,15 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
 
         async def work() -> pb.GiveSeedResponse:
             return await self._run(give, _token(context))
+
+        return await self._guard(context, work)
+
+    async def GetGameSchema(self, request: pb.GetGameSchemaRequest, context: Context) -> pb.GetGameSchemaResponse:
+        """A game's JSON Schema as the service sends and takes its messages; see the proto."""
+
+        async def work() -> pb.GetGameSchemaResponse:
+            spec = find_game(check_key(request.game, "game", "unknown_game"))
+            return pb.GetGameSchemaResponse(schema_json=await self._run(served_schema_text, spec))
 
         return await self._guard(context, work)
 

@@ -8,7 +8,6 @@ from trapoula.domain.cards import CardCode, SuitCode, codes, sorted_cards
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.mau_mau.commands import command_payload
-from trapoula.domain.games.mau_mau.options import Skill
 from trapoula.domain.games.mau_mau.rules import legal_commands
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
 from trapoula.domain.games.shedding.state import LastHandView, last_hand_view
@@ -44,8 +43,9 @@ class MauMauView(TypedDict):
     totals: list[int | None]
     """Per seat number in use; null for a seat whose player left (R2.5)."""
     names: list[str | None]
-    computers: list[Skill | None]
-    """Each seat's computer skill, null for a person (R7.2)."""
+    computers: list[str | None]
+    """Each seat's computer level, null for a person: a skill of R7.2 (easy, medium, hard) or
+    another level the table's bots play at (``bots.levels``: random, heuristic)."""
     seated: list[int]
     left: list[int]
     eliminated: list[int]

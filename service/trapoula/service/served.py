@@ -1,0 +1,237 @@
+"""The schema a client of the service types its messages from (``GetGameSchema``, docs/schemas/).
+
+A game's own schema (:func:`trapoula.domain.schema.game_schema`) describes its commands, events,
+views and options.  What the service sends holds more, all of it described here as ``TypedDict``
+types and turned into JSON Schema by the same rules (:func:`trapoula.domain.schema.type_schema`):
+
+* every view (``View.view_json``) is the game's view plus ``acting`` (the seats the match waits
+  for) and ``table`` (:class:`TablePart`: the table's id, version, status, seats, kind, the
+  viewer and the hand awaiting the players' seeds);
+* the table's own events (``Event.payload_json`` of ``TableCreated``, ``SeatTaken``,
+  ``JoinQueued``, ``SeedCommitted``, ``SeedGiven`` and ``ServerSeedRevealed``, docs/record.md 2.4).
+
+:func:`served_schema_text` is the game's schema with these added: ``$defs.table`` and the
+definitions they use, ``acting`` and ``table`` among the view's properties, ``table_event.<Name>``
+for each table event and ``table_events`` listing them at the top level.  Built once per game.
+docs/schemas/table.json holds the platform's part alone (:func:`platform_schema_text`;
+``python -m trapoula.service.served DIR`` writes it, ``make docs`` runs that).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal, NotRequired, TypedDict
+
+from trapoula.domain.game import GameSpec
+from trapoula.domain.schema import DIALECT, game_schema, type_schema
+
+__all__ = ["TABLE_EVENT_TYPES", "TablePart", "main", "platform_schema", "platform_schema_text", "served_schema_text"]
+
+Hex64 = str
+"""64 lower-case hex digits (a seed, a commitment, a SHA-256)."""
+
+
+class TakenSeat(TypedDict):
+    """A seat someone holds."""
+
+    seat: int
+    name: str
+    bot: str | None
+    """The bot's level, or null for a person."""
+
+
+class FreeSeat(TypedDict):
+    """A seat nobody holds."""
+
+    seat: int
+    free: Literal[True]
+
+
+class SeedPart(TypedDict):
+    """The hand awaiting the players' seeds (docs/shuffle.md 2a)."""
+
+    hand: int
+    commitment: Hex64
+    """SHA-256 of the server's seed of that hand, published before any seat gave one."""
+    given: list[int]
+    """The seats that gave theirs, in seat order."""
+
+
+class TablePart(TypedDict):
+    """The ``table`` part of every view the service sends."""
+
+    table_id: str
+    version: int
+    """The viewer's position in the table's log (``Event.version``)."""
+    status: Literal["open", "ready", "playing", "over"]
+    seats: list[TakenSeat | FreeSeat]
+    manual_deal: bool
+    """True at a table created for explicit deals (S5.3)."""
+    viewer: Literal["seat", "owner", "spectator", "former", "waiting"]
+    seat: int | None
+    """The viewer's seat, or null."""
+    needs_deal: bool
+    """True when the table waits for ``next_hand`` (a table for explicit deals, between hands)."""
+    seed: SeedPart | None
+    """The hand awaiting the players' seeds, or null."""
+
+
+class TableCreated(TypedDict):
+    """The table's first event (docs/record.md 2.4)."""
+
+    game: str
+    seats: int
+    options: dict[str, Any]
+    first_dealer: int | None
+    initial_totals: list[int] | None
+    manual_deal: bool
+
+
+class SeatTaken(TypedDict):
+    """A person or a bot takes a seat."""
+
+    seat: int
+    name: str
+    bot: str | None
+    token_hash: Hex64 | None
+    """SHA-256 of the seat's token (never the token); null for a server bot."""
+    queued: NotRequired[int | None]
+    """The version of the ``JoinQueued`` this fulfils (a newcomer who waited, mau_mau R6.9)."""
+
+
+class JoinQueued(TypedDict):
+    """A newcomer waits for the hand in progress to end (mau_mau R6.9)."""
+
+    name: str
+    bot: str | None
+    token_hash: Hex64 | None
+
+
+class SeedCommitted(TypedDict):
+    """The commitment to the server's seed of a hand (docs/shuffle.md 2a)."""
+
+    hand: int
+    commitment: Hex64
+
+
+class SeedGiven(TypedDict):
+    """A seat's own seed for a hand."""
+
+    hand: int
+    seat: int
+    seed: Hex64
+
+
+class ServerSeedRevealed(TypedDict):
+    """The server's seed of a finished hand."""
+
+    hand: int
+    seed: Hex64
+
+
+TABLE_EVENT_TYPES: dict[str, type] = {
+    cls.__name__: cls for cls in (TableCreated, SeatTaken, JoinQueued, SeedCommitted, SeedGiven, ServerSeedRevealed)
+}
+"""The table's own events by name."""
+
+_TEXTS: dict[str, str] = {}
+_LOCK = threading.Lock()
+
+
+def platform_schema() -> dict[str, Any]:
+    """The platform's part of every served schema (docs/schemas/table.json): ``$defs`` holding
+    ``table`` (:class:`TablePart`), ``table_event.<Name>`` for each table event and the
+    definitions they use; ``properties`` listing them by role.
+
+    Raises:
+        TypeError: a platform type with no plain-data form (a defect here).
+    """
+    table, defs = type_schema(TablePart)
+    defs["table"] = table
+    events = {}
+    for name, cls in TABLE_EVENT_TYPES.items():
+        ref, more = type_schema(cls)
+        defs.update(more)
+        defs[f"table_event.{name}"] = ref
+        events[name] = {"$ref": f"#/$defs/table_event.{name}"}
+    return {
+        "$schema": DIALECT,
+        "$id": "urn:trapoula:table",
+        "title": "Table",
+        "description": "What the service adds to every game's messages: the table part of its views and "
+        "the table's own events (docs/record.md 2.4). GetGameSchema serves each game's schema with these "
+        "definitions merged in, the view's properties extended by acting and table.",
+        "type": "object",
+        "properties": {
+            "table": {"$ref": "#/$defs/table"},
+            "table_events": {"type": "object", "properties": events, "additionalProperties": False},
+        },
+        "$defs": defs,
+    }
+
+
+def platform_schema_text() -> str:
+    """:func:`platform_schema` as the text of docs/schemas/table.json (sorted keys, two-space
+    indents, a trailing newline)."""
+    return json.dumps(platform_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _served(spec: GameSpec[Any, Any]) -> dict[str, Any]:
+    doc = game_schema(spec)
+    defs: dict[str, Any] = doc["$defs"]
+    platform = platform_schema()
+    clash = sorted(set(defs) & set(platform["$defs"]))
+    if clash:  # pragma: no cover - a game naming a type as the platform does
+        raise TypeError(f"{spec.key}: its schema defines {clash}, which the platform's defines too")
+    defs.update(platform["$defs"])
+    view = defs["view"]
+    target = defs[view["$ref"].rsplit("/", 1)[1]] if "$ref" in view else view
+    target.setdefault("properties", {})
+    target["properties"]["acting"] = {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 0},
+        "description": "The seats whose move the match waits for.",
+    }
+    target["properties"]["table"] = {"$ref": "#/$defs/table"}
+    target["required"] = sorted({*target.get("required", ()), "acting", "table"})
+    doc["properties"]["table_events"] = platform["properties"]["table_events"]
+    doc["$id"] = f"urn:trapoula:served:{spec.key}"
+    doc["description"] += " As the service sends them: views with their table part, and the table's own events."
+    return doc
+
+
+def served_schema_text(spec: GameSpec[Any, Any]) -> str:
+    """The JSON Schema (draft 2020-12) of everything the service sends and takes for ``spec``'s
+    tables, as text (sorted keys, two-space indents, a trailing newline); see the module docstring.
+    Built once per game key.
+
+    Raises:
+        TypeError: a game type with no plain-data form (a defect of the game).
+    """
+    text = _TEXTS.get(spec.key)
+    if text is None:
+        text = json.dumps(_served(spec), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        with _LOCK:
+            _TEXTS[spec.key] = text
+    return text
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m trapoula.service.served DIR``: write ``DIR/table.json`` (:func:`platform_schema_text`).
+    Exit status 2 with a message on standard error without a directory."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1:
+        print("usage: python -m trapoula.service.served DIR", file=sys.stderr)
+        return 2
+    directory = Path(args[0])
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "table.json").write_text(platform_schema_text(), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
