@@ -5,15 +5,19 @@ before records were signed) still verifies and says it is unsigned."""
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from trapoula.clients.cli import main
 from trapoula.domain.audit import audit_record
 from trapoula.domain.chain import GENESIS, event_hash
-from trapoula.domain.signing import key_from_secret, key_id, public_key_hex, sign_header
+from trapoula.domain.errors import InvalidInput
+from trapoula.domain.signing import cut_record, key_from_secret, key_id, public_key_hex, sign_header
 from trapoula.service.application import OWNER, Tables
 
 SECRET = bytes.fromhex("5e" * 32)
@@ -139,3 +143,82 @@ def test_a_validly_signed_claim_is_checked_against_the_events(record: Lines) -> 
     assert report.problems[0].message == (
         "the signed header says the record stops before the match's end; its events say otherwise"
     )
+
+
+# --------------------------------------------------------------------------- signed heads (docs/record.md 2.5)
+
+
+@pytest.fixture
+def long_record(tables: Tables) -> Lines:
+    """A finished agonia match of three heuristic bots to 40 points (several hands, R7.1), parsed."""
+    table_id, _ = tables.create_table("agonia", 3, {"target_points": 40})
+    for _ in range(3):
+        tables.add_bot(table_id, "heuristic")
+    tables.start_match(table_id, OWNER, "go")
+    assert tables.settle(timeout=120)
+    lines = [json.loads(line) for line in tables.record(table_id)[0].splitlines()]
+    assert lines[0]["hands"] >= 2, "the match took one hand: no earlier head to cut at"
+    return lines
+
+
+def test_the_header_signs_the_head_of_every_hands_end(long_record: Lines) -> None:
+    """One signed head per finished hand: at the line that ends it (the server's seed revealed
+    after the game's own reveal, docs/shuffle.md 2a), the last one the whole match."""
+    header, body = long_record[0], long_record[1:]
+    heads = header["heads"]
+    assert [h["hands"] for h in heads] == list(range(1, header["hands"] + 1))
+    for h in heads:
+        assert body[h["events"] - 1]["hash"] == h["head"]
+        assert body[h["events"] - 1]["name"] in ("ServerSeedRevealed", "MatchEnded")
+    assert heads[-1]["events"] == header["events"] and heads[-1]["signature"] == header["signature"]
+    assert [h["complete"] for h in heads] == [False] * (len(heads) - 1) + [True]
+    report = audit_record(long_record, trusted=[KEY])
+    assert report.ok and report.signed_heads == tuple(range(1, header["hands"] + 1)), report.summary()
+
+
+def test_a_record_cut_at_a_signed_head_verifies_and_anywhere_else_is_incomplete(long_record: Lines) -> None:
+    """Cut at hand k's signed head (``cut_record``), the prefix verifies as signed and not
+    complete; cut at any other line, with the header's counts made to agree and the nearest
+    head's signature, it is reported incomplete (REC8) and not verified."""
+    heads = {h["events"]: h for h in long_record[0]["heads"]}
+    for h in long_record[0]["heads"][:-1]:
+        cut = cut_record(long_record, h["hands"])
+        report = audit_record(cut, trusted=[KEY])
+        assert report.ok, report.summary()
+        assert (report.hands, report.complete, report.match_over) == (h["hands"], False, False)
+    ends = sorted(heads)
+    for events in range(1, len(long_record) - 1, 5):
+        if events in heads:
+            continue
+        near = heads[max((e for e in ends if e < events), default=ends[0])]
+        header = {**long_record[0], "events": events, "complete": False, "signature": near["signature"]}
+        header["hands"] = sum(1 for e in ends if e <= events)
+        header["heads"] = [h for h in long_record[0]["heads"] if h["events"] <= events]
+        report = audit_record([header, *long_record[1 : events + 1]])
+        assert not report.ok and any(
+            "incomplete" in m for m in signature_problems([header, *long_record[1 : events + 1]])
+        )
+
+
+def test_a_forged_head_is_found_and_a_missing_one_cannot_be_cut_at(long_record: Lines) -> None:
+    forged = json.loads(json.dumps(long_record))
+    forged[0]["heads"][0]["hands"] = 2  # claims more hands than the record holds there
+    assert any(m.startswith("heads[0] (hand 2) does not state") for m in signature_problems(forged))
+    resigned = json.loads(json.dumps(long_record))
+    resigned[0]["heads"][0]["signature"] = resigned[0]["heads"][1]["signature"]
+    assert any(m.startswith("heads[0]: the signature of key") for m in signature_problems(resigned))
+    with pytest.raises(InvalidInput) as missing:
+        cut_record(long_record, long_record[0]["hands"] + 1)
+    assert missing.value.reason == "no_signed_head"
+
+
+def test_trapoula_cut_writes_a_signed_prefix_that_verify_accepts(long_record: Lines, tmp_path: Path) -> None:
+    path, out = tmp_path / "whole.jsonl", tmp_path / "hand1.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in long_record), encoding="utf-8")
+    shown = io.StringIO()
+    assert main(["cut", str(path), "--hands", "1", "--out", str(out)], out=shown) == 0
+    assert f"wrote {out}: hands 1-1" in shown.getvalue()
+    verified = io.StringIO()
+    assert main(["verify", str(out), "--key", KEY], out=verified) == 0, verified.getvalue()
+    assert "the match up to a hand's end (not over)" in verified.getvalue()
+    assert main(["cut", str(path), "--hands", "99", "--out", str(out)], out=io.StringIO()) == 1

@@ -8,7 +8,8 @@
     trapoula play    [--game G] [--seats 4] [--bots LEVEL] [--target N] [--option K=V ...] [--seed HEX64]
                      [--address HOST:PORT]
     trapoula replay  RECORD [--at N] [--seat S|spectator|all]
-    trapoula verify  RECORD
+    trapoula verify  RECORD [--key HEX ...] [--json]
+    trapoula cut     RECORD --hands K --out FILE                       the record up to hand K's signed head
     trapoula tables  [--game G] [--address HOST:PORT]
     trapoula games   [--address HOST:PORT | --local]
     trapoula history [--player NAME] [--game G] [--after TIME] [--before TIME] [--limit 20] [--address HOST:PORT]
@@ -53,6 +54,7 @@ from trapoula.domain.audit import FORMAT, audit_record
 from trapoula.domain.bots import levels as bot_levels
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.registry import DEFAULT_GAME, GAMES, find_game
+from trapoula.domain.signing import cut_record
 
 __all__ = ["EXIT_CODES", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main", "seed_arg"]
 
@@ -386,6 +388,22 @@ def _cmd_verify(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_FAILED
 
 
+def _cmd_cut(args: argparse.Namespace, out: TextIO) -> int:
+    """Write the record cut at a signed head (docs/record.md 2.5). Exit 0 written; 1 the record has
+    no signed head there; 2 unreadable or not a record."""
+    lines = _record_lines(args.record)
+    try:
+        cut = cut_record(lines, args.hands)
+    except InvalidInput as exc:
+        _say_error("cut", f"{args.record}: {exc.message}")
+        return EXIT_FAILED
+    text = "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in cut)
+    Path(args.out).write_text(text, encoding="utf-8")
+    events = cut[0]["events"]
+    print(f"wrote {args.out}: hands 1-{args.hands} ({events} events), signed at the end of hand {args.hands}", file=out)
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- lobby
 
 
@@ -587,6 +605,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", default=None, help="a seat number, 'spectator', or 'all' (default)")
 
     p = sub.add_parser(
+        "cut",
+        help="cut a record at the end of a hand, keeping its signature (a signed prefix that verifies)",
+        epilog=f"exit status: {EXIT_OK} written; {EXIT_FAILED} the record has no signed head at that hand's end; "
+        f"{EXIT_USAGE} the file cannot be read or is not a trapoula record.",
+    )
+    p.add_argument("record")
+    p.add_argument("--hands", type=int, required=True, help="keep hands 1 to this one")
+    p.add_argument("--out", required=True, help="the file to write")
+
+    p = sub.add_parser(
         "verify",
         help="audit a record offline: signature, hash chain, commitments, rules",
         epilog=f"exit status: {EXIT_OK} record verified; {EXIT_FAILED} discrepancies found (the first is named); "
@@ -684,6 +712,8 @@ def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             return _cmd_replay(args, out, inp)
         case "verify":
             return _cmd_verify(args, out)
+        case "cut":
+            return _cmd_cut(args, out)
         case "tables":
             return _cmd_tables(args, out)
         case "games":

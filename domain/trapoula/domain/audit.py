@@ -187,6 +187,9 @@ class AuditReport:
     """True when the header's signature is the signer's over this record's statement (REC8)."""
     complete: bool | None = None
     """What a signed header says: True when the record holds the whole match; None when unsigned."""
+    signed_heads: tuple[int, ...] = ()
+    """The hands at whose end the header's ``heads`` hold a valid signature of the record cut there
+    (docs/record.md 2.5): the places this record may be cut and still verify."""
 
     @property
     def ok(self) -> bool:
@@ -218,6 +221,9 @@ class AuditReport:
             lines.append(f"signed by key {key_id(self.signer)} (ed25519 {self.signer}): {whole}")
         else:
             lines.append(f"signed by key {key_id(self.signer)} (ed25519 {self.signer}): NOT accepted (REC8 below)")
+        if self.signed_heads:
+            at = ", ".join(str(h) for h in self.signed_heads)
+            lines.append(f"signed heads at the end of hand(s) {at}: the record may be cut there (trapoula cut)")
         if self.ok:
             lines.append("record verified")
         else:
@@ -338,8 +344,8 @@ def _check_signature(
             0,
             "header",
             "REC8",
-            f"the signature of key {key_id(signer)} does not match this record: it was cut, lengthened or "
-            "edited after the server signed it (or the header was)",
+            f"the signature of key {key_id(signer)} does not match this record: it is incomplete (cut "
+            "anywhere but at a signed head), lengthened or edited after the server signed it (or the header was)",
             "signature",
         )
         return False
@@ -347,6 +353,60 @@ def _check_signature(
         audit.add(0, "header", "REC8", f"signed by key {key_id(signer)}, which is not a trusted key", "signature")
         return False
     return True
+
+
+_HEAD_FIELDS = frozenset({"hands", "events", "head", "complete", "signature"})
+
+
+def _check_heads(
+    audit: _Audit,
+    header: Mapping[str, Any],
+    signer: str,
+    raw: Sequence[Mapping[str, Any]],
+    spec: GameSpec[Any, Any] | None,
+    lines: Sequence[_Line],
+) -> tuple[int, ...]:
+    """The header's ``heads`` (REC8, docs/record.md 2.5): each a signed statement of the record cut
+    at a hand's end, which must name a place in this record (its event count, the hash of its last
+    line, the hands finished there, ``complete`` only at the record's end) and carry ``signer``'s
+    signature of it.  Returns the finished-hand counts whose signed head holds, in order."""
+
+    def bad(message: str) -> None:
+        audit.add(0, "header", "REC8", message, "signature")
+
+    heads = header.get("heads")
+    if heads is None:
+        return ()
+    if not isinstance(heads, list):
+        bad("heads is not a list of signed heads")
+        return ()
+    table_id, game = header.get("table_id"), header.get("game")
+    roles = _roles(spec) if spec is not None else {}
+    ends = [0]
+    for line in lines:
+        ends.append(ends[-1] + (roles.get(line.name) is Role.HAND_REVEALED))
+    good: list[int] = []
+    for index, entry in enumerate(heads):
+        if not isinstance(entry, Mapping) or set(entry) != _HEAD_FIELDS:
+            bad(f"heads[{index}] does not have exactly the fields {sorted(_HEAD_FIELDS)}")
+            continue
+        events, hands, head = entry["events"], entry["hands"], entry["head"]
+        if not _is_int(events) or not 0 <= events <= len(raw):
+            bad(f"heads[{index}] names {events!r} events; the record holds {len(raw)}")
+            continue
+        last = raw[events - 1].get("hash") if events else GENESIS
+        complete = entry["complete"]
+        if head != last or hands != ends[events] or (complete is True and events != len(raw)):
+            bad(f"heads[{index}] (hand {hands!r}) does not state this record cut after {events} events")
+            continue
+        stated = Head(str(table_id), str(game), events, str(head), hands, complete is True)
+        if not isinstance(complete, bool) or not isinstance(entry["signature"], str):
+            bad(f"heads[{index}] needs complete (true or false) and a signature")
+        elif not verify(signer, stated, entry["signature"]):
+            bad(f"heads[{index}]: the signature of key {key_id(signer)} does not match the record cut at hand {hands}")
+        else:
+            good.append(hands)
+    return tuple(good)
 
 
 def _finished_hands(spec: GameSpec[Any, Any] | None, lines: Sequence[_Line]) -> int:
@@ -1124,6 +1184,7 @@ def audit_record(lines: Sequence[Mapping[str, Any]], trusted: Collection[str] | 
     finished = _finished_hands(spec, body)
     signer = _signer(audit, header)
     signed = signer is not None and _check_signature(audit, header, signer, lines[1:], finished, trusted)
+    heads = _check_heads(audit, header, signer, lines[1:], spec, body) if signer is not None else ()
     if signer is None and trusted is not None:
         audit.add(
             0, "header", "REC8", "the record is not signed by a trusted key: it carries no signature", "signature"
@@ -1131,7 +1192,9 @@ def audit_record(lines: Sequence[Mapping[str, Any]], trusted: Collection[str] | 
     complete = header.get("complete") if signed else None
     if spec is None:
         problems = _ordered(audit.problems)
-        return AuditReport(table_id, game_key, len(body), finished, 0, problems, signer=signer, signed=signed)
+        return AuditReport(
+            table_id, game_key, len(body), finished, 0, problems, signer=signer, signed=signed, signed_heads=heads
+        )
     _check_table_events(audit, spec, body)
     game = _decode(audit, spec, body)
     rounds = _check_seeds(audit, spec, body)
@@ -1194,6 +1257,7 @@ def audit_record(lines: Sequence[Mapping[str, Any]], trusted: Collection[str] | 
         signer=signer,
         signed=signed,
         complete=complete if isinstance(complete, bool) else None,
+        signed_heads=heads,
     )
 
 

@@ -26,7 +26,7 @@ False
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from cryptography.exceptions import InvalidSignature
@@ -43,12 +43,14 @@ __all__ = [
     "SCHEME",
     "SIGNED_FIELDS",
     "Head",
+    "cut_record",
     "key_from_secret",
     "key_from_seed",
     "key_id",
     "public_key_hex",
     "sign",
     "sign_header",
+    "signed_heads",
     "statement",
     "verify",
 ]
@@ -169,3 +171,48 @@ def sign_header(header: Mapping[str, Any], head: str, complete: bool, key: Ed255
         "complete": complete,
         "signature": sign(key, stated),
     }
+
+
+def signed_heads(
+    header: Mapping[str, Any], heads: Sequence[tuple[int, int, str, bool]], key: Ed25519PrivateKey
+) -> list[dict[str, Any]]:
+    """A record header's ``heads`` (docs/record.md 2.5): for each hand's end ``(hands, events, head,
+    complete)`` of the record (the finished hands up to it, the event lines up to it, the hash of
+    its last line, whether the match ends there), the signature of the :class:`Head` the record
+    cut there states.  Whoever holds the record may cut it at any of these and put that entry's
+    ``complete`` and ``signature`` (with its ``events`` and ``hands``) in the header: the shorter
+    record then verifies as what it is, a signed prefix (:func:`cut_record`).
+    """
+    table_id, game = header["table_id"], header["game"]
+    return [
+        {
+            "hands": hands,
+            "events": events,
+            "head": head,
+            "complete": complete,
+            "signature": sign(key, Head(table_id, game, events, head, hands, complete)),
+        }
+        for hands, events, head, complete in heads
+    ]
+
+
+def cut_record(lines: Sequence[Mapping[str, Any]], hands: int) -> list[dict[str, Any]]:
+    """A signed record (header first) cut at the signed head of its hand ``hands``'s end: the event
+    lines up to it, the header's ``events``, ``hands``, ``complete`` and ``signature`` those of
+    that head, its ``heads`` those up to it (docs/record.md 2.5).
+
+    Raises:
+        InvalidInput: the header names no signed head for ``hands`` finished hands (``no_signed_head``).
+    """
+    header = dict(lines[0])
+    raw = header.get("heads")
+    heads = (
+        [h for h in raw if isinstance(h, Mapping) and isinstance(h.get("events"), int)] if isinstance(raw, list) else []
+    )
+    entry = next((h for h in heads if h.get("hands") == hands), None)
+    if entry is None or not 0 <= entry["events"] <= len(lines) - 1:
+        raise InvalidInput(f"the record has no signed head at the end of hand {hands}", reason="no_signed_head")
+    events = entry["events"]
+    header.update(events=events, hands=hands, complete=entry.get("complete"), signature=entry.get("signature"))
+    header["heads"] = [h for h in heads if h["events"] <= events]
+    return [header, *(dict(line) for line in lines[1 : events + 1])]

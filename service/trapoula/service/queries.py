@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from eventsourcing.utils import get_topic
@@ -19,11 +19,13 @@ from trapoula.domain.chain import GENESIS, record_header
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.listings import GameInfo, TableSummary
 from trapoula.domain.registry import GAMES
-from trapoula.domain.signing import sign_header
+from trapoula.domain.signing import sign_header, signed_heads
+from trapoula.service.entries import Entry
 from trapoula.service.errors import TableNotFound, clip
 from trapoula.service.inputs import check_key
 from trapoula.service.recording import Table
 from trapoula.service.store import TableStore
+from trapoula.service.tablestate import apply_entry, start_state
 
 MAX_PAGE_TOKEN = 20
 """Longest page token (a decimal number)."""
@@ -40,9 +42,27 @@ def record_of(table: Table, key: Ed25519PrivateKey) -> tuple[str, int]:
     complete = state.over and state.record_cut == state.version
     unsigned = record_header(state.table_id, state.game, state.record_hands, len(entries))
     header = sign_header(unsigned, head, complete, key)
+    ends = _hand_ends(entries, state.table_id, state.owner_token_hash)
+    heads = [(hands, cut, entries[cut - 1].hash, complete and cut == len(entries)) for hands, cut in ends]
+    header["heads"] = signed_heads(unsigned, heads, key)
     lines = [json.dumps(header, ensure_ascii=False, separators=(",", ":"))]
     lines.extend(json.dumps(e.record_line(), ensure_ascii=False, separators=(",", ":")) for e in entries)
     return "\n".join(lines) + "\n", state.record_hands
+
+
+def _hand_ends(entries: Sequence[Entry], table_id: str, owner_token_hash: str) -> list[tuple[int, int]]:
+    """``(finished hands, events)`` of each place a record of ``entries`` may end after a hand: the
+    record's end once each hand is over (``TableState.record_cut``, the events that belong to the
+    hand's end included), folded afresh from the first event."""
+    if not entries:
+        return []
+    state = start_state(table_id, entries[0], owner_token_hash)
+    ends: dict[int, int] = {}
+    for entry in entries[1:]:
+        state = apply_entry(state, entry)
+        if state.record_hands > 0:
+            ends[state.record_hands] = state.record_cut
+    return sorted(ends.items())
 
 
 def list_games() -> list[GameInfo]:
