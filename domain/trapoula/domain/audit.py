@@ -55,8 +55,9 @@ from trapoula.domain.events import Event, decoder, payload_mismatch, to_payload
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.lifecycle import MATCH_STARTED, HandReveal, HandScore, HandStart, MatchResult, Role
 from trapoula.domain.registry import GAMES
-from trapoula.domain.seeding import SEED_COMMITTED, SEED_EVENTS, SEED_GIVEN, SERVER_SEED_REVEALED, mix_seeds
+from trapoula.domain.seeding import SEED_COMMITTED, SEED_EVENTS, SEED_GIVEN, mix_seeds
 from trapoula.domain.signing import SCHEME, Head, key_id, verify
+from trapoula.domain.tableevents import fields_of
 from trapoula.domain.upcasting import upcast
 
 __all__ = [
@@ -743,8 +744,7 @@ def _check_seeds(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]
     current: int | None = None
     seats = next((ln.payload.get("seats") for ln in lines if ln.name == "TableCreated"), None)
     limit = spec.max_players if spec.seat_changes else seats if _is_int(seats) else spec.max_players
-    shapes = {SEED_COMMITTED: {"hand", "commitment"}, SEED_GIVEN: {"hand", "seat", "seed"}}
-    shapes[SERVER_SEED_REVEALED] = {"hand", "seed"}
+    shapes = {name: fields_of(name)[1] for name in SEED_EVENTS}
     for line in lines:
         if line.name in SEED_EVENTS:
             p = line.payload

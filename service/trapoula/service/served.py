@@ -24,15 +24,13 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, TypedDict
 
 from trapoula.domain.game import GameSpec
 from trapoula.domain.schema import DIALECT, game_schema, type_schema
+from trapoula.domain.tableevents import TABLE_EVENT_TYPES
 
 __all__ = ["TABLE_EVENT_TYPES", "TablePart", "main", "platform_schema", "platform_schema_text", "served_schema_text"]
-
-Hex64 = str
-"""64 lower-case hex digits (a seed, a commitment, a SHA-256)."""
 
 
 class TakenSeat(TypedDict):
@@ -55,7 +53,7 @@ class SeedPart(TypedDict):
     """The hand awaiting the players' seeds (docs/shuffle.md 2a)."""
 
     hand: int
-    commitment: Hex64
+    commitment: str
     """SHA-256 of the server's seed of that hand, published before any seat gave one."""
     given: list[int]
     """The seats that gave theirs, in seat order."""
@@ -79,64 +77,6 @@ class TablePart(TypedDict):
     seed: SeedPart | None
     """The hand awaiting the players' seeds, or null."""
 
-
-class TableCreated(TypedDict):
-    """The table's first event (docs/record.md 2.4)."""
-
-    game: str
-    seats: int
-    options: dict[str, Any]
-    first_dealer: int | None
-    initial_totals: list[int] | None
-    manual_deal: bool
-
-
-class SeatTaken(TypedDict):
-    """A person or a bot takes a seat."""
-
-    seat: int
-    name: str
-    bot: str | None
-    token_hash: Hex64 | None
-    """SHA-256 of the seat's token (never the token); null for a server bot."""
-    queued: NotRequired[int | None]
-    """The version of the ``JoinQueued`` this fulfils (a newcomer who waited, mau_mau R6.9)."""
-
-
-class JoinQueued(TypedDict):
-    """A newcomer waits for the hand in progress to end (mau_mau R6.9)."""
-
-    name: str
-    bot: str | None
-    token_hash: Hex64 | None
-
-
-class SeedCommitted(TypedDict):
-    """The commitment to the server's seed of a hand (docs/shuffle.md 2a)."""
-
-    hand: int
-    commitment: Hex64
-
-
-class SeedGiven(TypedDict):
-    """A seat's own seed for a hand."""
-
-    hand: int
-    seat: int
-    seed: Hex64
-
-
-class ServerSeedRevealed(TypedDict):
-    """The server's seed of a finished hand."""
-
-    hand: int
-    seed: Hex64
-
-
-TABLE_EVENT_TYPES: dict[str, type] = {
-    cls.__name__: cls for cls in (TableCreated, SeatTaken, JoinQueued, SeedCommitted, SeedGiven, ServerSeedRevealed)
-}
-"""The table's own events by name."""
 
 _TEXTS: dict[str, str] = {}
 _LOCK = threading.Lock()
