@@ -22,7 +22,7 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.clients.cli import main
 from trapoula.domain.chain import GENESIS, event_hash
-from trapoula.service.application import Tables
+from trapoula.service.application import OWNER, Tables
 from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
 from trapoula.service.server import create_server, serve, start_server, stop_server
@@ -160,3 +160,30 @@ def verify(record: str, path: Path) -> tuple[int, str]:
     path.write_text(record, encoding="utf-8")
     out = io.StringIO()
     return main(["verify", str(path)], out=out), out.getvalue()
+
+
+Lines = list[dict[str, Any]]
+"""A record's parsed lines, header first."""
+
+
+def bot_record(tables: Tables, seats: int = 2, target: int = 0) -> Lines:
+    """The parsed record of a finished agonia match of ``seats`` heuristic bots to ``target``
+    points (0: one hand, R7.1)."""
+    table_id, _ = tables.create_table("agonia", seats, {"target_points": target})
+    for _ in range(seats):
+        tables.add_bot(table_id, "heuristic")
+    tables.start_match(table_id, OWNER, "go")
+    assert tables.settle(timeout=120)
+    return [json.loads(line) for line in tables.record(table_id)[0].splitlines()]
+
+
+def rechained(lines: Lines) -> Lines:
+    """The record with every event's hash recomputed (what a holder who edited it would do), the
+    header's count kept in step."""
+    prev, out = GENESIS, [dict(lines[0])]
+    for line in lines[1:]:
+        digest = event_hash(prev, line["seq"], line["name"], line["payload"], line.get("v", 1))
+        out.append({**line, "prev_hash": prev, "hash": digest})
+        prev = digest
+    out[0]["events"] = len(out) - 1
+    return out

@@ -15,20 +15,18 @@ from typing import Any
 
 import grpc
 import pytest
-from grpc_helpers import SECRET, error_info, view_of
+from grpc_helpers import SECRET, Lines, bot_record, error_info, rechained, view_of
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.clients.table import TableClient
 from trapoula.domain.audit import audit_record
-from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.domain.seeding import mix_seeds
 from trapoula.domain.signing import key_from_secret, key_id, public_key_hex
-from trapoula.service.application import OWNER, Tables
+from trapoula.service.application import Tables
 
 Stub = table_pb2_grpc.TableServiceStub
 Meta = tuple[tuple[str, str], ...]
-Lines = list[dict[str, Any]]
 
 ANN_SEED = "11" * 32
 BOB_SEED = "22" * 32
@@ -172,22 +170,7 @@ def test_get_signing_key_publishes_the_key_that_signs_the_records(stub: Stub) ->
 @pytest.fixture
 def record(tables: Tables) -> Lines:
     """A finished agonia match of two heuristic bots to 0 points (one hand, R7.1), its record parsed."""
-    table_id, _ = tables.create_table("agonia", 2, {"target_points": 0})
-    tables.add_bot(table_id, "heuristic")
-    tables.add_bot(table_id, "heuristic")
-    tables.start_match(table_id, OWNER, "go")
-    assert tables.settle(timeout=60)
-    return [json.loads(line) for line in tables.record(table_id)[0].splitlines()]
-
-
-def rechained(lines: Lines) -> Lines:
-    """The record with every hash recomputed (what a holder who edited it would do)."""
-    prev, out = GENESIS, [dict(lines[0])]
-    for line in lines[1:]:
-        digest = event_hash(prev, line["seq"], line["name"], line["payload"], line.get("v", 1))
-        out.append({**line, "prev_hash": prev, "hash": digest})
-        prev = digest
-    return out
+    return bot_record(tables)
 
 
 def rec9(lines: Lines) -> list[str]:

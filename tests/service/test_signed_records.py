@@ -12,42 +12,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from grpc_helpers import Lines, bot_record, rechained
 
 from trapoula.clients.cli import main
 from trapoula.domain.audit import audit_record
-from trapoula.domain.chain import GENESIS, event_hash
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.signing import cut_record, key_from_secret, key_id, public_key_hex, sign_header
-from trapoula.service.application import OWNER, Tables
+from trapoula.service.application import Tables
 
 SECRET = bytes.fromhex("5e" * 32)
 """The tests' server secret (tests/service/conftest.py)."""
 KEY = public_key_hex(key_from_secret(SECRET))
 
-Lines = list[dict[str, Any]]
-
 
 @pytest.fixture
 def record(tables: Tables) -> Lines:
     """A finished agonia match of two heuristic bots to 0 points (one hand, R7.1), its record parsed."""
-    table_id, _ = tables.create_table("agonia", 2, {"target_points": 0})
-    tables.add_bot(table_id, "heuristic")
-    tables.add_bot(table_id, "heuristic")
-    tables.start_match(table_id, OWNER, "go")
-    assert tables.settle(timeout=60)
-    return [json.loads(line) for line in tables.record(table_id)[0].splitlines()]
-
-
-def rechained(lines: Lines) -> Lines:
-    """The record with every event's hash recomputed (what a holder who edited it would do), the
-    header's count kept in step."""
-    prev, out = GENESIS, [dict(lines[0])]
-    for line in lines[1:]:
-        digest = event_hash(prev, line["seq"], line["name"], line["payload"], line.get("v", 1))
-        out.append({**line, "prev_hash": prev, "hash": digest})
-        prev = digest
-    out[0]["events"] = len(out) - 1
-    return out
+    return bot_record(tables)
 
 
 def edited(lines: Lines, name: str, change: Callable[[dict[str, Any]], None]) -> Lines:
@@ -151,12 +132,7 @@ def test_a_validly_signed_claim_is_checked_against_the_events(record: Lines) -> 
 @pytest.fixture
 def long_record(tables: Tables) -> Lines:
     """A finished agonia match of three heuristic bots to 40 points (several hands, R7.1), parsed."""
-    table_id, _ = tables.create_table("agonia", 3, {"target_points": 40})
-    for _ in range(3):
-        tables.add_bot(table_id, "heuristic")
-    tables.start_match(table_id, OWNER, "go")
-    assert tables.settle(timeout=120)
-    lines = [json.loads(line) for line in tables.record(table_id)[0].splitlines()]
+    lines = bot_record(tables, seats=3, target=40)
     assert lines[0]["hands"] >= 2, "the match took one hand: no earlier head to cut at"
     return lines
 
