@@ -131,8 +131,8 @@ def test_a_validly_signed_claim_is_checked_against_the_events(record: Lines) -> 
 
 @pytest.fixture
 def long_record(tables: Tables) -> Lines:
-    """A finished agonia match of three heuristic bots to 40 points (several hands, R7.1), parsed."""
-    lines = bot_record(tables, seats=3, target=40)
+    """A finished agonia match of three heuristic bots to 150 points (several hands, R7.1), parsed."""
+    lines = bot_record(tables, seats=3, target=150)
     assert lines[0]["hands"] >= 2, "the match took one hand: no earlier head to cut at"
     return lines
 
