@@ -168,11 +168,11 @@ def test_a_follower_hears_only_its_own_schema(postgres_store: Any) -> None:
         time.sleep(1.0)  # a notification would have arrived by now
         assert heard == [] and listening.follower.announced == 0
         assert listening.follower._last == 0
-        table_id, _owner = same.create_table("agonia", 2)
+        table_id, _owner = same.create_table("agonia", 2)  # TableCreated, then SeedCommitted (docs/shuffle.md 2a)
         deadline = time.monotonic() + WAIT_SECONDS
-        while (table_id, 1) not in heard and time.monotonic() < deadline:
+        while (table_id, 2) not in heard and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert heard == [(table_id, 1)]
+        assert heard == [(table_id, 1), (table_id, 2)]
     finally:
         listening.close()
         neighbour.close()

@@ -324,6 +324,10 @@ def test_the_record_chains_every_event_of_a_finished_match(tables: Tables) -> No
     lines = [json.loads(line) for line in jsonl.splitlines()]
     header, events = lines[0], lines[1:]
     signature, key = header.pop("signature"), public_key_hex(key_from_secret(SECRET))
+    heads = header.pop("heads")  # one signed head per hand's end (docs/record.md 2.5): here the one hand
+    assert heads == [
+        {"hands": 1, "events": final, "head": events[-1]["hash"], "complete": True, "signature": signature}
+    ]
     assert header == {"format": "trapoula-record", "version": 2, "table_id": table_id, "game": "agonia",
                       "hands": 1, "events": final, "complete": True,
                       "signer": {"scheme": "ed25519", "public_key": key}}  # fmt: skip

@@ -42,11 +42,12 @@ class SeatTaken(TypedDict):
     token_hash: Hex64 | None
     """SHA-256 of the seat's token (never the token); null for a server bot."""
     queued: NotRequired[int | None]
-    """The version of the ``JoinQueued`` this fulfils (a newcomer who waited, mau_mau R6.9)."""
+    """The version of the ``JoinQueued`` this fulfils (a newcomer who waited, in a game
+    whose players join during the match)."""
 
 
 class JoinQueued(TypedDict):
-    """A newcomer waits for the hand in progress to end (mau_mau R6.9)."""
+    """A newcomer waits for the hand in progress to end (a game whose players join during the match)."""
 
     name: str
     bot: str | None
