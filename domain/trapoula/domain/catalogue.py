@@ -211,13 +211,15 @@ def event_catalogue(spec: GameSpec[Any, Any]) -> tuple[EventEntry, ...]:
 
 
 def catalogue_json(specs: Iterable[GameSpec[Any, Any]]) -> dict[str, Any]:
-    """The catalogue of ``specs`` as JSON-ready data: ``{game key: {"title", "options": {option:
-    default}, "events": [{"name", "version", "role", "withheld", "private_to", "between_hands",
-    "summary", "fields": [{"name", "type", "visibility", "default"}], "upcasts": [{"from_version",
-    "upcast"}]}]}}``, games in key order."""
+    """The catalogue of ``specs`` as JSON-ready data: ``{game key: {"title", "players": [min, max],
+    "seat_changes", "options": {option: default}, "events": [{"name", "version", "role", "withheld",
+    "private_to", "between_hands", "summary", "fields": [{"name", "type", "visibility", "default"}],
+    "upcasts": [{"from_version", "upcast"}]}]}}``, games in key order."""
     return {
         spec.key: {
             "title": spec.title,
+            "players": [spec.min_players, spec.max_players],
+            "seat_changes": spec.seat_changes,
             "options": _lists(dict(spec.option_defaults())),
             "events": [_lists(dataclasses.asdict(e)) for e in event_catalogue(spec)],
         }
@@ -255,6 +257,8 @@ holds in `payload` exactly the fields listed for its event at its current versio
 - **Older versions**: for an event whose version is above 1, how a payload written at each older
   version is brought to the next (docs/events.md section 2), one step at a time; a line whose `v`
   is above the event's version is refused (REC6).
+- **Players**: how many seats a table of the game may have, and whether players join and leave
+  during a match (docs/record.md section 3.3).
 - **Options**: every option of the game with its default.  `MatchStarted.options` lists every one,
   the defaults filled in; `TableCreated.options` holds those the table was created with (REC7,
   docs/record.md section 3.3).
@@ -273,6 +277,8 @@ def catalogue_markdown(specs: Iterable[GameSpec[Any, Any]]) -> str:
         lines += [
             f"## `{spec.key}`: {spec.title}",
             "",
+            _players(spec),
+            "",
             "| event | v | role | fields | what it says |",
             "|---|---|---|---|---|",
         ]
@@ -284,6 +290,19 @@ def catalogue_markdown(specs: Iterable[GameSpec[Any, Any]]) -> str:
             lines.append(f"| {name} | {entry.version} | {role} | {fields} | {summary} |")
         lines += ["", *_older_versions(spec), "", *_options(spec), ""]
     return "\n".join(lines)
+
+
+def _players(spec: GameSpec[Any, Any]) -> str:
+    """The line of a game's number of seats and whether players join and leave during a match (REC7)."""
+    count = (
+        f"{spec.min_players}" if spec.min_players == spec.max_players else f"{spec.min_players} to {spec.max_players}"
+    )
+    changes = (
+        "players may join and leave during the match (seat changes: `SeatTaken` after the start, `JoinQueued`)"
+        if spec.seat_changes
+        else "no seat changes during the match"
+    )
+    return f"Players: {count}; {changes}."
 
 
 def _older_versions(spec: GameSpec[Any, Any]) -> list[str]:
