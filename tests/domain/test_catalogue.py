@@ -8,13 +8,25 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from trapoula.domain.catalogue import EventEntry, catalogue_json, catalogue_markdown, event_catalogue, json_type, main
+from trapoula.domain.catalogue import (
+    EventEntry,
+    UpcastEntry,
+    _entry,
+    catalogue_json,
+    catalogue_markdown,
+    event_catalogue,
+    json_type,
+    main,
+)
+from trapoula.domain.events import Event
 from trapoula.domain.registry import GAMES
+from trapoula.domain.upcasting import register_upcaster
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ("agonia", "crazy_eights", "giminaiciai", "mau_mau", "romis", "vida")
@@ -154,3 +166,42 @@ def test_json_form_and_the_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(capsys.readouterr().out) == data
     assert main(["no_such_game"]) == 2
     assert "unknown game(s): no_such_game" in capsys.readouterr().err
+
+
+def test_an_older_version_is_told_by_its_upcasters_docstring() -> None:
+    # docs/record-events.md, "Older versions": a reader of a record brings an old payload up step by
+    # step (docs/events.md section 2); the document says what each step does, from the code.
+    @dataclass(frozen=True, slots=True)
+    class CatalogueNoted(Event):
+        version = 3
+        seat: int
+        note: str
+        tone: str = "plain"
+
+    def add_note(payload: dict[str, Any]) -> dict[str, Any]:
+        """Adds `note` = `"none"`.
+
+        (Version 1 had no note.)"""
+        return {**payload, "note": "none"}
+
+    register_upcaster(CatalogueNoted, 1, add_note)
+    assert _entry("CatalogueNoted", CatalogueNoted).upcasts == (
+        UpcastEntry(1, 'Adds `note` = `"none"`.'),
+        UpcastEntry(2, "unchanged: a field the payload lacks takes its default"),
+    )
+
+    @dataclass(frozen=True, slots=True)
+    class CatalogueUntold(Event):
+        version = 2
+        seat: int
+
+    register_upcaster(CatalogueUntold, 1, lambda p: p)
+    with pytest.raises(ValueError, match="no docstring"):
+        _entry("CatalogueUntold", CatalogueUntold)
+
+
+def test_the_options_of_each_game_are_listed_with_their_defaults() -> None:
+    # REC7 (docs/record.md 3.3): MatchStarted.options lists every option, the defaults filled in.
+    data = catalogue_json([GAMES["agonia"]])
+    assert data["agonia"]["options"]["target_points"] == 100
+    assert "| `target_points` | `100` |" in (ROOT / "docs" / "record-events.md").read_text(encoding="utf-8")

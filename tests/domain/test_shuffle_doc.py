@@ -388,3 +388,93 @@ def test_a_players_seed_is_64_lower_case_hex_digits(seed: Any) -> None:
     with pytest.raises(InvalidInput) as refused:
         mix_seeds("0" * 64, [(0, seed)])
     assert refused.value.reason == "bad_seed"
+
+
+# --------------------------------------------------------------------------- romis (section 12)
+
+
+def doc_hmac_hex(secret: str, message: str) -> str:
+    """Section 12: HMAC-SHA256 keyed by the secret's 32 bytes (64 hex digits), else its UTF-8 text."""
+    hexdigits = len(secret) == 64 and all(c in string.hexdigits for c in secret)
+    key = bytes.fromhex(secret) if hexdigits else secret.encode("utf-8")
+    return hmac.new(key, message.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def doc_later_shuffle(cards: Sequence[str], secret: str, label: str) -> tuple[list[str], str, str]:
+    """Section 12: (order, salt, commitment) of a shuffle inside a Romis hand."""
+    order = doc_shuffle(cards, secret, label)
+    salt = doc_hmac_hex(secret, label)
+    return order, salt, hashlib.sha256((",".join(order) + ":" + salt).encode("ascii")).hexdigest()
+
+
+def _romis_example() -> list[tuple[str, str]]:
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index("## 12. Romis") :]
+    start = section.index("```text") + len("```text")
+    block = section[start : section.index("```", start)]
+    return [tuple(re.split(r"\s{2,}", line.strip(), maxsplit=1)) for line in block.strip("\n").splitlines()]  # type: ignore[misc]
+
+
+def test_the_romis_worked_example_is_what_the_code_computes() -> None:
+    """Section 12, value by value, against the romis sealing module and the re-implementation."""
+    from trapoula.domain.games.romis import sealing
+
+    rows = _romis_example()
+    assert rows[0] == ("secret", "0" * 64)
+    secret = rows[0][1]
+    checked = 0
+    for i, (key, value) in enumerate(rows):
+        if not key.endswith(" of"):
+            continue
+        label = key.removesuffix(" of")
+        cards = value.split()
+        given = dict(rows[i + 1 : i + 4])
+        order, salt, commitment = doc_later_shuffle(cards, secret, label)
+        assert given["gives"].split() == order == list(codes(code.shuffle(parse_cards(cards), secret, label)))
+        assert given["salt"] == salt == sealing.salt(secret, label)
+        assert given["commitment"] == commitment == sealing.shuffle_commitment(order, salt)
+        checked += 1
+    assert checked == 2
+
+
+def test_a_romis_restock_is_recomputed_from_the_events_alone() -> None:
+    """Section 12 against a Romis hand whose eliminated pile becomes the stock (R9.1): the pile is
+    rebuilt from the events (revealed cards in order, then PlayerEliminated.hand), shuffled with
+    ``eliminated_pile/1`` under the hand's secret, and compared with ShuffleCommitted,
+    EliminatedPileRestocked and ShuffleRevealed.later."""
+    from romis_helpers import Table
+
+    t = Table(3)
+    t.deal_streams(
+        ["2C 3C 4C 5C 6C", "2H 3H 4H 5H 6H", "2S 4D 6S 8D TS"],
+        ["JC QC", "JH QH", "QD AS"],
+        ["7C 8C 9C", "7H 8H 9H", ""],
+        ["TC", "TH", ""],
+        ["KC AC 2D 3D 5D 6D 7D 9D TD JD KD AD", "KH AH 3S 4S 5S 7S 8S 9S JS QS KS", ""],
+    )
+    t.auto()
+    events = [(e.event_name(), e) for e in t.log]
+    started = next(e for name, e in events if name == "HandStarted")
+    secret = started.secret if started.secret is not None else doc_deck_hash(started.deck)
+    revealed: dict[int, list[str]] = {}
+    pile: list[str] = []
+    shuffles: list[tuple[str, list[str], str]] = []
+    committed: list[str] = []
+    for name, e in events:
+        if name == "RoundResolved":
+            for seat, shown in enumerate(e.cards):
+                revealed.setdefault(seat, []).extend(shown)
+        elif name == "PlayerEliminated":
+            pile += revealed.get(e.seat, []) + list(e.hand)
+        elif name == "ShuffleCommitted" and e.purpose != "deal":
+            committed.append(e.commitment)
+        elif name == "EliminatedPileRestocked":
+            label = f"eliminated_pile/{len(shuffles) + 1}"
+            order, salt, commitment = doc_later_shuffle(pile, secret, label)
+            assert list(e.order) == order
+            assert committed[-1] == commitment
+            shuffles.append(("eliminated_pile", order, salt))
+            pile = []
+        elif name == "ShuffleRevealed":
+            assert [(p, list(o), s) for p, o, s in e.later] == shuffles
+    assert len(shuffles) == 1

@@ -9,7 +9,8 @@ and a test compares the two.
 * :func:`event_catalogue`: one game's events as :class:`EventEntry` values;
 * :func:`json_type`: a field's Python annotation as JSON type text (``array of string``);
 * :func:`catalogue_markdown` / :func:`catalogue_json`: the catalogue of several games, as a
-  document or as JSON-ready data for programs.
+  document or as JSON-ready data for programs, with each game's options and their defaults (what
+  ``MatchStarted.options`` holds, REC7) and the upcast of every older version of an event.
 """
 
 from __future__ import annotations
@@ -26,8 +27,17 @@ from typing import Any
 from trapoula.domain.cards import CardCode, SuitCode
 from trapoula.domain.events import Event
 from trapoula.domain.game import GameSpec
+from trapoula.domain.upcasting import upcaster_for
 
-__all__ = ["EventEntry", "FieldEntry", "catalogue_json", "catalogue_markdown", "event_catalogue", "json_type"]
+__all__ = [
+    "EventEntry",
+    "FieldEntry",
+    "UpcastEntry",
+    "catalogue_json",
+    "catalogue_markdown",
+    "event_catalogue",
+    "json_type",
+]
 
 _SCALAR_NAMES: Mapping[object, str] = {
     int: "integer",
@@ -68,6 +78,17 @@ class FieldEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class UpcastEntry:
+    """How a payload written at an older version of an event is read (docs/events.md section 2)."""
+
+    from_version: int
+    """The version the step starts from; it gives the payload of ``from_version + 1``."""
+    upcast: str
+    """What the step does: the first paragraph of its upcaster's docstring, or, for a step with no
+    upcaster, that the payload is unchanged (a field it lacks takes its default)."""
+
+
+@dataclass(frozen=True, slots=True)
 class EventEntry:
     """One event class of a game: its wire name, schema version, platform role and fields."""
 
@@ -84,6 +105,8 @@ class EventEntry:
     summary: str
     """The first sentence of the class's docstring, with its rule numbers."""
     fields: tuple[FieldEntry, ...]
+    upcasts: tuple[UpcastEntry, ...] = ()
+    """One step per older version, from version 1 up (empty for an event at version 1)."""
 
 
 def json_type(annotation: object) -> str:
@@ -134,6 +157,32 @@ def _summary(cls: type[Event]) -> str:
     return text if end < 0 else text[: end + 1]
 
 
+_NO_UPCASTER = "unchanged: a field the payload lacks takes its default"
+"""What a step with no upcaster does (:func:`trapoula.domain.upcasting.upcast`)."""
+
+
+def _upcasts(cls: type[Event]) -> tuple[UpcastEntry, ...]:
+    """The steps from each older version of ``cls`` to the next, each told by its upcaster's docstring.
+
+    Raises:
+        ValueError: an upcaster without a docstring (a record's reader learns from it what the step does).
+    """
+    steps = []
+    for version in range(1, cls.version):
+        upcaster = upcaster_for(cls, version)
+        if upcaster is None:
+            steps.append(UpcastEntry(version, _NO_UPCASTER))
+            continue
+        doc = (upcaster.__doc__ or "").strip()
+        if not doc:
+            raise ValueError(
+                f"the upcaster of {cls.event_name()} from version {version} has no docstring: "
+                "docs/record-events.md tells a record's readers what it does"
+            )
+        steps.append(UpcastEntry(version, " ".join(doc.split("\n\n")[0].split())))
+    return tuple(steps)
+
+
 def _entry(name: str, cls: type[Event]) -> EventEntry:
     fields = []
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]  # every event class is a dataclass
@@ -147,7 +196,15 @@ def _entry(name: str, cls: type[Event]) -> EventEntry:
         fields.append(FieldEntry(f.name, json_type(f.type), visibility, default))
     role = cls.role.value if cls.role is not None else None
     return EventEntry(
-        name, cls.version, role, cls.withheld, cls.private_to, cls.between_hands, _summary(cls), tuple(fields)
+        name,
+        cls.version,
+        role,
+        cls.withheld,
+        cls.private_to,
+        cls.between_hands,
+        _summary(cls),
+        tuple(fields),
+        _upcasts(cls),
     )
 
 
@@ -166,11 +223,18 @@ def event_catalogue(spec: GameSpec[Any, Any]) -> tuple[EventEntry, ...]:
 
 
 def catalogue_json(specs: Iterable[GameSpec[Any, Any]]) -> dict[str, Any]:
-    """The catalogue of ``specs`` as JSON-ready data: ``{game key: {"title", "events": [{"name",
-    "version", "role", "withheld", "private_to", "between_hands", "summary", "fields": [{"name",
-    "type", "visibility", "default"}]}]}}``, games in key order."""
+    """The catalogue of ``specs`` as JSON-ready data: ``{game key: {"title", "players": [min, max],
+    "seat_changes", "options": {option: default}, "events": [{"name", "version", "role", "withheld",
+    "private_to", "between_hands", "summary", "fields": [{"name", "type", "visibility", "default"}],
+    "upcasts": [{"from_version", "upcast"}]}]}}``, games in key order."""
     return {
-        spec.key: {"title": spec.title, "events": [_lists(dataclasses.asdict(e)) for e in event_catalogue(spec)]}
+        spec.key: {
+            "title": spec.title,
+            "players": [spec.min_players, spec.max_players],
+            "seat_changes": spec.seat_changes,
+            "options": _lists(dict(spec.option_defaults())),
+            "events": [_lists(dataclasses.asdict(e)) for e in event_catalogue(spec)],
+        }
         for spec in sorted(specs, key=lambda s: s.key)
     }
 
@@ -202,6 +266,14 @@ holds in `payload` exactly the fields listed for its event at its current versio
 - *default*: the value a payload written at an older version takes when it lacks the field.
 - Types are JSON: a card is a `string` code (docs/shuffle.md section 7), a seat an `integer`
   from 0.
+- **Older versions**: for an event whose version is above 1, how a payload written at each older
+  version is brought to the next (docs/events.md section 2), one step at a time; a line whose `v`
+  is above the event's version is refused (REC6).
+- **Players**: how many seats a table of the game may have, and whether players join and leave
+  during a match (docs/record.md section 3.3).
+- **Options**: every option of the game with its default.  `MatchStarted.options` lists every one,
+  the defaults filled in; `TableCreated.options` holds those the table was created with (REC7,
+  docs/record.md section 3.3).
 """
 
 
@@ -217,6 +289,8 @@ def catalogue_markdown(specs: Iterable[GameSpec[Any, Any]]) -> str:
         lines += [
             f"## `{spec.key}`: {spec.title}",
             "",
+            _players(spec),
+            "",
             "| event | v | role | fields | what it says |",
             "|---|---|---|---|---|",
         ]
@@ -226,8 +300,44 @@ def catalogue_markdown(specs: Iterable[GameSpec[Any, Any]]) -> str:
             fields = "<br>".join(_field_text(f, entry.private_to) for f in entry.fields)
             summary = entry.summary.replace("``", "`").replace("|", "\\|")
             lines.append(f"| {name} | {entry.version} | {role} | {fields} | {summary} |")
-        lines.append("")
+        lines += ["", *_older_versions(spec), "", *_options(spec), ""]
     return "\n".join(lines)
+
+
+def _players(spec: GameSpec[Any, Any]) -> str:
+    """The line of a game's number of seats and whether players join and leave during a match (REC7)."""
+    count = (
+        f"{spec.min_players}" if spec.min_players == spec.max_players else f"{spec.min_players} to {spec.max_players}"
+    )
+    changes = (
+        "players may join and leave during the match (seat changes: `SeatTaken` after the start, `JoinQueued`)"
+        if spec.seat_changes
+        else "no seat changes during the match"
+    )
+    return f"Players: {count}; {changes}."
+
+
+def _older_versions(spec: GameSpec[Any, Any]) -> list[str]:
+    """The section of a game's older event versions: a table of the steps, or a sentence when none."""
+    steps = [(entry.name, step) for entry in event_catalogue(spec) for step in entry.upcasts]
+    if not steps:
+        return [
+            "Older versions: none.  Every event above is at version 1: a line of one of them with `v` is refused "
+            "(REC2 for a `v` that is not an integer above 1, REC6 for a higher one)."
+        ]
+    lines = ["Older versions:", "", "| event | from v | to v | the payload of the next version |", "|---|---|---|---|"]
+    for name, step in steps:
+        told = step.upcast.replace("``", "`").replace("|", "\\|")
+        lines.append(f"| `{name}` | {step.from_version} | {step.from_version + 1} | {told} |")
+    return lines
+
+
+def _options(spec: GameSpec[Any, Any]) -> list[str]:
+    """The table of a game's options and their defaults (``GameSpec.option_defaults``)."""
+    lines = ["Options (`MatchStarted.options`):", "", "| option | default |", "|---|---|"]
+    for key, value in spec.option_defaults().items():
+        lines.append(f"| `{key}` | `{_json_text(value)}` |")
+    return lines
 
 
 def _field_text(entry: FieldEntry, private_to: Sequence[str]) -> str:
