@@ -724,6 +724,8 @@ class _SeedRound:
     commitment: str
     given: dict[int, str] = field(default_factory=dict)
     server_seed: str | None = None
+    refused: bool = False
+    """True when a server's seed was revealed for the hand but does not hash to its commitment."""
 
 
 def _check_seeds(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]) -> dict[int, _SeedRound]:
@@ -783,6 +785,7 @@ def _check_seeds(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]
                 bad(line, f"hand {hand}: a second or malformed server seed {p['seed']!r}")
             elif hashlib.sha256(bytes.fromhex(p["seed"])).hexdigest() != seeded.commitment:
                 bad(line, f"hand {hand}: the server's seed does not hash to its commitment {seeded.commitment}")
+                seeded.refused = True
             else:
                 seeded.server_seed = p["seed"]
             continue
@@ -807,7 +810,8 @@ def _check_seeds(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence[_Line]
         if hand_no not in ended:
             continue
         if seeded.server_seed is None:
-            bad(line, f"hand {hand_no} is over but the server's seed is not revealed (ServerSeedRevealed)")
+            if not seeded.refused:  # a wrong one is reported where it is revealed
+                bad(line, f"hand {hand_no} is over but the server's seed is not revealed (ServerSeedRevealed)")
         elif mix_seeds(seeded.server_seed, seeded.given.items()) != start.seed:
             bad(line, f"hand {hand_no}'s deck seed is not the server's seed mixed with the seats' seeds")
     return rounds
