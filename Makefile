@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml hatch_build.py protos/trapoula/api/v1/*.proto
 
 install: $(STAMP)  ## create .venv and install trapoula with the server, PostgreSQL and dev extras
 
-proto: $(STAMP)  ## regenerate the gRPC/protobuf code from protos/ (never edit it by hand)
+proto: $(STAMP)  ## regenerate the gRPC/protobuf and Connect code from protos/ (never edit it by hand)
 	$(PY) hatch_build.py
 
 test: $(STAMP)  ## run the test suite (PostgreSQL tests use TEST_DATABASE_URL, else a container where Docker runs)
@@ -76,3 +76,5 @@ compose-config: $(STAMP)  ## check deploy/compose.yaml with `docker compose conf
 clean:  ## remove the virtualenv and caches
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
 	find protos -name '*_pb2*' -delete
+	find protos -name '*_connect.py' -delete
+	rm -rf clients/ts/node_modules clients/ts/src/gen
