@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import base64
 import json
+import socket
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -14,6 +16,8 @@ from typing import Any
 
 import grpc
 import pytest
+from connectrpc.code import Code
+from connectrpc.errors import ConnectError
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from grpc_helpers import ServerThread, serve_once
 
@@ -22,7 +26,7 @@ from trapoula.api.v1 import table_pb2_grpc
 from trapoula.api.v1.table_connect import TableServiceClientSync
 from trapoula.service.application import Tables
 from trapoula.service.connect import ConnectServer, connect_code
-from trapoula.service.server import start_connect
+from trapoula.service.server import StartupError, start_connect, stop_server
 from trapoula.service.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
@@ -174,3 +178,46 @@ def test_serve_starts_the_connect_endpoint_only_when_asked(tmp_path: Path) -> No
     )
     serve_once(base, told, connect_ready=connected.append)
     assert len(told) == 1 and len(connected) == 1 and connected[0].startswith("127.0.0.1:")
+
+
+def test_a_busy_connect_address_stops_the_server_before_it_serves(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        busy = f"127.0.0.1:{holder.getsockname()[1]}"
+        settings = Settings(
+            address="127.0.0.1:0",
+            database_url=f"sqlite:///{tmp_path / 'b.sqlite3'}",
+            metrics_address=None,
+            connect_address=busy,
+        )
+        told: list[str] = []
+        with pytest.raises(StartupError, match="--connect-address"):
+            serve_once(settings, told)
+        assert told == []
+
+
+def test_a_stopping_server_ends_connect_watches_unavailable(both: Both) -> None:
+    _, created = both.post("CreateTable", {"game": "agonia", "seats": 2})
+    failures: list[ConnectError] = []
+    opened = threading.Event()
+
+    def watch() -> None:
+        with TableServiceClientSync(both.base) as client:
+            try:
+                for _ in client.watch_table(pb.WatchTableRequest(table_id=created["tableId"])):
+                    opened.set()
+            except ConnectError as exc:
+                failures.append(exc)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    assert opened.wait(10)  # TableCreated, SeedCommitted ... then it waits for moves
+    assert both.thread.server is not None
+    both.thread._submit(stop_server(both.thread.server, grace=0.5))
+    watcher.join(10)
+    [failure] = failures
+    assert failure.code is Code.UNAVAILABLE
+    [detail] = failure.details
+    info = error_details_pb2.ErrorInfo()
+    assert detail.Unpack(info) and info.reason == "server_stopping"

@@ -8,8 +8,11 @@
  *   await ann.join(tableId, "ann");
  *   await ann.addBot(tableId, "heuristic");
  *   await ann.startMatch(tableId, ownerToken);
- *   for await (const update of ann.watch(tableId)) {
- *     if (myMove(update.view)) await ann.act(tableId, update.view.legal[0], { viewVersion: update.version });
+ *   for await (const { version, view } of ann.watch(tableId)) {
+ *     if (!myMove(view)) continue;
+ *     await ann.act(tableId, view.legal![0]!, { viewVersion: version }).catch((err) => {
+ *       if (!isStale(err)) throw err; // the table moved on: the next update brings a newer view
+ *     });
  *   }
  *
  * One client holds one seat's token (the first `join` adopts it), as the Python client does.
@@ -106,6 +109,14 @@ export function errorInfo(err: unknown): ErrorInfo | undefined {
     }
   }
   return undefined;
+}
+
+/** True for an Act refused because the view it was chosen from is out of date (ABORTED
+ * `stale_view`, or `conflict`: another command won the race): choose again from a newer view. */
+export function isStale(err: unknown): boolean {
+  const error = ConnectError.from(err);
+  const reason = errorInfo(error)?.reason;
+  return error.code === Code.Aborted && (reason === "stale_view" || reason === "conflict");
 }
 
 /** Decode a serialised `google.rpc.ErrorInfo` (reason = 1, domain = 2, metadata = 3). */

@@ -1,7 +1,7 @@
 // WatchTable over Connect (HTTP/1.1): resuming from the last version, the seeds the helper gives,
 // the game schema, and CORS for the allowed page origin only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TrapoulaClient, myMove, randomSeed, type Update } from "../src/index.js";
+import { TrapoulaClient, isStale, myMove, randomSeed, type Update } from "../src/index.js";
 import { PAGE_ORIGIN, startServer, type Server } from "./server.js";
 
 let server: Server;
@@ -72,6 +72,26 @@ describe("watching over Connect", () => {
     expect(gift?.event?.payload).toMatchObject({ seat: 0, hand: owed });
     expect(gift!.version).toBeLessThan(played.events[0]!.version);
     expect(randomSeed()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("plays a match with the README's loop: act on the watched views", async () => {
+    const transport = server.transport();
+    const owner = new TrapoulaClient(transport);
+    const { tableId, ownerToken } = await owner.createTable("agonia", 2, { target_points: 0 });
+    const me = new TrapoulaClient(transport);
+    await me.join(tableId, "ann"); // adopts the seat token, gives the seat's seed
+    await owner.addBot(tableId, "heuristic");
+    await owner.startMatch(tableId, ownerToken);
+    let last: Update | undefined;
+    for await (const update of me.watch(tableId)) {
+      last = update;
+      const { version, view } = update;
+      if (!myMove(view)) continue;
+      await me.act(tableId, view.legal![0]!, { viewVersion: version }).catch((err) => {
+        if (!isStale(err)) throw err; // the table moved on: the next update brings a newer view
+      });
+    }
+    expect(last?.event?.name).toBe("MatchEnded");
   });
 
   it("serves each game's JSON Schema", async () => {
