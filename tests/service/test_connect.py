@@ -221,3 +221,16 @@ def test_a_stopping_server_ends_connect_watches_unavailable(both: Both) -> None:
     [detail] = failure.details
     info = error_details_pb2.ErrorInfo()
     assert detail.Unpack(info) and info.reason == "server_stopping"
+
+
+def test_an_unreadable_request_is_invalid_argument_bad_request_as_over_grpc(both: Both) -> None:
+    for body, kind in ((b"{not json", "application/json"), (b"\xff\x01junk", "application/proto")):
+        headers = {"content-type": kind, "connect-protocol-version": "1"}
+        request = urllib.request.Request(both.base + PATH + "CreateTable", body, headers, method="POST")
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(request, timeout=10)
+        assert err.value.code == 400
+        if kind == "application/json":
+            error = json.loads(err.value.read())
+            assert error["code"] == "invalid_argument" and reason_of(error) == "bad_request"
+            assert error["message"].startswith("CreateTable: the request is not readable")

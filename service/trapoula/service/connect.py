@@ -39,7 +39,8 @@ from starlette.types import ASGIApp
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1.table_connect import TableServiceASGIApplication
 from trapoula.service import convert
-from trapoula.service.servicer import Context, TableServicer, checked_stream, checked_unary
+from trapoula.service.errors import clip
+from trapoula.service.servicer import Context, Malformed, TableServicer, checked_stream, checked_unary
 
 log = logging.getLogger(__name__)
 
@@ -215,6 +216,20 @@ class ConnectTableService:
         return cast(pb.GetStandingsResponse, await self._call("GetStandings", request, ctx))
 
 
+class _Application(TableServiceASGIApplication):
+    """The generated application, except that a request body that does not parse reaches the
+    servicer as a :class:`~trapoula.service.servicer.Malformed` request, answered
+    ``invalid_argument`` (``bad_request``) as over gRPC, instead of the library's ``unknown``."""
+
+    async def _read_post_request(self, endpoint: Any, receive: Any, codec: Any, headers: Any) -> Any:
+        try:
+            return await super()._read_post_request(endpoint, receive, codec, headers)
+        except ConnectError:
+            raise
+        except Exception as exc:  # bad JSON, a field of the wrong type, corrupt protobuf ...
+            return Malformed(endpoint.method.name, clip(f"{type(exc).__name__}: {exc}"))
+
+
 def connect_app(servicer: TableServicer, cors_origins: Sequence[str] = ()) -> ASGIApp:
     """The ASGI application serving ``servicer`` over the Connect protocol at
     ``/trapoula.api.v1.TableService/<Method>``; requests up to :data:`MAX_REQUEST_BYTES`.
@@ -224,9 +239,7 @@ def connect_app(servicer: TableServicer, cors_origins: Sequence[str] = ()) -> AS
     :data:`CORS_EXPOSED_HEADERS`); empty: no CORS headers, so browsers allow same-origin calls only.
     No credentials (cookies) are involved: the seat token travels in ``authorization``.
     """
-    app: ASGIApp = cast(
-        ASGIApp, TableServiceASGIApplication(ConnectTableService(servicer), read_max_bytes=MAX_REQUEST_BYTES)
-    )
+    app: ASGIApp = cast(ASGIApp, _Application(ConnectTableService(servicer), read_max_bytes=MAX_REQUEST_BYTES))
     if not cors_origins:
         return app
     return CORSMiddleware(
