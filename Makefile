@@ -53,8 +53,9 @@ protolint: $(NODE_STAMP)  ## buf lint of protos/, and buf breaking against the v
 	$(BUF) lint protos
 	$(BUF) breaking protos --against protos/v1.image.json
 	@if git rev-parse -q --verify refs/heads/main >/dev/null 2>&1; then \
-		echo "$(BUF) breaking protos --against '.git#branch=main,subdir=protos'"; \
-		$(BUF) breaking protos --against '.git#branch=main,subdir=protos'; \
+		echo "$(BUF) breaking protos --against <protos/ of the main branch>"; \
+		main=$$(mktemp -d) && git archive main protos | tar -x -C "$$main" && \
+		$(BUF) breaking protos --against "$$main/protos"; status=$$?; rm -rf "$$main"; exit $$status; \
 	else echo "protolint: no main branch here; checked against protos/v1.image.json only"; fi
 
 protoimage: $(NODE_STAMP)  ## rewrite protos/v1.image.json, the contract buf breaking checks against (after a compatible change)
