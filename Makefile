@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+TS := clients/ts
+NODE_STAMP := $(TS)/node_modules/.installed
+BUF := $(TS)/node_modules/.bin/buf
 
-.PHONY: help install proto test check imports lint fmt typecheck demo serve play golden docs bench clean image compose-config
+.PHONY: help install tsinstall proto test check imports lint fmt typecheck protolint protoimage tsclient demo serve play golden docs bench clean image compose-config
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -18,7 +21,14 @@ $(STAMP): pyproject.toml hatch_build.py protos/trapoula/api/v1/*.proto
 
 install: $(STAMP)  ## create .venv and install trapoula with the server, PostgreSQL and dev extras
 
-proto: $(STAMP)  ## regenerate the gRPC/protobuf code from protos/ (never edit it by hand)
+tsinstall: $(NODE_STAMP)  ## install the TypeScript client's packages (and buf) from clients/ts/package-lock.json (npm ci)
+
+$(NODE_STAMP): $(TS)/package.json $(TS)/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed for the TypeScript client and buf (Node.js 20 or newer)"; exit 1; }
+	cd $(TS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+proto: $(STAMP)  ## regenerate the gRPC/protobuf and Connect code from protos/ (never edit it by hand)
 	$(PY) hatch_build.py
 
 test: $(STAMP)  ## run the test suite (PostgreSQL tests use TEST_DATABASE_URL, else a container where Docker runs)
@@ -39,7 +49,22 @@ typecheck: $(STAMP)  ## mypy --strict over domain, service and clients
 imports: $(STAMP)  ## import-linter: the domain is pure, clients stay thin
 	$(VENV)/bin/lint-imports
 
-check: lint typecheck imports test  ## everything CI runs
+protolint: $(NODE_STAMP)  ## buf lint of protos/, and buf breaking against the v1 image (protos/v1.image.json) and the main branch
+	$(BUF) lint protos
+	$(BUF) breaking protos --against protos/v1.image.json
+	@if git rev-parse -q --verify refs/heads/main >/dev/null 2>&1; then \
+		echo "$(BUF) breaking protos --against <protos/ of the main branch>"; \
+		main=$$(mktemp -d) && git archive main protos | tar -x -C "$$main" && \
+		$(BUF) breaking protos --against "$$main/protos"; status=$$?; rm -rf "$$main"; exit $$status; \
+	else echo "protolint: no main branch here; checked against protos/v1.image.json only"; fi
+
+protoimage: $(NODE_STAMP)  ## rewrite protos/v1.image.json, the contract buf breaking checks against (after a compatible change)
+	$(BUF) build protos --exclude-source-info -o protos/v1.image.json
+
+tsclient: $(STAMP) $(NODE_STAMP)  ## the TypeScript client: generate from protos/, type-check, run its tests against a real server
+	cd $(TS) && npm test
+
+check: lint typecheck imports protolint test tsclient  ## everything CI runs
 
 demo: $(STAMP)  ## play a full Agonia match between four bots over gRPC on SQLite and verify its record
 	$(VENV)/bin/trapoula demo
@@ -76,3 +101,5 @@ compose-config: $(STAMP)  ## check deploy/compose.yaml with `docker compose conf
 clean:  ## remove the virtualenv and caches
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
 	find protos -name '*_pb2*' -delete
+	find protos -name '*_connect.py' -delete
+	rm -rf clients/ts/node_modules clients/ts/src/gen

@@ -3,10 +3,11 @@
 Settings come from flags, then ``TRAPOULA_*`` environment variables, then defaults (see
 :mod:`trapoula.service.settings`; ``--help`` lists them all).  Once serving, standard output gets
 ``trapoula serving on HOST:PORT`` and, when the metrics endpoint is up, ``trapoula metrics on
-http://HOST:PORT/metrics``; the log goes to standard error (``--log-format``, ``--log-level``).
+http://HOST:PORT/metrics`` and, when the Connect endpoint is on, ``trapoula connect on
+http://HOST:PORT``; the log goes to standard error (``--log-format``, ``--log-level``).
 Stops gracefully on SIGINT or SIGTERM.
 
-Exit status: 0 stopped; 1 the store cannot be opened or the gRPC address cannot be bound (one
+Exit status: 0 stopped; 1 the store cannot be opened or the gRPC or Connect address cannot be bound (one
 line on standard error); 2 a bad flag or environment variable (one line).
 """
 
@@ -25,6 +26,9 @@ READY_PREFIX = "trapoula serving on "
 """The first line on standard output once serving, followed by the bound gRPC ``host:port``."""
 METRICS_PREFIX = "trapoula metrics on "
 """The line on standard output once the metrics are served, followed by their URL."""
+CONNECT_PREFIX = "trapoula connect on "
+"""The line on standard output once the Connect endpoint serves (``--connect-address``), followed by
+its base URL (``http://HOST:PORT``)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,6 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             settings,
             ready=lambda address: print(f"{READY_PREFIX}{address}", flush=True),
             metrics_ready=lambda address: print(f"{METRICS_PREFIX}http://{address}/metrics", flush=True),
+            connect_ready=lambda address: print(f"{CONNECT_PREFIX}http://{address}", flush=True),
         )
     except RuntimeError as exc:
         print(f"trapoula: {exc}", file=sys.stderr)

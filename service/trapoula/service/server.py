@@ -1,4 +1,5 @@
-"""The grpc.aio server: ``TableService`` plus health checking and reflection; graceful stop.
+"""The grpc.aio server: ``TableService`` plus health checking and reflection; graceful stop; the
+same service over the Connect protocol on its own address when asked (:func:`start_connect`).
 
 server, port = create_server("127.0.0.1:0", tables)   # inside a running event loop
 await server.start()
@@ -20,7 +21,7 @@ import logging
 import signal
 import socket
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ from trapoula.api.v1 import table_pb2
 from trapoula.domain import signing
 from trapoula.service.application import Tables
 from trapoula.service.collector import serving_collector
+from trapoula.service.connect import ConnectServer, connect_app
 from trapoula.service.fanout import Fanout
 from trapoula.service.health import StoreHealth, store_probe
 from trapoula.service.metrics import Metrics
@@ -229,6 +231,36 @@ def fanout_of(server: grpc.aio.Server) -> Fanout | None:
     return parts.fanout if parts is not None else None
 
 
+def servicer_of(server: grpc.aio.Server) -> TableServicer | None:
+    """The servicer of a server made by :func:`create_server` (the Connect endpoint serves it too)."""
+    parts = _PARTS.get(server)
+    return parts.servicer if parts is not None else None
+
+
+async def start_connect(
+    server: grpc.aio.Server, address: str, cors_origins: Sequence[str] = ()
+) -> tuple[ConnectServer, int]:
+    """Serve the servicer of ``server`` (made by :func:`create_server`) over the Connect protocol on
+    ``address`` too (:mod:`trapoula.service.connect`); returns the Connect server and its bound port.
+    Stop it after :func:`stop_server`: by then its watch streams have ended and its calls drained.
+
+    Raises:
+        StartupError: the address cannot be bound; one line naming it and the setting to fix.
+    """
+    servicer = servicer_of(server)
+    if servicer is None:
+        raise StartupError("the gRPC server is not running")
+    connect = ConnectServer(connect_app(servicer, cors_origins), grace=GRACE_SECONDS)
+    try:
+        port = await connect.start(address)
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise StartupError(
+            f"cannot listen on {address!r} for Connect: {why} (set --connect-address or TRAPOULA_CONNECT_ADDRESS)"
+        ) from exc
+    return connect, port
+
+
 def metrics_of(server: grpc.aio.Server) -> Metrics | None:
     """The metrics of a server made by :func:`create_server` (None once it is stopped)."""
     parts = _PARTS.get(server)
@@ -288,25 +320,29 @@ async def serve(
     ready: Callable[[str], None] | None = None,
     stop: asyncio.Event | None = None,
     metrics_ready: Callable[[str], None] | None = None,
+    connect_ready: Callable[[str], None] | None = None,
 ) -> None:
     """Serve until SIGINT/SIGTERM (or until ``stop`` is set), then stop gracefully.
 
     ``ready(address)`` is called with the bound ``host:port`` once serving, then
     ``metrics_ready(address)`` with the bound ``host:port`` of the metrics endpoint
     (``settings.metrics_address``; not called when it is off or cannot be bound: a metrics
-    address that cannot be bound is logged as a warning and the server serves without it).
+    address that cannot be bound is logged as a warning and the server serves without it), then
+    ``connect_ready(address)`` with the bound ``host:port`` of the Connect endpoint
+    (``settings.connect_address``, :mod:`trapoula.service.connect`; not called when it is off).
     Stopping: background automatic play stops between batches, open watch streams end, calls in
     flight get :data:`GRACE_SECONDS` to finish, then the metrics endpoint and the store are closed.
 
     Raises:
-        StartupError: the store cannot be opened, the address cannot be bound or the read models
-            cannot be migrated (one line).
+        StartupError: the store cannot be opened, the gRPC or Connect address cannot be bound or
+            the read models cannot be migrated (one line).
     """
     settings = settings or Settings.from_env()
     tables = open_tables(settings)
     metrics = Metrics()
     read_models: ReadModels | None = None
     projection: Projection | None = None
+    connect: ConnectServer | None = None
     try:
         if tables.follow_store():
             log.info("following the store for other replicas' moves")
@@ -318,6 +354,10 @@ async def serve(
         if projection is not None:
             metrics.follow_projection(projection)
         metrics_bound = _serve_metrics(metrics, settings.metrics_address)
+        connect_bound: str | None = None
+        if settings.connect_address is not None:
+            connect, connect_port = await start_connect(server, settings.connect_address, settings.cors_origins)
+            connect_bound = display_address(settings.connect_address, connect_port)
         await start_server(server)
         bound = display_address(settings.address, port)
         schema = f", schema {settings.database_schema}" if settings.database_schema else ""
@@ -330,6 +370,11 @@ async def serve(
             ready(bound)
         if metrics_ready is not None and metrics_bound is not None:
             metrics_ready(metrics_bound)
+        if connect_bound is not None:
+            origins = ", ".join(settings.cors_origins) or "none"
+            log.info("Connect protocol on http://%s (CORS origins: %s)", connect_bound, origins)
+            if connect_ready is not None:
+                connect_ready(connect_bound)
         stop = stop or asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -347,6 +392,8 @@ async def serve(
             )
             log.info("stopped")
     finally:
+        if connect is not None:
+            await connect.stop()
         if projection is not None:
             projection.stop()
         if read_models is not None:
@@ -411,8 +458,9 @@ def run(
     *,
     ready: Callable[[str], None] | None = None,
     metrics_ready: Callable[[str], None] | None = None,
+    connect_ready: Callable[[str], None] | None = None,
 ) -> None:
     """Serve in a new event loop until interrupted (the blocking form of :func:`serve`), with the
     garbage collector tuned for serving (:func:`~trapoula.service.collector.serving_collector`)."""
     with serving_collector():
-        asyncio.run(serve(settings, ready=ready, metrics_ready=metrics_ready))
+        asyncio.run(serve(settings, ready=ready, metrics_ready=metrics_ready, connect_ready=connect_ready))

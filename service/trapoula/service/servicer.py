@@ -244,7 +244,14 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
     async def WatchTable(  # type: ignore[override]  # it also yields messages already serialised
         self, request: pb.WatchTableRequest, context: Context
     ) -> AsyncIterator[pb.WatchTableResponse | bytes]:
-        """Stream the caller's events and views after ``from_version``, then live.
+        """Stream the caller's events and views after ``from_version``, then live (see :meth:`watch_items`),
+        each message serialised once for every stream that sends it (:meth:`encoded`)."""
+        async for item in self.watch_items(request, context):
+            yield self.encoded(item)
+
+    async def watch_items(self, request: pb.WatchTableRequest, context: Context) -> AsyncIterator[WatchItem]:
+        """The items of a ``WatchTable`` stream: the caller's events and views after ``from_version``,
+        then live (the gRPC and the Connect streams send them).
 
         A stream woken by a save renders the new events from the table in memory; one that waited
         :attr:`poll_seconds` in vain re-reads the table from the store (in case a wake-up was
@@ -266,7 +273,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
                 if batch is None:  # first, after a timed-out wait, or more than the table in memory can give
                     batch = await self._run(self.tables.events_after, table_id, principal, after)
                 for item in batch.items:
-                    yield self.encoded(item)
+                    yield item
                     after = item.event.version
                 if after < batch.position:
                     batch = None
@@ -411,9 +418,14 @@ def _unreadable(request: Malformed) -> InvalidInput:
     return InvalidInput(f"{request.method}: the request is not readable ({request.why})", reason="bad_request")
 
 
-def _checked_unary(
+def checked_unary(
     behaviour: Callable[[Any, Context], Awaitable[Any]], method: str, metrics: Metrics
 ) -> Callable[[Any, Context], Awaitable[Any]]:
+    """``behaviour`` (a unary RPC of :class:`TableServicer`) counted, timed and logged by ``metrics``
+    as ``method``; a :class:`Malformed` request is answered ``INVALID_ARGUMENT`` (``bad_request``).
+    The gRPC server (:func:`add_to_server`) and the Connect endpoint (:mod:`trapoula.service.connect`)
+    both call it."""
+
     async def handle(request: Any, context: Context) -> Any:
         async with metrics.track(method, request) as call:
             if isinstance(request, Malformed):
@@ -425,9 +437,11 @@ def _checked_unary(
     return handle
 
 
-def _checked_stream(
+def checked_stream(
     behaviour: Callable[[Any, Context], AsyncIterator[Any]], method: str, metrics: Metrics
 ) -> Callable[[Any, Context], AsyncIterator[Any]]:
+    """The server-streaming form of :func:`checked_unary` (counted in ``trapoula_watchers`` while open)."""
+
     async def handle(request: Any, context: Context) -> AsyncIterator[Any]:
         async with metrics.track(method, request, stream=True):
             if isinstance(request, Malformed):
@@ -462,13 +476,13 @@ def add_to_server(servicer: TableServicer, server: grpc.aio.Server) -> None:
         parse = _lenient(request_cls, method.name)
         if method.server_streaming:
             handlers[method.name] = grpc.unary_stream_rpc_method_handler(
-                _checked_stream(behaviour, method.name, servicer.metrics),
+                checked_stream(behaviour, method.name, servicer.metrics),
                 request_deserializer=parse,
                 response_serializer=_serializer(response_cls),
             )
         else:
             handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-                _checked_unary(behaviour, method.name, servicer.metrics),
+                checked_unary(behaviour, method.name, servicer.metrics),
                 request_deserializer=parse,
                 response_serializer=response_cls.SerializeToString,
             )

@@ -12,6 +12,8 @@
 | `--auto-workers` | `TRAPOULA_AUTO_WORKERS` | `2` | threads playing the bots' moves and automatic deals in the background; 1 to 64 |
 | `--projection` | `TRAPOULA_PROJECTION` | `on` | `on` or `off`: whether this server keeps the read models up to date (at least one server must) |
 | `--metrics-address` | `TRAPOULA_METRICS_ADDRESS` | `127.0.0.1:9464` | where Prometheus metrics are served over HTTP (`host:port`, port 0 picks a free port), or `off` ([docs/operations.md](docs/operations.md)) |
+| `--connect-address` | `TRAPOULA_CONNECT_ADDRESS` | `off` | where the same service is also served over the Connect protocol, HTTP/1.1, for browsers (`host:port`, port 0 picks a free port), or `off` ([docs/browser.md](docs/browser.md)) |
+| `--cors-origins` | `TRAPOULA_CORS_ORIGINS` | none | origins whose pages may call the Connect endpoint: comma-separated `scheme://host[:port]`, or `*` for any; none: same-origin calls only |
 | `--log-format` | `TRAPOULA_LOG_FORMAT` | `text` | `text` or `json` (one JSON object a line), on standard error ([docs/operations.md](docs/operations.md)) |
 | `--log-level` | `TRAPOULA_LOG_LEVEL` | `info` | `debug` (one line per call), `info`, `warning` or `error` |
 | `--secret-file` | `TRAPOULA_SECRET_FILE` | none | a file holding the hex server secret (the safe way to pass it) |
@@ -51,6 +53,7 @@ from trapoula.service.settingvalues import (
     DEFAULT_ADDRESS,
     DEFAULT_AUTO_WORKERS,
     DEFAULT_CACHE_SIZE,
+    DEFAULT_CONNECT_ADDRESS,
     DEFAULT_DATABASE_URL,
     DEFAULT_METRICS_ADDRESS,
     DEFAULT_RECENT_STATES,
@@ -89,6 +92,10 @@ class Settings:
     """Whether this server keeps the read models up to date."""
     metrics_address: str | None = DEFAULT_METRICS_ADDRESS
     """``host:port`` of the Prometheus metrics endpoint (port 0: a free port); None: no endpoint."""
+    connect_address: str | None = DEFAULT_CONNECT_ADDRESS
+    """``host:port`` of the Connect endpoint (port 0: a free port); None: gRPC only."""
+    cors_origins: tuple[str, ...] = ()
+    """Origins whose pages may call the Connect endpoint (``("*",)``: any); empty: same origin only."""
     log_format: str = "text"
     """``text`` or ``json`` (:data:`~trapoula.service.settingvalues.LOG_FORMATS`)."""
     log_level: str = "info"

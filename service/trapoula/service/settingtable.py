@@ -29,6 +29,8 @@ from trapoula.service.settingvalues import (
     check_address,
     parse_auto_workers,
     parse_cache_size,
+    parse_connect_address,
+    parse_cors_origins,
     parse_database_url,
     parse_log_format,
     parse_log_level,
@@ -122,6 +124,18 @@ SETTINGS: tuple[Setting, ...] = (
         parse_metrics_address,
     ),
     Setting(
+        "connect_address", "--connect-address", "TRAPOULA_CONNECT_ADDRESS", "HOST:PORT|off", "`off`",
+        "where the same service is also served over the Connect protocol, HTTP/1.1, for browsers (`host:port`, "
+        "port 0 picks a free port), or `off` ([docs/browser.md](docs/browser.md))",
+        parse_connect_address,
+    ),
+    Setting(
+        "cors_origins", "--cors-origins", "TRAPOULA_CORS_ORIGINS", "ORIGINS", "none",
+        "origins whose pages may call the Connect endpoint: comma-separated `scheme://host[:port]`, or `*` "
+        "for any; none: same-origin calls only",
+        parse_cors_origins,
+    ),
+    Setting(
         "log_format", "--log-format", "TRAPOULA_LOG_FORMAT", "text|json", "`text`",
         "`text` or `json` (one JSON object a line), on standard error ([docs/operations.md](docs/operations.md))",
         parse_log_format,
@@ -167,8 +181,8 @@ EPILOG = "\n\n".join(
         "TRAPOULA_SECRET holds the hex server secret itself (no flag, so that it never shows in the process "
         "list); --secret-file or TRAPOULA_SECRET_FILE names a file holding it.  Without either, each process "
         "draws a random secret, which is safe (docs/operations.md).",
-        "Exit status: 0 stopped by SIGINT or SIGTERM; 1 the store cannot be opened or the gRPC address cannot "
-        "be bound; 2 a bad flag or variable.",
+        "Exit status: 0 stopped by SIGINT or SIGTERM; 1 the store cannot be opened or the gRPC or Connect "
+        "address cannot be bound; 2 a bad flag or variable.",
     )
 )
 """The epilog of ``--help``."""

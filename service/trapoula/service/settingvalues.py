@@ -8,6 +8,7 @@ parser of each setting.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,6 +38,8 @@ MAX_AUTO_WORKERS = 64
 DEFAULT_METRICS_ADDRESS = "127.0.0.1:9464"
 """Where Prometheus metrics are served by default (9464: the port commonly used for an
 application's own Prometheus exporter)."""
+DEFAULT_CONNECT_ADDRESS = None
+"""The Connect endpoint (browsers, docs/browser.md) is off unless an address is given."""
 LOG_FORMATS = ("text", "json")
 """The values of ``--log-format``."""
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -90,6 +93,52 @@ def parse_metrics_address(text: str) -> str | None:
         return check_address(text.strip())
     except ValueError:
         raise ValueError(f"metrics address {text[:64]!r} is not host:port (port 0 to 65535) or off") from None
+
+
+def parse_connect_address(text: str) -> str | None:
+    """``off`` (any case): None, no Connect endpoint; else a ``host:port`` (:func:`check_address`).
+
+    >>> parse_connect_address("Off") is None
+    True
+    >>> parse_connect_address("127.0.0.1:8080")
+    '127.0.0.1:8080'
+
+    Raises:
+        ValueError: neither ``off`` nor ``host:port``; the message names the value.
+    """
+    if text.strip().lower() == "off":
+        return None
+    try:
+        return check_address(text.strip())
+    except ValueError:
+        raise ValueError(f"connect address {text[:64]!r} is not host:port (port 0 to 65535) or off") from None
+
+
+def parse_cors_origins(text: str) -> tuple[str, ...]:
+    """Origins a browser may call the Connect endpoint from: ``*`` (any), or a comma-separated list
+    of ``scheme://host[:port]`` origins; blank or ``none``: no cross-origin call.
+
+    >>> parse_cors_origins("http://localhost:5173, https://cards.example")
+    ('http://localhost:5173', 'https://cards.example')
+    >>> parse_cors_origins("*")
+    ('*',)
+
+    Raises:
+        ValueError: an entry that is not ``*`` nor an origin (no path, no trailing slash); the
+            message names it.
+    """
+    if text.strip().lower() in ("", "none"):
+        return ()
+    origins: list[str] = []
+    for part in text.split(","):
+        origin = part.strip()
+        if origin == "*" or re.fullmatch(r"https?://[A-Za-z0-9.\-\[\]:]+", origin):
+            origins.append(origin)
+        else:
+            raise ValueError(f"CORS origin {origin[:64]!r} is not * nor scheme://host[:port]")
+    if "*" in origins and len(origins) > 1:
+        raise ValueError("CORS origins: * stands alone")
+    return tuple(origins)
 
 
 def parse_database_url(text: str) -> str:
