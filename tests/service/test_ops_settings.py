@@ -14,7 +14,7 @@ from grpc_helpers import serve_once
 
 from trapoula.service import settings as settings_module
 from trapoula.service.__main__ import main as service_main
-from trapoula.service.settings import Settings
+from trapoula.service.settings import Settings, is_random_secret
 from trapoula.service.settingtable import SETTINGS, settings_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,6 +73,10 @@ def test_the_secret_comes_from_a_file_never_from_a_flag_and_is_never_quoted(tmp_
     good.write_text("ab" * 32 + "\n", encoding="ascii")
     assert Settings.from_args(["--secret-file", str(good)], {}).secret == b"\xab" * 32
     assert Settings.from_env({"TRAPOULA_SECRET_FILE": str(good)}).secret == b"\xab" * 32
+    assert not is_random_secret(Settings.from_env({"TRAPOULA_SECRET_FILE": str(good)}).secret)
+    random_one, another = Settings.from_env({}), Settings.from_env({})  # none given: random, and said so
+    assert is_random_secret(random_one.secret) and len(random_one.secret) == 32
+    assert random_one.secret != another.secret
     both = {"TRAPOULA_SECRET_FILE": str(good), "TRAPOULA_SECRET": "cd" * 16}
     assert Settings.from_args(["--secret-file", str(good)], both).secret == b"\xab" * 32  # the flag wins
     with pytest.raises(ValueError, match="set TRAPOULA_SECRET or TRAPOULA_SECRET_FILE, not both"):
@@ -150,3 +154,21 @@ def test_an_odd_number_of_hex_digits_says_so() -> None:
         Settings.from_env({"TRAPOULA_SECRET": "a" * 33})
     with pytest.raises(ValueError, match="must be hex digits"):
         Settings.from_env({"TRAPOULA_SECRET": "g" * 32})
+
+
+def test_a_server_without_a_given_secret_warns_that_its_signing_key_is_this_processs(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """docs/record.md 2.5: without a secret the signing key is generated per process, with a warning."""
+    given = Settings(address="127.0.0.1:0", database_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", secret=b"\x01" * 32)
+    made_up = Settings.from_args(
+        ["--address", "127.0.0.1:0", "--database-url", f"sqlite:///{tmp_path / 'r.sqlite3'}"], {}
+    )
+    warnings = []
+    for settings in (given, made_up):
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="trapoula.service.server"):
+            serve_once(settings, [])
+        warnings.append([r.getMessage() for r in caplog.records if r.levelno == logging.WARNING])
+    assert warnings[0] == []
+    assert len(warnings[1]) == 1 and warnings[1][0].startswith("no server secret given (TRAPOULA_SECRET_FILE")

@@ -42,7 +42,7 @@ from trapoula.service.metrics import Metrics
 from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
 from trapoula.service.servicer import POLL_SECONDS, TableServicer, add_to_server
-from trapoula.service.settings import Settings, display_url
+from trapoula.service.settings import Settings, display_url, is_random_secret
 
 log = logging.getLogger(__name__)
 
@@ -366,6 +366,11 @@ async def serve(
         )
         public = signing.public_key_hex(tables.signing_key)
         log.info("records signed with key %s (ed25519 %s; verify --key)", signing.key_id(public), public)
+        if is_random_secret(settings.secret):
+            log.warning(
+                "no server secret given (TRAPOULA_SECRET_FILE, --secret-file or TRAPOULA_SECRET): a random one "
+                "for this process, so its signing key changes at each start and replicas sign apart"
+            )
         if ready is not None:
             ready(bound)
         if metrics_ready is not None and metrics_bound is not None:

@@ -61,9 +61,21 @@ from trapoula.service.settingvalues import (
     DEFAULT_WATCH_POLL_SECONDS,
 )
 
+_RANDOM_SECRETS: set[bytes] = set()
+"""The secrets this process made up because none was given (:func:`is_random_secret`)."""
+
 
 def _random_secret() -> bytes:
-    return secrets.token_bytes(32)
+    secret = secrets.token_bytes(32)
+    _RANDOM_SECRETS.add(secret)
+    return secret
+
+
+def is_random_secret(secret: bytes) -> bool:
+    """True when ``secret`` is one this process made up because no secret was given (``--secret-file``,
+    ``TRAPOULA_SECRET_FILE`` or ``TRAPOULA_SECRET``): the server then warns that its records'
+    signing key, derived from the secret, changes at every start."""
+    return secret in _RANDOM_SECRETS
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +90,7 @@ class Settings:
     """A PostgreSQL schema for the event tables (None: the default schema)."""
     secret: bytes = field(default_factory=_random_secret, repr=False)
     """The server secret seeds derive from (never stored, never logged)."""
+
     watch_poll_seconds: float = DEFAULT_WATCH_POLL_SECONDS
     """Seconds between two reads of the store by an idle watch stream (wake-ups come sooner)."""
     snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
@@ -168,12 +181,12 @@ def _resolve(given: Mapping[str, Any], env: Mapping[str, str]) -> Settings:
             found, value = _from_env(s, env)
             if found:
                 values[s.field] = value
-    values["secret"] = _secret(given.get("secret"), env)
+    values["secret"] = _secret(given.get("secret"), env) or _random_secret()
     return Settings(**values)
 
 
-def _secret(from_flag: bytes | None, env: Mapping[str, str]) -> bytes:
-    """``--secret-file``, else ``TRAPOULA_SECRET_FILE`` or ``TRAPOULA_SECRET`` (not both), else random.
+def _secret(from_flag: bytes | None, env: Mapping[str, str]) -> bytes | None:
+    """``--secret-file``, else ``TRAPOULA_SECRET_FILE`` or ``TRAPOULA_SECRET`` (not both), else None.
 
     Raises:
         ValueError: both variables set; a bad secret or secret file (named, never quoted).
@@ -189,4 +202,4 @@ def _secret(from_flag: bytes | None, env: Mapping[str, str]) -> bytes:
         if found:
             assert isinstance(value, bytes)
             return value
-    return _random_secret()
+    return None
