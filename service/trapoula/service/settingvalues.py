@@ -76,6 +76,20 @@ def check_address(address: str) -> str:
     return address
 
 
+def _address_or_off(text: str, what: str) -> str | None:
+    """``off`` (any case): None; else a ``host:port`` (:func:`check_address`).
+
+    Raises:
+        ValueError: neither ``off`` nor ``host:port``; the message names ``what`` and the value.
+    """
+    if text.strip().lower() == "off":
+        return None
+    try:
+        return check_address(text.strip())
+    except ValueError:
+        raise ValueError(f"{what} address {text[:64]!r} is not host:port (port 0 to 65535) or off") from None
+
+
 def parse_metrics_address(text: str) -> str | None:
     """``off`` (any case): None, no metrics endpoint; else a ``host:port`` (:func:`check_address`).
 
@@ -87,12 +101,7 @@ def parse_metrics_address(text: str) -> str | None:
     Raises:
         ValueError: neither ``off`` nor ``host:port``; the message names the value.
     """
-    if text.strip().lower() == "off":
-        return None
-    try:
-        return check_address(text.strip())
-    except ValueError:
-        raise ValueError(f"metrics address {text[:64]!r} is not host:port (port 0 to 65535) or off") from None
+    return _address_or_off(text, "metrics")
 
 
 def parse_connect_address(text: str) -> str | None:
@@ -106,12 +115,7 @@ def parse_connect_address(text: str) -> str | None:
     Raises:
         ValueError: neither ``off`` nor ``host:port``; the message names the value.
     """
-    if text.strip().lower() == "off":
-        return None
-    try:
-        return check_address(text.strip())
-    except ValueError:
-        raise ValueError(f"connect address {text[:64]!r} is not host:port (port 0 to 65535) or off") from None
+    return _address_or_off(text, "connect")
 
 
 def parse_cors_origins(text: str) -> tuple[str, ...]:

@@ -103,6 +103,11 @@ def table_view(state: TableState, principal: Principal, shared: dict[Any, Any] |
         if shared is not None:
             shared["common"] = common
     acting, status, seats, needs_deal = common
+    seed = shared.get("seed") if shared is not None else None  # alike for every viewer: worked out once
+    if seed is None:
+        seed = _seed_part(state)
+        if shared is not None:
+            shared["seed"] = seed
     view["acting"] = list(acting)
     view["table"] = {
         "table_id": state.table_id,
@@ -113,7 +118,7 @@ def table_view(state: TableState, principal: Principal, shared: dict[Any, Any] |
         "viewer": principal.kind,
         "seat": principal.seat if principal.kind == "seat" else None,
         "needs_deal": needs_deal,
-        "seed": _seed_part(state),
+        "seed": seed,
     }
     return view
 
