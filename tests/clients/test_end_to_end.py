@@ -113,9 +113,9 @@ def test_client_calls_and_typed_errors(address: str) -> None:
         assert (joined.seat, ann.token) == (0, joined.token)
         with pytest.raises(AlreadyExists):
             TableClient(address).join(table.table_id, "bob", seat=0)
-        assert ann.add_bot(table.table_id, "heuristic") == 1
-        started = ann.start_match(table.table_id)
-        view = started.view
+        assert ann.add_bot(table.table_id, "heuristic", token=table.owner_token) == 1  # the owner's call
+        ann.start_match(table.table_id, token=table.owner_token)
+        view = ann.view(table.table_id).view
         assert view["seat"] == 0 and len(view["hand"]) >= 7
         with TableClient(address) as stranger, pytest.raises(PermissionDenied):
             stranger.act(table.table_id, {"kind": "draw"})

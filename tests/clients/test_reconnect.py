@@ -539,16 +539,18 @@ def test_start_match_and_act_answered_cancelled_are_retried_with_the_same_comman
     The client sends the same command id again: the match starts once and the move lands once."""
     a, _ = replicas
     with TableClient(a.address) as owner:
-        table_id = owner.create_table("agonia", seats=2).table_id
+        created = owner.create_table("agonia", seats=2)
+        table_id = created.table_id
         tokens = [owner.join(table_id, name).token for name in ("ann", "bob")]
     proxy.plan = [Break("StartMatch", grpc.StatusCode.CANCELLED, ran), Break("Act", grpc.StatusCode.CANCELLED, ran)]
     seen: list[Reconnected] = []
     with (
+        TableClient(proxy.address, created.owner_token, retry_for=BUDGET, on_reconnect=seen.append) as boss,
         TableClient(proxy.address, tokens[0], retry_for=BUDGET, on_reconnect=seen.append) as ann,
         TableClient(proxy.address, tokens[1], retry_for=BUDGET, on_reconnect=seen.append) as bob,
         TableClient(a.address, tokens[0]) as direct,
     ):
-        started = ann.start_match(table_id)
+        started = boss.start_match(table_id)  # only the owner starts the match
         assert started.version == direct.view(table_id).version
         mover = ann if my_move(ann.view(table_id).view) else bob
         before = mover.view(table_id)

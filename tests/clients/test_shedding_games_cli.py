@@ -102,7 +102,7 @@ def test_seat_changes_over_grpc_a_queued_newcomer_then_a_leave(address: str) -> 
         seat = ann.join(table.table_id, "ann", 0)
         owner.add_bot(table.table_id, "medium", 1)
         owner.add_bot(table.table_id, "hard", 2)
-        ann.start_match(table.table_id)
+        owner.start_match(table.table_id)  # only the owner starts the match
         view = ann.view(table.table_id).view
         assert my_move(view) and view["to_act"] == seat.seat == 0  # R3.5
         joined = eve.join(table.table_id, "eve")

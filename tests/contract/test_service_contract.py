@@ -100,9 +100,9 @@ def open_table(served: Served, key: str, *, bots: int) -> Table:
         joined = stub.JoinTable(pb.JoinTableRequest(table_id=created.table_id, name=f"p{seat}", seat=seat))
         assert joined.seat == seat
         metas.append(bearer(joined.seat_token))
-    for seat in range(n - bots, n):
-        stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level="heuristic", seat=seat))
     owner = bearer(created.owner_token)
+    for seat in range(n - bots, n):
+        stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level="heuristic", seat=seat), metadata=owner)
     stub.StartMatch(pb.StartMatchRequest(table_id=created.table_id, command_id="start"), metadata=owner)
     taken = {p["seat"]: p["name"] for _, name, p in stored(served.tables, created.table_id) if name == "SeatTaken"}
     names = [taken[seat] for seat in range(n)]

@@ -202,9 +202,9 @@ def bot_match(stub: Stub, tables: Tables, game: str, options: Mapping[str, Any],
     """A table of ``game`` with a bot of each of ``levels``, started by its owner and played to its
     end by the bots (the view says the match is over); its record fetched."""
     created = stub.CreateTable(pb.CreateTableRequest(game=game, seats=len(levels), options=dict(options)))
-    for level in levels:
-        stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level=level))
     owner = (("authorization", f"Bearer {created.owner_token}"),)
+    for level in levels:
+        stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level=level), metadata=owner)
     stub.StartMatch(pb.StartMatchRequest(table_id=created.table_id, command_id="s"), metadata=owner)
     assert tables.settle(150)
     _, view = view_of(stub, created.table_id)

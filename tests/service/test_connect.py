@@ -126,7 +126,10 @@ def test_watch_streams_over_http_1_1_until_the_match_ends(both: Both) -> None:
     with TableServiceClientSync(both.base) as client:
         created = client.create_table(pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}))
         for _ in range(2):
-            client.add_bot(pb.AddBotRequest(table_id=created.table_id, level="random"))
+            client.add_bot(
+                pb.AddBotRequest(table_id=created.table_id, level="random"),
+                headers={"authorization": f"Bearer {created.owner_token}"},
+            )
         client.start_match(
             pb.StartMatchRequest(table_id=created.table_id, command_id="go"),
             headers={"authorization": f"Bearer {created.owner_token}"},

@@ -123,13 +123,14 @@ def test_a_replica_cut_off_from_its_database_refuses_then_recovers_by_itself(pg_
         b = ServerProcess(pg_url, tmp_path / "b.log", schema=schema).start()
         started.append(b)
         with TableClient(b.address) as owner:
-            table_id = owner.create_table("agonia", seats=2, options={"target_points": 0}).table_id
+            created = owner.create_table("agonia", seats=2, options={"target_points": 0})
+            table_id = created.table_id
         players = [TableClient(b.address), TableClient(b.address)]
         for seat, client in enumerate(players):
             client.join(table_id, f"p{seat}", seat=seat)
         watcher = Watcher(a.address, table_id, retry_for=RECOVERY_SECONDS)  # resumes after the cut
         watcher.start()
-        players[0].start_match(table_id)
+        players[0].start_match(table_id, token=created.owner_token)  # only the owner starts the match
         for _ in range(4):
             assert _one_move(players, table_id, rng)
 
@@ -233,10 +234,9 @@ def test_sigterm_lets_calls_in_flight_finish_and_ends_streams_cleanly(
             table_id = owner.create_table("agonia", seats=2, options={"target_points": 0}).table_id
             token = owner.join(table_id, "ann", seat=0).token
             owner.add_bot(table_id, "random", seat=1)
-            with TableClient(address, token=token) as seat0:
-                seat0.start_match(table_id, command_id="start")
+            owner.start_match(table_id, command_id="start")  # only the owner starts the match
             tables.append((table_id, token))
-    answered: dict[str, list[str]] = {t: ["start"] for t, _ in tables}
+    answered: dict[str, list[str]] = {t: [] for t, _ in tables}  # the owner started each match: seat 0's ids follow
     failures: list[tuple[str, BaseException]] = []
     go = threading.Event()
 
@@ -323,14 +323,15 @@ def test_a_replica_killed_mid_match_its_clients_finish_through_the_other(pg_url:
         started.extend((a, b))
         both = f"{a.address},{b.address}"
         with TableClient(both) as owner:
-            table_id = owner.create_table("agonia", seats=2, options={"target_points": 0}).table_id
+            created = owner.create_table("agonia", seats=2, options={"target_points": 0})
+            table_id = created.table_id
         players = [TableClient(both), TableClient(both)]
         for seat, client in enumerate(players):
             client.join(table_id, f"p{seat}", seat=seat)
         watchers = [Watcher(both, table_id, retry_for=30), Watcher(f"{b.address},{a.address}", table_id, retry_for=30)]
         for w in watchers:
             w.start()
-        players[0].start_match(table_id)
+        players[0].start_match(table_id, token=created.owner_token)  # only the owner starts the match
         assert _play_to_the_end(players, table_id, rng, 6) == 6
         a.kill()
         assert _play_to_the_end(players, table_id, rng) > 0
@@ -353,13 +354,14 @@ def test_a_sqlite_server_restarted_mid_match_continues_it(tmp_path: Path) -> Non
         first = ServerProcess(url, tmp_path / "first.log", address=address).start()
         started.append(first)
         with TableClient(address) as owner:
-            table_id = owner.create_table("agonia", seats=2, options={"target_points": 0}).table_id
+            created = owner.create_table("agonia", seats=2, options={"target_points": 0})
+            table_id = created.table_id
             owner.add_bot(table_id, "random", seat=1)
         me = TableClient(address)
         me.join(table_id, "ann", seat=0)
         watcher = Watcher(address, table_id, retry_for=30)
         watcher.start()
-        me.start_match(table_id)
+        me.start_match(table_id, token=created.owner_token)  # only the owner starts the match
         assert _play_to_the_end([me], table_id, rng, 6) == 6
         first.kill()
         started.append(ServerProcess(url, tmp_path / "second.log", address=address).start())

@@ -122,11 +122,12 @@ class Player:
 
     def _sit(self) -> None:
         with TableClient(self.address, retry_for=0) as owner:
-            table_id = owner.create_table("agonia", seats=2, options={"target_points": 500}).table_id
+            created = owner.create_table("agonia", seats=2, options={"target_points": 500})
+            table_id = created.table_id
             owner.add_bot(table_id, "random", seat=1)
         self.client.token = None
         self.client.join(table_id, "ann", seat=0)
-        self.client.start_match(table_id)
+        self.client.start_match(table_id, token=created.owner_token)  # only the owner starts the match
         self.tables.append(table_id)
         self.answered[table_id] = []
 

@@ -329,7 +329,7 @@ def _bot_opponent_table(tables: Tables) -> tuple[str, Principal]:
     _, token = tables.join(table_id, "ann", 0)
     tables.add_bot(table_id, "random", 1)
     me = tables.authenticate(table_id, token)
-    tables.start_match(table_id, me, "start")
+    tables.start_match(table_id, OWNER, "start")  # only the owner starts the match
     return table_id, me
 
 

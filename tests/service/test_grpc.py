@@ -86,11 +86,12 @@ def test_a_whole_match_with_a_person_and_bots(stub: table_pb2_grpc.TableServiceS
     created = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=3, options={"target_points": 30}))
     table_id = created.table_id
     me = stub.JoinTable(pb.JoinTableRequest(table_id=table_id, name="ann", seat=1))
-    assert stub.AddBot(pb.AddBotRequest(table_id=table_id, level="random")).seat == 0
-    assert stub.AddBot(pb.AddBotRequest(table_id=table_id, level="heuristic", name="helga")).seat == 2
+    owner = auth(created.owner_token)  # only the owner adds bots and starts the match
+    assert stub.AddBot(pb.AddBotRequest(table_id=table_id, level="random"), metadata=owner).seat == 0
+    assert stub.AddBot(pb.AddBotRequest(table_id=table_id, level="heuristic", name="helga"), metadata=owner).seat == 2
     md = auth(me.seat_token)
-    reply = stub.StartMatch(pb.StartMatchRequest(table_id=table_id, command_id="start"), metadata=md)
-    view = json.loads(reply.view.view_json)
+    stub.StartMatch(pb.StartMatchRequest(table_id=table_id, command_id="start"), metadata=owner)
+    view = json.loads(stub.GetView(pb.GetViewRequest(table_id=table_id), metadata=md).view.view_json)
     assert view["names"] == ["random bot 0", "ann", "helga"]
     moves = 0
     while view["table"]["status"] != "over":
@@ -276,7 +277,10 @@ def test_a_watcher_that_reconnects_from_its_last_version_gets_every_event_once(
 def test_a_finished_match_streams_to_its_end_and_closes(stub: table_pb2_grpc.TableServiceStub) -> None:
     created = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}))
     for _ in range(2):
-        stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level="heuristic"))
+        stub.AddBot(
+            pb.AddBotRequest(table_id=created.table_id, level="heuristic"),
+            metadata=(("authorization", f"Bearer {created.owner_token}"),),
+        )
     final = stub.StartMatch(
         pb.StartMatchRequest(table_id=created.table_id, command_id="go"),
         metadata=(("authorization", f"Bearer {created.owner_token}"),),

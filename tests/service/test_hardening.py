@@ -95,9 +95,10 @@ def two_people(stub: Stub, auth: Meta, deal: dict[str, Any] | None) -> tuple[str
 def bot_table(stub: Stub, target: int = 0, seats: int = 2) -> tuple[str, Any]:
     """An all-bot table, not started: ``(table_id, owner metadata)``."""
     created = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=seats, options={"target_points": target}))
+    owner = (("authorization", f"Bearer {created.owner_token}"),)
     for _ in range(seats):
-        stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level="random"))
-    return created.table_id, (("authorization", f"Bearer {created.owner_token}"),)
+        stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level="random"), metadata=owner)
+    return created.table_id, owner
 
 
 @pytest.fixture
@@ -193,7 +194,7 @@ def test_a_person_gets_the_turn_back_and_the_bots_batches_stay_bounded(batched: 
     _, token = batched.join(table_id, "ann")
     batched.add_bot(table_id, "heuristic")
     me = batched.authenticate(table_id, token)
-    result = batched.start_match(table_id, me, "start")
+    result = batched.start_match(table_id, OWNER, "start")  # only the owner starts the match
     for n in range(300):
         assert len(result.events) <= CHUNK
         assert batched.settle(timeout=60)
@@ -300,9 +301,10 @@ def test_long_input_is_invalid_argument_with_a_short_message(stub: Stub, auth: M
          grpc.StatusCode.INVALID_ARGUMENT, "bad_command_id"),
         ("name", lambda: stub.JoinTable(pb.JoinTableRequest(table_id=table_id, name=LONG)),
          grpc.StatusCode.INVALID_ARGUMENT, "bad_name"),
-        ("bot name", lambda: stub.AddBot(pb.AddBotRequest(table_id=table_id, level="random", name=LONG)),
+        ("bot name", lambda: stub.AddBot(pb.AddBotRequest(table_id=table_id, level="random", name=LONG),
+                                         metadata=owner),
          grpc.StatusCode.INVALID_ARGUMENT, "bad_name"),
-        ("bot level", lambda: stub.AddBot(pb.AddBotRequest(table_id=table_id, level=LONG)),
+        ("bot level", lambda: stub.AddBot(pb.AddBotRequest(table_id=table_id, level=LONG), metadata=owner),
          grpc.StatusCode.INVALID_ARGUMENT, "bad_bot_level"),
         ("game", lambda: stub.CreateTable(pb.CreateTableRequest(game=LONG, seats=2)),
          grpc.StatusCode.INVALID_ARGUMENT, "unknown_game"),
@@ -450,13 +452,18 @@ def test_a_repeated_id_of_the_same_seat_returns_its_first_result_even_after_othe
 
 def test_only_the_owner_may_give_an_explicit_deal(stub: Stub, auth: Meta, deal: dict[str, Any]) -> None:
     """Explicit deals (S5.3) are for audits and tests: a seat giving one could stack the deck."""
-    table_id, _owner, seat0, _seat1 = two_people(stub, auth, None)
+    table_id, owner, seat0, _seat1 = two_people(stub, auth, None)
     start = pb.StartMatchRequest(table_id=table_id, command_id="s", deal=explicit(deal))
     code, reason, _ = refused(lambda: stub.StartMatch(start, metadata=seat0))
     assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "explicit_deal_owner_only")
     assert version_of(stub, table_id) == 4
-    seeded = stub.StartMatch(pb.StartMatchRequest(table_id=table_id, command_id="s"), metadata=seat0)
-    # a seat may start from a seed: 4 table events (TableCreated, SeedCommitted of hand 1, two SeatTaken),
+    # only the owner starts the match, even from a seed (issue 19: table governance)
+    seeded_start = pb.StartMatchRequest(table_id=table_id, command_id="s")
+    code, reason, _ = refused(lambda: stub.StartMatch(seeded_start, metadata=seat0))
+    assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "owner_only")
+    assert version_of(stub, table_id) == 4
+    seeded = stub.StartMatch(seeded_start, metadata=owner)
+    # the owner starts from a seed: 4 table events (TableCreated, SeedCommitted of hand 1, two SeatTaken),
     # MatchStarted, SeedCommitted of hand 2 (docs/shuffle.md 2a), HandStarted, 2 CardsDealt, StarterTurned,
     # TurnStarted, and a TurnSkipped before it when the seeded up-card is a 9 (R3.4.2)
     names = [e.name for e in seeded.events]

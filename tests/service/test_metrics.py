@@ -110,13 +110,14 @@ def test_a_scrape_during_and_after_a_match_shows_every_metric(metered_on: Metere
     with TableClient(metered.address) as owner, TableClient(metered.address) as ann:
         table_id = owner.create_table("agonia", 2, {"target_points": 0}).table_id
         assert ann.join(table_id, "ann", seat=0).seat == 0
-        assert ann.add_bot(table_id, "random") == 1
+        assert owner.add_bot(table_id, "random") == 1
         with pytest.raises(NotFound):
             ann.join(str(uuid.uuid4()), "bob")
         with ann.watch(table_id) as mine, TableClient(metered.address).watch(table_id) as spectator:
             next(iter(mine))
             next(iter(spectator))
-            view = ann.start_match(table_id).view
+            owner.start_match(table_id)  # only the owner starts the match
+            view = ann.view(table_id).view
             assert view["legal"], "the bots moved until seat 0 must act"
             missing = next(c for c in codes(deck_52()) if c not in view["hand"] and c != view["top_card"])
             with pytest.raises(CommandRejected):
@@ -203,7 +204,8 @@ def test_json_log_lines_carry_the_table_the_seat_and_the_command_id(metered: Met
             created = ann.create_table("agonia", 2, {"target_points": 0})
             joined = ann.join(created.table_id, "ann", seat=0)
             ann.add_bot(created.table_id, "random")
-            view = ann.start_match(created.table_id).view
+            ann.start_match(created.table_id)  # with the owner token of the table it created
+            view = ann.view(created.table_id).view
             ann.act(created.table_id, view["legal"][0], command_id="move-1")
     finally:
         root.removeHandler(handler)

@@ -146,7 +146,8 @@ def test_the_python_client_gives_a_random_seed_by_itself(tables: Tables, server:
             assert [g["seat"] for g in given] == [0, 1] and given[0]["seed"] != given[1]["seed"]
             assert all(len(g["seed"]) == 64 and set(g["seed"]) <= set("0123456789abcdef") for g in given)
             owner.token = None
-            started = ann.start_match(table_id)
+            owner.start_match(table_id)  # only the owner starts the match
+            started = ann.view(table_id)
             assert started.view["table"]["seed"]["hand"] == 2  # owed: given before ann's next move
             assert not [e for e in tables.stored_events(table_id) if e.name == "SeedGiven" and e.payload["hand"] == 2]
             for client in (ann, bob, cat):

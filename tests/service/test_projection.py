@@ -558,12 +558,22 @@ def test_time_filters_read_rfc3339_and_unix_seconds() -> None:
 
 
 def test_a_standings_token_after_the_longest_names_is_accepted_back() -> None:
-    """Every token the server gives is one it takes: three 64-character texts of 4-byte characters."""
+    """Every token the server gives is one it takes: three 64-character texts and the key of a
+    128-character verified id (docs/identity.md), of 4-byte characters."""
     from trapoula.service.readpages import MAX_PAGE_TOKEN, encode_standings_token, standings_token
     from trapoula.service.readresults import Standing
 
     when = datetime(2025, 5, 1, 12, tzinfo=UTC)
-    row = Standing(game="𝔸" * 64, name="𝔸" * 64, bot="Ω" * 64, played=2**31 - 1, won=2**31 - 1, last_finished_at=when)
+    row = Standing(
+        game="𝔸" * 64,
+        player="id:" + "𝔹" * 128,
+        name="𝔸" * 64,
+        player_id="𝔹" * 128,
+        bot="Ω" * 64,
+        played=2**31 - 1,
+        won=2**31 - 1,
+        last_finished_at=when,
+    )
     token = encode_standings_token(row)
     assert len(token) <= MAX_PAGE_TOKEN
-    assert standings_token(token) == (2**31 - 1, 2**31 - 1, "𝔸" * 64, "𝔸" * 64, "Ω" * 64)
+    assert standings_token(token) == (2**31 - 1, 2**31 - 1, "𝔸" * 64, "𝔸" * 64, "id:" + "𝔹" * 128, "Ω" * 64)

@@ -64,9 +64,9 @@ def test_a_match_played_over_grpc_shows_in_the_history_and_the_standings(served:
     with grpc.insecure_channel(server.address) as channel:
         stub = table_pb2_grpc.TableServiceStub(channel)
         created = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}))
-        for name in ("helga", "otto"):
-            stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level="heuristic", name=name))
         owner = (("authorization", f"Bearer {created.owner_token}"),)
+        for name in ("helga", "otto"):
+            stub.AddBot(pb.AddBotRequest(table_id=created.table_id, level="heuristic", name=name), metadata=owner)
         stub.StartMatch(pb.StartMatchRequest(table_id=created.table_id, command_id="go"), metadata=owner)
         waiting = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=3))
         stub.JoinTable(pb.JoinTableRequest(table_id=waiting.table_id, name="ann", seat=1))
@@ -135,7 +135,9 @@ def test_a_match_played_over_grpc_shows_in_the_history_and_the_standings(served:
     out = io.StringIO()
     assert cli(["standings", "--game", "agonia", "--address", server.address], out=out) == 0
     lines = out.getvalue().splitlines()
-    assert lines[0].split() == ["GAME", "PLAYER", "BOT", "PLAYED", "WON", "LAST", "FINISHED", "(UTC)"]
+    # the last column: a verified player's id, "unverified" for a person without one, "-" for a bot
+    assert lines[0].split() == ["GAME", "PLAYER", "BOT", "PLAYED", "WON", "LAST", "FINISHED", "(UTC)", "PLAYER", "ID"]
+    assert lines[1].split()[-1] == "-"
     assert lines[1].split()[:5] == ["agonia", winner, "heuristic", "1", "1"] and len(lines) == 3
     assert cli(["history", "--after", "yesterday", "--address", server.address], out=io.StringIO()) == 1
 

@@ -86,7 +86,7 @@ def test_a_match_split_over_two_replicas_reaches_each_watcher_exactly_once_in_or
     watchers = [Watcher(a.address, table_id), Watcher(b.address, table_id)]
     for w in watchers:
         w.start()
-    players[0].start_match(table_id)
+    owner.start_match(table_id)  # only the owner starts the match
     rng = random.Random(7)
     moves = 0
     while True:

@@ -54,8 +54,8 @@ def test_a_game_without_seat_changes_refuses_a_join_after_the_start(tables: Tabl
     """Agonia has no R6.9: once started, its seats are fixed."""
     table_id, _ = tables.create_table("agonia", 2, {"target_points": 0})
     tables.add_bot(table_id, "random")
-    _, token = tables.join(table_id, "ann")
-    tables.start_match(table_id, tables.authenticate(table_id, token), "s")
+    tables.join(table_id, "ann")
+    tables.start_match(table_id, OWNER, "s")  # only the owner starts the match
     with pytest.raises(AlreadyStarted):
         tables.join(table_id, "late")
 
@@ -110,7 +110,7 @@ def _ann_and_two_bots(tables: Tables) -> tuple[str, str, Any]:
     tables.add_bot(table_id, "medium", 1)
     tables.add_bot(table_id, "medium", 2)
     ann = tables.authenticate(table_id, token)
-    tables.start_match(table_id, ann, "s")
+    tables.start_match(table_id, OWNER, "s")
     return table_id, token, ann
 
 
@@ -169,7 +169,7 @@ def test_the_table_is_full_at_five_seated_and_waiting_r6_9(tables: Tables) -> No
     for seat in (1, 2, 3):
         tables.add_bot(table_id, "easy", seat)
     ann = tables.authenticate(table_id, token)
-    tables.start_match(table_id, ann, "s")
+    tables.start_match(table_id, OWNER, "s")
     assert tables.settle(30)
     _, view = tables.view(table_id, ann)
     assert view["phase"] == "playing" and view["to_act"] == 0  # R3.5: seat 0 plays first
@@ -185,7 +185,7 @@ def test_a_leave_leaves_two_players_and_the_match_ends_with_the_last_one_r6_10_3
     _, token = tables.join(table_id, "ann", 0)
     tables.add_bot(table_id, "medium", 1)
     ann = tables.authenticate(table_id, token)
-    tables.start_match(table_id, ann, "s")
+    tables.start_match(table_id, OWNER, "s")
     result = tables.act(table_id, ann, "bye", {"kind": "leave"})
     names = [e.name for e in result.events]
     assert names[0] == "PlayerLeft"
@@ -271,7 +271,7 @@ def test_a_recorded_match_with_joins_and_leaves_verifies_and_replays_and_tamperi
         tables.add_bot(table_id, "hard", 1)
         tables.add_bot(table_id, "medium", 2)
         ann = tables.authenticate(table_id, token)
-        tables.start_match(table_id, ann, "s")
+        tables.start_match(table_id, OWNER, "s")
         assert tables.add_bot(table_id, "easy", name="late bot") == -1  # queued: ann is to act (R3.5)
         tables.act(table_id, ann, "bye", {"kind": "leave"})  # R6.10.2: two players go on
         assert tables.settle(120)

@@ -141,11 +141,14 @@ def test_the_match_starts_once_and_only_with_every_seat_taken(tables: Tables) ->
         tables.start_match(table_id, SPECTATOR, "s1")
     tables.join(table_id, "bob")
     ann = tables.authenticate(table_id, token)
-    first = tables.start_match(table_id, ann, "s1")
-    again = tables.start_match(table_id, ann, "s1")  # the same caller's command id: the first result
+    with pytest.raises(PermissionDenied) as seat_start:  # only the owner starts the match (table governance)
+        tables.start_match(table_id, ann, "s1")
+    assert seat_start.value.reason == "owner_only"
+    first = tables.start_match(table_id, OWNER, "s1")
+    again = tables.start_match(table_id, OWNER, "s1")  # the same caller's command id: the first result
     assert (again.version, [e.name for e in again.events]) == (first.version, [e.name for e in first.events])
-    with pytest.raises(AlreadyStarted):
-        tables.start_match(table_id, OWNER, "s1")  # the owner's "s1" is another command
+    with pytest.raises(PermissionDenied):
+        tables.start_match(table_id, ann, "s1")  # ann's "s1" is another command, and not hers to give
     with pytest.raises(AlreadyStarted):
         tables.start_match(table_id, OWNER, "s2")
     with pytest.raises(AlreadyStarted):

@@ -483,7 +483,9 @@ def _cmd_history(args: argparse.Namespace, out: TextIO) -> int:
         winners = ", ".join(p.name for p in m.winners) or "-"
 
         def shown(p: Any) -> str:  # [out]: left the match or was eliminated before its end
-            return f"{p.name}" + (f" ({p.total})" if p.total is not None else "") + (" [out]" if p.left else "")
+            unverified = " (unverified)" if not p.bot and not p.verified else ""  # docs/identity.md
+            total = f" ({p.total})" if p.total is not None else ""
+            return f"{p.name}{unverified}{total}" + (" [out]" if p.left else "")
 
         if m.team_totals:  # a game scored by team (GameSpec.teams): each team's partners and games won
             players = "; ".join(
@@ -512,10 +514,13 @@ def _cmd_standings(args: argparse.Namespace, out: TextIO) -> int:
     if not rows:
         print("no standings yet", file=out)
         return EXIT_OK
-    print(f"{'GAME':<12}  {'PLAYER':<24}  {'BOT':<10}  {'PLAYED':>6}  {'WON':>6}  LAST FINISHED (UTC)", file=out)
+    header = f"{'GAME':<12}  {'PLAYER':<24}  {'BOT':<10}  {'PLAYED':>6}  {'WON':>6}  {'LAST FINISHED (UTC)':<19}"
+    print(f"{header}  PLAYER ID", file=out)
     for r in rows:
+        ident = r.player_id if r.verified else "-" if r.bot else "unverified"  # docs/identity.md
         print(
-            f"{r.game:<12}  {r.player:<24}  {r.bot or '-':<10}  {r.played:>6}  {r.won:>6}  {_when(r.last_finished_at)}",
+            f"{r.game:<12}  {r.player:<24}  {r.bot or '-':<10}  {r.played:>6}  {r.won:>6}  "
+            f"{_when(r.last_finished_at):<19}  {ident}",
             file=out,
         )
     return EXIT_OK

@@ -34,7 +34,8 @@ class Page(Generic[T]):
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One player's results in one game (a player: a display name with a bot level)."""
+    """One player's results in one game: a verified player (``player_id``, docs/identity.md) under
+    the latest display name, or a display name with a bot level (``player_id`` ``""``: unverified)."""
 
     game: str
     player: str
@@ -42,6 +43,10 @@ class Standing:
     played: int
     won: int
     last_finished_at: datetime | None
+    player_id: str = ""
+    """The verified player's id; ``""`` for a name only."""
+    verified: bool = False
+    """True when ``player_id`` comes from a verified identity token."""
 
 
 def _time(text: str) -> datetime | None:
@@ -104,6 +109,7 @@ def matches_page(reply: table_pb2.ListMatchesResponse) -> Page[MatchSummary]:
                         p.won,
                         p.left,
                         p.team if p.HasField("team") else None,
+                        p.player_id if p.verified else None,
                     )
                     for p in m.players
                 ),
@@ -125,6 +131,9 @@ def matches_page(reply: table_pb2.ListMatchesResponse) -> Page[MatchSummary]:
 def standings_page(reply: table_pb2.GetStandingsResponse) -> Page[Standing]:
     """The page of a ``GetStandings`` reply."""
     return Page(
-        tuple(Standing(s.game, s.player, s.bot, s.played, s.won, _time(s.last_finished_at)) for s in reply.standings),
+        tuple(
+            Standing(s.game, s.player, s.bot, s.played, s.won, _time(s.last_finished_at), s.player_id, s.verified)
+            for s in reply.standings
+        ),
         reply.next_page_token,
     )

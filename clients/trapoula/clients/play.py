@@ -241,8 +241,19 @@ class RemoteSession:
         self.me = joined.seat
         for i in range(1, self.seats):
             self.client.add_bot(self.table_id, self.level, name=f"{self.level}-bot-{i}")
-        result = self.client.start_match(self.table_id)
-        return self._seen(result.version, result.events, result.view)
+        before = self.client.view(self.table_id).version
+        self.client.start_match(self.table_id)  # as the owner; the person's own view of it follows
+        now = self.client.view(self.table_id)
+        seen: Seen = []
+        if now.version > before:
+            with self.client.watch(self.table_id, before) as updates:
+                for update in updates:
+                    seen.extend(self._seen(update.version, [update], update.view))
+                    if update.version >= now.version:
+                        break
+        if not seen:
+            self._seen(now.version, [], now.view)
+        return seen
 
     def act(self, command: Mapping[str, Any]) -> Seen:
         """Send the person's command (the server's bots answer within the call).

@@ -125,10 +125,12 @@ R = TypeVar("R")
 
 @dataclass(frozen=True, slots=True)
 class CreatedTable:
-    """A new table: its id and the owner's secret token (may start the match, deal hands)."""
+    """A new table: its id and the owner's secret token (the only token that adds bots, starts the
+    match and deals hands); for a private table its invitation code (``""`` for a public one)."""
 
     table_id: str
     owner_token: str
+    invitation_code: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -722,6 +724,9 @@ class TableClient:
             ``timeout`` seconds.
         on_reconnect: called with a :class:`Reconnected` after a call or a watch went through
             again (in the calling or iterating thread); also logged at INFO.
+        identity_token: the player's identity token (a JWT from the app that embeds trapoula,
+            docs/identity.md), sent with :meth:`create_table` and :meth:`join`; a server configured
+            with an identity key requires it (None: an anonymous server).
         seeds: give the seat's own random seed for every hand's deal by itself (docs/shuffle.md
             2a): right after :meth:`join`, and, when the last view this client received for the
             seat (from :meth:`act`, :meth:`start_match`, :meth:`view` or a watch) showed a hand
@@ -743,6 +748,7 @@ class TableClient:
         retry_for: float = DEFAULT_RETRY_FOR,
         on_reconnect: Callable[[Reconnected], None] | None = None,
         seeds: bool = True,
+        identity_token: str | None = None,
     ) -> None:
         targets = _targets(target)
         if token is not None:
@@ -776,6 +782,11 @@ class TableClient:
         """``(table id, token, hand)`` of every seed given (or tried) by itself."""
         self._owed: dict[tuple[str, str], int] = {}
         """``(table id, token) -> hand`` of the seeds the last views showed awaited (:meth:`seen`)."""
+        self.identity_token = identity_token
+        """The identity token sent with :meth:`create_table` and :meth:`join` (None: none)."""
+        self.owner_tokens: dict[str, str] = {}
+        """``table id -> owner token`` of the tables this client created: :meth:`add_bot` and
+        :meth:`start_match` send it (only the owner adds bots and starts the match)."""
 
     @property
     def target(self) -> str:
@@ -904,9 +915,13 @@ class TableClient:
         initial_totals: Sequence[int] = (),
         manual_deal: bool = False,
         request_id: str | None = None,
+        private: bool = False,
     ) -> CreatedTable:
         """Create a table.  Retried with one ``request_id`` (a new random one when None: 32 hex
-        digits), so a retry answers the table the first attempt made and makes no other.
+        digits), so a retry answers the table the first attempt made and makes no other.  The
+        client keeps the owner token (:attr:`owner_tokens`) for :meth:`add_bot` and
+        :meth:`start_match`.  A ``private`` table is not listed and is joined with its
+        invitation code (:attr:`CreatedTable.invitation_code`).
 
         ``manual_deal`` makes a table for explicit deals (tests, the audit of a hand dealt at a
         physical table): it deals a hand only on ``next_hand``, and only such a table accepts an
@@ -915,6 +930,8 @@ class TableClient:
         Raises:
             InvalidArgument: unknown game, option or seat count; a request id that is not 16 to
                 128 printable ASCII characters.
+            PermissionDenied: the server requires an identity token and :attr:`identity_token` is
+                missing or does not verify (``UNAUTHENTICATED``).
             Unavailable: no server answered within the retry budget.
         """
         if isinstance(initial_totals, str | bytes) or not isinstance(initial_totals, Sequence):
@@ -926,28 +943,45 @@ class TableClient:
             initial_totals=[_whole(t, "initial total", -_INT32_MAX - 1) for t in initial_totals],
             manual_deal=bool(manual_deal),
             request_id=uuid.uuid4().hex if request_id is None else _text(request_id, "request_id"),
+            identity_token=self.identity_token or "",
+            private=bool(private),
         )
         if first_dealer is not None:
             request.first_dealer = _whole(first_dealer, "first_dealer")
         response = self._call(lambda stub: stub.CreateTable, request)
-        return CreatedTable(response.table_id, response.owner_token)
+        self.owner_tokens[response.table_id] = response.owner_token
+        return CreatedTable(response.table_id, response.owner_token, response.invitation_code)
 
-    def join(self, table_id: str, name: str, seat: int | None = None, request_id: str | None = None) -> Joined:
+    def join(
+        self,
+        table_id: str,
+        name: str,
+        seat: int | None = None,
+        request_id: str | None = None,
+        invitation_code: str = "",
+    ) -> Joined:
         """Take a seat (``seat``, or the first free one); the client adopts its token if it has none.
 
         Retried with one ``request_id`` (a new random one when None), so a retry answers the seat
-        and token the first attempt took and takes no other.
+        and token the first attempt took and takes no other.  At a server that verifies identities
+        the seat is :attr:`identity_token`'s player's and ``name`` may be ``""`` (the token names
+        the player); a private table needs its ``invitation_code``.
 
         Raises:
             NotFound: unknown table.
             AlreadyExists: the seat is taken or the match has started.
             InvalidArgument: a bad name, or a request id that is not 16 to 128 printable ASCII characters.
+            PermissionDenied: a private table without its code or with a wrong one
+                (``bad_invitation``); a name that is not the identity token's, or no valid identity
+                token where the server requires one.
             Unavailable: no server answered within the retry budget.
         """
         request = table_pb2.JoinTableRequest(
             table_id=_text(table_id, "table_id"),
             name=_text(name, "name"),
             request_id=uuid.uuid4().hex if request_id is None else _text(request_id, "request_id"),
+            identity_token=self.identity_token or "",
+            invitation_code=_text(invitation_code, "invitation_code"),
         )
         if seat is not None:
             request.seat = _whole(seat, "seat")
@@ -1013,15 +1047,20 @@ class TableClient:
         except TrapoulaError as exc:  # the hand was dealt meanwhile: it counts this seat as empty
             log.info("table %s: seed for hand %s not given: %s", table_id, hand or "next", exc)
 
-    def add_bot(self, table_id: str, level: str = "heuristic", seat: int | None = None, name: str = "") -> int:
+    def add_bot(
+        self, table_id: str, level: str = "heuristic", seat: int | None = None, name: str = "", token: str | None = None
+    ) -> int:
         """Seat a bot the server plays (a level of :attr:`GameInfo.bot_levels`); returns its seat (-1
-        while queued for the next hand, ``mau_mau`` R6.9).
+        while queued for the next hand, ``mau_mau`` R6.9).  Only the owner adds bots: the call sends
+        ``token``, else the owner token of a table this client created (:attr:`owner_tokens`), else
+        the client's own token.
 
         Retried only when it never reached a server (:func:`never_sent`): a retry could seat a
         second bot.
 
         Raises:
             NotFound, AlreadyExists, InvalidArgument (unknown level).
+            PermissionDenied: not the owner's token (``owner_only``).
             Unavailable: no server answered, or the call may have reached one.
         """
         request = table_pb2.AddBotRequest(
@@ -1029,18 +1068,25 @@ class TableClient:
         )
         if seat is not None:
             request.seat = _whole(seat, "seat")
-        return int(self._call(lambda stub: stub.AddBot, request).seat)
+        owner = token if token is not None else self.owner_tokens.get(table_id)
+        return int(self._call(lambda stub: stub.AddBot, request, owner).seat)
 
     def start_match(
-        self, table_id: str, command_id: str | None = None, deal: Mapping[str, Any] | None = None
+        self,
+        table_id: str,
+        command_id: str | None = None,
+        deal: Mapping[str, Any] | None = None,
+        token: str | None = None,
     ) -> ActResult:
         """Start the match (every seat taken): deals the first hand from a seed, or from ``deal``
-        (``{"hands": [[...]], "starter": "7H", "stock": [...]}``, S5.3).  ``command_id`` (a new
+        (``{"hands": [[...]], "starter": "7H", "stock": [...]}``, S5.3).  Only the owner starts it:
+        the call sends ``token``, else the owner token of a table this client created
+        (:attr:`owner_tokens`), else the client's own token.  ``command_id`` (a new
         UUID when None) is chosen once: every retry (after ``UNAVAILABLE``, ``DEADLINE_EXCEEDED``
         or ``CANCELLED``, within ``retry_for``) sends the same one, so the match starts once.
 
         Raises:
-            PermissionDenied: neither the owner token nor a seat token of the table.
+            PermissionDenied: not the owner token of the table (``owner_only``).
             AlreadyExists: the match has started.  CommandRejected: seats are free; a ``deal`` at a
                 table not created with ``manual_deal`` (``explicit_deal_not_allowed``).
             InvalidArgument: a ``deal`` that is not an explicit deal's mapping.
@@ -1051,7 +1097,8 @@ class TableClient:
         )
         if deal is not None:
             request.deal.CopyFrom(_explicit_deal(deal))
-        result = self._act_result(self._call(lambda stub: stub.StartMatch, request))
+        owner = token if token is not None else self.owner_tokens.get(table_id)
+        result = self._act_result(self._call(lambda stub: stub.StartMatch, request, owner))
         self.seen(table_id, result.view)
         return result
 

@@ -73,6 +73,9 @@ export interface ClientOptions {
   seeds?: boolean;
   /** How often `watch` opens the stream again after it broke (UNAVAILABLE, a lost connection) in a row; default 5. */
   watchRetries?: number;
+  /** The player's identity token (a JWT from the app that embeds trapoula, docs/identity.md), sent
+   * with `createTable` and `join`; a server configured with an identity key requires it. */
+  identityToken?: string;
 }
 
 const RESUMABLE = new Set([Code.Unavailable, Code.Unknown, Code.Internal, Code.DeadlineExceeded]);
@@ -168,25 +171,32 @@ export class TrapoulaClient {
   private readonly seeded = new Set<string>();
   /** table id -> the hand whose seed the last view showed owed by this seat. */
   private readonly owed = new Map<string, number>();
+  /** table id -> the owner token of a table this client created (sent by `addBot` and `startMatch`:
+   * only the owner adds bots and starts the match). */
+  readonly ownerTokens = new Map<string, string>();
+  readonly identityToken: string;
 
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.service = createClient(TableService, transport);
     this.seeds = options.seeds ?? true;
     this.watchRetries = options.watchRetries ?? 5;
+    this.identityToken = options.identityToken ?? "";
   }
 
   private headers(token = this.token): Record<string, string> {
     return token ? { authorization: `Bearer ${token}` } : {};
   }
 
-  /** Create a table of `game` with `seats` seats and the game's `options` (its rules file, section 7).
-   * Throws INVALID_ARGUMENT (`unknown_game`, `bad_option` ...). */
+  /** Create a table of `game` with `seats` seats and the game's `options` (its rules file, section 7);
+   * the client keeps its owner token for `addBot` and `startMatch`.  A `private` table is not listed
+   * and is joined with its `invitationCode`.  Throws INVALID_ARGUMENT (`unknown_game`, `bad_option`
+   * ...), UNAUTHENTICATED (an identity token required or refused, docs/identity.md). */
   async createTable(
     game: string,
     seats: number,
     options: JsonObject = {},
-    extra: { manualDeal?: boolean; firstDealer?: number; requestId?: string } = {},
-  ): Promise<{ tableId: string; ownerToken: string }> {
+    extra: { manualDeal?: boolean; firstDealer?: number; requestId?: string; private?: boolean } = {},
+  ): Promise<{ tableId: string; ownerToken: string; invitationCode: string }> {
     const reply = await this.service.createTable({
       game,
       seats,
@@ -194,30 +204,55 @@ export class TrapoulaClient {
       manualDeal: extra.manualDeal ?? false,
       firstDealer: extra.firstDealer,
       requestId: extra.requestId ?? "",
+      identityToken: this.identityToken,
+      private: extra.private ?? false,
     });
-    return { tableId: reply.tableId, ownerToken: reply.ownerToken };
+    this.ownerTokens.set(reply.tableId, reply.ownerToken);
+    return { tableId: reply.tableId, ownerToken: reply.ownerToken, invitationCode: reply.invitationCode };
   }
 
   /** Take a seat (`seat`, or the first free one); adopts its token when the client has none, and
    * gives the seat's seed for the first hand.  Retry-safe through one request id.
-   * Throws NOT_FOUND, ALREADY_EXISTS (`seat_taken`, `table_full`, `already_started`). */
-  async join(tableId: string, name: string, seat?: number): Promise<{ seat: number; seatToken: string; queued: boolean }> {
-    const reply = await this.service.joinTable({ tableId, name, seat, requestId: newId() });
+   * Throws NOT_FOUND, ALREADY_EXISTS (`seat_taken`, `table_full`, `already_started`), PERMISSION_DENIED
+   * (`bad_invitation` at a private table without its code). */
+  async join(
+    tableId: string,
+    name: string,
+    seat?: number,
+    invitationCode = "",
+  ): Promise<{ seat: number; seatToken: string; queued: boolean }> {
+    const reply = await this.service.joinTable({
+      tableId,
+      name,
+      seat,
+      requestId: newId(),
+      identityToken: this.identityToken,
+      invitationCode,
+    });
     this.token ??= reply.seatToken;
     if (this.seeds && reply.seat >= 0 && !reply.queued) await this.seedOnce(tableId, reply.seatToken, 0);
     return { seat: reply.seat, seatToken: reply.seatToken, queued: reply.queued };
   }
 
-  /** Seat a computer player of `level` (ListGames names each game's levels); returns its seat. */
-  async addBot(tableId: string, level = "heuristic", seat?: number, name = ""): Promise<number> {
-    return (await this.service.addBot({ tableId, level, seat, name })).seat;
+  /** Seat a computer player of `level` (ListGames names each game's levels); returns its seat.  Only
+   * the owner adds bots: sends `token`, else the owner token of a table this client created, else
+   * its own (PERMISSION_DENIED `owner_only` otherwise). */
+  async addBot(
+    tableId: string,
+    level = "heuristic",
+    seat?: number,
+    name = "",
+    token = this.ownerTokens.get(tableId) ?? this.token,
+  ): Promise<number> {
+    return (await this.service.addBot({ tableId, level, seat, name }, { headers: this.headers(token) })).seat;
   }
 
-  /** Start the match (every seat taken) with the owner's token (`token`) or the client's own.
+  /** Start the match (every seat taken) with the owner's token: `token`, else the owner token of a
+   * table this client created, else its own (PERMISSION_DENIED `owner_only` for a seat's).
    * `deal`: an explicit deal, only at a table created with `manualDeal`. */
   async startMatch(
     tableId: string,
-    token = this.token,
+    token = this.ownerTokens.get(tableId) ?? this.token,
     options: { commandId?: string; deal?: MessageInitShape<typeof ExplicitDealSchema> } = {},
   ): Promise<ActResult> {
     const deal = options.deal ? create(ExplicitDealSchema, options.deal) : undefined;

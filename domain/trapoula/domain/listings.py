@@ -99,6 +99,13 @@ class MatchPlayer:
     """True when the player left or was eliminated before the end (role ``seat_vacated``)."""
     team: int | None
     """The team in a game scored by team (``GameSpec.teams``: the index of the player's team), else None."""
+    player_id: str | None = None
+    """The verified player's id (the app's identity token, docs/identity.md); None: a name only."""
+
+    @property
+    def verified(self) -> bool:
+        """True when the player's id was verified (anybody may have typed an unverified name)."""
+        return self.player_id is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,9 @@ class TableCreated(TypedDict):
     first_dealer: int | None
     initial_totals: list[int] | None
     manual_deal: bool
+    private: NotRequired[bool]
+    """``true`` for a private table (not listed, joined with an invitation code); absent for a public
+    one."""
 
 
 class SeatTaken(TypedDict):
@@ -44,6 +47,9 @@ class SeatTaken(TypedDict):
     queued: NotRequired[int | None]
     """The version of the ``JoinQueued`` this fulfils (a newcomer who waited, in a game
     whose players join during the match)."""
+    player_id: NotRequired[str]
+    """The player's id as the identity token of the app that embeds the server gave it
+    (docs/identity.md); absent for a bot and for a player seated without one."""
 
 
 class JoinQueued(TypedDict):
@@ -52,6 +58,8 @@ class JoinQueued(TypedDict):
     name: str
     bot: str | None
     token_hash: Hex64 | None
+    player_id: NotRequired[str]
+    """As ``SeatTaken.player_id``."""
 
 
 class SeedCommitted(TypedDict):

@@ -37,8 +37,9 @@ from trapoula.service import moves
 from trapoula.service.automation import AUTO_WORKERS, Automation
 from trapoula.service.autoplay import CHUNK_EVENTS, Dealer
 from trapoula.service.commands import Commands
-from trapoula.service.errors import ErrorContext, PermissionDenied
+from trapoula.service.errors import ErrorContext, PermissionDenied, clip
 from trapoula.service.follower import StoreFollower
+from trapoula.service.identity import IdentityVerifier
 from trapoula.service.inputs import (
     check_command,
     check_command_id,
@@ -61,7 +62,7 @@ from trapoula.service.principals import (
 from trapoula.service.queries import TableIndex
 from trapoula.service.reads import TableReads
 from trapoula.service.recording import Table
-from trapoula.service.seating import new_table, open_table, take_seat
+from trapoula.service.seating import by_invitation, new_table, open_table, owner_only, take_seat
 from trapoula.service.snapshots import SNAPSHOT_EVERY, ColdLoad
 from trapoula.service.store import TableStore, store_url
 from trapoula.service.views import (
@@ -129,6 +130,7 @@ class Tables(TableReads):
         auto_workers: int = AUTO_WORKERS,
         snapshot_every: int = SNAPSHOT_EVERY,
         recent_states: int | None = None,
+        identity: IdentityVerifier | None = None,
     ) -> None:
         if recent_states is not None:  # a setting of the process: every table in memory keeps as many
             Table.recent_states = max(1, recent_states)
@@ -144,6 +146,9 @@ class Tables(TableReads):
         self.commands.after_save = self.automation.after_save
         self.follower = StoreFollower(self.store)
         self.index = TableIndex(self.store)
+        self.identity = identity
+        """The app's identity key (docs/identity.md): with one, creating a table and taking a seat
+        need an identity token; None: anonymous, names are whatever players type."""
 
     # ----------------------------------------------------------------------- the store's parts
 
@@ -231,8 +236,15 @@ class Tables(TableReads):
         initial_totals: Sequence[int] | None = None,
         manual_deal: bool = False,
         request_id: str | None = None,
+        identity_token: str | None = None,
+        private: bool = False,
     ) -> tuple[str, str]:
         """Create a table; returns ``(table_id, owner_token)``.
+
+        With an identity key configured (:attr:`identity`), ``identity_token`` must be a valid
+        token of the app (docs/identity.md).  A ``private`` table is not listed and is joined only
+        with its invitation code (:func:`~trapoula.service.principals.invitation_code` of the
+        owner token's hash).
 
         ``initial_totals`` empty or None means all zero.  ``manual_deal`` makes a table for
         explicit deals (tests, and the audit of a hand dealt at a physical table): it deals a hand
@@ -248,14 +260,20 @@ class Tables(TableReads):
             InvalidInput: unknown game (``unknown_game``), a seat count outside the game's range
                 (``bad_seats``), a bad option (``bad_option``), a first dealer or totals that do
                 not fit (``bad_config``), a bad request id (``bad_request_id``).
+            Unauthenticated: an identity key is configured and ``identity_token`` is missing
+                (``identity_required``) or does not verify (``bad_identity``).
         """
+        if self.identity is not None:
+            self.identity.verify(identity_token)
         request_id = check_request_id(request_id)
         if request_id is None:
             tid, owner_token = None, new_token()
         else:
             tid = derived_table_id(self._secret, request_id)
             owner_token = derived_token(self._secret, f"{tid}/owner/{request_id}")
-        created, preset = new_table(game, seats, options, first_dealer, initial_totals, manual_deal, owner_token, tid)
+        created, preset = new_table(
+            game, seats, options, first_dealer, initial_totals, manual_deal, owner_token, tid, bool(private)
+        )
         table_id = str(created.originator_id)
         try:
             self.store.save_events(table_id, [created])
@@ -267,8 +285,20 @@ class Tables(TableReads):
             self.commands.execute(table_id, None, OWNER, open_table(self.dealer, preset))
         return table_id, owner_token
 
-    def join(self, table_id: str, name: str, seat: int | None = None, request_id: str | None = None) -> tuple[int, str]:
+    def join(
+        self,
+        table_id: str,
+        name: str,
+        seat: int | None = None,
+        request_id: str | None = None,
+        identity_token: str | None = None,
+        invitation: str | None = None,
+    ) -> tuple[int, str]:
         """Take a seat (``seat``, or the first free one); returns ``(seat, seat_token)``.
+
+        With an identity key configured (:attr:`identity`) ``identity_token`` is required: the seat
+        is the token's player's (``SeatTaken.player_id``), named by the token (``name`` may be empty
+        or the same name).  A private table needs its ``invitation`` code.
 
         In a started match of a game with seat changes (``GameSpec.seat_changes``) the newcomer takes the
         lowest vacant seat between hands, or is queued during a hand: the seat is then -1 and the
@@ -283,25 +313,52 @@ class Tables(TableReads):
                 (``bad_seat``) or a bad request id (``bad_request_id``).
             SeatTaken: the seat is taken or none is free.
             AlreadyStarted: the match has started.
+            Unauthenticated: an identity key is configured and ``identity_token`` is missing
+                (``identity_required``) or does not verify (``bad_identity``).
+            PermissionDenied: a ``name`` other than the token's (``identity_mismatch``), a retried
+                request id of another player's seat (``identity_mismatch``), a private table
+                without its invitation code or with a wrong one (``bad_invitation``).
         """
         parse_table_id(table_id)
-        checked = check_name(name or "")
+        player_id = None
+        if self.identity is not None:
+            who = self.identity.verify(identity_token)
+            if name and check_name(name) != who.name:
+                raise PermissionDenied(
+                    f"the name {clip(name)!r} is not the identity token's ({who.name!r})",
+                    reason="identity_mismatch",
+                    context=ErrorContext(table_id),
+                )
+            checked, player_id = who.name, who.player_id
+        else:
+            checked = check_name(name or "")
         request_id = check_request_id(request_id)
         token = new_token() if request_id is None else derived_token(self._secret, f"{table_id}/seat/{request_id}")
         chosen: list[int] = []
-        self.commands.execute(table_id, None, SPECTATOR, take_seat(seat, checked, None, token, chosen))
+        decide = by_invitation(invitation, take_seat(seat, checked, None, token, chosen, player_id))
+        self.commands.execute(table_id, None, SPECTATOR, decide)
         return chosen[0], token
 
-    def add_bot(self, table_id: str, level: str, seat: int | None = None, name: str | None = None) -> int:
+    def add_bot(
+        self,
+        table_id: str,
+        level: str,
+        seat: int | None = None,
+        name: str | None = None,
+        principal: Principal = OWNER,
+    ) -> int:
         """Seat a server-side bot of ``level`` (one of ``bots.levels(game)``); returns its seat (-1
-        while queued, as in :meth:`join`).
+        while queued, as in :meth:`join`).  Only the table's owner adds bots (``principal``: who
+        calls; the servicer passes the caller's, code embedding ``Tables`` acts as the owner).
 
         Raises:
             TableNotFound, InvalidInput (also ``bad_bot_level``), SeatTaken, AlreadyStarted: as
             :meth:`join`.
+            PermissionDenied: the caller is not the owner (``owner_only``).
         """
         level = check_key(level, "bot level", "bad_bot_level")
         parse_table_id(table_id)
+        owner_only(table_id, principal, "adds bots to")
         bots.check_level(level, self.store.load(table_id).state.spec.key)
         checked = None if name is None else check_name(name)
         chosen: list[int] = []
@@ -333,10 +390,9 @@ class Tables(TableReads):
         parse_table_id(table_id)
         check_command_id(command_id)
         if principal.kind == "spectator":
-            raise PermissionDenied(
-                f"starting table {table_id} needs the owner's or a seat's token", context=ErrorContext(table_id)
-            )
+            raise PermissionDenied(f"starting table {table_id} needs the owner's token", context=ErrorContext(table_id))
         check_deal(table_id, principal, deal)
+        owner_only(table_id, principal, "starts")
         decide = moves.start_match(self.dealer, principal, deal)
         return self.commands.execute(table_id, command_id, principal, decide)
 

@@ -104,6 +104,8 @@ def seat_newcomer(
     if wanted is not None and wanted != seat:
         raise InvalidInput(f"seat {wanted}: the rules seat this newcomer in seat {seat}", "bad_seat")
     payload = {"seat": seat, "name": who.name, "bot": who.bot, "token_hash": who.token_hash, "queued": queued}
+    if who.player_id is not None:
+        payload["player_id"] = who.player_id
     drafts.append(Draft(SEAT_TAKEN, payload, "table"))
     return game_state, drafts
 

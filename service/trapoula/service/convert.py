@@ -361,7 +361,17 @@ def match_to_proto(match: MatchSummary) -> pb.MatchSummary:
         started_at=rfc3339(match.started_at),
         finished_at=rfc3339(match.finished_at),
         players=[
-            pb.MatchPlayer(seat=p.seat, name=p.name, bot=p.bot, total=p.total, won=p.won, left=p.left, team=p.team)
+            pb.MatchPlayer(
+                seat=p.seat,
+                name=p.name,
+                bot=p.bot,
+                total=p.total,
+                won=p.won,
+                left=p.left,
+                team=p.team,
+                player_id=p.player_id or "",
+                verified=p.verified,
+            )
             for p in match.players
         ],
         winner_seats=match.winner_seats,
@@ -385,4 +395,6 @@ def standing_to_proto(row: Standing) -> pb.Standing:
         played=row.played,
         won=row.won,
         last_finished_at=rfc3339(row.last_finished_at),
+        player_id=row.player_id or "",
+        verified=row.verified,
     )

@@ -5,6 +5,7 @@
 |---|---|
 | :class:`TableNotFound` | ``NOT_FOUND`` |
 | :class:`PermissionDenied` | ``PERMISSION_DENIED`` |
+| :class:`Unauthenticated` | ``UNAUTHENTICATED`` |
 | :class:`SeatTaken`, :class:`AlreadyStarted` | ``ALREADY_EXISTS`` |
 | :class:`Conflict` | ``ABORTED`` |
 | :class:`VersionAhead` | ``OUT_OF_RANGE`` |
@@ -92,6 +93,13 @@ class PermissionDenied(ServiceError):
     """A wrong token, or a principal that may not issue this command (``PERMISSION_DENIED``)."""
 
     default_reason = "permission_denied"
+
+
+class Unauthenticated(ServiceError):
+    """No identity token where the server requires one, or one that does not verify
+    (``UNAUTHENTICATED``; reasons ``identity_required``, ``bad_identity``)."""
+
+    default_reason = "bad_identity"
 
 
 class SeatTaken(ServiceError):

@@ -111,3 +111,30 @@ def principal_of(state: TableState, token: str | None) -> Principal | None:
         if hmac.compare_digest(h, gone_hash):
             return Principal("former", seat, until, since)
     return None
+
+
+INVITATION_LABEL = b"trapoula invitation code"
+"""What the invitation code of a private table signs (:func:`invitation_code`)."""
+
+
+def invitation_code(owner_token_hash: str) -> str:
+    """The invitation code of a private table whose owner token has the SHA-256 ``owner_token_hash``
+    (hex): HMAC-SHA256(the hash's bytes, :data:`INVITATION_LABEL`), its first 16 bytes URL-safe
+    base64 (22 characters).  Every replica works it out from the stored hash alone, so it needs
+    no storage and survives restarts; it tells nothing of the owner token, and only the server
+    (which keeps the hash out of every record and log) and the owner can compute it.
+
+    >>> len(invitation_code("00" * 32)), invitation_code("00" * 32) == invitation_code("00" * 32)
+    (22, True)
+    """
+    digest = hmac.new(bytes.fromhex(owner_token_hash), INVITATION_LABEL, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode("ascii").rstrip("=")
+
+
+def invited(state: TableState, code: str | None) -> bool:
+    """True when ``code`` is the invitation code of the private table in ``state`` (compared in
+    constant time); always True at a public table."""
+    if not state.private:
+        return True
+    expected = invitation_code(state.owner_token_hash).encode("ascii")
+    return bool(code) and hmac.compare_digest((code or "").encode("utf-8"), expected)

@@ -30,6 +30,7 @@ from trapoula.domain.registry import GAMES
 from trapoula.domain.seeding import SERVER_SEED_REVEALED
 from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, TABLE_CREATED, TABLE_EVENTS
 from trapoula.service.projectionrows import LOBBY, MATCHES, PLAYERS, STANDINGS, FoldedPlayer, FoldedTable
+from trapoula.service.readtables import player_key
 
 log = logging.getLogger("trapoula.service.projection")
 """The projection's logger (the fold's warnings are the projection's)."""
@@ -189,8 +190,15 @@ class Fold:
             seat = _int(p.get("seat"))
             if seat is None or seat < 0:
                 return
+            player_id = p.get("player_id")
             player = FoldedPlayer(
-                table.table_id, fact.version, seat, str(p.get("name") or ""), str(p.get("bot") or ""), new=True
+                table.table_id,
+                fact.version,
+                seat,
+                str(p.get("name") or ""),
+                str(p.get("bot") or ""),
+                player_id if isinstance(player_id, str) else None,
+                new=True,
             )
             player.team = _team(spec, seat)
             table.players.append(player)
@@ -245,6 +253,7 @@ class Fold:
             seats=max(0, _int(p.get("seats")) or 0),
             options=_json(p.get("options") or {}),
             manual_deal=bool(p.get("manual_deal")),
+            private=p.get("private") is True,
             status="open",
             free_seats="[]",
             open_places=0,
@@ -280,7 +289,7 @@ class Fold:
         last: dict[int, FoldedPlayer] = {}
         for player in table.players:
             last[player.seat] = player
-        results: dict[tuple[str, str], bool] = {}
+        results: dict[tuple[str, str], tuple[str, str | None, bool]] = {}
         for player in table.players:
             is_last = last[player.seat] is player
             total = None
@@ -289,8 +298,9 @@ class Fold:
             player.total = total
             player.won = is_last and player.seat in winner_seats
             player.dirty = True
-            key = (player.name, player.bot)
-            results[key] = results.get(key, False) or player.won
+            seen = (player_key(player.name, player.player_id), player.bot)
+            won_before = results[seen][2] if seen in results else False
+            results[seen] = (player.name, player.player_id, won_before or player.won)
         table.status = "over"
         self.matches.append(
             {
@@ -310,11 +320,11 @@ class Fold:
                 "result": _json(dict(p)),
             }
         )
-        for (name, bot), won in results.items():
-            entry = self.standings.setdefault((table.game, name, bot), [0, 0, fact.timestamp])
+        for (who, bot), (name, player_id, won) in results.items():
+            entry = self.standings.setdefault((table.game, who, bot), [0, 0, fact.timestamp, name, player_id])
             entry[0] += 1
             entry[1] += int(won)
-            entry[2] = fact.timestamp
+            entry[2], entry[3] = fact.timestamp, name
 
     @staticmethod
     def _derive(table: FoldedTable, spec: GameSpec[Any, Any] | None) -> None:
@@ -371,22 +381,23 @@ class Fold:
         s = STANDINGS
         known: dict[tuple[str, str, str], tuple[int, int]] = {}
         for chunk in _chunks(keys):
-            stmt = select(s.c.game, s.c.name, s.c.bot, s.c.played, s.c.won).where(
-                tuple_(s.c.game, s.c.name, s.c.bot).in_(chunk)
+            stmt = select(s.c.game, s.c.player, s.c.bot, s.c.played, s.c.won).where(
+                tuple_(s.c.game, s.c.player, s.c.bot).in_(chunk)
             )
             for r in self.conn.execute(stmt):
-                known[(r.game, r.name, r.bot)] = (r.played, r.won)
+                known[(r.game, r.player, r.bot)] = (r.played, r.won)
         inserts: list[dict[str, Any]] = []
         updates: list[dict[str, Any]] = []
-        for key, (played, won, last) in self.standings.items():
-            game, name, bot = key
+        for key, (played, won, last, name, player_id) in self.standings.items():
+            game, player, bot = key
             if key in known:
                 before_played, before_won = known[key]
                 updates.append(
                     {
                         "_game": game,
-                        "_name": name,
+                        "_player": player,
                         "_bot": bot,
+                        "name": name,
                         "played": before_played + played,
                         "won": before_won + won,
                         "last_finished_at": last,
@@ -394,12 +405,21 @@ class Fold:
                 )
             else:
                 inserts.append(
-                    {"game": game, "name": name, "bot": bot, "played": played, "won": won, "last_finished_at": last}
+                    {
+                        "game": game,
+                        "player": player,
+                        "name": name,
+                        "player_id": player_id,
+                        "bot": bot,
+                        "played": played,
+                        "won": won,
+                        "last_finished_at": last,
+                    }
                 )
         if inserts:
             self.conn.execute(insert(s), inserts)
         if updates:
             change = update(s).where(
-                and_(s.c.game == bindparam("_game"), s.c.name == bindparam("_name"), s.c.bot == bindparam("_bot"))
+                and_(s.c.game == bindparam("_game"), s.c.player == bindparam("_player"), s.c.bot == bindparam("_bot"))
             )
             self.conn.execute(change, updates)

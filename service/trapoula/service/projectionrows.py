@@ -37,6 +37,7 @@ class FoldedPlayer:
     seat: int
     name: str
     bot: str
+    player_id: str | None = None
     left_version: int | None = None
     team: int | None = None
     total: int | None = None
@@ -52,6 +53,7 @@ class FoldedPlayer:
             "seat": self.seat,
             "name": self.name,
             "bot": self.bot,
+            "player_id": self.player_id,
             "left_version": self.left_version,
             "team": self.team,
             "total": self.total,
@@ -69,6 +71,7 @@ class FoldedTable:
     seats: int
     options: str
     manual_deal: bool
+    private: bool
     status: str
     free_seats: str
     open_places: int
@@ -84,7 +87,7 @@ class FoldedTable:
     dirty: bool = False
 
     _COLUMNS = (
-        "table_id", "created_seq", "game", "seats", "options", "manual_deal", "status", "free_seats",
+        "table_id", "created_seq", "game", "seats", "options", "manual_deal", "private", "status", "free_seats",
         "open_places", "seated", "waiting", "hands", "record_cut", "record_hands", "created_at", "started_at",
     )  # fmt: skip
 

@@ -83,11 +83,14 @@ def list_games() -> list[GameInfo]:
 
 
 class TableIndex:
-    """Every table of the store, oldest first: ``(notification id, table id, game)``."""
+    """Every public table of the store, oldest first: ``(notification id, table id, game)`` (a
+    private table, ``TableCreated.private``, is never listed)."""
 
     def __init__(self, store: TableStore) -> None:
         self.store = store
         self._rows: list[tuple[int, str, str]] = []
+        self._next = 1
+        """The notification id to read from next."""
         self._lock = threading.Lock()
 
     def refresh(self) -> list[tuple[int, str, str]]:
@@ -99,16 +102,15 @@ class TableIndex:
         topic = get_topic(Table.Created)
         recorder, mapper = self.store.recorder, self.store.mapper
         with self._lock:
-            start = self._rows[-1][0] + 1 if self._rows else 1
             while True:
-                found = recorder.select_notifications(start=start, limit=500, topics=[topic])
+                found = recorder.select_notifications(start=self._next, limit=500, topics=[topic])
                 for n in found:
-                    created = mapper.to_domain_event(n)
-                    game = getattr(created, "payload", {}).get("game", "")
-                    self._rows.append((n.id, str(n.originator_id), str(game)))
+                    payload = getattr(mapper.to_domain_event(n), "payload", {})
+                    if payload.get("private") is not True:
+                        self._rows.append((n.id, str(n.originator_id), str(payload.get("game", ""))))
+                    self._next = n.id + 1
                 if len(found) < 500:
                     break
-                start = found[-1].id + 1
             return list(self._rows)
 
     def page(

@@ -197,7 +197,7 @@ class ReadModels:
         game = filter_text(game, "game", "unknown_game")
         size = page_size_of(page_size)
         before = seq_token(page_token)
-        stmt = select(*columns(LobbyRow)).where(LobbyRow.open_places > 0)
+        stmt = select(*columns(LobbyRow)).where(LobbyRow.open_places > 0, LobbyRow.private.is_(False))
         if game:
             stmt = stmt.where(LobbyRow.game == game)
         if before is not None:
@@ -239,11 +239,13 @@ class ReadModels:
         finished_before: str = "",
         page_size: int = 0,
         page_token: str = "",
+        player_id: str = "",
     ) -> tuple[list[MatchSummary], str]:
         """Finished matches, newest first (in the order they ended in the log); returns
         ``(matches, next_page_token)`` (``""`` after the last page).
 
         Filters: ``player`` an exact display name (person or bot) among the match's players;
+        ``player_id`` a verified player's id among them (docs/identity.md);
         ``game`` a game key; ``finished_after`` (inclusive) and ``finished_before`` (exclusive)
         times as :func:`~trapoula.service.readpages.parse_time` reads them.
 
@@ -252,6 +254,7 @@ class ReadModels:
                 size (``bad_page_size``) or page token (``bad_page_token``).
         """
         player = filter_text(player, "player", "bad_player")
+        player_id = filter_text(player_id, "player_id", "bad_player")
         game = filter_text(game, "game", "unknown_game")
         after = parse_time(finished_after, "finished_after")
         before_time = parse_time(finished_before, "finished_before")
@@ -266,6 +269,8 @@ class ReadModels:
             stmt = stmt.where(MatchRow.finished_at < before_time)
         if player:  # IN, not a correlated EXISTS, which SQLite runs as a search of the name per match
             stmt = stmt.where(MatchRow.table_id.in_(select(PlayerRow.table_id).where(PlayerRow.name == player)))
+        if player_id:
+            stmt = stmt.where(MatchRow.table_id.in_(select(PlayerRow.table_id).where(PlayerRow.player_id == player_id)))
         if before is not None:
             stmt = stmt.where(MatchRow.ended_seq < before)
         stmt = stmt.order_by(MatchRow.ended_seq.desc()).limit(size + 1)
@@ -282,7 +287,9 @@ class ReadModels:
         self, game: str = "", player: str = "", page_size: int = 0, page_token: str = ""
     ) -> tuple[list[Standing], str]:
         """Players' results per game, most wins first (then fewest matches played, then game,
-        name and bot level); returns ``(standings, next_page_token)`` (``""`` after the last page).
+        name, player and bot level); returns ``(standings, next_page_token)`` (``""`` after the last
+        page).  A verified player (docs/identity.md) has one row per game and bot level whatever
+        names its tokens gave (the latest shown); ``player`` filters by display name.
 
         Raises:
             InvalidInput: a bad filter (``unknown_game``, ``bad_player``), page size
@@ -299,17 +306,19 @@ class ReadModels:
         if player:
             stmt = stmt.where(s.name == player)
         if last is not None:
-            won, played, g, name, bot = last
+            won, played, g, name, key, bot = last
+            same = and_(s.won == won, s.played == played, s.game == g)
             stmt = stmt.where(
                 or_(
                     s.won < won,
                     and_(s.won == won, s.played > played),
                     and_(s.won == won, s.played == played, s.game > g),
-                    and_(s.won == won, s.played == played, s.game == g, s.name > name),
-                    and_(s.won == won, s.played == played, s.game == g, s.name == name, s.bot > bot),
+                    and_(same, s.name > name),
+                    and_(same, s.name == name, s.player > key),
+                    and_(same, s.name == name, s.player == key, s.bot > bot),
                 )
             )
-        stmt = stmt.order_by(s.won.desc(), s.played, s.game, s.name, s.bot).limit(size + 1)
+        stmt = stmt.order_by(s.won.desc(), s.played, s.game, s.name, s.player, s.bot).limit(size + 1)
         with self._read() as conn:
             rows = [Standing(**r._mapping) for r in conn.execute(stmt)]
         token = encode_standings_token(rows[size - 1]) if len(rows) > size else ""
@@ -353,7 +362,8 @@ def _summary(row: Row[Any], players: Sequence[Row[Any]]) -> MatchSummary:
         started_at=row.started_at,
         finished_at=row.finished_at,
         players=tuple(
-            MatchPlayer(p.seat, p.name, p.bot, p.total, p.won, p.left_version is not None, p.team) for p in players
+            MatchPlayer(p.seat, p.name, p.bot, p.total, p.won, p.left_version is not None, p.team, p.player_id)
+            for p in players
         ),
         winner_seats=tuple(json.loads(row.winner_seats)),
         winner_team=row.winner_team,

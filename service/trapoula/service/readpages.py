@@ -3,7 +3,7 @@ sizes, page tokens, filters and times.
 
 Every list is paged by a key, never an offset: a lobby or history page token is the notification id
 of the last row given (:func:`seq_token`), a standings token the last row's ``(won, played, game,
-name, bot)`` as base64 JSON (:func:`standings_token`).  Bad input raises
+name, player, bot)`` as base64 JSON (:func:`standings_token`).  Bad input raises
 :class:`~trapoula.domain.errors.InvalidInput` with a reason (``bad_page_size``, ``bad_page_token``,
 ``unknown_game``, ``bad_player``, ``bad_time``).  Times are read as RFC 3339 or unix seconds
 (:func:`parse_time`) and given as RFC 3339 in UTC (:func:`rfc3339`).
@@ -30,9 +30,9 @@ MAX_PAGE_SIZE = 500
 """Most rows in one page (a larger ``page_size`` is cut to this)."""
 MAX_FILTER = 64
 """Longest player name or game key accepted in a filter (names have at most 64 characters)."""
-MAX_PAGE_TOKEN = 1200
-"""Longest page token accepted (a standings token of three 64-character texts of 4-byte UTF-8
-characters has about 1,070)."""
+MAX_PAGE_TOKEN = 2600
+"""Longest page token accepted (a standings token of three 64-character texts and a player key of a
+128-character verified id, all of 4-byte UTF-8 characters, has about 2,150)."""
 MAX_POSITION = 2**63 - 1
 """Largest notification id a lobby or history page token may name (a 64-bit signed integer)."""
 MAX_TIME_TEXT = 40
@@ -93,8 +93,8 @@ def seq_token(token: Any) -> int | None:
     return int(token)
 
 
-def standings_token(token: Any) -> tuple[int, int, str, str, str] | None:
-    """The last row of the previous standings page, ``(won, played, game, name, bot)``.
+def standings_token(token: Any) -> tuple[int, int, str, str, str, str] | None:
+    """The last row of the previous standings page, ``(won, played, game, name, player, bot)``.
 
     Raises:
         InvalidInput: not a token this server gave (``bad_page_token``).
@@ -108,19 +108,21 @@ def standings_token(token: Any) -> tuple[int, int, str, str, str] | None:
         raw = json.loads(base64.urlsafe_b64decode(token.encode("ascii") + b"=" * (-len(token) % 4)))
     except (ValueError, binascii.Error, UnicodeDecodeError, RecursionError):
         raise bad from None
-    if not (isinstance(raw, list) and len(raw) == 5):
+    if not (isinstance(raw, list) and len(raw) == 6):
         raise bad
-    won, played, game, name, bot = raw
+    won, played, game, name, key, bot = raw
     if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**31 for v in (won, played)):
         raise bad
-    if not all(isinstance(v, str) and len(v) <= MAX_FILTER and not _CONTROL.search(v) for v in (game, name, bot)):
+    texts = ((game, MAX_FILTER), (name, MAX_FILTER), (key, 200), (bot, MAX_FILTER))
+    if not all(isinstance(v, str) and len(v) <= most and not _CONTROL.search(v) for v, most in texts):
         raise bad
-    return won, played, game, name, bot
+    return won, played, game, name, key, bot
 
 
 def encode_standings_token(row: Standing) -> str:
     """The page token after ``row``, the last of a standings page (:func:`standings_token` reads it)."""
-    raw = json.dumps([row.won, row.played, row.game, row.name, row.bot], ensure_ascii=False, separators=(",", ":"))
+    fields = [row.won, row.played, row.game, row.name, row.player, row.bot]
+    raw = json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
     return base64.urlsafe_b64encode(raw.encode("utf-8")).decode("ascii").rstrip("=")
 
 

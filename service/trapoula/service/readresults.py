@@ -14,11 +14,20 @@ __all__ = ["LobbyTable", "MatchPlayer", "MatchSummary", "SeatedPlayer", "Standin
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """A player's results in one game."""
+    """A player's results in one game: a verified player (``player_id``, docs/identity.md) under the
+    latest display name, or a display name only (``player_id`` None: anybody may have used it)."""
 
     game: str
+    player: str
+    """The key of the row (``readtables.player_key``): ``id:<player_id>`` or ``name:<name>``."""
     name: str
+    player_id: str | None
     bot: str
     played: int
     won: int
     last_finished_at: datetime
+
+    @property
+    def verified(self) -> bool:
+        """True for a verified player (an id from the app's identity token)."""
+        return self.player_id is not None

@@ -6,7 +6,7 @@ as SQLAlchemy 2.0 typed models (each column documented here; docs/read-models.md
 | ``trapoula_lobby`` | table (any status) | ``table_id`` |
 | ``trapoula_players`` | seat taken (``SeatTaken``) | ``table_id``, ``joined`` (its version) |
 | ``trapoula_matches`` | finished match (``match_ended``) | ``table_id`` |
-| ``trapoula_standings`` | player and game | ``game``, ``name``, ``bot`` |
+| ``trapoula_standings`` | player and game | ``game``, ``player``, ``bot`` |
 | ``trapoula_projection`` | projection | ``name``; ``position``: the last notification applied |
 
 They live in the event store's database (and PostgreSQL schema), beside ``trapoula_events``, and
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, Boolean, DateTime, Index, Integer, MetaData, String, Text
+from sqlalchemy import BigInteger, Boolean, DateTime, Index, Integer, MetaData, String, Text, false
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -83,6 +83,8 @@ class LobbyRow(Base):
     options: Mapped[str] = mapped_column(Text)
     """The options as given at creation, JSON with sorted keys."""
     manual_deal: Mapped[bool] = mapped_column(Boolean)
+    private: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """A private table (``TableCreated.private``): never in the lobby."""
     status: Mapped[str] = mapped_column(String(8))
     """``open`` (seats free), ``ready``, ``playing`` or ``over`` (as ``TableState.status``)."""
     free_seats: Mapped[str] = mapped_column(Text)
@@ -116,6 +118,8 @@ class PlayerRow(Base):
     name: Mapped[str] = mapped_column(String(64), index=True)
     bot: Mapped[str] = mapped_column(String(32))
     """The bot's level; ``""`` for a person."""
+    player_id: Mapped[str | None] = mapped_column(String(128), nullable=True, index=True)
+    """The verified player's id (``SeatTaken.player_id``, docs/identity.md); None: a name only."""
     left_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The version at which the seat was freed (the game's ``seat_vacated`` event, ``GameSpec.seat_changes``
     R6.6, R6.10); None while the player holds it."""
@@ -160,15 +164,22 @@ class MatchRow(Base):
 class StandingRow(Base):
     """A player's results in one game (``trapoula_standings``).
 
-    A player is a display name with a bot level (``""`` for a person): names are not accounts,
-    so two people who chose the same name share a row.
+    A player is a verified player's id (docs/identity.md), whatever display names the identity
+    tokens gave, or else a display name with a bot level (``""`` for a person): such names are
+    not accounts, so two people who chose the same unverified name share a row.
     """
 
     __tablename__ = "trapoula_standings"
 
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
-    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player: Mapped[str] = mapped_column(String(200), primary_key=True)
+    """The player's key: ``id:`` and the verified id, or ``name:`` and the display name
+    (:func:`player_key`)."""
     bot: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), index=True)
+    """The display name (a verified player's latest, in log order)."""
+    player_id: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    """The verified player's id; None for a display name only."""
     played: Mapped[int] = mapped_column(Integer)
     """Finished matches the player sat in (also when the player left or was eliminated)."""
     won: Mapped[int] = mapped_column(Integer)
@@ -190,3 +201,13 @@ class PositionRow(Base):
 
 READ_MODELS: tuple[type[Base], ...] = (LobbyRow, PlayerRow, MatchRow, StandingRow)
 """The tables a rebuild empties (not the projection's position, which it resets)."""
+
+
+def player_key(name: str, player_id: str | None) -> str:
+    """A player's key in the standings (``StandingRow.player``): ``id:<player_id>`` for a verified
+    player, else ``name:<name>``.
+
+    >>> player_key("ann", "u-17"), player_key("ann", None)
+    ('id:u-17', 'name:ann')
+    """
+    return f"id:{player_id}" if player_id is not None else f"name:{name}"

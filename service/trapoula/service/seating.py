@@ -23,9 +23,9 @@ from trapoula.service.autoplay import Dealer, seat_newcomer
 from trapoula.service.commands import Decide
 from trapoula.service.drafts import Draft
 from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, TABLE_CREATED
-from trapoula.service.errors import AlreadyStarted, SeatTaken, clip
+from trapoula.service.errors import AlreadyStarted, ErrorContext, PermissionDenied, SeatTaken, clip
 from trapoula.service.inputs import check_int, check_key
-from trapoula.service.principals import principal_of, token_hash
+from trapoula.service.principals import Principal, invited, principal_of, token_hash
 from trapoula.service.recording import Table
 from trapoula.service.tablestate import SeatRecord, TableState, created_payload
 
@@ -39,9 +39,11 @@ def new_table(
     manual_deal: bool,
     owner_token: str,
     table_id: uuid.UUID | None = None,
+    private: bool = False,
 ) -> tuple[Table.Created, dict[int, str]]:
     """The ``TableCreated`` event of a new table (``table_id``, else a fresh id; version 1) and the
-    computer seats its options fix (``GameSpec.preset_bots``: seat -> level).
+    computer seats its options fix (``GameSpec.preset_bots``: seat -> level).  A ``private`` table
+    is not listed and is joined with its invitation code (:func:`~trapoula.service.principals.invitation_code`).
 
     The whole configuration is checked now: later hands must never fail on it.
 
@@ -72,7 +74,7 @@ def new_table(
     outside = sorted(s for s in preset if not 0 <= s < seats)
     if outside:
         raise InvalidInput(f"computer seat(s) {outside} are not seats 0..{seats - 1} of the table", "bad_option")
-    payload = created_payload(game, seats, options, first_dealer, totals, bool(manual_deal))
+    payload = created_payload(game, seats, options, first_dealer, totals, bool(manual_deal), bool(private))
     try:
         json.dumps(payload, allow_nan=False)
     except (TypeError, ValueError):
@@ -116,13 +118,23 @@ def open_table(dealer: Dealer, preset: Mapping[int, str]) -> Decide:
     return decide
 
 
-def take_seat(seat: int | None, name: str | None, bot: str | None, token: str | None, chosen: list[int]) -> Decide:
-    """The decision seating a person (``name``, ``token``) or a bot (``bot``, a level; ``name``
-    optional) in ``seat`` or the first free one; the seat taken is put in ``chosen`` (-1: queued).
-    A person whose ``token`` already holds a seat at the table (or waits for one) is not seated
-    again: the decision stores nothing and ``chosen`` is that seat (a retried join).
+def take_seat(
+    seat: int | None,
+    name: str | None,
+    bot: str | None,
+    token: str | None,
+    chosen: list[int],
+    player_id: str | None = None,
+) -> Decide:
+    """The decision seating a person (``name``, ``token``; ``player_id`` when verified,
+    docs/identity.md) or a bot (``bot``, a level; ``name`` optional) in ``seat`` or the first free
+    one; the seat taken is put in ``chosen`` (-1: queued).  A person whose ``token`` already holds a
+    seat at the table (or waits for one) is not seated again: the decision stores nothing and
+    ``chosen`` is that seat (a retried join).
 
     Raises (from the decision):
+        PermissionDenied: a retried join whose seat belongs to another verified player
+            (``identity_mismatch``).
         InvalidInput: a seat out of range (``bad_seat``).
         SeatTaken: the seat is taken or none is free (``table_full``).
         AlreadyStarted, CommandRejected: as :func:`newcomer`.
@@ -134,12 +146,17 @@ def take_seat(seat: int | None, name: str | None, bot: str | None, token: str | 
         if token is not None:
             earlier = principal_of(state, token)  # a retried join (its request id made the same token)
             if earlier is not None and earlier.kind in ("seat", "waiting"):
+                held = _record_of(state, token)
+                if held is not None and held.player_id != player_id:
+                    raise PermissionDenied(
+                        f"table {table_id}: this request id took a seat for another player", reason="identity_mismatch"
+                    )
                 chosen[:] = [earlier.seat if earlier.seat is not None else -1]
                 return []
         if seat is not None:
             check_int(seat, "seat", "bad_seat")
         if state.started:
-            who = SeatRecord(name or f"{bot} bot", bot, token_hash(token) if token is not None else None)
+            who = SeatRecord(name or f"{bot} bot", bot, token_hash(token) if token is not None else None, 0, player_id)
             return newcomer(state, who, seat, chosen)
         if seat is not None:
             if not 0 <= seat < len(state.seats):
@@ -160,6 +177,8 @@ def take_seat(seat: int | None, name: str | None, bot: str | None, token: str | 
             "bot": bot,
             "token_hash": token_hash(token) if token is not None else None,
         }
+        if player_id is not None:
+            payload["player_id"] = player_id
         return [Draft(SEAT_TAKEN, payload, "table" if bot is not None else f"seat:{target}")]
 
     return decide
@@ -196,7 +215,52 @@ def newcomer(state: TableState, who: SeatRecord, seat: int | None, chosen: list[
             )
         chosen[:] = [-1]
         payload = {"name": who.name, "bot": who.bot, "token_hash": who.token_hash}
+        if who.player_id is not None:
+            payload["player_id"] = who.player_id
         return [Draft(JOIN_QUEUED, payload, "table")]
     _, drafts = seat_newcomer(spec, state.game_state, who, None, seat)
     chosen[:] = [int(drafts[-1].payload["seat"])]
     return drafts
+
+
+def _record_of(state: TableState, token: str) -> SeatRecord | None:
+    """The seat record (seated or queued) whose token is ``token``, if any."""
+    h = token_hash(token)
+    for record in (*state.seats, *(who for _, who in state.waiting)):
+        if record is not None and record.token_hash == h:
+            return record
+    return None
+
+
+def by_invitation(code: str | None, decide: Decide) -> Decide:
+    """``decide`` at a public table, or at a private one given its invitation code (``code``,
+    :func:`~trapoula.service.principals.invitation_code`).
+
+    Raises (from the decision):
+        PermissionDenied: a private table and no code or a wrong one (``bad_invitation``).
+    """
+
+    def checked(table: Table) -> list[Draft]:
+        if not invited(table.state, code):
+            raise PermissionDenied(
+                f"table {table.state.table_id} is private: joining it needs its invitation code",
+                reason="bad_invitation",
+                context=ErrorContext(table.state.table_id),
+            )
+        return decide(table)
+
+    return checked
+
+
+def owner_only(table_id: str, principal: Principal, what: str) -> None:
+    """Refuse anybody but the table's owner (the owner token) doing ``what`` (``adds bots to``).
+
+    Raises:
+        PermissionDenied: a seat, a spectator or a former seat (``owner_only``).
+    """
+    if principal.kind != "owner":
+        raise PermissionDenied(
+            f"only the owner of table {table_id} {what} it (send the owner token)",
+            reason="owner_only",
+            context=ErrorContext(table_id),
+        )

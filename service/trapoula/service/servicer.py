@@ -36,6 +36,7 @@ from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
 from trapoula.service.inputs import check_key
 from trapoula.service.metrics import Metrics
+from trapoula.service.principals import invitation_code, token_hash
 from trapoula.service.readmodels import ReadModels
 from trapoula.service.recording import forget_oldest
 from trapoula.service.served import served_schema_text
@@ -146,8 +147,11 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
                 list(request.initial_totals),
                 request.manual_deal,
                 request.request_id,
+                request.identity_token,
+                request.private,
             )
-            return pb.CreateTableResponse(table_id=table_id, owner_token=owner_token)
+            code = invitation_code(token_hash(owner_token)) if request.private else ""
+            return pb.CreateTableResponse(table_id=table_id, owner_token=owner_token, invitation_code=code)
 
         return await self._guard(context, work)
 
@@ -157,7 +161,13 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         async def work() -> pb.JoinTableResponse:
             seat_wanted = request.seat if request.HasField("seat") else None
             seat, token = await self._run(
-                self.tables.join, request.table_id, request.name, seat_wanted, request.request_id
+                self.tables.join,
+                request.table_id,
+                request.name,
+                seat_wanted,
+                request.request_id,
+                request.identity_token,
+                request.invitation_code,
             )
             return pb.JoinTableResponse(seat=seat, seat_token=token, queued=seat < 0)
 
@@ -167,13 +177,15 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         """Seat a server bot; see the proto."""
 
         async def work() -> pb.AddBotResponse:
-            seat_wanted = request.seat if request.HasField("seat") else None
-            seat = await self._run(
-                self.tables.add_bot, request.table_id, request.level, seat_wanted, request.name or None
-            )
+            call = self._authed(request.table_id, _token(context), self._add_bot, request)
+            seat = await self._run(call)
             return pb.AddBotResponse(seat=seat, queued=seat < 0)
 
         return await self._guard(context, work)
+
+    def _add_bot(self, table_id: str, principal: Principal, request: pb.AddBotRequest) -> int:
+        seat_wanted = request.seat if request.HasField("seat") else None
+        return self.tables.add_bot(table_id, request.level, seat_wanted, request.name or None, principal)
 
     async def StartMatch(self, request: pb.StartMatchRequest, context: Context) -> pb.ActResponse:
         """Start the match; see the proto."""
@@ -372,6 +384,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
                 request.finished_before,
                 request.page_size,
                 request.page_token,
+                request.player_id,
             )
             return pb.ListMatchesResponse(matches=[convert.match_to_proto(m) for m in matches], next_page_token=token)
 

@@ -5,7 +5,8 @@
 | ``InvalidInput`` | ``INVALID_ARGUMENT`` | its reason (``bad_card`` ...) |
 | ``CommandRejected`` | ``FAILED_PRECONDITION`` | the rules' reason (``not_your_turn`` ...) |
 | ``TableNotFound`` | ``NOT_FOUND`` | ``table_not_found`` |
-| ``PermissionDenied`` | ``PERMISSION_DENIED`` | ``permission_denied`` / ``bad_token`` |
+| ``PermissionDenied`` | ``PERMISSION_DENIED`` | ``bad_token``, ``owner_only``, ``identity_mismatch``, ... |
+| ``Unauthenticated`` | ``UNAUTHENTICATED`` | ``identity_required``, ``bad_identity`` |
 | ``SeatTaken``, ``AlreadyStarted`` | ``ALREADY_EXISTS`` | ``seat_taken``, ``table_full``, ``already_started`` |
 | ``Conflict`` | ``ABORTED`` | ``conflict`` |
 | ``StaleView`` | ``ABORTED`` | ``stale_view`` (the rules' refusal in ``rule``, ``refused``) |
@@ -45,6 +46,7 @@ from trapoula.service.errors import (
     StaleView,
     StoreUnavailable,
     TableNotFound,
+    Unauthenticated,
     Unavailable,
     VersionAhead,
     clip,
@@ -64,6 +66,7 @@ _CODES: tuple[tuple[type[BaseException], grpc.StatusCode], ...] = (
     (CommandRejected, grpc.StatusCode.FAILED_PRECONDITION),
     (TableNotFound, grpc.StatusCode.NOT_FOUND),
     (PermissionDenied, grpc.StatusCode.PERMISSION_DENIED),
+    (Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
     (SeatTaken, grpc.StatusCode.ALREADY_EXISTS),
     (AlreadyStarted, grpc.StatusCode.ALREADY_EXISTS),
     (Conflict, grpc.StatusCode.ABORTED),

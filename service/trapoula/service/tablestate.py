@@ -38,6 +38,9 @@ class SeatRecord:
     since: int = 0
     """The version of the ``SeatTaken`` of a player seated after the match started, else 0: the
     occupancy that command ids belong to, so a newcomer's ids never repeat a former occupant's."""
+    player_id: str | None = None
+    """The verified player's id (the identity token's ``sub``, docs/identity.md); None for a bot and
+    for a person seated without an identity (an anonymous server)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,8 @@ class TableState:
     in version order."""
     seeds: SeedBook = NO_SEEDS
     """The players' seeds (:mod:`trapoula.domain.seeding`): the committed hand, the seats' seeds."""
+    private: bool = False
+    """A private table (``TableCreated.private``): not listed, joined only with its invitation code."""
 
     def position(self, viewer: Viewer, version: int | None = None) -> int:
         """The position ``viewer`` sees for the table's ``version`` (default: the head): the number
@@ -146,9 +151,11 @@ def created_payload(
     first_dealer: int | None,
     initial_totals: tuple[int, ...] | None,
     manual_deal: bool,
+    private: bool = False,
 ) -> Payload:
-    """The payload of ``TableCreated``."""
-    return {
+    """The payload of ``TableCreated`` (``private`` only when true, so a public table's payload is
+    as it always was)."""
+    payload: Payload = {
         "game": game,
         "seats": seats,
         "options": dict(options),
@@ -156,6 +163,9 @@ def created_payload(
         "initial_totals": list(initial_totals) if initial_totals is not None else None,
         "manual_deal": manual_deal,
     }
+    if private:
+        payload["private"] = True
+    return payload
 
 
 def start_state(table_id: str, entry: Entry, owner_token_hash: str) -> TableState:
@@ -171,6 +181,7 @@ def start_state(table_id: str, entry: Entry, owner_token_hash: str) -> TableStat
         initial_totals=tuple(totals) if totals is not None else None,
         manual_deal=bool(p.get("manual_deal")),
         owner_token_hash=owner_token_hash,
+        private=p.get("private") is True,
         version=entry.seq,
         last_hash=entry.hash,
         record_cut=entry.seq,
@@ -190,13 +201,13 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
         seat = int(p["seat"])
         seats = list(state.seats) + [None] * (seat + 1 - len(state.seats))
         since = entry.seq if state.game_state is not None else 0
-        seats[seat] = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"), since=since)
+        seats[seat] = SeatRecord(p["name"], p.get("bot"), p.get("token_hash"), since, p.get("player_id"))
         cut = entry.seq if state.game_state is None or _extends_record(state, entry) else state.record_cut
         waiting = tuple(w for w in state.waiting if w[0] != p.get("queued"))
         return rep(state, seats=tuple(seats), version=entry.seq, last_hash=entry.hash, record_cut=cut, waiting=waiting)
     if entry.name == JOIN_QUEUED:
         p = entry.payload
-        who = SeatRecord(name=p["name"], bot=p.get("bot"), token_hash=p.get("token_hash"))
+        who = SeatRecord(p["name"], p.get("bot"), p.get("token_hash"), 0, p.get("player_id"))
         return rep(state, version=entry.seq, last_hash=entry.hash, waiting=(*state.waiting, (entry.seq, who)))
     if entry.name in SEED_EVENTS:  # the server's seed of the hand just ended belongs to its record
         revealed = entry.name == SERVER_SEED_REVEALED and _extends_record(state, entry)
