@@ -22,11 +22,13 @@ from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import Memo
 from trapoula.domain.lifecycle import MatchStarted, StartsHand
 from trapoula.domain.options import is_int
+from trapoula.domain.wire import OptionsPayload
 
 __all__ = [
     "MAX_INITIAL_TOTAL",
     "Acc",
     "EndedHand",
+    "MatchView",
     "Phased",
     "Phases",
     "dealer_and_totals",
@@ -92,6 +94,18 @@ def ended_hand_view(last: EndedHand) -> dict[str, Any]:
         "hand_points": list(last.hand_points),
         "totals": list(last.totals),
     }
+
+
+class MatchView(TypedDict):
+    """The keys of a view of a match played hand after hand to its winner (each game's section 9):
+    whether the hand and the match are over, the winner and the options; a game's ``VIEW_TYPE``
+    adds its own (a key's description is written in the game's own type, where the schema reads
+    it)."""
+
+    hand_over: bool
+    match_over: bool
+    winner: int | None
+    options: OptionsPayload
 
 
 class Phased(Protocol):

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
-from trapoula.domain.cards import Card, CardCode, codes, sorted_cards
+from trapoula.domain.cards import CardCode, canonical_codes, codes
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.giminaiciai.commands import command_payload
 from trapoula.domain.games.giminaiciai.rules import hand_in_progress, legal_commands, upcoming_dealer
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
-from trapoula.domain.games.rulekit import EndedHandView, ended_hand_view
-from trapoula.domain.wire import CommandPayload, OptionsPayload, values_of
+from trapoula.domain.games.rulekit import EndedHandView, MatchView, ended_hand_view
+from trapoula.domain.wire import CommandPayload, values_of
 
 __all__ = ["VIEW_TYPE", "GiminaiciaiView", "seat_view"]
 
@@ -23,7 +23,7 @@ class GiminaiciaiLastHand(EndedHandView):
     """The cards unfinished players held (R8.2), until the next hand starts; then null."""
 
 
-class GiminaiciaiView(TypedDict):
+class GiminaiciaiView(MatchView):
     """What :func:`seat_view` returns (its docstring gives the keys; section 9)."""
 
     game: Literal["giminaiciai"]
@@ -52,21 +52,13 @@ class GiminaiciaiView(TypedDict):
     totals: list[int]
     target_score: int
     last_hand: GiminaiciaiLastHand | None
-    hand_over: bool
     next_dealer: int | None
-    match_over: bool
-    winner: int | None
-    options: OptionsPayload
     legal: list[CommandPayload]
     """The viewer's legal commands; empty for others and spectators."""
 
 
 VIEW_TYPE = GiminaiciaiView
 """The type of this game's views (``GameSpec.view_type``)."""
-
-
-def _cards(cards: tuple[Card, ...]) -> list[str]:
-    return list(codes(sorted_cards(cards)))
 
 
 @remember_last
@@ -122,7 +114,7 @@ def seat_view(state: GiminaiciaiState, viewer: Viewer) -> Payload:
         "taken": state.taken.code if in_hand and state.taken is not None else None,
         "commitment": state.commitment or None,
         "explicit_deal": state.explicit_deal,
-        "hand": _cards(hands[seat]) if seat is not None and in_hand else [],
+        "hand": canonical_codes(hands[seat]) if seat is not None and in_hand else [],
         "hand_sizes": list(sizes),
         "stock_count": len(state.stock) if in_hand else 0,
         "discard_pile": list(pile),

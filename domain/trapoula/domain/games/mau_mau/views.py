@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from trapoula.domain.cards import CardCode, SuitCode, codes, sorted_cards
+from trapoula.domain.cards import CardCode, SuitCode, canonical_codes, codes
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.mau_mau.commands import command_payload
@@ -156,7 +156,7 @@ def seat_view(state: MauMauState, viewer: Viewer) -> Payload:
     }
     if viewer is not None and 0 <= viewer < n:
         own = () if viewer in state.vacant or viewer >= len(hands) else hands[viewer]
-        view["hand"] = list(codes(sorted_cards(own)))
+        view["hand"] = canonical_codes(own)
         view["legal"] = [command_payload(c) for c in legal_commands(state, viewer)]
     else:
         view["legal"] = []

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from trapoula.domain.cards import Card, CardCode, codes, sorted_cards
+from trapoula.domain.cards import CardCode, canonical_codes, codes
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.romis.commands import command_payload
 from trapoula.domain.games.romis.rules import AUX_COUNT, hand_in_progress, legal_commands, upcoming_dealer
 from trapoula.domain.games.romis.state import Phase, RomisState
-from trapoula.domain.games.rulekit import EndedHandView, ended_hand_view
-from trapoula.domain.wire import CommandPayload, OptionsPayload, Wire, values_of
+from trapoula.domain.games.rulekit import EndedHandView, MatchView, ended_hand_view
+from trapoula.domain.wire import CommandPayload, Wire, values_of
 
 __all__ = ["VIEW_TYPE", "RomisView", "seat_view"]
 
@@ -56,7 +56,7 @@ class RomisLastHand(EndedHandView):
     companions: NotRequired[list[list[CardCode]]]
 
 
-class RomisView(TypedDict):
+class RomisView(MatchView):
     """What :func:`seat_view` returns (its docstring gives the keys; section 9, R5.4)."""
 
     game: Literal["romis"]
@@ -95,20 +95,12 @@ class RomisView(TypedDict):
     totals: list[int]
     target_score: int
     last_hand: RomisLastHand | None
-    hand_over: bool
-    match_over: bool
-    winner: int | None
-    options: OptionsPayload
     legal: list[CommandPayload]
     """The viewer's legal commands; empty for others and spectators."""
 
 
 VIEW_TYPE = RomisView
 """The type of this game's views (``GameSpec.view_type``)."""
-
-
-def _cards(cards: tuple[Card, ...]) -> list[str]:
-    return list(codes(sorted_cards(cards)))
 
 
 def _public(state: RomisState) -> dict[str, Any]:
@@ -157,8 +149,8 @@ def _own(state: RomisState, seat: int | None) -> dict[str, Any]:
     if sub is not None:
         pending = {"kind": sub.kind, "cards": list(codes(sub.cards)), "companions": list(codes(sub.companions))}
     return {
-        "hand": _cards(state.hands[seat]),
-        "companions": _cards(state.companions[seat]),
+        "hand": canonical_codes(state.hands[seat]),
+        "companions": canonical_codes(state.companions[seat]),
         "auxiliary_left": AUX_COUNT - state.aux_used[seat],
         "pending": pending,
     }
