@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from romis_helpers import Table, cards, conserved, of
+from romis_helpers import Table, cards, conserved, of, restocked
 
 from trapoula.domain.cards import parse_cards
 from trapoula.domain.deal import deck_hash, shuffle
@@ -64,14 +64,7 @@ def test_r9_1_the_eliminated_pile_becomes_the_stock() -> None:
     stock's last card (AD), the pile is shuffled with the label ``eliminated_pile/1`` and committed (salt
     = HMAC of the label under the hand's secret), and seat 1 gets its top card.  The seven cards fit both
     players, so the hand ends with all 52 revealed (R10.5): 26 each."""
-    t = Table(3)
-    t.deal_streams(
-        ["2C 3C 4C 5C 6C", "2H 3H 4H 5H 6H", "2S 4D 6S 8D TS"],
-        ["JC QC", "JH QH", "QD AS"],
-        ["7C 8C 9C", "7H 8H 9H", ""],
-        ["TC", "TH", ""],
-        ["KC AC 2D 3D 5D 6D 7D 9D TD JD KD AD", "KH AH 3S 4S 5S 7S 8S 9S JS QS KS", ""],
-    )
+    t = restocked()
     t.auto(until=lambda x: bool(of(x.log, PlayerEliminated)))
     assert [c.code for c in t.state.pile] == list(cards("2S 4D 6S 8D TS QD AS"))
     before = len(t.log)
