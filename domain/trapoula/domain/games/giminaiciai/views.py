@@ -10,7 +10,7 @@ from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.giminaiciai.commands import command_payload
 from trapoula.domain.games.giminaiciai.rules import hand_in_progress, legal_commands, upcoming_dealer
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
-from trapoula.domain.games.rulekit import EndedHandView, MatchView, ended_hand_view
+from trapoula.domain.games.rulekit import EndedHandView, ScoredMatchView, ended_hand_view
 from trapoula.domain.wire import CommandPayload, values_of
 
 __all__ = ["VIEW_TYPE", "GiminaiciaiView", "seat_view"]
@@ -23,36 +23,22 @@ class GiminaiciaiLastHand(EndedHandView):
     """The cards unfinished players held (R8.2), until the next hand starts; then null."""
 
 
-class GiminaiciaiView(MatchView):
+class GiminaiciaiView(ScoredMatchView):
     """What :func:`seat_view` returns (its docstring gives the keys; section 9)."""
 
     game: Literal["giminaiciai"]
     seat: int | None
     """The viewer: a seat, or null for a spectator."""
     phase: Annotated[str, values_of(Phase)]
-    names: list[str]
-    players: int
-    hand_no: int
-    dealer: int | None
-    first_dealer: int
     to_act: int | None
     drawn: bool
     taken: CardCode | None
-    commitment: str | None
-    explicit_deal: bool
-    hand: list[CardCode]
-    hand_sizes: list[int]
-    stock_count: int
     discard_pile: list[CardCode]
     discard_top: CardCode | None
     laid: list[list[list[CardCode]]]
     """Each seat's laid groups, as listed (R5.5)."""
     finished: list[int]
-    hand_points: list[int]
-    totals: list[int]
-    target_score: int
     last_hand: GiminaiciaiLastHand | None
-    next_dealer: int | None
     legal: list[CommandPayload]
     """The viewer's legal commands; empty for others and spectators."""
 

@@ -16,7 +16,7 @@ from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.romis.commands import command_payload
 from trapoula.domain.games.romis.rules import AUX_COUNT, hand_in_progress, legal_commands, upcoming_dealer
 from trapoula.domain.games.romis.state import Phase, RomisState
-from trapoula.domain.games.rulekit import EndedHandView, MatchView, ended_hand_view
+from trapoula.domain.games.rulekit import EndedHandView, ScoredMatchView, ended_hand_view
 from trapoula.domain.wire import CommandPayload, Wire, values_of
 
 __all__ = ["VIEW_TYPE", "RomisView", "seat_view"]
@@ -56,22 +56,14 @@ class RomisLastHand(EndedHandView):
     companions: NotRequired[list[list[CardCode]]]
 
 
-class RomisView(MatchView):
+class RomisView(ScoredMatchView):
     """What :func:`seat_view` returns (its docstring gives the keys; section 9, R5.4)."""
 
     game: Literal["romis"]
     seat: int | None
     """The viewer: a seat, or null for a spectator."""
     phase: Annotated[str, values_of(Phase)]
-    names: list[str]
-    players: int
-    hand_no: int
-    dealer: int | None
-    first_dealer: int
-    next_dealer: int | None
     bonus_factor: int
-    commitment: str | None
-    explicit_deal: bool
     round: int | None
     attempt: int | None
     required: int | None
@@ -80,20 +72,14 @@ class RomisView(MatchView):
     submitted: list[int]
     commitments: list[str | None]
     waiting: list[int]
-    hand_sizes: list[int]
     auxiliary_counts: list[int]
     companion_counts: list[int]
     revealed: list[list[CardCode]]
-    stock_count: int
     eliminated_pile_count: int
     last_round: RomisLastRound | None
-    hand: list[CardCode]
     companions: list[CardCode]
     auxiliary_left: int | None
     pending: RomisPending | None
-    hand_points: list[int]
-    totals: list[int]
-    target_score: int
     last_hand: RomisLastHand | None
     legal: list[CommandPayload]
     """The viewer's legal commands; empty for others and spectators."""
