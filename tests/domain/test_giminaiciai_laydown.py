@@ -4,7 +4,7 @@ discard and the extra cards (R5.1-R5.6), the listing of legal lay-downs and ever
 from __future__ import annotations
 
 import pytest
-from giminaiciai_helpers import ALL_CODES, Table, cards
+from giminaiciai_helpers import ALL_CODES, Table, cards, lay_down
 
 from trapoula.domain.games.giminaiciai import SPEC
 from trapoula.domain.games.giminaiciai.events import HandLaidDown, PlayerFinished, PointsScored
@@ -142,10 +142,8 @@ def test_r5_3_extra_cards_are_taken_in_order_from_the_top_each_fitting_when_take
     t = position_extras()
     downs = _lay_downs(t, 0)
     assert downs == [
-        {"kind": "lay_down", "seat": 0, "groups": [list(cards("9C 9D 9H 9S")), list(h)], "discard": "QC", "extra": k}
-        for k, h in enumerate(
-            (cards("3H 4H 5H"), cards("3H 4H 5H 6H"), cards("2H 3H 4H 5H 6H"), cards("2H 3H 4H 5H 6H 7H"))
-        )
+        lay_down(0, "9C 9D 9H 9S", h, discard="QC", extra=k)
+        for k, h in enumerate(("3H 4H 5H", "3H 4H 5H 6H", "2H 3H 4H 5H 6H", "2H 3H 4H 5H 6H 7H"))
     ]
     t.rejects(
         "extra_card_does_not_fit",
@@ -202,21 +200,9 @@ def test_legal_lay_downs_position_a() -> None:
     legal = t.legal(0)
     assert [c["card"] for c in legal if c["kind"] == "discard"] == list(cards("9C 5D 7D 4H 5H 6H 7H 7S"))
     assert _lay_downs(t, 0) == [
-        {"kind": "lay_down", "seat": 0, "groups": [list(cards("5D 7D 4H 5H 6H 7H 7S"))], "discard": "9C", "extra": 0},
-        {
-            "kind": "lay_down",
-            "seat": 0,
-            "groups": [list(cards("5D 4H 5H 6H")), list(cards("7D 7H 7S"))],
-            "discard": "9C",
-            "extra": 0,
-        },
-        {
-            "kind": "lay_down",
-            "seat": 0,
-            "groups": [list(cards("5D 4H 5H 6H")), list(cards("7D 8D 7H 7S"))],
-            "discard": "9C",
-            "extra": 1,
-        },
+        lay_down(0, "5D 7D 4H 5H 6H 7H 7S", discard="9C"),
+        lay_down(0, "5D 4H 5H 6H", "7D 7H 7S", discard="9C"),
+        lay_down(0, "5D 4H 5H 6H", "7D 8D 7H 7S", discard="9C", extra=1),
     ]
     for payload in legal:  # every listed command is accepted (section 8)
         assert SPEC.decide(t.state, SPEC.parse_command(payload))
@@ -229,15 +215,9 @@ def test_legal_lay_downs_position_b() -> None:
     t = position_b()
     assert [c["card"] for c in t.legal(0) if c["kind"] == "discard"] == list(cards("5D 7D 4H 5H 6H 7H 7S"))
     assert _lay_downs(t, 0) == [
-        {"kind": "lay_down", "seat": 0, "groups": [list(cards("5D 4H 5H 6H")), list(cards("7D 8D 7H 7S"))], "extra": 0},
-        {"kind": "lay_down", "seat": 0, "groups": [list(cards("7D 8D 4H 5H 6H 7H 7S"))], "discard": "5D", "extra": 0},
-        {
-            "kind": "lay_down",
-            "seat": 0,
-            "groups": [list(cards("7D 8D 7H 7S")), list(cards("4H 5H 6H"))],
-            "discard": "5D",
-            "extra": 0,
-        },
+        lay_down(0, "5D 4H 5H 6H", "7D 8D 7H 7S"),
+        lay_down(0, "7D 8D 4H 5H 6H 7H 7S", discard="5D"),
+        lay_down(0, "7D 8D 7H 7S", "4H 5H 6H", discard="5D"),
     ]
 
 
