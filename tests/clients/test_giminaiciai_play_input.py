@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
+from giminaiciai_helpers import lay_down
 
 from trapoula.clients.play import LocalSession, _print_menu, _read_choice, play_loop
 from trapoula.domain.cards import codes, deck_52
@@ -80,13 +81,7 @@ def test_r11_anything_else_is_no_giminaiciai_command(text: str) -> None:
 
 AFTER_TAKING: list[dict[str, Any]] = [
     *({"kind": "discard", "seat": 0, "card": c} for c in ("2C", "KC", "KD", "4H", "5H", "6H", "KS")),
-    {
-        "kind": "lay_down",
-        "seat": 0,
-        "groups": [["KC", "KD", "QS", "KS"], ["4H", "5H", "6H"]],
-        "discard": "2C",
-        "extra": 0,
-    },
+    lay_down(0, "KC KD QS KS", "4H 5H 6H", discard="2C"),
 ]
 """The legal commands of a seat holding 2C KC KD 4H 5H 6H KS that took QS, the only card of the
 pile: a discard of each card but QS (R4.5); one lay-down: 2C is related to no other card (R6.1), so
@@ -95,20 +90,8 @@ hearts 4-5-6 (R6.2)."""
 
 FROM_THE_STOCK: list[dict[str, Any]] = [
     *({"kind": "discard", "seat": 0, "card": c} for c in ("2C", "KC", "KD", "4H", "5H", "6H", "QS", "KS")),
-    {
-        "kind": "lay_down",
-        "seat": 0,
-        "groups": [["KC", "KD", "QS", "KS"], ["4H", "5H", "6H"]],
-        "discard": "2C",
-        "extra": 0,
-    },
-    {
-        "kind": "lay_down",
-        "seat": 0,
-        "groups": [["KC", "KD", "QS", "KS"], ["4H", "5H", "6H", "7H"]],
-        "discard": "2C",
-        "extra": 1,
-    },
+    lay_down(0, "KC KD QS KS", "4H 5H 6H", discard="2C"),
+    lay_down(0, "KC KD QS KS", "4H 5H 6H 7H", discard="2C", extra=1),
 ]
 """The same hand with QS drawn from the stock, the pile 9C 7H (7H on top): the same lay-down, and
 the one taking 7H onto the hearts (4-5-6-7, R5.3); 9C, next, fits neither group."""
@@ -185,48 +168,40 @@ def test_r11_typed_commands_are_not_read_in_other_games() -> None:
 # --------------------------------------------------------------------------- the menu
 
 
-def _lay(groups: list[list[str]], discard: str | None = None, extra: int = 0) -> dict[str, Any]:
-    command: dict[str, Any] = {"kind": "lay_down", "seat": 0, "groups": groups, "extra": extra}
-    if discard is not None:
-        command["discard"] = discard
-    return command
-
-
 def test_r7_2_a_lay_down_names_its_pile_cards_and_its_bonus() -> None:
     """R5.3: the cards an extra takes, from the top of the pile (TC, then JD); R7.2: 10 cards laid
     score 2^3 - 1 = 7, 9 cards 3, 7 cards nothing (no note)."""
     view = {"game": "giminaiciai", "discard_pile": ["9C", "JD", "TC"]}
-    ten = _lay([["TC", "2D", "JD", "2H", "2S", "TS", "JS", "QS", "KS", "AS"]], extra=2)
+    ten = lay_down(0, "TC 2D JD 2H 2S TS JS QS KS AS", extra=2)
     assert (
         _menu_line(ten, view)
         == "lay down 10♣ 2♦ J♦ 2♥ 2♠ 10♠ J♠ Q♠ K♠ A♠ taking 10♣ J♦ from the pile (10 cards: bonus 7)"
     )
-    nine = _lay([["TC", "TS", "JS", "QS", "KS", "AS"], ["2H", "2S", "2C"]], discard="2D", extra=1)
+    nine = lay_down(0, "TC TS JS QS KS AS", "2H 2S 2C", discard="2D", extra=1)
     assert _menu_line(nine, view) == (
         "lay down 10♣ 10♠ J♠ Q♠ K♠ A♠ | 2♥ 2♠ 2♣ taking 10♣ from the pile, discard 2♦ (9 cards: bonus 3)"
     )
-    seven = _lay([["2H", "2S", "2C"], ["JS", "QS", "KS", "AS"]], discard="TS")
+    seven = lay_down(0, "2H 2S 2C", "JS QS KS AS", discard="TS")
     assert _menu_line(seven, view) == "lay down 2♥ 2♠ 2♣ | J♠ Q♠ K♠ A♠, discard 10♠"
 
 
-SPADES = ["TS", "JS", "QS", "KS", "AS"]
 MANY = [
     {"kind": "discard", "seat": 0, "card": "2H"},
     {"kind": "discard", "seat": 0, "card": "2S"},
-    _lay([["2C", "2H", "2S", *SPADES]]),
-    _lay([["2C", "TC", "2H", "2S", *SPADES]], extra=1),
-    _lay([["2C", "2H", "2S"], SPADES]),
-    _lay([["2C", "2H", "2S"], ["TC", *SPADES]], extra=1),
-    _lay([["2C", "2H", "2S", "AS"], SPADES[:4]]),
-    _lay([["2C", "2H", "2S", "AS"], ["TC", *SPADES[:4]]], extra=1),
-    _lay([["2C", "2H", "2S", "KS", "AS"], SPADES[:3]]),
-    _lay([["2C", "2H", "2S", "KS", "AS"], ["TC", *SPADES[:3]]], extra=1),
-    _lay([["2H", "2S", *SPADES]], discard="2C"),
-    _lay([["2C", "2S", *SPADES]], discard="2H"),
-    _lay([["2C", "2H", "2S", *SPADES[1:]]], discard="TS"),
-    _lay([["2C", "2H", "2S"], SPADES[1:]], discard="TS"),
-    _lay([["2C", "2H", "2S"], SPADES[:4]], discard="AS"),
-    _lay([["2C", "2H", "2S", "AS"], SPADES[:3]], discard="KS"),
+    lay_down(0, "2C 2H 2S TS JS QS KS AS"),
+    lay_down(0, "2C TC 2H 2S TS JS QS KS AS", extra=1),
+    lay_down(0, "2C 2H 2S", "TS JS QS KS AS"),
+    lay_down(0, "2C 2H 2S", "TC TS JS QS KS AS", extra=1),
+    lay_down(0, "2C 2H 2S AS", "TS JS QS KS"),
+    lay_down(0, "2C 2H 2S AS", "TC TS JS QS KS", extra=1),
+    lay_down(0, "2C 2H 2S KS AS", "TS JS QS"),
+    lay_down(0, "2C 2H 2S KS AS", "TC TS JS QS", extra=1),
+    lay_down(0, "2H 2S TS JS QS KS AS", discard="2C"),
+    lay_down(0, "2C 2S TS JS QS KS AS", discard="2H"),
+    lay_down(0, "2C 2H 2S JS QS KS AS", discard="TS"),
+    lay_down(0, "2C 2H 2S", "JS QS KS AS", discard="TS"),
+    lay_down(0, "2C 2H 2S", "TS JS QS KS", discard="AS"),
+    lay_down(0, "2C 2H 2S AS", "TS JS QS", discard="KS"),
 ]
 """Part of the menu of a seat holding 2C 2H 2S TS JS QS KS AS after drawing from the stock, 10C on
 top of the pile, in the domain's order (discards, then lay-downs: no discard first, each followed by
@@ -333,13 +308,7 @@ def test_r4_5_r7_1_a_typed_turn_against_the_rules() -> None:
     out = io.StringIO()
     typed = "discard 2c\ntake\ndiscard qs\nlay ks kd kc qs | 6h 5h 4h discard 2c\n"
     assert play_loop(session, io.StringIO(typed), out) == 0
-    lay = {
-        "kind": "lay_down",
-        "seat": 0,
-        "groups": [["KC", "KD", "QS", "KS"], ["4H", "5H", "6H"]],
-        "discard": "2C",
-        "extra": 0,
-    }
+    lay = lay_down(0, "KC KD QS KS", "4H 5H 6H", discard="2C")
     assert session.sent == [
         {"kind": "discard", "card": "2C"},
         {"kind": "draw", "seat": 0, "source": "discard"},

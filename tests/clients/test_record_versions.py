@@ -9,48 +9,29 @@ the hash) both verify and replay; a ``v`` changed after the fact breaks the chai
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
+from evolution_helpers import evolved_agonia
 from record_helpers import record_text
 
 from trapoula.clients.cli import main
 from trapoula.clients.replay import Replay
 from trapoula.domain.audit import audit_record
 from trapoula.domain.events import Event
-from trapoula.domain.games.shedding import events as shedding
 from trapoula.domain.registry import GAMES
-from trapoula.domain.upcasting import register_upcaster
 
 
 @pytest.fixture
 def evolved(monkeypatch: pytest.MonkeyPatch) -> type[Event]:
     """Agonia with ``CardPlayed`` at version 2 in the registry, for this test; returns the class."""
 
-    @dataclass(frozen=True, slots=True)
-    class CardPlayed(shedding.CardPlayed):
-        version: ClassVar[int] = 2
-        rank: str
-
-    register_upcaster(CardPlayed, 1, lambda p: {**p, "rank": p["card"][0]})
-    spec = GAMES["agonia"]
-
-    def decide(state: Any, command: Any) -> tuple[Event, ...]:
-        return tuple(
-            CardPlayed(**{f.name: getattr(e, f.name) for f in dataclasses.fields(e)}, rank=e.card[0])
-            if type(e) is shedding.CardPlayed
-            else e
-            for e in spec.decide(state, command)
-        )
-
-    types = {**spec.event_types, "CardPlayed": CardPlayed}
-    monkeypatch.setitem(GAMES, "agonia", dataclasses.replace(spec, decide=decide, event_types=types))
-    return CardPlayed
+    new_class, spec = evolved_agonia()
+    monkeypatch.setitem(GAMES, "agonia", spec)
+    return new_class
 
 
 def _write(tmp_path: Path, name: str, lines: list[dict[str, Any]]) -> str:

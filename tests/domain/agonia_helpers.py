@@ -28,6 +28,8 @@ from trapoula.domain.games.agonia.commands import Command, Play
 from trapoula.domain.games.agonia.events import AnnouncementMissed, SuitChosen
 from trapoula.domain.games.shedding.events import (
     CardPlayed,
+    HandEnded,
+    SeedRevealed,
     TurnSkipped,
 )
 
@@ -100,6 +102,18 @@ def missed(seat: int, cards_left: int, penalty: str) -> AnnouncementMissed:
 def chosen(seat: int, suit: str) -> SuitChosen:
     """``SuitChosen`` (R7.2.2)."""
     return SuitChosen(seat=seat, suit=suit)
+
+
+def went_out(
+    winner: int, hands: tuple[tuple[str, ...], ...], hand_points: tuple[int, ...], totals: tuple[int, ...]
+) -> tuple[HandEnded, SeedRevealed]:
+    """The events that end a hand of an explicit deal when ``winner`` goes out (R6.1): ``HandEnded``
+    (reason ``out``) with each seat's cards left, points and totals, then ``SeedRevealed`` with no
+    seed and no reshuffle (S5.3)."""
+    return (
+        HandEnded(reason="out", winner=winner, hands=hands, hand_points=hand_points, totals=totals),
+        SeedRevealed(seed=None, reshuffle_orders=()),
+    )
 
 
 # ---------------------------------------------------------------------- shared scenarios

@@ -135,6 +135,16 @@ def cards(text: str) -> tuple[str, ...]:
     return codes(parse_cards(text))
 
 
+def lay_down(seat: int, *groups: str, discard: str | None = None, extra: int = 0) -> dict[str, Any]:
+    """The plain form of a ``lay_down`` (section 8) as a view lists it: ``seat``, each group's cards
+    as written (space-separated codes), the ``discard`` when there is one, and ``extra``."""
+    payload: dict[str, Any] = {"kind": "lay_down", "seat": seat, "groups": [list(cards(g)) for g in groups]}
+    if discard is not None:
+        payload["discard"] = discard
+    payload["extra"] = extra
+    return payload
+
+
 # ---------------------------------------------------------------------------------------- deals
 
 R75_HANDS = (

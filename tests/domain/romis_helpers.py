@@ -165,3 +165,30 @@ def conserved(state: RomisState) -> bool:
     for s in range(state.n):
         places += [*state.hands[s], *state.revealed[s], *state.companions[s], *state.aux[s][state.aux_used[s] :]]
     return len(places) == 52 and len(set(places)) == 52
+
+
+def clubs_and_hearts(seat_2: Sequence[str], extras: Sequence[str]) -> Table:
+    """3 players: seats 0 and 1 reveal clubs and hearts (2-6 in hand, J Q auxiliary, 7 8 9 and T
+    dealt); ``seat_2`` is seat 2's hand, auxiliary cards, first and second deal (``""``: none);
+    ``extras`` each seat's extra cards, one a round when all are stuck (R7.4)."""
+    hand, aux, first, second = seat_2
+    t = Table(3)
+    t.deal_streams(
+        ["2C 3C 4C 5C 6C", "2H 3H 4H 5H 6H", hand],
+        ["JC QC", "JH QH", aux],
+        ["7C 8C 9C", "7H 8H 9H", first],
+        ["TC", "TH", second],
+        extras,
+    )
+    return t
+
+
+def restocked() -> Table:
+    """3 players, a hand whose eliminated pile becomes the stock (R9.1): seat 2 cannot reveal in round 1
+    and drops out with 2S 4D 6S 8D TS QD AS; seats 0 and 1 reveal clubs and hearts
+    (:func:`clubs_and_hearts`), then receive the rest of the stock one card a round (R7.4) until it
+    runs out."""
+    return clubs_and_hearts(
+        ("2S 4D 6S 8D TS", "QD AS", "", ""),
+        ("KC AC 2D 3D 5D 6D 7D 9D TD JD KD AD", "KH AH 3S 4S 5S 7S 8S 9S JS QS KS", ""),
+    )

@@ -19,6 +19,7 @@ from agonia_helpers import (
     skipped,
     table_t,
     turn,
+    went_out,
 )
 
 from trapoula.domain.games.agonia import SPEC
@@ -132,14 +133,12 @@ def test_r7_3_the_seeds_example_after_an_ace_changing_to_hearts_a_last_ace_of_he
     assert t.play(0, "AS", suit="H") == (played(0, "AS", "H", declared="H"), turn(1))
     assert t.play(1, "AH") == (
         played(1, "AH", "H"),
-        HandEnded(
-            reason="out",
-            winner=1,
-            hands=(("KC", "2D", "3D", "4D", "5D", "4H", "7S"), ()),
+        *went_out(
+            1,
+            (("KC", "2D", "3D", "4D", "5D", "4H", "7S"), ()),
             hand_points=(10 + 2 + 3 + 4 + 5 + 4 + 7, 0),
             totals=(35, 0),
         ),
-        SeedRevealed(seed=None, reshuffle_orders=()),
     )
 
 
@@ -302,14 +301,7 @@ def test_r7_5_2_ten_points_are_added_when_the_hand_ends_even_if_he_goes_out() ->
     assert t.play(0, "8S") == (played(0, "8S", "S"), missed(0, 1, "ten_points"), turn(0))
     assert t.play(0, "2S") == (
         played(0, "2S", "S"),
-        HandEnded(
-            reason="out",
-            winner=0,
-            hands=((), ("2D", "3D", "4D", "9D", "5H", "6H", "7H")),
-            hand_points=(20, 36),
-            totals=(20, 36),
-        ),
-        SeedRevealed(seed=None, reshuffle_orders=()),
+        *went_out(0, ((), ("2D", "3D", "4D", "9D", "5H", "6H", "7H")), hand_points=(20, 36), totals=(20, 36)),
     )
 
 

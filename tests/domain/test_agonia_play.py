@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from agonia_helpers import CHAIN_EIGHTS_LAST, Table, down_to_one, drew, passed, played, skipped, turn
+from agonia_helpers import CHAIN_EIGHTS_LAST, Table, down_to_one, drew, passed, played, skipped, turn, went_out
 
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import redact
 from trapoula.domain.games.agonia import SPEC
-from trapoula.domain.games.shedding.events import HandEnded, SeedRevealed
 
 # Up-card 5C; seat 0 (first player, dealer 3) to act.
 D = ["5H KH 2C 3C 4C 8D AD", "5S 6H 2D 3D 4D 9C AS", "6C 7C TC JC 3S 4S 6S", "7S 8S 9S TS JS QS KS"]
@@ -304,14 +303,7 @@ def test_r4_6_r6_1_any_other_card_may_be_the_last_and_its_player_goes_out() -> N
     t = down_to_one("KH")
     assert t.play(0, "KH") == (
         played(0, "KH", "H"),
-        HandEnded(
-            reason="out",
-            winner=0,
-            hands=((), ("2D", "3D", "4D", "5D", "6D", "7D", "TD")),
-            hand_points=(0, 37),
-            totals=(0, 37),
-        ),
-        SeedRevealed(seed=None, reshuffle_orders=()),
+        *went_out(0, ((), ("2D", "3D", "4D", "5D", "6D", "7D", "TD")), hand_points=(0, 37), totals=(0, 37)),
     )
     t.rejects("hand_over", "S11", t.command("draw", 1))
     assert SPEC.needs_deal(t.state)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from agonia_helpers import Table, drew, played, quick_out, skipped, turn
+from agonia_helpers import Table, drew, played, quick_out, skipped, turn, went_out
 
 from trapoula.domain.cards import parse_cards
 from trapoula.domain.deal import Deal
@@ -78,14 +78,12 @@ def test_r6_4_worked_example_one_seat_2_goes_out_and_the_others_score_19_11_and_
     last = play_first_example(t)
     assert last == (
         played(2, "KC", "C"),
-        HandEnded(
-            reason="out",
-            winner=2,
-            hands=(("2C", "7D", "KH"), ("AS",), (), ("QC", "9D", "9H", "TS")),
+        *went_out(
+            2,
+            (("2C", "7D", "KH"), ("AS",), (), ("QC", "9D", "9H", "TS")),
             hand_points=(19, 11, 0, 38),
             totals=(19, 11, 0, 38),
         ),
-        SeedRevealed(seed=None, reshuffle_orders=()),
     )
     assert SPEC.needs_deal(t.state)
     assert not SPEC.is_terminal(t.state)
@@ -196,14 +194,12 @@ def test_r6_4_worked_example_two_seat_1_goes_out_with_a_stacked_seven_and_seat_2
     assert t.play(1, "7H") == (
         played(1, "7H", "H", pending=4),
         drew(2, "3C 4C 5C 6C", "last_seven"),
-        HandEnded(
-            reason="out",
-            winner=1,
-            hands=(("9C", "KS"), (), ("3C", "4C", "5C", "6C", "5S"), ("QC", "3S", "AS")),
+        *went_out(
+            1,
+            (("9C", "KS"), (), ("3C", "4C", "5C", "6C", "5S"), ("QC", "3S", "AS")),
             hand_points=(19, 0, 5 + 3 + 4 + 5 + 6, 10 + 3 + 11),
             totals=(19, 0, 23, 24),
         ),
-        SeedRevealed(seed=None, reshuffle_orders=()),
     )
     assert t.to_act is None  # seat 2 draws but does not play (R5.2.6)
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from agonia_helpers import Table, down_to_one, drew, passed, played, turn
-
-from trapoula.domain.games.shedding.events import HandEnded, SeedRevealed
+from agonia_helpers import Table, down_to_one, drew, passed, played, turn, went_out
 
 # Up-card 2C; seat 0 (first player, dealer 3) to act.  Every seat holds one seven.
 S = ["7C 3C 4C 5C 6C KH 2S", "7D 3D 4D 5D 6D QH TC", "7H 3H 4H 5H 6H JH AC", "7S 8S 9S TS JS QS KS"]
@@ -116,14 +114,12 @@ def test_r5_2_6_a_seven_may_be_the_last_card_and_the_next_player_draws_two_befor
     assert t.play(0, "7H") == (
         played(0, "7H", "H", pending=2),
         drew(1, "KC QC", "last_seven"),
-        HandEnded(
-            reason="out",
-            winner=0,
-            hands=((), ("QC", "KC", "2D", "3D", "4D", "5D", "6D", "7D", "TD")),
+        *went_out(
+            0,
+            ((), ("QC", "KC", "2D", "3D", "4D", "5D", "6D", "7D", "TD")),
             hand_points=(0, 37 + 10 + 10),
             totals=(0, 57),
         ),
-        SeedRevealed(seed=None, reshuffle_orders=()),
     )
     assert t.to_act is None
     assert t.pending == 0

@@ -4,12 +4,10 @@ discard and the extra cards (R5.1-R5.6), the listing of legal lay-downs and ever
 from __future__ import annotations
 
 import pytest
-from giminaiciai_helpers import ALL_CODES, Table, cards
+from giminaiciai_helpers import ALL_CODES, Table, cards, lay_down
 
-from trapoula.domain.cards import parse_cards
 from trapoula.domain.games.giminaiciai import SPEC
 from trapoula.domain.games.giminaiciai.events import HandLaidDown, PlayerFinished, PointsScored
-from trapoula.domain.games.relatives import RankOrder, explain_group, legal_group
 
 ILL72 = "4H 5H 6H 7H 5D 7S 7D"
 """Seed illustration 72 (R6.7): main hearts 4-7 with 5D, 7S and 7D -- legal as one group."""
@@ -55,41 +53,6 @@ def _lay_downs(t: Table, seat: int) -> list[dict[str, object]]:
 
 
 # ------------------------------------------------------------------------------ the seed's examples
-
-
-@pytest.mark.parametrize(
-    ("group", "legal"),
-    [
-        ("4H 5H 6H 4C 5D 6S", True),
-        ("3H 4H 5H 6H 7H", True),
-        ("KH KC KD AH QC AD", True),
-        ("KH KC KD AS", False),
-        ("KH KC KD QH JH TH", True),
-        ("KH KC KD AD 2D 3D", True),
-        ("KH KC KD QS", False),
-        ("KH KC KD KS QS", True),
-        ("KH KD KS QH JH AH AD", True),
-        ("4H 5H 6H 7H 5D 7S 7D", True),
-        ("4H 5H 6H 7H 5D 7S 7D 8D", False),
-        ("4H 5H 6H 5D", True),
-        ("7H 7S 7D 8D", True),
-        ("5H 5D 6D", False),
-        ("5H 5D 6D 7D", True),
-        ("4H 5H 5C 6C 7C 8C 9C", False),
-        ("QS KS AS 2S 3S 2C 3D", True),
-        ("7C 7D 7H 9C 6D 5D 4D", False),
-        ("7C 7D 7H 8C 9C 6D 5D 4D", True),
-        ("KH KC KD QH JH TH QS", True),
-        ("KH KC KD AH AD 2D 3D QS", False),
-        ("2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS", True),
-        ("5H 6D 7H 8H 9H 6S 6C", False),
-    ],
-)
-def test_r6_7_r6_8_the_seed_examples_through_the_shared_module(group: str, legal: bool) -> None:
-    """R6.7, R6.8: every example of the tables, judged with the rank cycle (R2.5)."""
-    cards_ = parse_cards(group)
-    assert legal_group(cards_, RankOrder.CYCLE) is legal
-    assert (explain_group(cards_, RankOrder.CYCLE) is None) is legal
 
 
 @pytest.mark.parametrize(
@@ -179,10 +142,8 @@ def test_r5_3_extra_cards_are_taken_in_order_from_the_top_each_fitting_when_take
     t = position_extras()
     downs = _lay_downs(t, 0)
     assert downs == [
-        {"kind": "lay_down", "seat": 0, "groups": [list(cards("9C 9D 9H 9S")), list(h)], "discard": "QC", "extra": k}
-        for k, h in enumerate(
-            (cards("3H 4H 5H"), cards("3H 4H 5H 6H"), cards("2H 3H 4H 5H 6H"), cards("2H 3H 4H 5H 6H 7H"))
-        )
+        lay_down(0, "9C 9D 9H 9S", h, discard="QC", extra=k)
+        for k, h in enumerate(("3H 4H 5H", "3H 4H 5H 6H", "2H 3H 4H 5H 6H", "2H 3H 4H 5H 6H 7H"))
     ]
     t.rejects(
         "extra_card_does_not_fit",
@@ -239,21 +200,9 @@ def test_legal_lay_downs_position_a() -> None:
     legal = t.legal(0)
     assert [c["card"] for c in legal if c["kind"] == "discard"] == list(cards("9C 5D 7D 4H 5H 6H 7H 7S"))
     assert _lay_downs(t, 0) == [
-        {"kind": "lay_down", "seat": 0, "groups": [list(cards("5D 7D 4H 5H 6H 7H 7S"))], "discard": "9C", "extra": 0},
-        {
-            "kind": "lay_down",
-            "seat": 0,
-            "groups": [list(cards("5D 4H 5H 6H")), list(cards("7D 7H 7S"))],
-            "discard": "9C",
-            "extra": 0,
-        },
-        {
-            "kind": "lay_down",
-            "seat": 0,
-            "groups": [list(cards("5D 4H 5H 6H")), list(cards("7D 8D 7H 7S"))],
-            "discard": "9C",
-            "extra": 1,
-        },
+        lay_down(0, "5D 7D 4H 5H 6H 7H 7S", discard="9C"),
+        lay_down(0, "5D 4H 5H 6H", "7D 7H 7S", discard="9C"),
+        lay_down(0, "5D 4H 5H 6H", "7D 8D 7H 7S", discard="9C", extra=1),
     ]
     for payload in legal:  # every listed command is accepted (section 8)
         assert SPEC.decide(t.state, SPEC.parse_command(payload))
@@ -266,15 +215,9 @@ def test_legal_lay_downs_position_b() -> None:
     t = position_b()
     assert [c["card"] for c in t.legal(0) if c["kind"] == "discard"] == list(cards("5D 7D 4H 5H 6H 7H 7S"))
     assert _lay_downs(t, 0) == [
-        {"kind": "lay_down", "seat": 0, "groups": [list(cards("5D 4H 5H 6H")), list(cards("7D 8D 7H 7S"))], "extra": 0},
-        {"kind": "lay_down", "seat": 0, "groups": [list(cards("7D 8D 4H 5H 6H 7H 7S"))], "discard": "5D", "extra": 0},
-        {
-            "kind": "lay_down",
-            "seat": 0,
-            "groups": [list(cards("7D 8D 7H 7S")), list(cards("4H 5H 6H"))],
-            "discard": "5D",
-            "extra": 0,
-        },
+        lay_down(0, "5D 4H 5H 6H", "7D 8D 7H 7S"),
+        lay_down(0, "7D 8D 4H 5H 6H 7H 7S", discard="5D"),
+        lay_down(0, "7D 8D 7H 7S", "4H 5H 6H", discard="5D"),
     ]
 
 

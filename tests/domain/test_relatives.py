@@ -415,6 +415,32 @@ R6_8_ROWS = [
 ]
 
 
+R6_7_EXAMPLES = [
+    ("4H 5H 6H 4C 5D 6S", True),
+    ("3H 4H 5H 6H 7H", True),
+    ("KH KC KD AH QC AD", True),
+    ("KH KC KD AS", False),
+    ("KH KC KD QH JH TH", True),
+    ("KH KC KD AD 2D 3D", True),
+    ("KH KC KD QS", False),
+    ("KH KC KD KS QS", True),
+    ("KH KD KS QH JH AH AD", True),
+    ("4H 5H 6H 7H 5D 7S 7D", True),
+    ("4H 5H 6H 7H 5D 7S 7D 8D", False),
+    ("4H 5H 6H 5D", True),
+    ("7H 7S 7D 8D", True),
+]
+"""The examples of the R6.7 table, as groups of their own."""
+
+
+@pytest.mark.parametrize(("group", "legal"), [*R6_7_EXAMPLES, *R6_8_ROWS])
+def test_r6_7_r6_8_the_seed_examples_through_the_shared_module(group: str, legal: bool) -> None:
+    """R6.7, R6.8: every example of the tables, judged with the rank cycle (R2.5)."""
+    cards_ = parse_cards(group)
+    assert legal_group(cards_, RankOrder.CYCLE) is legal
+    assert (explain_group(cards_, RankOrder.CYCLE) is None) is legal
+
+
 @pytest.mark.parametrize(("text", "legal"), R6_8_ROWS, ids=[t for t, _ in R6_8_ROWS])
 def test_r6_8_worked_examples(text: str, legal: bool) -> None:
     """R6.8: every row of the table, also against the brute force over R6.4."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from romis_helpers import Table, cards, conserved, of
+from romis_helpers import Table, cards, clubs_and_hearts, conserved, of, restocked
 
 from trapoula.domain.cards import parse_cards
 from trapoula.domain.deal import deck_hash, shuffle
@@ -47,15 +47,7 @@ def commit(order: tuple[str, ...], salt_text: str) -> str:
 def three_suits(extras: tuple[str, str, str]) -> Table:
     """3 players, all staying in: seats 0, 1, 2 reveal clubs, hearts, spades (2-6 in hand, J Q auxiliary,
     7 8 9 and T dealt), then receive ``extras`` one card a round when all are stuck (R7.4)."""
-    t = Table(3)
-    t.deal_streams(
-        ["2C 3C 4C 5C 6C", "2H 3H 4H 5H 6H", "2S 3S 4S 5S 6S"],
-        ["JC QC", "JH QH", "JS QS"],
-        ["7C 8C 9C", "7H 8H 9H", "7S 8S 9S"],
-        ["TC", "TH", "TS"],
-        extras,
-    )
-    return t
+    return clubs_and_hearts(("2S 3S 4S 5S 6S", "JS QS", "7S 8S 9S", "TS"), extras)
 
 
 def test_r9_1_the_eliminated_pile_becomes_the_stock() -> None:
@@ -64,14 +56,7 @@ def test_r9_1_the_eliminated_pile_becomes_the_stock() -> None:
     stock's last card (AD), the pile is shuffled with the label ``eliminated_pile/1`` and committed (salt
     = HMAC of the label under the hand's secret), and seat 1 gets its top card.  The seven cards fit both
     players, so the hand ends with all 52 revealed (R10.5): 26 each."""
-    t = Table(3)
-    t.deal_streams(
-        ["2C 3C 4C 5C 6C", "2H 3H 4H 5H 6H", "2S 4D 6S 8D TS"],
-        ["JC QC", "JH QH", "QD AS"],
-        ["7C 8C 9C", "7H 8H 9H", ""],
-        ["TC", "TH", ""],
-        ["KC AC 2D 3D 5D 6D 7D 9D TD JD KD AD", "KH AH 3S 4S 5S 7S 8S 9S JS QS KS", ""],
-    )
+    t = restocked()
     t.auto(until=lambda x: bool(of(x.log, PlayerEliminated)))
     assert [c.code for c in t.state.pile] == list(cards("2S 4D 6S 8D TS QD AS"))
     before = len(t.log)

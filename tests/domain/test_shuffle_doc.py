@@ -442,16 +442,9 @@ def test_a_romis_restock_is_recomputed_from_the_events_alone() -> None:
     rebuilt from the events (revealed cards in order, then PlayerEliminated.hand), shuffled with
     ``eliminated_pile/1`` under the hand's secret, and compared with ShuffleCommitted,
     EliminatedPileRestocked and ShuffleRevealed.later."""
-    from romis_helpers import Table
+    from romis_helpers import restocked
 
-    t = Table(3)
-    t.deal_streams(
-        ["2C 3C 4C 5C 6C", "2H 3H 4H 5H 6H", "2S 4D 6S 8D TS"],
-        ["JC QC", "JH QH", "QD AS"],
-        ["7C 8C 9C", "7H 8H 9H", ""],
-        ["TC", "TH", ""],
-        ["KC AC 2D 3D 5D 6D 7D 9D TD JD KD AD", "KH AH 3S 4S 5S 7S 8S 9S JS QS KS", ""],
-    )
+    t = restocked()
     t.auto()
     events = [(e.event_name(), e) for e in t.log]
     started = next(e for name, e in events if name == "HandStarted")

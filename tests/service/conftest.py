@@ -26,8 +26,9 @@ from trapoula.domain.cards import codes, deck_52
 from trapoula.service.application import Tables
 
 _HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:  # ``--import-mode=importlib``: the tests import ``processes`` from here
-    sys.path.insert(0, _HERE)
+for _folder in (_HERE, str(Path(_HERE).parent / "domain")):  # ``--import-mode=importlib``: the tests
+    if _folder not in sys.path:  # import ``processes`` from here, ``evolution_helpers`` from the domain's
+        sys.path.insert(0, _folder)
 
 from databases import NO_POSTGRES, postgres_database  # noqa: E402  (after the path is set)
 from grpc_helpers import SECRET, ServerThread  # noqa: E402

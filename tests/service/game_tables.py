@@ -182,6 +182,33 @@ def refused_table(stub: Stub, request: pb.CreateTableRequest, reason: str) -> No
     assert info.reason == reason, request
 
 
+TableCase = tuple[int, dict[str, Any], tuple[int, ...], int | None, str]
+"""``(seats, options, initial totals, first dealer or None, reason)`` of a refused ``CreateTable``."""
+
+
+def checks_tables(stub: Stub, game: str, refused: Sequence[TableCase], accepted: Sequence[int] = ()) -> None:
+    """``CreateTable`` of ``game``: each of ``refused`` is ``INVALID_ARGUMENT`` with its reason, and a
+    table of each number of seats in ``accepted`` is created."""
+    for seats, options, totals, dealer, reason in refused:
+        request = pb.CreateTableRequest(game=game, seats=seats, options=options, initial_totals=totals)
+        if dealer is not None:
+            request.first_dealer = dealer
+        refused_table(stub, request, reason)
+    for seats in accepted:
+        assert stub.CreateTable(pb.CreateTableRequest(game=game, seats=seats)).table_id
+
+
+def listed_game(stub: Stub, key: str) -> tuple[tuple[str, int, int, bool], list[str], dict[str, Any]]:
+    """What ``ListGames`` says of game ``key``: ``((title, min_players, max_players, seat_changes),
+    bot levels, option defaults)``."""
+    game = {g.key: g for g in stub.ListGames(pb.ListGamesRequest()).games}[key]
+    return (
+        (game.title, game.min_players, game.max_players, game.seat_changes),
+        list(game.bot_levels),
+        json.loads(game.options_json),
+    )
+
+
 def other_salt(payload: dict[str, Any]) -> None:
     """A revealed seed's salt with its first digit changed (the commitment no longer matches, R3.2)."""
     payload["salt"] = ("0" if payload["salt"][0] != "0" else "1") + payload["salt"][1:]

@@ -17,15 +17,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import pytest
+from evolution_helpers import evolved_agonia
 
 from trapoula.clients.replay import Replay
 from trapoula.domain import bots
 from trapoula.domain.audit import audit_record
 from trapoula.domain.chain import GENESIS, event_hash
-from trapoula.domain.events import Event
 from trapoula.domain.games.shedding import events as shedding
 from trapoula.domain.registry import GAMES
-from trapoula.domain.upcasting import register_upcaster
 from trapoula.service.application import OWNER, SPECTATOR, Principal, Tables, seat_principal
 from trapoula.service.errors import CorruptLog
 
@@ -35,32 +34,6 @@ OLD_PLAY = {"seat": 0, "card": "4D", "declared_suit": None, "active_suit": "D", 
 """Seat 0's 4D on the up-card 3D (R4.1, same suit), stored at schema version 1 as event 10 of the
 table: ``TableCreated``, 2 x ``SeatTaken``, ``MatchStarted``, ``HandStarted``, 2 x ``CardsDealt``,
 ``StarterTurned`` and ``TurnStarted`` are 1-9, seat 1's ``TurnStarted`` is 11."""
-
-
-def _evolved_agonia() -> tuple[type[Event], Any]:
-    """Agonia with ``CardPlayed`` at version 2 (``rank`` added, upcaster from version 1) and rules
-    that write it: ``(the new class, the new spec)``."""
-
-    @dataclass(frozen=True, slots=True)
-    class CardPlayed(shedding.CardPlayed):
-        version: ClassVar[int] = 2
-        rank: str
-        """The rank of the card played (S2.1)."""
-
-    register_upcaster(CardPlayed, 1, lambda p: {**p, "rank": p["card"][0]})
-    spec = GAMES["agonia"]
-
-    def decide(state: Any, command: Any) -> tuple[Event, ...]:
-        out: list[Event] = []
-        for event in spec.decide(state, command):
-            if type(event) is shedding.CardPlayed:
-                fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
-                event = CardPlayed(**fields, rank=event.card[0])
-            out.append(event)
-        return tuple(out)
-
-    evolved = dataclasses.replace(spec, decide=decide, event_types={**spec.event_types, "CardPlayed": CardPlayed})
-    return CardPlayed, evolved
 
 
 def _as_written_before_versions(tables: Tables) -> int:
@@ -112,7 +85,7 @@ def test_an_old_table_loads_and_plays_on_after_an_event_class_gains_a_field(
     finally:
         first.close()
 
-    new_class, evolved = _evolved_agonia()
+    new_class, evolved = evolved_agonia()
     monkeypatch.setitem(GAMES, "agonia", evolved)
     second = store.open(snapshot_every=0)
     try:

@@ -32,7 +32,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_tables import ALL_CODES, CARD, ManualTable, Step, bot_match, other_salt, refused_table, tamper, zero_salt
+from game_tables import (
+    ALL_CODES,
+    CARD,
+    ManualTable,
+    Step,
+    TableCase,
+    bot_match,
+    checks_tables,
+    listed_game,
+    other_salt,
+    tamper,
+    zero_salt,
+)
 from grpc_helpers import Auth, Stub, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
@@ -246,28 +258,25 @@ def points(seen: Sequence[tuple[str, Any]]) -> list[tuple[int, int, str]]:
 def test_list_games_offers_giminaiciai_with_its_option_and_bot_levels(stub: Stub) -> None:
     """Game key ``giminaiciai``, 2 to 6 players (R2.3), the one table option of section 7 with its
     default 200 (R10.1), the computer players, and no seat changes."""
-    games = {g.key: g for g in stub.ListGames(pb.ListGamesRequest()).games}
-    game = games["giminaiciai"]
-    assert (game.title, game.min_players, game.max_players, game.seat_changes) == ("Giminaičiai", 2, 6, False)
-    assert list(game.bot_levels) == ["random", "heuristic"]
-    assert json.loads(game.options_json) == {"target_score": 200}
+    assert listed_game(stub, "giminaiciai") == (
+        ("Giminaičiai", 2, 6, False),
+        ["random", "heuristic"],
+        {"target_score": 200},
+    )
 
 
 def test_a_giminaiciai_table_checks_its_seats_options_and_totals(stub: Stub) -> None:
     """R2.3: 2 to 6 players; R10.1: ``target_score`` an integer from 1; section 7: no other option
     (the initial totals of R10.2 are the table's ``initial_totals``, one per seat)."""
-    for seats, options, totals, reason in (
-        (1, {}, (), "bad_seats"),
-        (7, {}, (), "bad_seats"),
-        (3, {"target_score": 0}, (), "bad_option"),
-        (3, {"target_score": "high"}, (), "bad_option"),
-        (3, {"target": 100}, (), "bad_option"),
-        (3, {}, (10, 20), "bad_config"),
-    ):
-        request = pb.CreateTableRequest(game="giminaiciai", seats=seats, options=options, initial_totals=totals)
-        refused_table(stub, request, reason)
-    for seats in (2, 6):
-        assert stub.CreateTable(pb.CreateTableRequest(game="giminaiciai", seats=seats)).table_id
+    refused: list[TableCase] = [
+        (1, {}, (), None, "bad_seats"),
+        (7, {}, (), None, "bad_seats"),
+        (3, {"target_score": 0}, (), None, "bad_option"),
+        (3, {"target_score": "high"}, (), None, "bad_option"),
+        (3, {"target": 100}, (), None, "bad_option"),
+        (3, {}, (10, 20), None, "bad_config"),
+    ]
+    checks_tables(stub, "giminaiciai", refused, accepted=(2, 6))
 
 
 def test_three_hands_through_act_with_every_refusal_of_section_8(

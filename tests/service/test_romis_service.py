@@ -34,7 +34,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_tables import ALL_CODES, CARD, ManualTable, Step, bot_match, events_of, refused_table, tamper
+from game_tables import (
+    ALL_CODES,
+    CARD,
+    ManualTable,
+    Step,
+    TableCase,
+    bot_match,
+    checks_tables,
+    events_of,
+    listed_game,
+    tamper,
+)
 from grpc_helpers import Auth, Stub, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
@@ -257,18 +268,18 @@ def test_list_games_offers_romis_with_its_options_and_bot_levels(stub: Stub) -> 
     """Game key ``romis``, 2 to 4 players (R2.3), the options of section 7 with their defaults
     (``target_score`` 100, R12.1; ``carried_bonus_factor`` 1, R12.3) and trapoula's ``resubmit``
     (R12.4), the computer players, and no seat changes."""
-    games = {g.key: g for g in stub.ListGames(pb.ListGamesRequest()).games}
-    game = games["romis"]
-    assert (game.title, game.min_players, game.max_players, game.seat_changes) == ("Romis su iškritimu", 2, 4, False)
-    assert list(game.bot_levels) == ["random", "heuristic"]
-    assert json.loads(game.options_json) == {"target_score": 100, "carried_bonus_factor": 1, "resubmit": False}
+    assert listed_game(stub, "romis") == (
+        ("Romis su iškritimu", 2, 4, False),
+        ["random", "heuristic"],
+        {"target_score": 100, "carried_bonus_factor": 1, "resubmit": False},
+    )
 
 
 def test_a_romis_table_checks_its_seats_options_and_totals(stub: Stub) -> None:
     """R2.3: 2 to 4 players; R12.1, R12.3: integers from 1; R12.4: ``resubmit`` a boolean;
     section 7: no other option (the initial totals of R12.2 are the table's ``initial_totals``, one
     per seat); R3.1: the first dealer is a seat."""
-    for seats, options, totals, dealer, reason in (
+    refused: list[TableCase] = [
         (1, {}, (), None, "bad_seats"),
         (5, {}, (), None, "bad_seats"),
         (3, {"target_score": 0}, (), None, "bad_option"),
@@ -277,13 +288,8 @@ def test_a_romis_table_checks_its_seats_options_and_totals(stub: Stub) -> None:
         (3, {"initial_totals": [1, 2, 3]}, (), None, "bad_option"),
         (3, {}, (10, 20), None, "bad_config"),
         (3, {}, (), 3, "bad_config"),
-    ):
-        request = pb.CreateTableRequest(game="romis", seats=seats, options=options, initial_totals=totals)
-        if dealer is not None:
-            request.first_dealer = dealer
-        refused_table(stub, request, reason)
-    for seats in (2, 4):
-        assert stub.CreateTable(pb.CreateTableRequest(game="romis", seats=seats)).table_id
+    ]
+    checks_tables(stub, "romis", refused, accepted=(2, 4))
 
 
 def test_two_hands_through_act_with_every_refusal_of_section_8(

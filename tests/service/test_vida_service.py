@@ -31,7 +31,18 @@ from typing import Any
 
 import grpc
 import pytest
-from game_tables import CARD, ManualTable, bot_match, other_salt, refused_table, rejected, tamper, zero_salt
+from game_tables import (
+    CARD,
+    ManualTable,
+    TableCase,
+    bot_match,
+    checks_tables,
+    listed_game,
+    other_salt,
+    rejected,
+    tamper,
+    zero_salt,
+)
 from grpc_helpers import Auth, Meta, Stub, stored, verify, view_of, watch_all
 
 from trapoula.api.v1 import table_pb2 as pb
@@ -307,23 +318,23 @@ def play_hand_b(stub: Stub, auth: Auth) -> ManualTable:
 def test_list_games_offers_vida_with_its_options_and_bot_levels(stub: Stub) -> None:
     """R1.1 game key ``vida``, four players (R2.3), the options of section 7 with their defaults
     (and the table's ``max_bid``), and the computer players of section 12."""
-    games = {g.key: g for g in stub.ListGames(pb.ListGamesRequest()).games}
-    vida = games["vida"]
-    assert (vida.title, vida.min_players, vida.max_players, vida.seat_changes) == ("Vida", 4, 4, False)
-    assert list(vida.bot_levels) == ["random", "heuristic"]
-    assert json.loads(vida.options_json) == VIDA.option_defaults()  # section 7 (tests/domain/test_vida_deal.py)
+    assert listed_game(stub, "vida") == (
+        ("Vida", 4, 4, False),
+        ["random", "heuristic"],
+        VIDA.option_defaults(),  # section 7 (tests/domain/test_vida_deal.py)
+    )
 
 
 def test_a_vida_table_has_four_seats_and_checks_its_options(stub: Stub) -> None:
     """R2.3: exactly four players; section 7: an unknown option or a bad value is refused."""
-    for seats, options, reason in (
-        (3, {}, "bad_seats"),
-        (5, {}, "bad_seats"),
-        (4, {"open_vida": "yes"}, "bad_option"),
-        (4, {"declaration_timing": "never"}, "bad_option"),
-        (4, {"target": 100}, "bad_option"),
-    ):
-        refused_table(stub, pb.CreateTableRequest(game="vida", seats=seats, options=options), reason)
+    refused: list[TableCase] = [
+        (3, {}, (), None, "bad_seats"),
+        (5, {}, (), None, "bad_seats"),
+        (4, {"open_vida": "yes"}, (), None, "bad_option"),
+        (4, {"declaration_timing": "never"}, (), None, "bad_option"),
+        (4, {"target": 100}, (), None, "bad_option"),
+    ]
+    checks_tables(stub, "vida", refused)
 
 
 def test_the_auction_to_the_fourth_vida_and_the_play_of_a_whole_hand(

@@ -623,6 +623,15 @@ class _Run:
         if self.unready <= 0:
             self.set_up.set()
 
+    def heard(self, table: _Table) -> bool:
+        """Count an event a stream of ``table`` received (the table is touched: it is not stalled);
+        False, counting nothing, once the run has ended (the stream is to be left)."""
+        if not self.running:
+            return False
+        self.events += 1
+        table.touch()
+        return True
+
     def count_error(self, exc: BaseException, table_id: str | None) -> None:
         """Count one error under its kind (a status code, ``STALLED``, ...), keeping its first message."""
         kind = _kind(exc)
@@ -648,10 +657,8 @@ class _Run:
         call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table.table_id), metadata=metadata)
         try:
             async for message in call:
-                if not self.running:
+                if not self.heard(table):
                     return
-                self.events += 1
-                table.touch()
                 if message.event.name in self.match_ended:
                     return
                 version = int(message.event.version)
@@ -722,10 +729,8 @@ class _Run:
         call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table.table_id))
         try:
             async for message in call:
-                if not self.running:
+                if not self.heard(table):
                     return
-                self.events += 1
-                table.touch()
                 table.saw(stream, int(message.event.version))
         finally:
             call.cancel()

@@ -59,6 +59,7 @@ from trapoula.domain.seeding import SEED_COMMITTED, SEED_EVENTS, SEED_GIVEN, mix
 from trapoula.domain.signing import SCHEME, Head, key_id, verify
 from trapoula.domain.tableevents import fields_of
 from trapoula.domain.upcasting import upcast
+from trapoula.domain.wire import as_read_back
 
 __all__ = [
     "FORMAT",
@@ -238,7 +239,7 @@ class AuditReport:
         (``signer``, ``signed``, ``complete``), the match (``names``, ``totals``, ``winner``,
         ``match_over``, ``teams``), ``results`` (one object per hand: :class:`HandResult`'s fields)
         and ``problems`` (``seq``, ``name``, ``rule``, ``message``, ``kind``)."""
-        data: dict[str, Any] = _lists(dataclasses.asdict(self))
+        data: dict[str, Any] = as_read_back(dataclasses.asdict(self))
         data["ok"] = self.ok
         return data
 
@@ -1274,15 +1275,6 @@ def _seed_fields(seeded: _SeedRound | None) -> dict[str, Any]:
         "server_commitment": seeded.commitment,
         "player_seeds": tuple(sorted(seeded.given.items())),
     }
-
-
-def _lists(value: Any) -> Any:
-    """``value`` with every tuple made a list (as JSON reads it back)."""
-    if isinstance(value, tuple | list):
-        return [_lists(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _lists(v) for k, v in value.items()}
-    return value
 
 
 def _ordered(problems: Sequence[Problem]) -> tuple[Problem, ...]:

@@ -263,6 +263,15 @@ def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=_INDEX))
 
 
+def canonical_codes(cards: Iterable[Card]) -> list[CardCode]:
+    """The codes of some cards in canonical order (S2.3), as a list: a hand as a view shows it.
+
+    >>> canonical_codes(parse_cards(["AS", "2C", "KH"]))
+    ['2C', 'KH', 'AS']
+    """
+    return list(codes(sorted_cards(cards)))
+
+
 _DECK_52 = tuple(Card(r, s) for s in Suit for r in Rank)
 
 

@@ -28,6 +28,7 @@ from trapoula.domain.cards import CardCode, SuitCode
 from trapoula.domain.events import Event
 from trapoula.domain.game import GameSpec
 from trapoula.domain.upcasting import upcaster_for
+from trapoula.domain.wire import as_read_back
 
 __all__ = [
     "EventEntry",
@@ -232,20 +233,11 @@ def catalogue_json(specs: Iterable[GameSpec[Any, Any]]) -> dict[str, Any]:
             "title": spec.title,
             "players": [spec.min_players, spec.max_players],
             "seat_changes": spec.seat_changes,
-            "options": _lists(dict(spec.option_defaults())),
-            "events": [_lists(dataclasses.asdict(e)) for e in event_catalogue(spec)],
+            "options": as_read_back(dict(spec.option_defaults())),
+            "events": [as_read_back(dataclasses.asdict(e)) for e in event_catalogue(spec)],
         }
         for spec in sorted(specs, key=lambda s: s.key)
     }
-
-
-def _lists(value: Any) -> Any:
-    """``value`` with every tuple made a list, as JSON reads it back."""
-    if isinstance(value, tuple | list):
-        return [_lists(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _lists(v) for k, v in value.items()}
-    return value
 
 
 _HEADER = """\

@@ -43,6 +43,7 @@ __all__ = [
     "match_options",
     "match_over_line",
     "match_started_line",
+    "other_command",
     "plain_command",
     "plain_event",
     "plain_turn",
@@ -101,6 +102,20 @@ class Turn:
     """How many menu entries are printed; None: all of them."""
     more: str = ""
     """What the entries past ``shown`` are, in the singular (``lay-down``)."""
+
+
+def other_command(command: Command) -> str:
+    """A command a game's own menu words leave out: the table's ``next_hand`` as ``deal the next
+    hand``, any other as its plain data.
+
+    >>> other_command({"kind": "next_hand", "explicit": False})
+    'deal the next hand'
+    >>> other_command({"kind": "shout", "seat": 1})
+    "{'kind': 'shout', 'seat': 1}"
+    """
+    if command.get("kind") == "next_hand":
+        return "deal the next hand"
+    return str(dict(command))
 
 
 def plain_command(command: Command, view: Mapping[str, Any] | None = None) -> str:

@@ -27,7 +27,7 @@ import json
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeAlias
 
-__all__ = ["CommandPayload", "OptionsPayload", "Wire", "values_of"]
+__all__ = ["CommandPayload", "OptionsPayload", "Wire", "as_read_back", "values_of"]
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -58,6 +58,20 @@ class Wire:
         out: dict[str, Any] = {"$ref": f"#/$defs/{self.ref}"} if self.ref is not None else {}
         out.update(json.loads(self.keywords_json))
         return out
+
+
+def as_read_back(value: Any) -> Any:
+    """``value`` as JSON reads it back: every tuple made a list, inside lists and dicts too (other
+    values as they are).
+
+    >>> as_read_back({"seats": (0, 1), "pairs": [("a", 1)], "n": 2})
+    {'seats': [0, 1], 'pairs': [['a', 1]], 'n': 2}
+    """
+    if isinstance(value, tuple | list):
+        return [as_read_back(v) for v in value]
+    if isinstance(value, dict):
+        return {k: as_read_back(v) for k, v in value.items()}
+    return value
 
 
 def values_of(enumeration: type[enum.Enum]) -> Wire:

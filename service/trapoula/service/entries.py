@@ -91,7 +91,41 @@ class Entry:
         return record_line(self.seq, self.name, self.payload, self.prev_hash, self.hash, self.version)
 
 
-class EntryLog(Sequence[Entry]):
+class _Entries(Sequence[Entry]):
+    """A sequence of entries whose indexing is worked out once: a slice with a step is read as a
+    list, a negative index counts from the end; :meth:`_span` gives a plain slice, :meth:`_at` one
+    entry."""
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return list(self)[index]
+            return self._span(start, max(start, stop))
+        if index < 0:
+            index += len(self)
+        return self._at(index)
+
+    def _span(self, start: int, stop: int) -> Sequence[Entry]:
+        """Entries ``start`` to ``stop`` (0 <= start <= stop <= len)."""
+        raise NotImplementedError
+
+    def _at(self, index: int) -> Entry:
+        """Entry ``index`` (made non-negative when it was counted from the end).
+
+        Raises:
+            IndexError: out of range.
+        """
+        raise NotImplementedError
+
+
+class EntryLog(_Entries):
     """A table's stored events in version order (``log[i]`` is version ``i + 1``): append-only.
 
     A table restored from a snapshot at version ``base`` holds only the events after it; the first
@@ -150,25 +184,14 @@ class EntryLog(Sequence[Entry]):
     def __len__(self) -> int:
         return self._base + len(self._tail)
 
-    @overload
-    def __getitem__(self, index: int) -> Entry: ...
+    def _span(self, start: int, stop: int) -> Sequence[Entry]:
+        if start >= self._base:
+            return self._tail[start - self._base : stop - self._base]
+        if self._prefix is not None:
+            return self._prefix[start : min(stop, self._base)] + self._tail[: max(0, stop - self._base)]
+        return _LogView(self, start, stop)
 
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
-
-    def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
-        if isinstance(index, slice):
-            start, stop, step = index.indices(len(self))
-            if step != 1:
-                return list(self)[index]
-            stop = max(start, stop)
-            if start >= self._base:
-                return self._tail[start - self._base : stop - self._base]
-            if self._prefix is not None:
-                return self._prefix[start : min(stop, self._base)] + self._tail[: max(0, stop - self._base)]
-            return _LogView(self, start, stop)
-        if index < 0:
-            index += len(self)
+    def _at(self, index: int) -> Entry:
         if index >= self._base:
             return self._tail[index - self._base]
         if index < 0:
@@ -181,7 +204,7 @@ class EntryLog(Sequence[Entry]):
         yield from self._tail[:]
 
 
-class _LogView(Sequence[Entry]):
+class _LogView(_Entries):
     """``log[start:stop]`` of an :class:`EntryLog` whose prefix is not loaded yet (read lazily)."""
 
     def __init__(self, log: EntryLog, start: int, stop: int) -> None:
@@ -190,20 +213,10 @@ class _LogView(Sequence[Entry]):
     def __len__(self) -> int:
         return self._stop - self._start
 
-    @overload
-    def __getitem__(self, index: int) -> Entry: ...
+    def _span(self, start: int, stop: int) -> Sequence[Entry]:
+        return self._log[self._start + start : self._start + stop]
 
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Entry]: ...
-
-    def __getitem__(self, index: int | slice) -> Entry | Sequence[Entry]:
-        if isinstance(index, slice):
-            start, stop, step = index.indices(len(self))
-            if step != 1:
-                return list(self)[index]
-            return self._log[self._start + start : self._start + max(start, stop)]
-        if index < 0:
-            index += len(self)
+    def _at(self, index: int) -> Entry:
         if not 0 <= index < len(self):
             raise IndexError("EntryLog index out of range")
         return self._log[self._start + index]

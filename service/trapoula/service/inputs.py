@@ -87,9 +87,7 @@ def check_key(value: Any, what: str, reason: str) -> str:
     Raises:
         InvalidInput: otherwise, with ``reason``.
     """
-    if not isinstance(value, str) or len(value) > MAX_KEY:
-        raise InvalidInput(f"{what} {clip(value)!r}: expected at most {MAX_KEY} characters", reason=reason)
-    return value
+    return _short_text(value, MAX_KEY, what, reason)
 
 
 def check_code(value: Any, what: str, reason: str) -> None:
@@ -98,8 +96,19 @@ def check_code(value: Any, what: str, reason: str) -> None:
     Raises:
         InvalidInput: otherwise, with ``reason``.
     """
-    if not isinstance(value, str) or len(value) > MAX_CARD:
-        raise InvalidInput(f"{what} {clip(value)!r}: expected a code of at most {MAX_CARD} characters", reason=reason)
+    _short_text(value, MAX_CARD, what, reason, "a code of ")
+
+
+def _short_text(value: Any, most: int, what: str, reason: str, kind: str = "") -> str:
+    """``value``, text of at most ``most`` characters.
+
+    Raises:
+        InvalidInput: otherwise, with ``reason``: ``<what> <value>: expected <kind>at most <most>
+            characters``.
+    """
+    if not isinstance(value, str) or len(value) > most:
+        raise InvalidInput(f"{what} {clip(value)!r}: expected {kind}at most {most} characters", reason=reason)
+    return value
 
 
 def check_deal_codes(deal: Mapping[str, Any]) -> None:

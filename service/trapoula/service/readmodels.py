@@ -196,16 +196,10 @@ class ReadModels:
         """
         game = filter_text(game, "game", "unknown_game")
         size = page_size_of(page_size)
-        before = seq_token(page_token)
         stmt = select(*columns(LobbyRow)).where(LobbyRow.open_places > 0, LobbyRow.private.is_(False))
         if game:
             stmt = stmt.where(LobbyRow.game == game)
-        if before is not None:
-            stmt = stmt.where(LobbyRow.created_seq < before)
-        stmt = stmt.order_by(LobbyRow.created_seq.desc()).limit(size + 1)
-        with self._read() as conn:
-            rows = list(conn.execute(stmt))
-            players = _players_of(conn, [r.table_id for r in rows[:size]])
+        rows, players, token = self._newest_first(stmt, LobbyRow.created_seq, page_token, size)
         out = [
             LobbyTable(
                 table_id=r.table_id,
@@ -224,9 +218,8 @@ class ReadModels:
                 waiting=r.waiting,
                 created_at=r.created_at,
             )
-            for r in rows[:size]
+            for r in rows
         ]
-        token = str(rows[size - 1].created_seq) if len(rows) > size else ""
         return out, token
 
     # ----------------------------------------------------------------------- match history
@@ -259,7 +252,6 @@ class ReadModels:
         after = parse_time(finished_after, "finished_after")
         before_time = parse_time(finished_before, "finished_before")
         size = page_size_of(page_size)
-        before = seq_token(page_token)
         stmt = select(*columns(MatchRow))
         if game:
             stmt = stmt.where(MatchRow.game == game)
@@ -271,15 +263,28 @@ class ReadModels:
             stmt = stmt.where(MatchRow.table_id.in_(select(PlayerRow.table_id).where(PlayerRow.name == player)))
         if player_id:
             stmt = stmt.where(MatchRow.table_id.in_(select(PlayerRow.table_id).where(PlayerRow.player_id == player_id)))
+        rows, players, token = self._newest_first(stmt, MatchRow.ended_seq, page_token, size)
+        return [_summary(r, players[r.table_id]) for r in rows], token
+
+    def _newest_first(
+        self, stmt: sqlalchemy.Select[Any], seq: Any, page_token: str, size: int
+    ) -> tuple[list[Row[Any]], dict[str, list[Row[Any]]], str]:
+        """One page of ``stmt``'s rows, newest first by the log position ``seq`` (a column of the
+        rows), before the position ``page_token`` names: ``(rows, the player rows of their tables
+        by table, next_page_token)`` (``""`` after the last page).
+
+        Raises:
+            InvalidInput: a bad page token (``bad_page_token``).
+        """
+        before = seq_token(page_token)
         if before is not None:
-            stmt = stmt.where(MatchRow.ended_seq < before)
-        stmt = stmt.order_by(MatchRow.ended_seq.desc()).limit(size + 1)
+            stmt = stmt.where(seq < before)
+        stmt = stmt.order_by(seq.desc()).limit(size + 1)
         with self._read() as conn:
             rows = list(conn.execute(stmt))
             players = _players_of(conn, [r.table_id for r in rows[:size]])
-        out = [_summary(r, players[r.table_id]) for r in rows[:size]]
-        token = str(rows[size - 1].ended_seq) if len(rows) > size else ""
-        return out, token
+        token = str(getattr(rows[size - 1], seq.key)) if len(rows) > size else ""
+        return rows[:size], players, token
 
     # ----------------------------------------------------------------------- standings
 

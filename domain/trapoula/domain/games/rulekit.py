@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
-from trapoula.domain.cards import parse_cards
+from trapoula.domain.cards import CardCode, parse_cards
 from trapoula.domain.deal import Deal
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event
@@ -22,13 +22,16 @@ from trapoula.domain.game import MatchConfig
 from trapoula.domain.games.frozen import Memo
 from trapoula.domain.lifecycle import MatchStarted, StartsHand
 from trapoula.domain.options import is_int
+from trapoula.domain.wire import OptionsPayload
 
 __all__ = [
     "MAX_INITIAL_TOTAL",
     "Acc",
     "EndedHand",
+    "MatchView",
     "Phased",
     "Phases",
+    "ScoredMatchView",
     "dealer_and_totals",
     "ended_hand_view",
     "is_listed",
@@ -92,6 +95,40 @@ def ended_hand_view(last: EndedHand) -> dict[str, Any]:
         "hand_points": list(last.hand_points),
         "totals": list(last.totals),
     }
+
+
+class MatchView(TypedDict):
+    """The keys of a view of a match played hand after hand to its winner (each game's section 9):
+    whether the hand and the match are over, the winner and the options; a game's ``VIEW_TYPE``
+    adds its own (a key's description is written in the game's own type, where the schema reads
+    it)."""
+
+    hand_over: bool
+    match_over: bool
+    winner: int | None
+    options: OptionsPayload
+
+
+class ScoredMatchView(MatchView):
+    """The keys of a view of a match of players each on his own, dealt hand after hand from one
+    stock and scored to a ``target_score`` (each game's section 9): the players, the hand and its
+    dealers, the deal's commitment, the viewer's hand, the hand sizes, the stock and the scores; a
+    game's ``VIEW_TYPE`` adds its own."""
+
+    names: list[str]
+    players: int
+    hand_no: int
+    dealer: int | None
+    first_dealer: int
+    next_dealer: int | None
+    commitment: str | None
+    explicit_deal: bool
+    hand: list[CardCode]
+    hand_sizes: list[int]
+    stock_count: int
+    hand_points: list[int]
+    totals: list[int]
+    target_score: int
 
 
 class Phased(Protocol):

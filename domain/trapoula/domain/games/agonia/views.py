@@ -10,7 +10,7 @@ from trapoula.domain.games.agonia.commands import command_payload
 from trapoula.domain.games.agonia.rules import legal_commands
 from trapoula.domain.games.agonia.state import AgoniaState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import PHASE_VALUES, LastHandView, ShedView, last_hand_view, public_parts
+from trapoula.domain.games.shedding.state import LastHandView, ShedView, last_hand_view, public_parts, shed_keys
 
 
 class AgoniaView(ShedView):
@@ -38,25 +38,11 @@ def seat_view(state: AgoniaState, viewer: Viewer) -> Payload:
     reason, winner, hands, hand_points), match_winner, options, legal (command payloads)``.
     Never the stock's cards, another seat's hand, or the seed before the hand ends (S13.3).
     """
-    sizes, top, active, discard, names, last_hands = public_parts(state)
+    parts = public_parts(state)
+    names, last_hands = parts[4:]
     view: dict[str, Any] = {
         "game": "agonia",
-        "phase": PHASE_VALUES[state.phase],
-        "hand_no": state.hand_no,
-        "dealer": state.dealer,
-        "first_player": state.first_player,
-        "to_act": state.to_act,
-        "chooser": state.chooser,
-        "seat": viewer,
-        "hand_sizes": list(sizes),
-        "top_card": top,
-        "active_suit": active,
-        "discard": list(discard),
-        "stock_count": len(state.stock),
-        "pending_draw": state.pending_draw,
-        "drawn_this_turn": state.drawn,
-        "direction": state.direction,
-        "totals": list(state.totals),
+        **shed_keys(state, viewer, parts, chooser=state.chooser),
         "commitment": state.commitment or None,
         "explicit_deal": state.explicit_deal,
         "match_winner": state.match_winner,

@@ -9,7 +9,7 @@ from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.crazy_eights.rules import legal_commands
 from trapoula.domain.games.crazy_eights.state import CrazyEightsState
 from trapoula.domain.games.shedding.commands import listed_payload
-from trapoula.domain.games.shedding.state import PHASE_VALUES, LastHandView, ShedView, last_hand_view, public_parts
+from trapoula.domain.games.shedding.state import LastHandView, ShedView, last_hand_view, public_parts, shed_keys
 
 
 class CrazyEightsLastHand(LastHandView):
@@ -50,25 +50,12 @@ def seat_view(state: CrazyEightsState, viewer: Viewer) -> Payload:
     Never the stock's cards, another seat's hand, the seed, or where an 8 was buried before the
     hand ends (S13.3, R3.3).
     """
-    sizes, top, active, discard, names, last_hands = public_parts(state)
+    parts = public_parts(state)
+    names, last_hands = parts[4:]
     opts = state.options
     view: dict[str, Any] = {
         "game": "crazy_eights",
-        "phase": PHASE_VALUES[state.phase],
-        "hand_no": state.hand_no,
-        "dealer": state.dealer,
-        "first_player": state.first_player,
-        "to_act": state.to_act,
-        "seat": viewer,
-        "hand_sizes": list(sizes),
-        "top_card": top,
-        "active_suit": active,
-        "discard": list(discard),
-        "stock_count": len(state.stock),
-        "pending_draw": state.pending_draw,
-        "drawn_this_turn": state.drawn,
-        "direction": state.direction,
-        "totals": list(state.totals),
+        **shed_keys(state, viewer, parts),
         "target": opts.target(state.n) if opts.scoring == "points" else None,
         "commitment": state.commitment or None,
         "explicit_deal": state.explicit_deal,

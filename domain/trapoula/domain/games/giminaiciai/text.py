@@ -25,6 +25,7 @@ from trapoula.domain.text import (
     hand_started_line,
     match_over_line,
     match_started_line,
+    other_command,
     typed_moves,
     view_lines,
     view_names,
@@ -108,9 +109,7 @@ def describe_command(command: Mapping[str, Any]) -> str:
         if command.get("discard"):
             text += f", discard {pretty(command.get('discard'))}"
         return text
-    if kind == "next_hand":
-        return "deal the next hand"
-    return str(dict(command))
+    return other_command(command)
 
 
 def _cards_laid(command: Mapping[str, Any]) -> int:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
-from trapoula.domain.cards import Card, CardCode, codes, sorted_cards
+from trapoula.domain.cards import CardCode, canonical_codes, codes
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.giminaiciai.commands import command_payload
 from trapoula.domain.games.giminaiciai.rules import hand_in_progress, legal_commands, upcoming_dealer
 from trapoula.domain.games.giminaiciai.state import GiminaiciaiState, Phase
-from trapoula.domain.games.rulekit import EndedHandView, ended_hand_view
-from trapoula.domain.wire import CommandPayload, OptionsPayload, values_of
+from trapoula.domain.games.rulekit import EndedHandView, ScoredMatchView, ended_hand_view
+from trapoula.domain.wire import CommandPayload, values_of
 
 __all__ = ["VIEW_TYPE", "GiminaiciaiView", "seat_view"]
 
@@ -23,50 +23,28 @@ class GiminaiciaiLastHand(EndedHandView):
     """The cards unfinished players held (R8.2), until the next hand starts; then null."""
 
 
-class GiminaiciaiView(TypedDict):
+class GiminaiciaiView(ScoredMatchView):
     """What :func:`seat_view` returns (its docstring gives the keys; section 9)."""
 
     game: Literal["giminaiciai"]
     seat: int | None
     """The viewer: a seat, or null for a spectator."""
     phase: Annotated[str, values_of(Phase)]
-    names: list[str]
-    players: int
-    hand_no: int
-    dealer: int | None
-    first_dealer: int
     to_act: int | None
     drawn: bool
     taken: CardCode | None
-    commitment: str | None
-    explicit_deal: bool
-    hand: list[CardCode]
-    hand_sizes: list[int]
-    stock_count: int
     discard_pile: list[CardCode]
     discard_top: CardCode | None
     laid: list[list[list[CardCode]]]
     """Each seat's laid groups, as listed (R5.5)."""
     finished: list[int]
-    hand_points: list[int]
-    totals: list[int]
-    target_score: int
     last_hand: GiminaiciaiLastHand | None
-    hand_over: bool
-    next_dealer: int | None
-    match_over: bool
-    winner: int | None
-    options: OptionsPayload
     legal: list[CommandPayload]
     """The viewer's legal commands; empty for others and spectators."""
 
 
 VIEW_TYPE = GiminaiciaiView
 """The type of this game's views (``GameSpec.view_type``)."""
-
-
-def _cards(cards: tuple[Card, ...]) -> list[str]:
-    return list(codes(sorted_cards(cards)))
 
 
 @remember_last
@@ -122,7 +100,7 @@ def seat_view(state: GiminaiciaiState, viewer: Viewer) -> Payload:
         "taken": state.taken.code if in_hand and state.taken is not None else None,
         "commitment": state.commitment or None,
         "explicit_deal": state.explicit_deal,
-        "hand": _cards(hands[seat]) if seat is not None and in_hand else [],
+        "hand": canonical_codes(hands[seat]) if seat is not None and in_hand else [],
         "hand_sizes": list(sizes),
         "stock_count": len(state.stock) if in_hand else 0,
         "discard_pile": list(pile),

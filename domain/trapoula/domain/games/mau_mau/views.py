@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from trapoula.domain.cards import CardCode, SuitCode, codes, sorted_cards
+from trapoula.domain.cards import CardCode, SuitCode, canonical_codes, codes
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.frozen import remember_last
 from trapoula.domain.games.mau_mau.commands import command_payload
 from trapoula.domain.games.mau_mau.rules import legal_commands
 from trapoula.domain.games.mau_mau.state import MauMauState, Phase
-from trapoula.domain.games.shedding.state import LastHandView, last_hand_view
+from trapoula.domain.games.shedding.state import LastHandView, last_hand_view, turn_keys
 from trapoula.domain.wire import CommandPayload, OptionsPayload, Wire, values_of
 
 
@@ -126,11 +126,7 @@ def seat_view(state: MauMauState, viewer: Viewer) -> Payload:
     sizes, totals, names, bots, discard, seated, left, eliminated, in_hand, last_hands = _public(state)
     view: dict[str, Any] = {
         "game": "mau_mau",
-        "phase": state.phase.value,
-        "hand_no": state.hand_no,
-        "dealer": state.dealer,
-        "first_player": state.first_player,
-        "to_act": state.to_act,
+        **turn_keys(state),
         "seat": viewer,
         "hand_sizes": list(sizes),
         "top_card": top.code if top else None,
@@ -156,7 +152,7 @@ def seat_view(state: MauMauState, viewer: Viewer) -> Payload:
     }
     if viewer is not None and 0 <= viewer < n:
         own = () if viewer in state.vacant or viewer >= len(hands) else hands[viewer]
-        view["hand"] = list(codes(sorted_cards(own)))
+        view["hand"] = canonical_codes(own)
         view["legal"] = [command_payload(c) for c in legal_commands(state, viewer)]
     else:
         view["legal"] = []

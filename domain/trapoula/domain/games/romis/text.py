@@ -22,6 +22,7 @@ from trapoula.domain.text import (
     Turn,
     match_over_line,
     match_started_line,
+    other_command,
     typed_moves,
     view_lines,
     view_names,
@@ -91,9 +92,7 @@ def describe_command(command: Mapping[str, Any]) -> str:
         return "turn up your next auxiliary card"
     if kind == "cannot":
         return "cannot reveal"
-    if kind == "next_hand":
-        return "deal the next hand"
-    return str(dict(command))
+    return other_command(command)
 
 
 def _menu_line(command: Mapping[str, Any], view: Mapping[str, Any]) -> str:

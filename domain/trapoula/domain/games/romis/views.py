@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from trapoula.domain.cards import Card, CardCode, codes, sorted_cards
+from trapoula.domain.cards import CardCode, canonical_codes, codes
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.games.romis.commands import command_payload
 from trapoula.domain.games.romis.rules import AUX_COUNT, hand_in_progress, legal_commands, upcoming_dealer
 from trapoula.domain.games.romis.state import Phase, RomisState
-from trapoula.domain.games.rulekit import EndedHandView, ended_hand_view
-from trapoula.domain.wire import CommandPayload, OptionsPayload, Wire, values_of
+from trapoula.domain.games.rulekit import EndedHandView, ScoredMatchView, ended_hand_view
+from trapoula.domain.wire import CommandPayload, Wire, values_of
 
 __all__ = ["VIEW_TYPE", "RomisView", "seat_view"]
 
@@ -56,22 +56,14 @@ class RomisLastHand(EndedHandView):
     companions: NotRequired[list[list[CardCode]]]
 
 
-class RomisView(TypedDict):
+class RomisView(ScoredMatchView):
     """What :func:`seat_view` returns (its docstring gives the keys; section 9, R5.4)."""
 
     game: Literal["romis"]
     seat: int | None
     """The viewer: a seat, or null for a spectator."""
     phase: Annotated[str, values_of(Phase)]
-    names: list[str]
-    players: int
-    hand_no: int
-    dealer: int | None
-    first_dealer: int
-    next_dealer: int | None
     bonus_factor: int
-    commitment: str | None
-    explicit_deal: bool
     round: int | None
     attempt: int | None
     required: int | None
@@ -80,35 +72,21 @@ class RomisView(TypedDict):
     submitted: list[int]
     commitments: list[str | None]
     waiting: list[int]
-    hand_sizes: list[int]
     auxiliary_counts: list[int]
     companion_counts: list[int]
     revealed: list[list[CardCode]]
-    stock_count: int
     eliminated_pile_count: int
     last_round: RomisLastRound | None
-    hand: list[CardCode]
     companions: list[CardCode]
     auxiliary_left: int | None
     pending: RomisPending | None
-    hand_points: list[int]
-    totals: list[int]
-    target_score: int
     last_hand: RomisLastHand | None
-    hand_over: bool
-    match_over: bool
-    winner: int | None
-    options: OptionsPayload
     legal: list[CommandPayload]
     """The viewer's legal commands; empty for others and spectators."""
 
 
 VIEW_TYPE = RomisView
 """The type of this game's views (``GameSpec.view_type``)."""
-
-
-def _cards(cards: tuple[Card, ...]) -> list[str]:
-    return list(codes(sorted_cards(cards)))
 
 
 def _public(state: RomisState) -> dict[str, Any]:
@@ -157,8 +135,8 @@ def _own(state: RomisState, seat: int | None) -> dict[str, Any]:
     if sub is not None:
         pending = {"kind": sub.kind, "cards": list(codes(sub.cards)), "companions": list(codes(sub.companions))}
     return {
-        "hand": _cards(state.hands[seat]),
-        "companions": _cards(state.companions[seat]),
+        "hand": canonical_codes(state.hands[seat]),
+        "companions": canonical_codes(state.companions[seat]),
         "auxiliary_left": AUX_COUNT - state.aux_used[seat],
         "pending": pending,
     }

@@ -152,12 +152,14 @@ class ShedState(Memo):
         return bool(self.stock) or len(self.discard) > 1
 
 
-@remember_last
-def public_parts(
-    state: ShedState,
-) -> tuple[
+Parts = tuple[
     tuple[int, ...], str | None, str | None, tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], ...] | None
-]:
+]
+"""What :func:`public_parts` returns: hand sizes, top card, active suit, discard pile, names, last hands."""
+
+
+@remember_last
+def public_parts(state: ShedState) -> Parts:
     """What every viewer's view of an agonia or crazy_eights table shows of ``state``, as immutable
     values computed once for the views of all viewers (S13): hand sizes, the top card, the active
     suit, the discard pile, the names, and the last hand's hands once it is over (S10.5), else None."""
@@ -173,6 +175,40 @@ def public_parts(
         tuple(s.name for s in state.config.seats),
         last,
     )
+
+
+def turn_keys(state: ShedState) -> dict[str, Any]:
+    """Where the hand stands, as a shedding game's view shows it (S13.1): ``phase, hand_no, dealer,
+    first_player, to_act``, in that order."""
+    return {
+        "phase": PHASE_VALUES[state.phase],
+        "hand_no": state.hand_no,
+        "dealer": state.dealer,
+        "first_player": state.first_player,
+        "to_act": state.to_act,
+    }
+
+
+def shed_keys(state: ShedState, viewer: int | None, parts: Parts, **after_turn: Any) -> dict[str, Any]:
+    """The keys an agonia or crazy_eights view shows ``viewer`` of the hand and the table (S13.1),
+    from ``parts`` (:func:`public_parts` of ``state``): :func:`turn_keys`, a game's own
+    ``after_turn``, then ``seat, hand_sizes, top_card, active_suit, discard, stock_count,
+    pending_draw, drawn_this_turn, direction, totals``, in that order."""
+    sizes, top, active, discard = parts[:4]
+    return {
+        **turn_keys(state),
+        **after_turn,
+        "seat": viewer,
+        "hand_sizes": list(sizes),
+        "top_card": top,
+        "active_suit": active,
+        "discard": list(discard),
+        "stock_count": len(state.stock),
+        "pending_draw": state.pending_draw,
+        "drawn_this_turn": state.drawn,
+        "direction": state.direction,
+        "totals": list(state.totals),
+    }
 
 
 class LastHandView(TypedDict):

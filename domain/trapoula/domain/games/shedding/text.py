@@ -24,6 +24,7 @@ from trapoula.domain.text import (
     match_options,
     match_over_line,
     match_started_line,
+    other_command,
     view_lines,
     view_names,
 )
@@ -48,9 +49,7 @@ def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
         return f"take the {pending_draw} cards" if pending_draw > 0 else "draw a card"
     if kind == "pass":
         return "pass"
-    if kind == "next_hand":
-        return "deal the next hand"
-    return str(dict(command))
+    return other_command(command)
 
 
 def menu_line(command: Mapping[str, Any], view: Mapping[str, Any]) -> str:

@@ -26,6 +26,7 @@ from trapoula.domain.text import (
     dealt_line,
     hand_started_line,
     match_started_line,
+    other_command,
     view_lines,
     view_names,
     viewer_seat,
@@ -91,8 +92,6 @@ def describe_command(command: Mapping[str, Any]) -> str:
         return text
     if kind == "pass":
         return "pass"
-    if kind == "next_hand":
-        return "deal the next hand"
     if kind == "bid":
         return f"bid {command.get('points')} {suit_symbol(command.get('suit'))}"
     if kind == "vida":
@@ -101,7 +100,7 @@ def describe_command(command: Mapping[str, Any]) -> str:
         return f"give {pretty_cards(command.get('cards'))}"
     if kind == "declare":
         return "declare your combinations"
-    return str(dict(command))
+    return other_command(command)
 
 
 def describe_vida_call(level: Any) -> str:

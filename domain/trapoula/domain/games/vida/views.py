@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from trapoula.domain.cards import Card, CardCode, SuitCode, codes, sorted_cards
+from trapoula.domain.cards import CardCode, SuitCode, canonical_codes, codes
 from trapoula.domain.events import Payload, Viewer, to_payload
+from trapoula.domain.games.rulekit import MatchView
 from trapoula.domain.games.vida.declarations import combinations
 from trapoula.domain.games.vida.rules import SEATS, hand_in_progress, legal_payloads, upcoming_dealer
 from trapoula.domain.games.vida.scoring import Contract
 from trapoula.domain.games.vida.state import Call, Phase, VidaState
-from trapoula.domain.wire import CommandPayload, OptionsPayload, Wire, values_of
+from trapoula.domain.wire import CommandPayload, Wire, values_of
 
 TeamPair = tuple[int, int]
 """One value per team, team 0 first (R2.3)."""
@@ -106,7 +107,7 @@ class VidaGiven(TypedDict):
     card: CardCode
 
 
-class VidaView(TypedDict):
+class VidaView(MatchView):
     """What :func:`seat_view` returns (its docstring gives the keys; section 9)."""
 
     game: Literal["vida"]
@@ -152,21 +153,13 @@ class VidaView(TypedDict):
     annulled: bool
     totals: TeamPair
     games_won: TeamPair
-    hand_over: bool
     next_dealer: int | None
-    match_over: bool
-    winner: int | None
-    options: OptionsPayload
     legal: list[CommandPayload]
     """The viewer's legal commands; empty for others and spectators."""
 
 
 VIEW_TYPE = VidaView
 """The type of this game's views (``GameSpec.view_type``)."""
-
-
-def _cards(cards: tuple[Card, ...]) -> list[str]:
-    return list(codes(sorted_cards(cards)))
 
 
 def _call(call: Call) -> dict[str, Any]:
@@ -212,7 +205,7 @@ def seat_view(state: VidaState, viewer: Viewer) -> Payload:
     phase = state.phase
     in_hand = hand_in_progress(state)
     last = state.last_score
-    hand = _cards(state.hands[seat]) if seat is not None and state.hands else []
+    hand = canonical_codes(state.hands[seat]) if seat is not None and state.hands else []
     received = next((c.code for g, r, c in state.gifts if r == seat and seat is not None), None)
     given = [{"to_seat": r, "card": c.code} for g, r, c in state.gifts if g == seat and seat is not None]
     bid = state.bid
