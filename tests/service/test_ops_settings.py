@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from grpc_helpers import serve_once
+from pydantic_settings import SettingsConfigDict
 
 from trapoula.service import settings as settings_module
 from trapoula.service.__main__ import main as service_main
@@ -118,7 +119,7 @@ def test_one_table_lists_every_setting_in_the_readme_and_the_module_docstring() 
     assert table in readme
     assert readme.count("| flag | environment | default | meaning |") == 1
     every_field = {s.field for s in SETTINGS}
-    assert every_field == set(Settings.__dataclass_fields__)
+    assert every_field == set(Settings.model_fields)
 
 
 def test_a_busy_metrics_port_is_a_warning_and_the_server_serves(
@@ -172,3 +173,47 @@ def test_a_server_without_a_given_secret_warns_that_its_signing_key_is_this_proc
         warnings.append([r.getMessage() for r in caplog.records if r.levelno == logging.WARNING])
     assert warnings[0] == []
     assert len(warnings[1]) == 1 and warnings[1][0].startswith("no server secret given (TRAPOULA_SECRET_FILE")
+
+
+def test_text_given_in_code_is_parsed_as_its_flag_would_be_and_the_model_is_frozen() -> None:
+    made = Settings(metrics_address="OFF", cache_size=7, cors_origins="http://a.example, https://b.example")
+    assert (made.metrics_address, made.cache_size) == (None, 7)
+    assert made.cors_origins == ("http://a.example", "https://b.example")
+    with pytest.raises(ValueError, match=r"address 'a b:0' is not host:port"):
+        Settings(address="a b:0")
+    with pytest.raises(ValueError, match="frozen"):
+        made.cache_size = 8  # type: ignore[misc]
+    moved = made.model_copy(update={"address": "127.0.0.1:0"})
+    assert (moved.address, moved.cache_size, moved.secret) == ("127.0.0.1:0", 7, made.secret)
+
+
+def test_a_setting_is_one_declaration_flag_variable_help_and_table_follow() -> None:
+    """What adding a setting takes: one annotated field (docs/operations.md, "Adding a setting")."""
+    from typing import Annotated
+
+    from trapoula.service.settingfields import FlagSettings, Option, build_parser, markdown_table, rows
+    from trapoula.service.settingvalues import parse_poll_seconds
+
+    class Toy(FlagSettings):
+        model_config = SettingsConfigDict(frozen=True, extra="forbid", env_prefix="TOY_")
+        grace_seconds: Annotated[
+            float, Option("SECONDS", "how long a stop waits; 0.05 to 3600", parse_poll_seconds)
+        ] = 2.5
+
+    [row] = rows(Toy)
+    assert (row.field, row.flag, row.env, row.default) == (
+        "grace_seconds",
+        "--grace-seconds",
+        "TOY_GRACE_SECONDS",
+        "`2.5`",
+    )
+    assert markdown_table(Toy).splitlines()[2] == (
+        "| `--grace-seconds` | `TOY_GRACE_SECONDS` | `2.5` | how long a stop waits; 0.05 to 3600 |"
+    )
+    parser = build_parser(Toy, "toy", "", "")
+    assert Toy.parse_flags(parser, [], {}).grace_seconds == 2.5
+    assert Toy.parse_flags(parser, [], {"TOY_GRACE_SECONDS": "9"}).grace_seconds == 9.0
+    assert Toy.parse_flags(parser, ["--grace-seconds", "1"], {"TOY_GRACE_SECONDS": "9"}).grace_seconds == 1.0
+    with pytest.raises(ValueError, match=r"^TOY_GRACE_SECONDS: watch poll seconds '0' is not a number"):
+        Toy.parse_flags(parser, [], {"TOY_GRACE_SECONDS": "0"})
+    assert "--grace-seconds SECONDS" in parser.format_help()
