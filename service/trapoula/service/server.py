@@ -33,9 +33,11 @@ from grpc_reflection.v1alpha import reflection
 
 from trapoula.api.v1 import table_pb2
 from trapoula.domain import signing
+from trapoula.service import logs, redaction
 from trapoula.service.application import Tables
 from trapoula.service.collector import serving_collector
 from trapoula.service.connect import ConnectServer, connect_app
+from trapoula.service.deadlines import DEFAULT_CALL_DEADLINE_SECONDS, CallDeadline
 from trapoula.service.fanout import Fanout
 from trapoula.service.health import StoreHealth, store_probe
 from trapoula.service.metrics import Metrics
@@ -109,6 +111,7 @@ def create_server(
     poll_seconds: float = POLL_SECONDS,
     metrics: Metrics | None = None,
     read_models: ReadModels | None = None,
+    call_deadline: float = DEFAULT_CALL_DEADLINE_SECONDS,
 ) -> tuple[grpc.aio.Server, int]:
     """Build (not start) the gRPC server for ``tables`` listening on ``address`` (insecure).
 
@@ -123,14 +126,18 @@ def create_server(
     them over HTTP is the caller's choice.
     ``ListLobby``, ``ListMatches`` and ``GetStandings`` read ``read_models`` (None: they are
     answered ``UNAVAILABLE``, reason ``read_models_off``); keeping them up to date is the
-    caller's (:func:`open_read_models`).
+    caller's (:func:`open_read_models`).  Every call has the server's deadline of
+    ``call_deadline`` seconds (a unary call whole, a stream until its request has come:
+    :class:`~trapoula.service.deadlines.CallDeadline`), and no log record of the process shows a
+    token (:func:`trapoula.service.redaction.install`).
 
     Raises:
         RuntimeError: the address cannot be bound (in use, or not an address of this host); the
             message names it.
     """
     _check_port_free(address)
-    server = grpc.aio.server(options=SERVER_OPTIONS)
+    redaction.install(logs.hidden_in_call)
+    server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=(CallDeadline(call_deadline),))
     fanout = Fanout()
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="trapoula-store")
     servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds, metrics=metrics)
@@ -338,6 +345,7 @@ async def serve(
             the read models cannot be migrated (one line).
     """
     settings = settings or Settings.from_env()
+    redaction.install(logs.hidden_in_call, settings.secret.hex(), settings.secret.hex().upper())
     tables = open_tables(settings)
     metrics = Metrics()
     read_models: ReadModels | None = None
@@ -348,7 +356,12 @@ async def serve(
             log.info("following the store for other replicas' moves")
         read_models = ReadModels(settings.database_url, settings.database_schema)
         server, port = create_server(
-            settings.address, tables, poll_seconds=settings.watch_poll_seconds, metrics=metrics, read_models=read_models
+            settings.address,
+            tables,
+            poll_seconds=settings.watch_poll_seconds,
+            metrics=metrics,
+            read_models=read_models,
+            call_deadline=settings.call_deadline_seconds,
         )
         projection = open_read_models(settings, tables, read_models)
         if projection is not None:

@@ -63,7 +63,9 @@ async def _abort(context: Context, exc: BaseException) -> NoReturn:
 
 
 def _token(context: Context) -> str | None:
-    return convert.bearer_token(context.invocation_metadata())
+    token = convert.bearer_token(context.invocation_metadata())
+    logs.hide_in_call(token)
+    return token
 
 
 class TableServicer(table_pb2_grpc.TableServiceServicer):

@@ -6,6 +6,7 @@
 | `--database-url` | `TRAPOULA_DATABASE_URL` | `sqlite:///trapoula.sqlite3` | the event store, a SQLAlchemy URL; PostgreSQL: `postgresql+psycopg://user@host:5432/db` |
 | `--database-schema` | `TRAPOULA_DATABASE_SCHEMA` | none (the default schema) | PostgreSQL schema holding the event tables (it must exist: `CREATE SCHEMA ...`) |
 | `--watch-poll-seconds` | `TRAPOULA_WATCH_POLL_SECONDS` | `5` | how often an idle watch stream re-reads the store (a change wakes it at once); 0.05 to 3600 |
+| `--call-deadline-seconds` | `TRAPOULA_CALL_DEADLINE_SECONDS` | `30` | the server's deadline of a call: a unary call whole, a watch stream until its request has come ([docs/operations.md](docs/operations.md)); 0.05 to 3600 |
 | `--snapshot-every` | `TRAPOULA_SNAPSHOT_EVERY` | `512` | events between two snapshots of a table, so loading a long match does not replay it all ([docs/storage.md](docs/storage.md)); 0 for none |
 | `--cache-size` | `TRAPOULA_CACHE_SIZE` | `1000` | tables kept in memory (more: fewer store reads, more memory); 1 to 1000000 |
 | `--recent-states` | `TRAPOULA_RECENT_STATES` | `32` | latest folded states each table in memory keeps, so a woken watcher renders new events without folding again (more: fewer folds, more memory); 1 to 4096 |
@@ -65,6 +66,7 @@ from trapoula.service.settingvalues import (
     DEFAULT_ADDRESS,
     DEFAULT_AUTO_WORKERS,
     DEFAULT_CACHE_SIZE,
+    DEFAULT_CALL_DEADLINE_SECONDS,
     DEFAULT_CONNECT_ADDRESS,
     DEFAULT_DATABASE_URL,
     DEFAULT_METRICS_ADDRESS,
@@ -74,6 +76,7 @@ from trapoula.service.settingvalues import (
     check_address,
     parse_auto_workers,
     parse_cache_size,
+    parse_call_deadline,
     parse_connect_address,
     parse_cors_origins,
     parse_database_url,
@@ -156,6 +159,16 @@ class Settings(FlagSettings):
         ),
     ] = DEFAULT_WATCH_POLL_SECONDS
     """Seconds between two reads of the store by an idle watch stream (wake-ups come sooner)."""
+    call_deadline_seconds: Annotated[
+        float,
+        Option(
+            "SECONDS",
+            "the server's deadline of a call: a unary call whole, a watch stream until its request has come "
+            "([docs/operations.md](docs/operations.md)); 0.05 to 3600",
+            parse_call_deadline,
+        ),
+    ] = DEFAULT_CALL_DEADLINE_SECONDS
+    """Seconds a unary call may take, request included, and a stream's request may take to arrive."""
     snapshot_every: Annotated[
         int,
         Option(

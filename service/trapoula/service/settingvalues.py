@@ -20,6 +20,11 @@ DEFAULT_WATCH_POLL_SECONDS = 5.0
 """How often an idle watch stream re-reads the store by default (seconds)."""
 MAX_WATCH_POLL_SECONDS = 3600.0
 """The longest poll interval accepted (seconds)."""
+DEFAULT_CALL_DEADLINE_SECONDS = 30.0
+"""The server's deadline of a unary call, and for a stream's request to arrive, by default (seconds;
+:mod:`trapoula.service.deadlines`)."""
+MAX_CALL_DEADLINE_SECONDS = 3600.0
+"""The longest server deadline accepted (seconds)."""
 DEFAULT_SNAPSHOT_EVERY = 512
 """A table's snapshot is taken each time its version passes a multiple of this (docs/storage.md)."""
 MAX_SNAPSHOT_EVERY = 1_000_000
@@ -180,6 +185,24 @@ def parse_poll_seconds(text: str) -> float:
         seconds = -1.0
     if not 0.05 <= seconds <= MAX_WATCH_POLL_SECONDS:
         raise ValueError(f"watch poll seconds {text[:32]!r} is not a number from 0.05 to {MAX_WATCH_POLL_SECONDS:g}")
+    return seconds
+
+
+def parse_call_deadline(text: str) -> float:
+    """The server's deadline of a call, in seconds: a number from 0.05 to 3600.
+
+    >>> parse_call_deadline("30")
+    30.0
+
+    Raises:
+        ValueError: not a number, or out of range; the message names the value.
+    """
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0.05 <= seconds <= MAX_CALL_DEADLINE_SECONDS:
+        raise ValueError(f"call deadline {text[:32]!r} is not a number of seconds from 0.05 to 3600")
     return seconds
 
 
