@@ -6,7 +6,10 @@ served at once."""
 from __future__ import annotations
 
 import asyncio
+import json
+import socket
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +23,7 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.service.application import Tables
 from trapoula.service.deadlines import CallDeadline
+from trapoula.service.server import start_connect
 from trapoula.service.settings import Settings
 
 DEADLINE = 0.6
@@ -129,3 +133,92 @@ def test_a_server_process_applies_its_deadline_setting(tmp_path: Path) -> None:
         _expired(call(int(server.address.rsplit(":", 1)[1]), "/trapoula.api.v1.TableService/ListGames"))
     finally:
         assert server.terminate() == 0
+
+
+def test_a_connect_request_body_cut_short_is_answered_at_the_deadline(table: tuple[ServerThread, str]) -> None:
+    server, table_id = table
+    assert server.server is not None
+    connect, port = server._submit(start_connect(server.server, "127.0.0.1:0", (), DEADLINE))
+    try:
+        body = json.dumps({"tableId": table_id}).encode()
+        head = (
+            "POST /trapoula.api.v1.TableService/GetView HTTP/1.1\r\nHost: localhost\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body) + 10}\r\n\r\n"
+        ).encode()
+        with socket.create_connection(("127.0.0.1", port), timeout=DEADLINE + SLACK) as sock:
+            sock.sendall(head + body)  # ten bytes short
+            sent = time.monotonic()
+            reply = b""
+            while b"\r\n\r\n" not in reply or not reply.rstrip().endswith(b"}"):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                reply += chunk
+            waited = time.monotonic() - sent
+        status_line, _, rest = reply.partition(b"\r\n")
+        assert status_line.split()[1] == b"504", reply  # Connect's deadline_exceeded
+        chunked = rest.partition(b"\r\n\r\n")[2]  # one chunk: its size, then the JSON error
+        error = json.loads(chunked[chunked.index(b"{") : chunked.rindex(b"}") + 1])
+        assert error["code"] == "deadline_exceeded" and "the request of this call" in error["message"]
+        assert DEADLINE * 0.9 <= waited <= DEADLINE + SLACK
+        status, answer = _connect_post(port, "GetView", {"tableId": table_id})  # a whole one: served
+        assert status == 200 and "view" in answer
+    finally:
+        server._submit(connect.stop())
+
+
+def _connect_post(port: int, method: str, body: dict[str, str]) -> tuple[int, dict[str, object]]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/trapoula.api.v1.TableService/{method}",
+        json.dumps(body).encode(),
+        {"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return int(reply.status), json.loads(reply.read())
+
+
+def test_a_unary_call_is_cut_at_the_deadline_as_a_whole_and_a_writing_stream_only_for_its_request() -> None:
+    """The whole-call deadline of a unary method, and a streaming method written with
+    ``context.write`` (as grpc's health ``Watch``), on a bare grpc.aio server."""
+    ran: list[str] = []
+
+    async def slow(request: bytes, context: grpc.aio.ServicerContext[bytes, bytes]) -> bytes:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            ran.append("cancelled")
+            raise
+        return request
+
+    async def writes(request: bytes, context: grpc.aio.ServicerContext[bytes, bytes]) -> None:
+        for _ in range(3):
+            await asyncio.sleep(DEADLINE)  # three times the deadline in all: a stream is exempt once started
+            await context.write(request)
+
+    async def scenario() -> None:
+        server = grpc.aio.server(interceptors=(CallDeadline(DEADLINE),))
+        handlers = {
+            "Slow": grpc.unary_unary_rpc_method_handler(slow),
+            "Writes": grpc.unary_stream_rpc_method_handler(writes),
+        }
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("t.T", handlers),))
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                started = time.monotonic()
+                with pytest.raises(grpc.aio.AioRpcError) as cut:
+                    await channel.unary_unary("/t.T/Slow")(b"x")
+                assert cut.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
+                assert "the server's deadline for this call (0.6 s)" in (cut.value.details() or "")
+                assert DEADLINE * 0.9 <= time.monotonic() - started <= DEADLINE + SLACK
+                assert ran == ["cancelled"]
+                replies = [reply async for reply in channel.unary_stream("/t.T/Writes")(b"y")]
+                assert replies == [b"y", b"y", b"y"]
+            outcome = await asyncio.to_thread(call, port, "/t.T/Writes")  # no request: cut at the deadline
+            _expired(outcome)
+        finally:
+            await server.stop(None)
+
+    asyncio.run(scenario())

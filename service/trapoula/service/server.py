@@ -245,10 +245,15 @@ def servicer_of(server: grpc.aio.Server) -> TableServicer | None:
 
 
 async def start_connect(
-    server: grpc.aio.Server, address: str, cors_origins: Sequence[str] = ()
+    server: grpc.aio.Server,
+    address: str,
+    cors_origins: Sequence[str] = (),
+    call_deadline: float = DEFAULT_CALL_DEADLINE_SECONDS,
 ) -> tuple[ConnectServer, int]:
     """Serve the servicer of ``server`` (made by :func:`create_server`) over the Connect protocol on
-    ``address`` too (:mod:`trapoula.service.connect`); returns the Connect server and its bound port.
+    ``address`` too (:mod:`trapoula.service.connect`), each request to be received within
+    ``call_deadline`` seconds and a unary call then answered within as long; returns the Connect
+    server and its bound port.
     Stop it after :func:`stop_server`: by then its watch streams have ended and its calls drained.
 
     Raises:
@@ -257,7 +262,7 @@ async def start_connect(
     servicer = servicer_of(server)
     if servicer is None:
         raise StartupError("the gRPC server is not running")
-    connect = ConnectServer(connect_app(servicer, cors_origins), grace=GRACE_SECONDS)
+    connect = ConnectServer(connect_app(servicer, cors_origins, call_deadline), grace=GRACE_SECONDS)
     try:
         port = await connect.start(address)
     except (OSError, ValueError) as exc:
@@ -369,7 +374,9 @@ async def serve(
         metrics_bound = _serve_metrics(metrics, settings.metrics_address)
         connect_bound: str | None = None
         if settings.connect_address is not None:
-            connect, connect_port = await start_connect(server, settings.connect_address, settings.cors_origins)
+            connect, connect_port = await start_connect(
+                server, settings.connect_address, settings.cors_origins, settings.call_deadline_seconds
+            )
             connect_bound = display_address(settings.connect_address, connect_port)
         await start_server(server)
         bound = display_address(settings.address, port)
