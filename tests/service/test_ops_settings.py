@@ -217,3 +217,46 @@ def test_a_setting_is_one_declaration_flag_variable_help_and_table_follow() -> N
     with pytest.raises(ValueError, match=r"^TOY_GRACE_SECONDS: watch poll seconds '0' is not a number"):
         Toy.parse_flags(parser, [], {"TOY_GRACE_SECONDS": "0"})
     assert "--grace-seconds SECONDS" in parser.format_help()
+
+
+def test_a_settings_file_is_under_the_flags_and_variables_and_refused_like_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = tmp_path / "trapoula.toml"
+    good.write_text(
+        'address = "0.0.0.0:6000"\ncache_size = 5000\nwatch_poll_seconds = 2.5\nprojection = false\n'
+        'cors_origins = ["https://a.example", "http://b.example:8080"]\nmetrics_address = "off"\n',
+        encoding="utf-8",
+    )
+    from_file = Settings.from_env({"TRAPOULA_SETTINGS_FILE": str(good)})
+    assert (from_file.address, from_file.cache_size, from_file.watch_poll_seconds) == ("0.0.0.0:6000", 5000, 2.5)
+    assert (from_file.projection, from_file.metrics_address) == (False, None)
+    assert from_file.cors_origins == ("https://a.example", "http://b.example:8080")
+    assert from_file.settings_file == str(good) and from_file.log_level == "info"  # the rest: defaults
+    over = Settings.from_args(["--cache-size", "7", "--settings-file", str(good)], {"TRAPOULA_ADDRESS": "[::1]:1"})
+    assert (over.cache_size, over.address, over.watch_poll_seconds) == (7, "[::1]:1", 2.5)  # flag, variable, file
+    blank = Settings.from_env({"TRAPOULA_SETTINGS_FILE": str(good), "TRAPOULA_CACHE_SIZE": " "})
+    assert blank.cache_size == 5000  # a blank variable is unset: the file's value stands
+    cases = {
+        "cache_size = 0\n": r"cache_size: cache size '0' is not a whole number from 1 to 1,000,000$",
+        "snapshot_every = 1.5\n": r"snapshot_every: snapshot interval '1.5' is not a whole number",
+        "cache_sise = 5\n": r"'cache_sise' is not a setting \(the settings: address, ",
+        'secret = "' + "ab" * 32 + '"\n': r"secret may not be set in a settings file$",
+        "settings_file = 'x.toml'\n": r"settings_file may not be set in a settings file$",
+        "address = [1, 2]\n": r"address: a string, a number, true or false, or a list of strings$",
+        "address = \n": r"is not TOML: ",
+    }
+    for text, why in cases.items():
+        bad = tmp_path / "bad.toml"
+        bad.write_text(text, encoding="utf-8")
+        with pytest.raises(
+            ValueError, match=rf"^TRAPOULA_SETTINGS_FILE: settings file '.*bad\.toml'(: | ).*{why}"
+        ) as refused:
+            Settings.from_env({"TRAPOULA_SETTINGS_FILE": str(bad)})
+        assert "ab" * 32 not in str(refused.value)  # a refused value is never quoted
+    with pytest.raises(ValueError, match=r"^--settings-file: settings file '.*missing\.toml': No such file"):
+        Settings.from_args(["--settings-file", str(tmp_path / "missing.toml")], {})
+    (tmp_path / "bad.toml").write_text("log_level = 'loud'\n", encoding="utf-8")
+    assert service_main(["--settings-file", str(tmp_path / "bad.toml")]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("trapoula: --settings-file: settings file ") and "log_level: log level 'loud'" in line

@@ -2,8 +2,9 @@
 environment variable (pydantic-settings): :class:`Option` (the flag, variable, help text and
 parser of a field, declared beside it), :class:`FlagSettings` (the base model: parses text given
 to a field, resolves flags over variables over defaults), :class:`TextSource` (the
-pydantic-settings source reading flags and variables), :func:`rows` (the table of a model's
-settings), :func:`markdown_table` and :func:`build_parser` (argparse, with ``--help``).
+pydantic-settings source reading flags and variables), :class:`SettingsFileSource` (the one
+reading a TOML file of settings, by field name), :func:`rows` (the table of a model's settings),
+:func:`markdown_table` and :func:`build_parser` (argparse, with ``--help``).
 
 It knows no particular setting: :mod:`trapoula.service.settings` declares them.  A field is
 declared once, as ``name: Annotated[type, Option(...)] = default``; its flag is ``--name`` (``_``
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn, TypeVar
@@ -226,15 +228,112 @@ class TextSource(PydanticBaseSettingsSource):
         return found
 
 
+MAX_SETTINGS_FILE_BYTES = 1024 * 1024
+"""The largest settings file read."""
+
+
+def _as_text(value: Any) -> str | None:
+    """A TOML value as the text its flag would take: a string as it is, a boolean ``on``/``off``, a
+    number in decimal, a list of strings joined by commas; None for anything else (a table, a date)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ",".join(value)
+    return None
+
+
+class SettingsFileSource(PydanticBaseSettingsSource):
+    """A pydantic-settings source: the settings of a TOML file, one ``name = value`` per field of a
+    :class:`FlagSettings` model (``cache_size = 5000``, ``projection = "off"``, ``cors_origins =
+    ["https://a.example"]``), each value read by the field's own option as its flag's text would be.
+
+    ``refused`` names the fields a file may not set (the secret: a file of settings is no place for
+    it; the settings file itself).  Calling it returns the file's values (field -> value).
+
+    Raises (on call):
+        ValueError: the file cannot be read, is larger than 1 MiB or is not TOML; a key that is
+            not a field or is refused; a bad value.  The message names the file and the key,
+            never quoting a refused key's value.
+    """
+
+    def __init__(self, settings_cls: type[FlagSettings], path: str, refused: frozenset[str] = frozenset()) -> None:
+        super().__init__(settings_cls)
+        self.path = path
+        self.refused = refused
+        self._values: dict[str, Any] | None = None
+
+    def _load(self) -> dict[str, Any]:
+        where = f"settings file {self.path[:200]!r}"
+        try:
+            with open(self.path, "rb") as file:
+                data = file.read(MAX_SETTINGS_FILE_BYTES + 1)
+        except OSError as exc:
+            raise ValueError(f"{where}: {exc.strerror or exc}") from None
+        if len(data) > MAX_SETTINGS_FILE_BYTES:
+            raise ValueError(f"{where} is larger than {MAX_SETTINGS_FILE_BYTES} bytes")
+        try:
+            table = tomllib.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ValueError(f"{where} is not TOML: {exc}") from None
+        fields = self.settings_cls.model_fields
+        values: dict[str, Any] = {}
+        for key, raw in table.items():
+            if key in self.refused:
+                raise ValueError(f"{where}: {key} may not be set in a settings file")
+            info = fields.get(key)
+            options = _options(info) if info is not None else []
+            if not options:
+                known = ", ".join(name for name in fields if name not in self.refused)
+                raise ValueError(f"{where}: {key[:64]!r} is not a setting (the settings: {known})")
+            text = _as_text(raw)
+            if text is None:
+                raise ValueError(f"{where}: {key}: a string, a number, true or false, or a list of strings")
+            try:
+                values[key] = options[-1].parse(text)
+            except ValueError as exc:
+                raise ValueError(f"{where}: {key}: {exc}") from None
+        return values
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        """``(value, "file", False)`` when the file sets the field, else ``(None, "", False)``.
+
+        Raises:
+            ValueError: see the class.
+        """
+        if self._values is None:
+            self._values = self._load()
+        if field_name in self._values:
+            return self._values[field_name], "file", False
+        return None, "", False
+
+    def __call__(self) -> dict[str, Any]:
+        """The file's values, field -> value.
+
+        Raises:
+            ValueError: see the class.
+        """
+        if self._values is None:
+            self._values = self._load()
+        return dict(self._values)
+
+
 class FlagSettings(BaseSettings):
     """A frozen settings model whose fields are flags and variables (see the module docstring).
 
     Built directly (``Model(field=value)``), it takes only what it is given (no variable is read;
     text is parsed by the field's own option); :meth:`resolve` reads flags, then variables, then
-    defaults.
+    the settings file when the model has one (:attr:`settings_file_field`), then defaults.
     """
 
     model_config: ClassVar[SettingsConfigDict] = SettingsConfigDict(frozen=True, extra="forbid")
+    settings_file_field: ClassVar[str | None] = None
+    """The field naming a TOML file of further settings (:class:`SettingsFileSource`); None: none."""
+    not_in_settings_file: ClassVar[frozenset[str]] = frozenset()
+    """Fields a settings file may not set (besides :attr:`settings_file_field`)."""
 
     @classmethod
     def settings_customise_sources(
@@ -260,14 +359,26 @@ class FlagSettings(BaseSettings):
 
     @classmethod
     def resolve(cls: type[M], given: Mapping[str, Any], env: Mapping[str, str]) -> M:
-        """The model from the flags ``given`` (field -> value), then ``env``'s variables, then defaults.
+        """The model from the flags ``given`` (field -> value), then ``env``'s variables, then the
+        settings file they name (if the model has one), then defaults.
 
         Raises:
             ValueError: a bad variable (the message starts with its name), two variables of one
-                field set, or values the model refuses (the first error, naming the field's variable).
+                field set, a bad settings file (the message starts with the flag or variable that
+                named it, then names the file and the key), or values the model refuses (the first
+                error, naming the field's variable).
         """
         source = TextSource(cls, env, given)
         values = source()
+        file_field = cls.settings_file_field
+        if file_field is not None and values.get(file_field):
+            refused = cls.not_in_settings_file | {file_field}
+            try:
+                from_file = SettingsFileSource(cls, str(values[file_field]), frozenset(refused))()
+            except ValueError as exc:
+                row = next(s for s in rows(cls) if s.field == file_field)
+                raise ValueError(f"{row.flag if file_field in given else row.env}: {exc}") from None
+            values = {**from_file, **values}
         try:
             return cls(**values)
         except ValidationError as exc:

@@ -19,9 +19,11 @@
 | `--log-level` | `TRAPOULA_LOG_LEVEL` | `info` | `debug` (one line per call), `info`, `warning` or `error` |
 | `--secret-file` | `TRAPOULA_SECRET_FILE` | none | a file holding the hex server secret (the safe way to pass it) |
 | | `TRAPOULA_SECRET` | random per process | the hex server secret itself, an even number of hex digits, at least 32 (no flag: a flag would show in the process list) |
+| `--settings-file` | `TRAPOULA_SETTINGS_FILE` | none | a TOML file of settings, one `name = value` each (`cache_size = 5000`, `projection = "off"`), under the flags and variables; not the secret ([docs/operations.md](docs/operations.md)) |
 
-A flag wins over its variable, and a variable over the default; an empty variable counts as
-unset.  A bad value is refused with one line naming the flag or the variable, before anything
+A flag wins over its variable, a variable over the settings file (``--settings-file``, TOML,
+by field name; it may not hold the secret), the file over the default; an empty variable counts
+as unset.  A bad value is refused with one line naming the flag or the variable, before anything
 starts.  ``TRAPOULA_SECRET`` and ``TRAPOULA_SECRET_FILE`` may not both be set (``--secret-file``
 wins over both).
 
@@ -43,7 +45,8 @@ test keeps the three equal).  To add a setting, add a field::
 
     grace_seconds: Annotated[float, Option("SECONDS", "what it does; 1 to 60", parse_grace)] = 5.0
 
-(flag ``--grace-seconds``, variable ``TRAPOULA_GRACE_SECONDS``), then paste
+(flag ``--grace-seconds``, variable ``TRAPOULA_GRACE_SECONDS``, key ``grace_seconds`` of a
+settings file), then paste
 ``settings_table()`` over the table above and the README's.
 """  # noqa: E501
 
@@ -87,6 +90,7 @@ from trapoula.service.settingvalues import (
     parse_recent_states,
     parse_schema,
     parse_secret,
+    parse_settings_path,
     parse_snapshot_every,
     parse_switch,
     read_secret_file,
@@ -126,6 +130,8 @@ class Settings(FlagSettings):
     """
 
     model_config: ClassVar[SettingsConfigDict] = SettingsConfigDict(frozen=True, extra="forbid", env_prefix=ENV_PREFIX)
+    settings_file_field: ClassVar[str | None] = "settings_file"
+    not_in_settings_file: ClassVar[frozenset[str]] = frozenset({"secret"})
 
     address: Annotated[
         str, Option("HOST:PORT", "where the gRPC server listens (`host:port`; port 0 picks a free port)", check_address)
@@ -279,6 +285,16 @@ class Settings(FlagSettings):
         ),
     ]
     """The server secret seeds derive from (never stored, never logged)."""
+    settings_file: Annotated[
+        str | None,
+        Option(
+            "PATH",
+            'a TOML file of settings, one `name = value` each (`cache_size = 5000`, `projection = "off"`), '
+            "under the flags and variables; not the secret ([docs/operations.md](docs/operations.md))",
+            parse_settings_path,
+        ),
+    ] = None
+    """The TOML file the other settings were also read from (None: none)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -311,7 +327,8 @@ def _epilog() -> str:
         for paragraph in (
             "Every flag may be set instead by its environment variable: "
             + ", ".join(s.env for s in rows(Settings) if s.flag)
-            + ".  A flag wins over its variable, a variable over the default; an empty variable counts as unset.",
+            + ".  A flag wins over its variable, a variable over the settings file (--settings-file, TOML: "
+            "cache_size = 5000), the file over the default; an empty variable counts as unset.",
             "TRAPOULA_SECRET holds the hex server secret itself (no flag, so that it never shows in the process "
             "list); --secret-file or TRAPOULA_SECRET_FILE names a file holding it.  Without either, each process "
             "draws a random secret, which is safe (docs/operations.md).",

@@ -161,6 +161,18 @@ def parse_database_url(text: str) -> str:
     return text.strip()
 
 
+def parse_settings_path(text: str) -> str:
+    """The path of a settings file: any non-blank text (the file is read when the settings are
+    resolved: :class:`~trapoula.service.settingfields.SettingsFileSource`).
+
+    Raises:
+        ValueError: blank.
+    """
+    if not text.strip():
+        raise ValueError("the settings file path is empty")
+    return text.strip()
+
+
 def parse_schema(text: str) -> str | None:
     """A PostgreSQL schema name; blank: None (the default schema).
 
