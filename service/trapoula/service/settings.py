@@ -1,4 +1,4 @@
-"""Service settings from command-line flags, then ``TRAPOULA_*`` environment variables, then defaults.
+"""Service settings from command-line flags, then ``TRAPOULA_*`` environment variables, then a settings file, then defaults.
 
 | flag | environment | default | meaning |
 |---|---|---|---|
@@ -46,8 +46,8 @@ test keeps the three equal).  To add a setting, add a field::
     grace_seconds: Annotated[float, Option("SECONDS", "what it does; 1 to 60", parse_grace)] = 5.0
 
 (flag ``--grace-seconds``, variable ``TRAPOULA_GRACE_SECONDS``, key ``grace_seconds`` of a
-settings file), then paste
-``settings_table()`` over the table above and the README's.
+settings file), then paste ``settings_table()`` (``python -m trapoula.service.settingtable``) over
+the table above and the README's.
 """  # noqa: E501
 
 from __future__ import annotations
