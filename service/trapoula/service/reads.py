@@ -61,6 +61,16 @@ class TableReads:
             )
         return found
 
+    def open_here(self, table_id: str) -> bool:
+        """True while the table is in this process's memory and its match is not over there (no
+        store read; a copy another replica has moved on since may be a moment behind).  The limit
+        of open tables per client counts a table while this holds (:mod:`trapoula.service.limits`)."""
+        try:
+            table = self.store.cached(table_id)
+        except Exception:  # a bad id: nothing to count
+            return False
+        return table is not None and not table.state.over
+
     # ----------------------------------------------------------------------- reads
 
     def view(self, table_id: str, principal: Principal) -> tuple[int, Payload]:

@@ -38,6 +38,7 @@ from trapoula.service.collector import serving_collector
 from trapoula.service.connect import ConnectServer, connect_app
 from trapoula.service.fanout import Fanout
 from trapoula.service.health import StoreHealth, store_probe
+from trapoula.service.limits import Limits, LimitSettings
 from trapoula.service.metrics import Metrics
 from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
@@ -109,6 +110,7 @@ def create_server(
     poll_seconds: float = POLL_SECONDS,
     metrics: Metrics | None = None,
     read_models: ReadModels | None = None,
+    limits: Limits | LimitSettings | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Build (not start) the gRPC server for ``tables`` listening on ``address`` (insecure).
 
@@ -124,6 +126,8 @@ def create_server(
     ``ListLobby``, ``ListMatches`` and ``GetStandings`` read ``read_models`` (None: they are
     answered ``UNAVAILABLE``, reason ``read_models_off``); keeping them up to date is the
     caller's (:func:`open_read_models`).
+    ``limits``: the limits per client (:mod:`trapoula.service.limits`; None: the defaults); a
+    :class:`~trapoula.service.limits.Limits` without ``open_here`` gets the tables' own.
 
     Raises:
         RuntimeError: the address cannot be bound (in use, or not an address of this host); the
@@ -133,7 +137,11 @@ def create_server(
     server = grpc.aio.server(options=SERVER_OPTIONS)
     fanout = Fanout()
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="trapoula-store")
-    servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds, metrics=metrics)
+    if not isinstance(limits, Limits):
+        limits = Limits(limits)
+    if limits.open_here is None:
+        limits.open_here = tables.open_here
+    servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds, metrics=metrics, limits=limits)
     servicer.read_models = read_models
     add_to_server(servicer, server)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
@@ -348,7 +356,12 @@ async def serve(
             log.info("following the store for other replicas' moves")
         read_models = ReadModels(settings.database_url, settings.database_schema)
         server, port = create_server(
-            settings.address, tables, poll_seconds=settings.watch_poll_seconds, metrics=metrics, read_models=read_models
+            settings.address,
+            tables,
+            poll_seconds=settings.watch_poll_seconds,
+            metrics=metrics,
+            read_models=read_models,
+            limits=LimitSettings.of(settings),
         )
         projection = open_read_models(settings, tables, read_models)
         if projection is not None:

@@ -16,6 +16,14 @@
 | `--cors-origins` | `TRAPOULA_CORS_ORIGINS` | none | origins whose pages may call the Connect endpoint: comma-separated `scheme://host[:port]`, or `*` for any; none: same-origin calls only |
 | `--log-format` | `TRAPOULA_LOG_FORMAT` | `text` | `text` or `json` (one JSON object a line), on standard error ([docs/operations.md](docs/operations.md)) |
 | `--log-level` | `TRAPOULA_LOG_LEVEL` | `info` | `debug` (one line per call), `info`, `warning` or `error` |
+| `--limit-create-per-second` | `TRAPOULA_LIMIT_CREATE_PER_SECOND` | `20` | `CreateTable` calls a second per client, sustained, once its burst is spent; 0 for no limit ([docs/operations.md](docs/operations.md#limits)) |
+| `--limit-create-burst` | `TRAPOULA_LIMIT_CREATE_BURST` | `500` | `CreateTable` calls a client may make at once; 0 for no limit |
+| `--limit-join-per-second` | `TRAPOULA_LIMIT_JOIN_PER_SECOND` | `100` | `JoinTable` calls a second per client, sustained, once its burst is spent; 0 for no limit ([docs/operations.md](docs/operations.md#limits)) |
+| `--limit-join-burst` | `TRAPOULA_LIMIT_JOIN_BURST` | `2000` | `JoinTable` calls a client may make at once; 0 for no limit |
+| `--limit-act-per-second` | `TRAPOULA_LIMIT_ACT_PER_SECOND` | `1000` | `Act` calls a second per client, sustained, once its burst is spent; 0 for no limit ([docs/operations.md](docs/operations.md#limits)) |
+| `--limit-act-burst` | `TRAPOULA_LIMIT_ACT_BURST` | `2000` | `Act` calls a client may make at once; 0 for no limit |
+| `--max-open-tables` | `TRAPOULA_MAX_OPEN_TABLES` | `1000` | tables a client may own whose match has not ended, counted by each replica; 0 for no limit |
+| `--max-watches` | `TRAPOULA_MAX_WATCHES` | `5000` | `WatchTable` streams a client may hold open on a replica; 0 for no limit |
 | `--secret-file` | `TRAPOULA_SECRET_FILE` | none | a file holding the hex server secret (the safe way to pass it) |
 | | `TRAPOULA_SECRET` | random per process | the hex server secret itself, an even number of hex digits, at least 32 (no flag: a flag would show in the process list) |
 
@@ -23,6 +31,11 @@ A flag wins over its variable, and a variable over the default; an empty variabl
 unset.  A bad value is refused with one line naming the flag or the variable, before anything
 starts.  ``TRAPOULA_SECRET`` and ``TRAPOULA_SECRET_FILE`` may not both be set (``--secret-file``
 wins over both).
+
+The limits per client (``--limit-*``, ``--max-*``; :mod:`trapoula.service.limits`) count per
+client (its verified identity, else its IP address) and per replica; a refused call is
+``RESOURCE_EXHAUSTED`` with a ``RetryInfo`` and stores nothing.  The defaults let one client set
+up 400 tables at once, as ``trapoula load`` does.
 
 A watcher is woken as soon as its table changes (by this server, or through PostgreSQL's
 LISTEN/NOTIFY by another replica); it also re-reads the store every ``watch poll seconds`` in
@@ -55,6 +68,14 @@ from trapoula.service.settingvalues import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_CONNECT_ADDRESS,
     DEFAULT_DATABASE_URL,
+    DEFAULT_LIMIT_ACT_BURST,
+    DEFAULT_LIMIT_ACT_PER_SECOND,
+    DEFAULT_LIMIT_CREATE_BURST,
+    DEFAULT_LIMIT_CREATE_PER_SECOND,
+    DEFAULT_LIMIT_JOIN_BURST,
+    DEFAULT_LIMIT_JOIN_PER_SECOND,
+    DEFAULT_MAX_OPEN_TABLES,
+    DEFAULT_MAX_WATCHES,
     DEFAULT_METRICS_ADDRESS,
     DEFAULT_RECENT_STATES,
     DEFAULT_SNAPSHOT_EVERY,
@@ -113,6 +134,15 @@ class Settings:
     """``text`` or ``json`` (:data:`~trapoula.service.settingvalues.LOG_FORMATS`)."""
     log_level: str = "info"
     """``debug``, ``info``, ``warning`` or ``error`` (:data:`~trapoula.service.settingvalues.LOG_LEVELS`)."""
+    # limits per client (trapoula.service.limits.LimitSettings.of reads them); 0: no limit
+    limit_create_per_second: float = DEFAULT_LIMIT_CREATE_PER_SECOND
+    limit_create_burst: int = DEFAULT_LIMIT_CREATE_BURST
+    limit_join_per_second: float = DEFAULT_LIMIT_JOIN_PER_SECOND
+    limit_join_burst: int = DEFAULT_LIMIT_JOIN_BURST
+    limit_act_per_second: float = DEFAULT_LIMIT_ACT_PER_SECOND
+    limit_act_burst: int = DEFAULT_LIMIT_ACT_BURST
+    max_open_tables: int = DEFAULT_MAX_OPEN_TABLES
+    max_watches: int = DEFAULT_MAX_WATCHES
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Settings:

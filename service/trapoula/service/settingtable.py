@@ -22,6 +22,14 @@ from trapoula.service.settingvalues import (
     DEFAULT_AUTO_WORKERS,
     DEFAULT_CACHE_SIZE,
     DEFAULT_DATABASE_URL,
+    DEFAULT_LIMIT_ACT_BURST,
+    DEFAULT_LIMIT_ACT_PER_SECOND,
+    DEFAULT_LIMIT_CREATE_BURST,
+    DEFAULT_LIMIT_CREATE_PER_SECOND,
+    DEFAULT_LIMIT_JOIN_BURST,
+    DEFAULT_LIMIT_JOIN_PER_SECOND,
+    DEFAULT_MAX_OPEN_TABLES,
+    DEFAULT_MAX_WATCHES,
     DEFAULT_METRICS_ADDRESS,
     DEFAULT_RECENT_STATES,
     DEFAULT_SNAPSHOT_EVERY,
@@ -32,9 +40,11 @@ from trapoula.service.settingvalues import (
     parse_connect_address,
     parse_cors_origins,
     parse_database_url,
+    parse_limit,
     parse_log_format,
     parse_log_level,
     parse_metrics_address,
+    parse_per_second,
     parse_poll_seconds,
     parse_recent_states,
     parse_schema,
@@ -69,6 +79,39 @@ class Setting:
     """What it does (Markdown: backticks and links)."""
     parse: Callable[[str], Any]
     """Text to value; raises ``ValueError`` naming the value."""
+
+
+def _rate(name: str, method: str, per_second: float, burst: int) -> tuple[Setting, Setting]:
+    """The two rows of one rate limit per client (:mod:`trapoula.service.limits`)."""
+    flag, env = f"--limit-{name}", f"TRAPOULA_LIMIT_{name.upper()}"
+    return (
+        Setting(
+            f"limit_{name}_per_second", f"{flag}-per-second", f"{env}_PER_SECOND", "CALLS", f"`{per_second:g}`",
+            f"`{method}` calls a second per client, sustained, once its burst is spent; 0 for no limit "
+            "([docs/operations.md](docs/operations.md#limits))",
+            parse_per_second,
+        ),
+        Setting(
+            f"limit_{name}_burst", f"{flag}-burst", f"{env}_BURST", "CALLS", f"`{burst}`",
+            f"`{method}` calls a client may make at once; 0 for no limit", parse_limit,
+        ),
+    )  # fmt: skip
+
+
+LIMITS: tuple[Setting, ...] = (
+    *_rate("create", "CreateTable", DEFAULT_LIMIT_CREATE_PER_SECOND, DEFAULT_LIMIT_CREATE_BURST),
+    *_rate("join", "JoinTable", DEFAULT_LIMIT_JOIN_PER_SECOND, DEFAULT_LIMIT_JOIN_BURST),
+    *_rate("act", "Act", DEFAULT_LIMIT_ACT_PER_SECOND, DEFAULT_LIMIT_ACT_BURST),
+    Setting(
+        "max_open_tables", "--max-open-tables", "TRAPOULA_MAX_OPEN_TABLES", "TABLES", f"`{DEFAULT_MAX_OPEN_TABLES}`",
+        "tables a client may own whose match has not ended, counted by each replica; 0 for no limit", parse_limit,
+    ),
+    Setting(
+        "max_watches", "--max-watches", "TRAPOULA_MAX_WATCHES", "STREAMS", f"`{DEFAULT_MAX_WATCHES}`",
+        "`WatchTable` streams a client may hold open on a replica; 0 for no limit", parse_limit,
+    ),
+)  # fmt: skip
+"""The limits per client (a client: its verified identity, else its IP address)."""
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -144,6 +187,7 @@ SETTINGS: tuple[Setting, ...] = (
         "log_level", "--log-level", "TRAPOULA_LOG_LEVEL", "LEVEL", "`info`",
         "`debug` (one line per call), `info`, `warning` or `error`", parse_log_level,
     ),
+    *LIMITS,
     Setting(
         "secret", "--secret-file", "TRAPOULA_SECRET_FILE", "PATH", "none",
         "a file holding the hex server secret (the safe way to pass it)", read_secret_file,
