@@ -11,6 +11,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import grpc
@@ -33,6 +34,7 @@ from trapoula.service.errors import Limited
 from trapoula.service.limits import (
     ACT,
     CREATE,
+    IDLE_SECONDS,
     JOIN,
     SLOT_RETRY_SECONDS,
     Buckets,
@@ -426,8 +428,26 @@ def test_a_table_stops_counting_when_it_leaves_the_cache(sqlite_store: Any) -> N
         tables.view(first, tables.authenticate(first, None))
         assert tables.open_here(first)
         assert not tables.open_here("not-a-table-id")
+        assert tables.open_here(first, idle_seconds=60)
+        time.sleep(0.1)
+        assert not tables.open_here(first, idle_seconds=0.05)  # unchanged for longer: abandoned
     finally:
         tables.close()
+
+
+def test_a_table_left_unchanged_for_ten_minutes_stops_counting(sqlite_tables: Tables) -> None:
+    limits = Limits(LimitSettings(max_open_tables=1), clock=Clock())
+    limits.attach(sqlite_tables)
+    with limits.new_table(ANN) as slot:
+        table_id, _ = sqlite_tables.create_table("agonia", 2, {"target_points": 0})
+        slot.created(table_id)
+    assert refused(lambda: limits.new_table(ANN)).reason == "too_many_tables"
+    cached = sqlite_tables.store.cached(table_id)
+    assert cached is not None and cached.modified_on is not None
+    cached.set_modified_on(cached.modified_on - timedelta(seconds=IDLE_SECONDS + 1))  # abandoned
+    with limits.new_table(ANN) as slot:
+        slot.created("next")
+    assert list(limits.owned["ip:10.0.0.1"]) == ["next"]
 
 
 def test_watch_streams_are_refused_at_the_limit_and_allowed_again_when_one_closes(make_server: Any) -> None:

@@ -14,10 +14,12 @@ allowance.
   make ``burst`` calls at once, then ``per_second`` a second.
 * **Open tables** (``--max-open-tables``): the tables created by a client whose match has not
   ended, counted by each replica in its own memory (a client spreading its calls over replicas
-  may own as many on each).  A table stops counting when its match ends or when it has left this
+  may own as many on each).  A table stops counting when its match ends, when it has left this
   process's table cache (it is then no longer known to be open here, and checking it would cost
-  a store read): both are checked, without any store read, when the client reaches its limit
-  and every :data:`SWEEP_SECONDS`.  A table being created counts from the call's start.
+  a store read), or when it has not changed for :data:`IDLE_SECONDS` (abandoned: a load test's
+  tables when the run stops, a flood's tables never played); all three are checked, without any
+  store read, when the client reaches its limit and every :data:`SWEEP_SECONDS`.  A table being
+  created counts from the call's start.
 * **Watch streams** (``--max-watches``): the ``WatchTable`` streams a client holds open on this
   replica; a stream stops counting when it ends, however it ends.
 
@@ -37,6 +39,7 @@ a watch count goes when its last stream ends, an owner's tables as they stop cou
 
 from __future__ import annotations
 
+import functools
 import time
 import urllib.parse
 from collections.abc import Callable
@@ -59,6 +62,7 @@ from trapoula.service.settingvalues import (
 __all__ = [
     "ACT",
     "CREATE",
+    "IDLE_SECONDS",
     "JOIN",
     "LIMIT_REASONS",
     "MAX_CLIENTS",
@@ -82,6 +86,9 @@ MAX_CLIENTS = 50_000
 SWEEP_SECONDS = 60.0
 """How often the buckets forget the clients whose allowance has refilled, and the owners' tables
 are checked for ended matches (at most: only when a new client or a new table comes)."""
+IDLE_SECONDS = 600.0
+"""A table that has not changed for this long stops counting among its owner's open tables (so a
+flood of tables left unplayed is held to ``--max-open-tables`` every ten minutes)."""
 SLOT_RETRY_SECONDS = 10.0
 """The retry delay of ``too_many_tables`` and ``too_many_watches``: a hint only, since a slot frees
 when one of the client's matches ends or one of its streams closes, which the server cannot foresee."""
@@ -247,9 +254,10 @@ class Limits:
 
     Args:
         settings: the limits (the defaults when None).
-        open_here: ``open_here(table_id)`` is True while the table is in this process's memory and
-            its match not over (:meth:`~trapoula.service.reads.TableReads.open_here`); the server
-            sets it (None: a created table counts until the server stops).
+        open_here: ``open_here(table_id)`` is True while the table counts among its owner's open
+            tables: in this process's memory, its match not over, changed within
+            :data:`IDLE_SECONDS` (:meth:`attach` sets it from the tables; None: a created table
+            counts until the server stops).
         clock: seconds, monotonic (tests pass their own).
     """
 
@@ -273,6 +281,12 @@ class Limits:
         self.watches: dict[str, int] = {}
         """client -> its ``WatchTable`` streams open now."""
         self._sweep_at = clock() + SWEEP_SECONDS
+
+    def attach(self, tables: Any) -> None:
+        """Count open tables with ``tables.open_here`` (:meth:`~trapoula.service.reads.TableReads.open_here`,
+        idle after :data:`IDLE_SECONDS`), unless :attr:`open_here` is set already."""
+        if self.open_here is None:
+            self.open_here = functools.partial(tables.open_here, idle_seconds=IDLE_SECONDS)
 
     # ------------------------------------------------------------------ rates
 
@@ -323,8 +337,8 @@ class Limits:
                 self._prune(key, owned)
             if self.open_tables(key) >= most:
                 raise Limited(
-                    f"CreateTable: this client has {most} open tables on this server (tables not over); "
-                    "create another when one of them has ended",
+                    f"CreateTable: this client has {most} open tables on this server (not over, changed in the "
+                    f"last {IDLE_SECONDS / 60:g} minutes); create another when one of them has ended",
                     "too_many_tables",
                     SLOT_RETRY_SECONDS,
                     "open_tables",

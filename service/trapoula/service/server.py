@@ -127,7 +127,7 @@ def create_server(
     answered ``UNAVAILABLE``, reason ``read_models_off``); keeping them up to date is the
     caller's (:func:`open_read_models`).
     ``limits``: the limits per client (:mod:`trapoula.service.limits`; None: the defaults); a
-    :class:`~trapoula.service.limits.Limits` without ``open_here`` gets the tables' own.
+    :class:`~trapoula.service.limits.Limits` without ``open_here`` counts with the tables' own.
 
     Raises:
         RuntimeError: the address cannot be bound (in use, or not an address of this host); the
@@ -139,8 +139,6 @@ def create_server(
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="trapoula-store")
     if not isinstance(limits, Limits):
         limits = Limits(limits)
-    if limits.open_here is None:
-        limits.open_here = tables.open_here
     servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds, metrics=metrics, limits=limits)
     servicer.read_models = read_models
     add_to_server(servicer, server)

@@ -89,7 +89,8 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         self.poll_seconds = poll_seconds
         self.metrics = metrics or Metrics()
         """Counts, times and logs every call (:func:`add_to_server` wraps each RPC in it)."""
-        self.limits = limits or Limits(open_here=tables.open_here)
+        self.limits = limits or Limits()
+        self.limits.attach(tables)
         """The limits per client, checked first by ``CreateTable``, ``JoinTable``, ``Act`` and ``WatchTable``."""
         self._in_flight = 0
         self._idle: asyncio.Event | None = None

@@ -22,7 +22,7 @@
 | `--limit-join-burst` | `TRAPOULA_LIMIT_JOIN_BURST` | `2000` | `JoinTable` calls a client may make at once; 0 for no limit |
 | `--limit-act-per-second` | `TRAPOULA_LIMIT_ACT_PER_SECOND` | `1000` | `Act` calls a second per client, sustained, once its burst is spent; 0 for no limit ([docs/operations.md](docs/operations.md#limits)) |
 | `--limit-act-burst` | `TRAPOULA_LIMIT_ACT_BURST` | `2000` | `Act` calls a client may make at once; 0 for no limit |
-| `--max-open-tables` | `TRAPOULA_MAX_OPEN_TABLES` | `1000` | tables a client may own whose match has not ended, counted by each replica; 0 for no limit |
+| `--max-open-tables` | `TRAPOULA_MAX_OPEN_TABLES` | `1000` | tables a client may own whose match has not ended (nor stood still for 10 minutes), counted by each replica; 0 for no limit |
 | `--max-watches` | `TRAPOULA_MAX_WATCHES` | `5000` | `WatchTable` streams a client may hold open on a replica; 0 for no limit |
 | `--secret-file` | `TRAPOULA_SECRET_FILE` | none | a file holding the hex server secret (the safe way to pass it) |
 | | `TRAPOULA_SECRET` | random per process | the hex server secret itself, an even number of hex digits, at least 32 (no flag: a flag would show in the process list) |

@@ -104,7 +104,9 @@ LIMITS: tuple[Setting, ...] = (
     *_rate("act", "Act", DEFAULT_LIMIT_ACT_PER_SECOND, DEFAULT_LIMIT_ACT_BURST),
     Setting(
         "max_open_tables", "--max-open-tables", "TRAPOULA_MAX_OPEN_TABLES", "TABLES", f"`{DEFAULT_MAX_OPEN_TABLES}`",
-        "tables a client may own whose match has not ended, counted by each replica; 0 for no limit", parse_limit,
+        "tables a client may own whose match has not ended (nor stood still for 10 minutes), counted by each "
+        "replica; 0 for no limit",
+        parse_limit,
     ),
     Setting(
         "max_watches", "--max-watches", "TRAPOULA_MAX_WATCHES", "STREAMS", f"`{DEFAULT_MAX_WATCHES}`",
