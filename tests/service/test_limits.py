@@ -25,7 +25,7 @@ from grpc_status import rpc_status
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.api.v1.table_connect import TableServiceClientSync
-from trapoula.clients.errors import ResourceExhausted
+from trapoula.clients.errors import ResourceExhausted, Unavailable
 from trapoula.clients.table import TableClient
 from trapoula.service import limits as limits_module
 from trapoula.service.application import Tables
@@ -290,11 +290,18 @@ class LimitedServer:
         self.channel = grpc.insecure_channel(self.thread.address)
         self.stub = table_pb2_grpc.TableServiceStub(self.channel)
 
-    def limited(self, method: str, reason: str) -> float:
+    def limited(self, method: str, reason: str, least: float = 1.0) -> float:
+        """``trapoula_limited_total`` of ``method`` and ``reason``, once it reaches ``least`` (a call
+        is counted as it ends, just after its status was sent) or after 5 s."""
         metrics = metrics_of(self.thread.server) if self.thread.server is not None else None
         assert metrics is not None
-        value = metrics.registry.get_sample_value("trapoula_limited_total", {"method": method, "reason": reason})
-        return value or 0.0
+        labels = {"method": method, "reason": reason}
+        deadline = time.monotonic() + 5
+        while True:
+            value = metrics.registry.get_sample_value("trapoula_limited_total", labels) or 0.0
+            if value >= least or time.monotonic() > deadline:
+                return value
+            time.sleep(0.01)
 
     def post(self, method: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         headers = {"content-type": "application/json", "connect-protocol-version": "1"}
@@ -354,7 +361,7 @@ def test_a_client_over_its_create_rate_is_refused_with_the_delay_and_nothing_is_
     listed = server.stub.ListTables(pb.ListTablesRequest())
     assert sorted(t.table_id for t in listed.tables) == sorted(made)  # the refused calls stored nothing
     assert sorted(sqlite_tables.table_ids()) == sorted(made)
-    assert server.limited("CreateTable", "rate_limited") == 2
+    assert server.limited("CreateTable", "rate_limited", 2) == 2
     server.clock.now += 0.5
     create(server.stub)
 
@@ -537,3 +544,24 @@ def test_the_python_client_exposes_the_retry_delay_and_waits_out_a_short_one(mak
     assert seats == [0, 1]
     assert server.limited("JoinTable", "rate_limited") == 1  # the second join was refused once, then waited out
     assert 0.04 <= took < 5
+
+
+def test_a_watch_refused_for_too_many_streams_waits_within_its_budget_then_says_why(make_server: Any) -> None:
+    server = make_server(LimitSettings(max_watches=1))
+    table_id = create(server.stub).table_id
+    held = server.stub.WatchTable(pb.WatchTableRequest(table_id=table_id))
+    assert next(held).event.version == 1
+    with TableClient(server.thread.address, retry_for=0.5) as client, client.watch(table_id) as watch:
+        started = time.monotonic()
+        with pytest.raises(Unavailable) as caught:
+            list(watch)
+        took = time.monotonic() - started
+    held.cancel()
+    error = caught.value
+    assert (error.code, error.reason, error.retry_delay) == (
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        "too_many_watches",
+        SLOT_RETRY_SECONDS,
+    )
+    assert 0.5 <= took < 5  # waited the budget out (the delay asked for is longer), not a tight loop
+    assert server.limited("WatchTable", "too_many_watches", 2) >= 2

@@ -477,6 +477,7 @@ class _Outage:
             code=last.code,
             reason=last.reason,
             metadata=last.metadata,
+            retry_delay=last.retry_delay,
         )
 
     def delay(self, at_least: float | None = None) -> float:

@@ -90,8 +90,8 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         self.metrics = metrics or Metrics()
         """Counts, times and logs every call (:func:`add_to_server` wraps each RPC in it)."""
         self.limits = limits or Limits()
-        self.limits.attach(tables)
         """The limits per client, checked first by ``CreateTable``, ``JoinTable``, ``Act`` and ``WatchTable``."""
+        self.limits.attach(tables)
         self._in_flight = 0
         self._idle: asyncio.Event | None = None
         self._encoded: OrderedDict[int, tuple[WatchItem, bytes]] = OrderedDict()
