@@ -5,7 +5,8 @@ Limits).
 A **client** is :func:`client_key` of a call: the verified player identity the call carries, when
 it carries one, else the caller's peer host (the IP address of ``context.peer()``, without the
 port; a Connect call's client address likewise), so every connection from one address shares one
-allowance.
+allowance.  :func:`caller` makes the key of a call: once calls carry a verified identity, it
+passes that identity to :func:`client_key`.
 
 * **Rates** (``--limit-create-per-second`` / ``--limit-create-burst`` and the same for ``join`` and
   ``act``): a token bucket per client and method.  A bucket holds up to ``burst`` tokens, refills
@@ -19,7 +20,8 @@ allowance.
   a store read), or when it has not changed for :data:`IDLE_SECONDS` (abandoned: a load test's
   tables when the run stops, a flood's tables never played); all three are checked, without any
   store read, when the client reaches its limit and every :data:`SWEEP_SECONDS`.  A table being
-  created counts from the call's start.
+  created counts from the call's start.  ``CreateTable`` checks the rate first: a call refused
+  for too many tables has spent a token too.
 * **Watch streams** (``--max-watches``): the ``WatchTable`` streams a client holds open on this
   replica; a stream stops counting when it ends, however it ends.
 
