@@ -103,11 +103,21 @@ def connect_error(code: grpc.StatusCode, message: str, trailing_metadata: Sequen
 
 class ConnectContext:
     """What :class:`~trapoula.service.servicer.TableServicer` reads of a call's gRPC context, from a
-    Connect request: its metadata (the request's headers: ``authorization: Bearer <token>``) and
-    :meth:`abort`, which raises the call's :class:`~connectrpc.errors.ConnectError`."""
+    Connect request: its metadata (the request's headers: ``authorization: Bearer <token>``), its
+    :meth:`peer` and :meth:`abort`, which raises the call's :class:`~connectrpc.errors.ConnectError`."""
 
     def __init__(self, request: RequestContext[Any, Any]) -> None:
         self.request = request
+
+    def peer(self) -> str:
+        """The caller's address as gRPC writes a peer (``ipv4:10.0.0.7:51234``, ``ipv6:[::1]:51234``),
+        so a client counts alike over both protocols (:mod:`trapoula.service.limits`); ``unknown``
+        when the server gave none."""
+        address = self.request.client_address()
+        if not address:
+            return "unknown"
+        host, _, port = address.rpartition(":")
+        return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
 
     def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
         """The request's headers as gRPC metadata (lower-case keys)."""

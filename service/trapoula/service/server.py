@@ -40,6 +40,7 @@ from trapoula.service.connect import ConnectServer, connect_app
 from trapoula.service.deadlines import DEFAULT_CALL_DEADLINE_SECONDS, CallDeadline
 from trapoula.service.fanout import Fanout
 from trapoula.service.health import StoreHealth, store_probe
+from trapoula.service.limits import Limits, LimitSettings
 from trapoula.service.metrics import Metrics
 from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
@@ -112,6 +113,7 @@ def create_server(
     metrics: Metrics | None = None,
     read_models: ReadModels | None = None,
     call_deadline: float = DEFAULT_CALL_DEADLINE_SECONDS,
+    limits: Limits | LimitSettings | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Build (not start) the gRPC server for ``tables`` listening on ``address`` (insecure).
 
@@ -130,6 +132,8 @@ def create_server(
     ``call_deadline`` seconds (a unary call whole, a stream until its request has come:
     :class:`~trapoula.service.deadlines.CallDeadline`), and no log record of the process shows a
     token (:func:`trapoula.service.redaction.install`).
+    ``limits``: the limits per client (:mod:`trapoula.service.limits`; None: the defaults); a
+    :class:`~trapoula.service.limits.Limits` without ``open_here`` counts with the tables' own.
 
     Raises:
         RuntimeError: the address cannot be bound (in use, or not an address of this host); the
@@ -140,7 +144,9 @@ def create_server(
     server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=(CallDeadline(call_deadline),))
     fanout = Fanout()
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="trapoula-store")
-    servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds, metrics=metrics)
+    if not isinstance(limits, Limits):
+        limits = Limits(limits)
+    servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds, metrics=metrics, limits=limits)
     servicer.read_models = read_models
     add_to_server(servicer, server)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
@@ -367,6 +373,7 @@ async def serve(
             metrics=metrics,
             read_models=read_models,
             call_deadline=settings.call_deadline_seconds,
+            limits=LimitSettings.of(settings),
         )
         projection = open_read_models(settings, tables, read_models)
         if projection is not None:

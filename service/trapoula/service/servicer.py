@@ -10,6 +10,10 @@ Command ids (``StartMatch``, ``Act``) belong to their caller (a seat, or the own
 id from the same caller returns the first result, whatever the repeated command; the same id
 from another caller is another command.  A refused command uses up nothing: its id may later
 carry a command that succeeds.  See :meth:`trapoula.service.application.Tables.act`.
+
+``CreateTable``, ``JoinTable``, ``Act`` and ``WatchTable`` first check the caller's limits
+(:mod:`trapoula.service.limits`): a call over one is refused ``RESOURCE_EXHAUSTED`` before any
+command runs.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from trapoula.service.application import Principal, Tables, WatchBatch, WatchIte
 from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
 from trapoula.service.inputs import check_key
+from trapoula.service.limits import ACT, JOIN, Limits
 from trapoula.service.metrics import Metrics
 from trapoula.service.readmodels import ReadModels
 from trapoula.service.recording import forget_oldest
@@ -78,6 +83,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         executor: Executor,
         poll_seconds: float = POLL_SECONDS,
         metrics: Metrics | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.tables = tables
         self.fanout = fanout
@@ -85,6 +91,9 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         self.poll_seconds = poll_seconds
         self.metrics = metrics or Metrics()
         """Counts, times and logs every call (:func:`add_to_server` wraps each RPC in it)."""
+        self.limits = limits or Limits()
+        """The limits per client, checked first by ``CreateTable``, ``JoinTable``, ``Act`` and ``WatchTable``."""
+        self.limits.attach(tables)
         self._in_flight = 0
         self._idle: asyncio.Event | None = None
         self._encoded: OrderedDict[int, tuple[WatchItem, bytes]] = OrderedDict()
@@ -137,18 +146,20 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         """Create a table; see the proto."""
 
         async def work() -> pb.CreateTableResponse:
-            options = await self._run(convert.struct_to_dict, request.options)
-            first_dealer = request.first_dealer if request.HasField("first_dealer") else None
-            table_id, owner_token = await self._run(
-                self.tables.create_table,
-                request.game,
-                request.seats,
-                options,
-                first_dealer,
-                list(request.initial_totals),
-                request.manual_deal,
-                request.request_id,
-            )
+            with self.limits.new_table(context) as slot:  # refused over the client's limits
+                options = await self._run(convert.struct_to_dict, request.options)
+                first_dealer = request.first_dealer if request.HasField("first_dealer") else None
+                table_id, owner_token = await self._run(
+                    self.tables.create_table,
+                    request.game,
+                    request.seats,
+                    options,
+                    first_dealer,
+                    list(request.initial_totals),
+                    request.manual_deal,
+                    request.request_id,
+                )
+                slot.created(table_id)
             return pb.CreateTableResponse(table_id=table_id, owner_token=owner_token)
 
         return await self._guard(context, work)
@@ -157,6 +168,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         """Take a seat; see the proto."""
 
         async def work() -> pb.JoinTableResponse:
+            self.limits.check(JOIN, context)
             seat_wanted = request.seat if request.HasField("seat") else None
             seat, token = await self._run(
                 self.tables.join, request.table_id, request.name, seat_wanted, request.request_id
@@ -199,6 +211,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             return convert.act_response(result)
 
         async def work() -> pb.ActResponse:
+            self.limits.check(ACT, context)
             return await self._run(act, _token(context))
 
         return await self._guard(context, work)
@@ -265,7 +278,9 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         watch again, from the last version seen, once the server (or another replica) is back.
         """
         table_id = request.table_id
+        counted: str | None = None
         try:
+            counted = self.limits.open_watch(context)  # refused over the client's limit of streams
             principal = await self._run(self.tables.authenticate, table_id, _token(context))
             after = int(request.from_version)
             batch: WatchBatch | None = None
@@ -296,6 +311,8 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             raise
         except Exception as exc:
             await _abort(context, exc)
+        finally:
+            self.limits.close_watch(counted)
 
     def encoded(self, item: WatchItem) -> bytes:
         """The ``WatchTableResponse`` of ``item``, serialised once for every stream that sends this

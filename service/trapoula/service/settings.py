@@ -17,6 +17,14 @@
 | `--cors-origins` | `TRAPOULA_CORS_ORIGINS` | none | origins whose pages may call the Connect endpoint: comma-separated `scheme://host[:port]`, or `*` for any; none: same-origin calls only |
 | `--log-format` | `TRAPOULA_LOG_FORMAT` | `text` | `text` or `json` (one JSON object a line), on standard error ([docs/operations.md](docs/operations.md)) |
 | `--log-level` | `TRAPOULA_LOG_LEVEL` | `info` | `debug` (one line per call), `info`, `warning` or `error` |
+| `--limit-create-per-second` | `TRAPOULA_LIMIT_CREATE_PER_SECOND` | `20` | `CreateTable` calls a second per client, sustained, once its burst is spent; 0 for no limit ([docs/operations.md](docs/operations.md#limits)) |
+| `--limit-create-burst` | `TRAPOULA_LIMIT_CREATE_BURST` | `500` | `CreateTable` calls a client may make at once; 0 for no limit |
+| `--limit-join-per-second` | `TRAPOULA_LIMIT_JOIN_PER_SECOND` | `100` | `JoinTable` calls a second per client, sustained, once its burst is spent; 0 for no limit ([docs/operations.md](docs/operations.md#limits)) |
+| `--limit-join-burst` | `TRAPOULA_LIMIT_JOIN_BURST` | `2000` | `JoinTable` calls a client may make at once; 0 for no limit |
+| `--limit-act-per-second` | `TRAPOULA_LIMIT_ACT_PER_SECOND` | `1000` | `Act` calls a second per client, sustained, once its burst is spent; 0 for no limit ([docs/operations.md](docs/operations.md#limits)) |
+| `--limit-act-burst` | `TRAPOULA_LIMIT_ACT_BURST` | `2000` | `Act` calls a client may make at once; 0 for no limit |
+| `--max-open-tables` | `TRAPOULA_MAX_OPEN_TABLES` | `1000` | tables a client may own whose match has not ended (nor stood still for 10 minutes), counted by each replica; 0 for no limit |
+| `--max-watches` | `TRAPOULA_MAX_WATCHES` | `5000` | `WatchTable` streams a client may hold open on a replica; 0 for no limit |
 | `--secret-file` | `TRAPOULA_SECRET_FILE` | none | a file holding the hex server secret (the safe way to pass it) |
 | | `TRAPOULA_SECRET` | random per process | the hex server secret itself, an even number of hex digits, at least 32 (no flag: a flag would show in the process list) |
 | `--settings-file` | `TRAPOULA_SETTINGS_FILE` | none | a TOML file of settings, one `name = value` each (`cache_size = 5000`, `projection = "off"`), under the flags and variables; not the secret ([docs/operations.md](docs/operations.md)) |
@@ -26,6 +34,11 @@ by field name; it may not hold the secret), the file over the default; an empty 
 as unset.  A bad value is refused with one line naming the flag or the variable, before anything
 starts.  ``TRAPOULA_SECRET`` and ``TRAPOULA_SECRET_FILE`` may not both be set (``--secret-file``
 wins over both).
+
+The limits per client (``--limit-*``, ``--max-*``; :mod:`trapoula.service.limits`) count per
+client (its verified identity, else its IP address) and per replica; a refused call is
+``RESOURCE_EXHAUSTED`` with a ``RetryInfo`` and stores nothing.  The defaults let one client set
+up 400 tables at once, as ``trapoula load`` does.
 
 A watcher is woken as soon as its table changes (by this server, or through PostgreSQL's
 LISTEN/NOTIFY by another replica); it also re-reads the store every ``watch poll seconds`` in
@@ -72,6 +85,14 @@ from trapoula.service.settingvalues import (
     DEFAULT_CALL_DEADLINE_SECONDS,
     DEFAULT_CONNECT_ADDRESS,
     DEFAULT_DATABASE_URL,
+    DEFAULT_LIMIT_ACT_BURST,
+    DEFAULT_LIMIT_ACT_PER_SECOND,
+    DEFAULT_LIMIT_CREATE_BURST,
+    DEFAULT_LIMIT_CREATE_PER_SECOND,
+    DEFAULT_LIMIT_JOIN_BURST,
+    DEFAULT_LIMIT_JOIN_PER_SECOND,
+    DEFAULT_MAX_OPEN_TABLES,
+    DEFAULT_MAX_WATCHES,
     DEFAULT_METRICS_ADDRESS,
     DEFAULT_RECENT_STATES,
     DEFAULT_SNAPSHOT_EVERY,
@@ -83,9 +104,11 @@ from trapoula.service.settingvalues import (
     parse_connect_address,
     parse_cors_origins,
     parse_database_url,
+    parse_limit,
     parse_log_format,
     parse_log_level,
     parse_metrics_address,
+    parse_per_second,
     parse_poll_seconds,
     parse_recent_states,
     parse_schema,
@@ -264,6 +287,64 @@ class Settings(FlagSettings):
         str, Option("LEVEL", "`debug` (one line per call), `info`, `warning` or `error`", parse_log_level)
     ] = "info"
     """``debug``, ``info``, ``warning`` or ``error`` (:data:`~trapoula.service.settingvalues.LOG_LEVELS`)."""
+    limit_create_per_second: Annotated[
+        float,
+        Option(
+            "CALLS",
+            "`CreateTable` calls a second per client, sustained, once its burst is spent; 0 for no limit "
+            "([docs/operations.md](docs/operations.md#limits))",
+            parse_per_second,
+        ),
+    ] = DEFAULT_LIMIT_CREATE_PER_SECOND
+    """``CreateTable`` calls a second per client once its burst is spent (0: no limit;
+    :class:`~trapoula.service.limits.LimitSettings` reads the limits)."""
+    limit_create_burst: Annotated[
+        int, Option("CALLS", "`CreateTable` calls a client may make at once; 0 for no limit", parse_limit)
+    ] = DEFAULT_LIMIT_CREATE_BURST
+    """``CreateTable`` calls a client may make at once (0: no limit)."""
+    limit_join_per_second: Annotated[
+        float,
+        Option(
+            "CALLS",
+            "`JoinTable` calls a second per client, sustained, once its burst is spent; 0 for no limit "
+            "([docs/operations.md](docs/operations.md#limits))",
+            parse_per_second,
+        ),
+    ] = DEFAULT_LIMIT_JOIN_PER_SECOND
+    """``JoinTable`` calls a second per client once its burst is spent (0: no limit)."""
+    limit_join_burst: Annotated[
+        int, Option("CALLS", "`JoinTable` calls a client may make at once; 0 for no limit", parse_limit)
+    ] = DEFAULT_LIMIT_JOIN_BURST
+    """``JoinTable`` calls a client may make at once (0: no limit)."""
+    limit_act_per_second: Annotated[
+        float,
+        Option(
+            "CALLS",
+            "`Act` calls a second per client, sustained, once its burst is spent; 0 for no limit "
+            "([docs/operations.md](docs/operations.md#limits))",
+            parse_per_second,
+        ),
+    ] = DEFAULT_LIMIT_ACT_PER_SECOND
+    """``Act`` calls a second per client once its burst is spent (0: no limit)."""
+    limit_act_burst: Annotated[
+        int, Option("CALLS", "`Act` calls a client may make at once; 0 for no limit", parse_limit)
+    ] = DEFAULT_LIMIT_ACT_BURST
+    """``Act`` calls a client may make at once (0: no limit)."""
+    max_open_tables: Annotated[
+        int,
+        Option(
+            "TABLES",
+            "tables a client may own whose match has not ended (nor stood still for 10 minutes), counted by each "
+            "replica; 0 for no limit",
+            parse_limit,
+        ),
+    ] = DEFAULT_MAX_OPEN_TABLES
+    """Tables a client may own, not over, on this replica (0: no limit)."""
+    max_watches: Annotated[
+        int,
+        Option("STREAMS", "`WatchTable` streams a client may hold open on a replica; 0 for no limit", parse_limit),
+    ] = DEFAULT_MAX_WATCHES
+    """``WatchTable`` streams a client may hold open on this replica (0: no limit)."""
     secret: Annotated[
         bytes,
         Field(default_factory=_random_secret, repr=False),

@@ -52,6 +52,28 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 MAX_SECRET_FILE_BYTES = 4096
 """The largest secret file read (a secret is a few dozen hex digits)."""
 
+# Limits per client (trapoula.service.limits, docs/operations.md): a burst as large as what
+# ``trapoula load`` sets up at once from one address (400 tables: 400 CreateTable, 1,600 JoinTable,
+# 2,000 streams; then up to ~500 Act/s), with a sustained rate far above a person's.
+DEFAULT_LIMIT_CREATE_PER_SECOND = 20.0
+"""``CreateTable`` calls a second per client, sustained."""
+DEFAULT_LIMIT_CREATE_BURST = 500
+"""``CreateTable`` calls a client may make at once."""
+DEFAULT_LIMIT_JOIN_PER_SECOND = 100.0
+"""``JoinTable`` calls a second per client, sustained."""
+DEFAULT_LIMIT_JOIN_BURST = 2000
+"""``JoinTable`` calls a client may make at once."""
+DEFAULT_LIMIT_ACT_PER_SECOND = 1000.0
+"""``Act`` calls a second per client, sustained."""
+DEFAULT_LIMIT_ACT_BURST = 2000
+"""``Act`` calls a client may make at once."""
+DEFAULT_MAX_OPEN_TABLES = 1000
+"""Tables not over a client may own on one replica."""
+DEFAULT_MAX_WATCHES = 5000
+"""``WatchTable`` streams a client may hold open on one replica."""
+MAX_LIMIT = 100_000_000
+"""The largest limit accepted (a rate a second, a burst, a count)."""
+
 
 def check_address(address: str) -> str:
     """Return ``address`` if it is ``host:port`` with a port from 0 to 65535 (``[::1]:50051`` for IPv6).
@@ -272,6 +294,36 @@ def parse_auto_workers(text: str) -> int:
         ValueError: not a whole number, or out of range; the message names the value.
     """
     return _whole(text, "automatic-play workers", 1, MAX_AUTO_WORKERS)
+
+
+def parse_per_second(text: str) -> float:
+    """Calls a second a client may make: a number from 0 (no limit) to 100,000,000.
+
+    >>> parse_per_second("2.5")
+    2.5
+
+    Raises:
+        ValueError: not a number, or out of range; the message names the value.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= MAX_LIMIT:
+        raise ValueError(f"rate {text[:32]!r} is not a number of calls a second from 0 (no limit) to {MAX_LIMIT:,}")
+    return value
+
+
+def parse_limit(text: str) -> int:
+    """A burst or a count a client may reach: a whole number from 0 (no limit) to 100,000,000.
+
+    >>> parse_limit("500")
+    500
+
+    Raises:
+        ValueError: not a whole number, or out of range; the message names the value.
+    """
+    return _whole(text, "limit", 0, MAX_LIMIT)
 
 
 _SWITCH = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
