@@ -161,9 +161,22 @@ def test_a_server_without_a_given_secret_warns_that_its_signing_key_is_this_proc
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """docs/record.md 2.5: without a secret the signing key is generated per process, with a warning."""
-    given = Settings(address="127.0.0.1:0", database_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", secret=b"\x01" * 32)
+    given = Settings(
+        address="127.0.0.1:0",
+        database_url=f"sqlite:///{tmp_path / 'g.sqlite3'}",
+        secret=b"\x01" * 32,
+        metrics_address=None,  # the default port may be taken by another process: a warning of its own
+    )
     made_up = Settings.from_args(
-        ["--address", "127.0.0.1:0", "--database-url", f"sqlite:///{tmp_path / 'r.sqlite3'}"], {}
+        [
+            "--address",
+            "127.0.0.1:0",
+            "--database-url",
+            f"sqlite:///{tmp_path / 'r.sqlite3'}",
+            "--metrics-address",
+            "off",
+        ],
+        {},
     )
     warnings = []
     for settings in (given, made_up):
