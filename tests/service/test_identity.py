@@ -27,6 +27,7 @@ from trapoula.clients.table import TableClient
 from trapoula.service.application import Tables
 from trapoula.service.errors import Unauthenticated
 from trapoula.service.identity import IdentityVerifier, load_verifier, verifier_from_text
+from trapoula.service.limits import Limits, LimitSettings, Rate
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -75,6 +76,7 @@ def test_a_shared_secret_verifies_the_apps_token_and_names_the_player() -> None:
         (token("u-1", "ann", aud="another-service"), "audience"),
         (jwt.encode({"sub": "u-1", "exp": int(time.time()) + 60}, "", algorithm="none"), "algorithm"),
     ],
+    ids=["none", "malformed", "other-key", "expired", "no-exp", "no-sub", "not-yet", "other-audience", "alg-none"],
 )
 def test_a_token_that_does_not_verify_is_refused_by_name_never_quoted(bad: str, says: str) -> None:
     with pytest.raises(Unauthenticated) as caught:
@@ -379,5 +381,26 @@ def test_a_private_table_is_unlisted_and_joined_only_with_its_code(store: Any) -
                     guest.add_bot(made.table_id, "random")
                 owner.add_bot(made.table_id, "random")
                 assert owner.start_match(made.table_id).version > 0
+    finally:
+        tables.close()
+
+
+def test_with_a_key_each_verified_player_has_an_allowance_of_its_own(tmp_path: Path) -> None:
+    """The limits per client (docs/operations.md) count a verified player, not the address it calls
+    from: one address, two players, one table a player at most; a refusal stores nothing."""
+    url = f"sqlite:///{tmp_path / 'limited.sqlite3'}"
+    tables = Tables(url, SECRET, identity=IdentityVerifier({"": (APP_SECRET.encode(), ("HS256",))}))
+    limits = Limits(LimitSettings(create=Rate(0.001, 1)))
+    try:
+        with ServerThread(tables, limits=limits) as server, grpc.insecure_channel(server.address) as channel:
+            stub = table_pb2_grpc.TableServiceStub(channel)
+            for player in ("u-1", "u-2"):
+                stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2, identity_token=token(player)))
+            again = pb.CreateTableRequest(game="agonia", seats=2, identity_token=token("u-1"))
+            with pytest.raises(grpc.RpcError) as caught:
+                stub.CreateTable(again)
+            assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "CreateTable: more than 1 calls at once" in (caught.value.details() or "")
+            assert len(stub.ListTables(pb.ListTablesRequest()).tables) == 2
     finally:
         tables.close()

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from grpc_helpers import serve_once
+from pydantic_settings import SettingsConfigDict
 
 from trapoula.service import settings as settings_module
 from trapoula.service.__main__ import main as service_main
@@ -118,7 +119,7 @@ def test_one_table_lists_every_setting_in_the_readme_and_the_module_docstring() 
     assert table in readme
     assert readme.count("| flag | environment | default | meaning |") == 1
     every_field = {s.field for s in SETTINGS}
-    assert every_field == set(Settings.__dataclass_fields__)
+    assert every_field == set(Settings.model_fields)
 
 
 def test_a_busy_metrics_port_is_a_warning_and_the_server_serves(
@@ -160,9 +161,22 @@ def test_a_server_without_a_given_secret_warns_that_its_signing_key_is_this_proc
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """docs/record.md 2.5: without a secret the signing key is generated per process, with a warning."""
-    given = Settings(address="127.0.0.1:0", database_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", secret=b"\x01" * 32)
+    given = Settings(
+        address="127.0.0.1:0",
+        database_url=f"sqlite:///{tmp_path / 'g.sqlite3'}",
+        secret=b"\x01" * 32,
+        metrics_address=None,  # the default port may be taken by another process: a warning of its own
+    )
     made_up = Settings.from_args(
-        ["--address", "127.0.0.1:0", "--database-url", f"sqlite:///{tmp_path / 'r.sqlite3'}"], {}
+        [
+            "--address",
+            "127.0.0.1:0",
+            "--database-url",
+            f"sqlite:///{tmp_path / 'r.sqlite3'}",
+            "--metrics-address",
+            "off",
+        ],
+        {},
     )
     warnings = []
     for settings in (given, made_up):
@@ -172,3 +186,90 @@ def test_a_server_without_a_given_secret_warns_that_its_signing_key_is_this_proc
         warnings.append([r.getMessage() for r in caplog.records if r.levelno == logging.WARNING])
     assert warnings[0] == []
     assert len(warnings[1]) == 1 and warnings[1][0].startswith("no server secret given (TRAPOULA_SECRET_FILE")
+
+
+def test_text_given_in_code_is_parsed_as_its_flag_would_be_and_the_model_is_frozen() -> None:
+    made = Settings(metrics_address="OFF", cache_size=7, cors_origins="http://a.example, https://b.example")
+    assert (made.metrics_address, made.cache_size) == (None, 7)
+    assert made.cors_origins == ("http://a.example", "https://b.example")
+    with pytest.raises(ValueError, match=r"address 'a b:0' is not host:port"):
+        Settings(address="a b:0")
+    with pytest.raises(ValueError, match="frozen"):
+        made.cache_size = 8  # type: ignore[misc]
+    moved = made.model_copy(update={"address": "127.0.0.1:0"})
+    assert (moved.address, moved.cache_size, moved.secret) == ("127.0.0.1:0", 7, made.secret)
+
+
+def test_a_setting_is_one_declaration_flag_variable_help_and_table_follow() -> None:
+    """What adding a setting takes: one annotated field (docs/operations.md, "Adding a setting")."""
+    from typing import Annotated
+
+    from trapoula.service.settingfields import FlagSettings, Option, build_parser, markdown_table, rows
+    from trapoula.service.settingvalues import parse_poll_seconds
+
+    class Toy(FlagSettings):
+        model_config = SettingsConfigDict(frozen=True, extra="forbid", env_prefix="TOY_")
+        grace_seconds: Annotated[
+            float, Option("SECONDS", "how long a stop waits; 0.05 to 3600", parse_poll_seconds)
+        ] = 2.5
+
+    [row] = rows(Toy)
+    assert (row.field, row.flag, row.env, row.default) == (
+        "grace_seconds",
+        "--grace-seconds",
+        "TOY_GRACE_SECONDS",
+        "`2.5`",
+    )
+    assert markdown_table(Toy).splitlines()[2] == (
+        "| `--grace-seconds` | `TOY_GRACE_SECONDS` | `2.5` | how long a stop waits; 0.05 to 3600 |"
+    )
+    parser = build_parser(Toy, "toy", "", "")
+    assert Toy.parse_flags(parser, [], {}).grace_seconds == 2.5
+    assert Toy.parse_flags(parser, [], {"TOY_GRACE_SECONDS": "9"}).grace_seconds == 9.0
+    assert Toy.parse_flags(parser, ["--grace-seconds", "1"], {"TOY_GRACE_SECONDS": "9"}).grace_seconds == 1.0
+    with pytest.raises(ValueError, match=r"^TOY_GRACE_SECONDS: watch poll seconds '0' is not a number"):
+        Toy.parse_flags(parser, [], {"TOY_GRACE_SECONDS": "0"})
+    assert "--grace-seconds SECONDS" in parser.format_help()
+
+
+def test_a_settings_file_is_under_the_flags_and_variables_and_refused_like_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = tmp_path / "trapoula.toml"
+    good.write_text(
+        'address = "0.0.0.0:6000"\ncache_size = 5000\nwatch_poll_seconds = 2.5\nprojection = false\n'
+        'cors_origins = ["https://a.example", "http://b.example:8080"]\nmetrics_address = "off"\n',
+        encoding="utf-8",
+    )
+    from_file = Settings.from_env({"TRAPOULA_SETTINGS_FILE": str(good)})
+    assert (from_file.address, from_file.cache_size, from_file.watch_poll_seconds) == ("0.0.0.0:6000", 5000, 2.5)
+    assert (from_file.projection, from_file.metrics_address) == (False, None)
+    assert from_file.cors_origins == ("https://a.example", "http://b.example:8080")
+    assert from_file.settings_file == str(good) and from_file.log_level == "info"  # the rest: defaults
+    over = Settings.from_args(["--cache-size", "7", "--settings-file", str(good)], {"TRAPOULA_ADDRESS": "[::1]:1"})
+    assert (over.cache_size, over.address, over.watch_poll_seconds) == (7, "[::1]:1", 2.5)  # flag, variable, file
+    blank = Settings.from_env({"TRAPOULA_SETTINGS_FILE": str(good), "TRAPOULA_CACHE_SIZE": " "})
+    assert blank.cache_size == 5000  # a blank variable is unset: the file's value stands
+    cases = {
+        "cache_size = 0\n": r"cache_size: cache size '0' is not a whole number from 1 to 1,000,000$",
+        "snapshot_every = 1.5\n": r"snapshot_every: snapshot interval '1.5' is not a whole number",
+        "cache_sise = 5\n": r"'cache_sise' is not a setting \(the settings: address, ",
+        'secret = "' + "ab" * 32 + '"\n': r"secret may not be set in a settings file$",
+        "settings_file = 'x.toml'\n": r"settings_file may not be set in a settings file$",
+        "address = [1, 2]\n": r"address: a string, a number, true or false, or a list of strings$",
+        "address = \n": r"is not TOML: ",
+    }
+    for text, why in cases.items():
+        bad = tmp_path / "bad.toml"
+        bad.write_text(text, encoding="utf-8")
+        with pytest.raises(
+            ValueError, match=rf"^TRAPOULA_SETTINGS_FILE: settings file '.*bad\.toml'(: | ).*{why}"
+        ) as refused:
+            Settings.from_env({"TRAPOULA_SETTINGS_FILE": str(bad)})
+        assert "ab" * 32 not in str(refused.value)  # a refused value is never quoted
+    with pytest.raises(ValueError, match=r"^--settings-file: settings file '.*missing\.toml': No such file"):
+        Settings.from_args(["--settings-file", str(tmp_path / "missing.toml")], {})
+    (tmp_path / "bad.toml").write_text("log_level = 'loud'\n", encoding="utf-8")
+    assert service_main(["--settings-file", str(tmp_path / "bad.toml")]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("trapoula: --settings-file: settings file ") and "log_level: log level 'loud'" in line

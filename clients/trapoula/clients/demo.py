@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import importlib
 import random
 import threading
@@ -107,7 +106,7 @@ def local_server(database_url: str = DEFAULT_DATABASE_URL, address: str = "127.0
     except ValueError as exc:
         raise ServerNotStarted(f"bad server settings: {exc}") from None
     # a one-shot in-process server serves no metrics (its port would clash with a real server's)
-    settings = dataclasses.replace(base, address=address, database_url=database_url, metrics_address=None)
+    settings = base.model_copy(update={"address": address, "database_url": database_url, "metrics_address": None})
     ready = threading.Event()
     bound: list[str] = []
     failure: list[BaseException] = []

@@ -14,7 +14,11 @@ client code never inspects gRPC errors:
 | ``ABORTED`` | :class:`Conflict`; :class:`StaleView` for reason ``stale_view`` |
 | ``ALREADY_EXISTS`` | :class:`AlreadyExists` |
 | ``UNAVAILABLE``, ``DEADLINE_EXCEEDED``, ``CANCELLED`` | :class:`Unavailable` |
+| ``RESOURCE_EXHAUSTED`` | :class:`ResourceExhausted` (a limit per client: ``retry_delay``) |
 | anything else | :class:`TrapoulaError` |
+
+A status that carries a ``google.rpc.RetryInfo`` (the server's limits per client do) gives its
+delay in seconds as :attr:`TrapoulaError.retry_delay`.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ __all__ = [
     "InvalidArgument",
     "NotFound",
     "PermissionDenied",
+    "ResourceExhausted",
     "StaleView",
     "TrapoulaError",
     "Unavailable",
@@ -49,6 +54,8 @@ class TrapoulaError(Exception):
         message: the human-readable message, one line, without the ``[reason, rule]`` tag.
         reason: ``ErrorInfo.reason`` (a stable lower_snake code), or ``""`` when absent.
         metadata: ``ErrorInfo.metadata`` (``rule``, ``seat``, ``version`` ...).
+        retry_delay: seconds the server asks the client to wait before calling again (its
+            ``google.rpc.RetryInfo``), or None when it gave none.
     """
 
     def __init__(
@@ -58,12 +65,14 @@ class TrapoulaError(Exception):
         code: grpc.StatusCode | None = None,
         reason: str = "",
         metadata: Mapping[str, str] | None = None,
+        retry_delay: float | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
         self.reason = reason
         self.metadata: dict[str, str] = dict(metadata or {})
+        self.retry_delay = retry_delay
 
     @property
     def rule(self) -> str | None:
@@ -118,6 +127,13 @@ class AlreadyExists(TrapoulaError):
     """The seat is taken or the match has started (``ALREADY_EXISTS``)."""
 
 
+class ResourceExhausted(TrapoulaError):
+    """A limit per client (``RESOURCE_EXHAUSTED``): ``reason`` ``rate_limited`` (too many calls too
+    fast), ``too_many_tables`` (as many open tables as allowed) or ``too_many_watches`` (as many
+    streams open as allowed); :attr:`retry_delay` is the wait the server asks for.  Nothing ran:
+    the same call may be sent again after the delay.  (Also a message larger than a side accepts.)"""
+
+
 class Unavailable(TrapoulaError):
     """The server cannot be reached or did not answer (``UNAVAILABLE``, ``DEADLINE_EXCEEDED``; ``CANCELLED``:
     a stopping server's gRPC cancels a call that arrives after it stopped serving, without running it)."""
@@ -134,23 +150,31 @@ _BY_CODE: dict[grpc.StatusCode, type[TrapoulaError]] = {
     grpc.StatusCode.UNAVAILABLE: Unavailable,
     grpc.StatusCode.DEADLINE_EXCEEDED: Unavailable,
     grpc.StatusCode.CANCELLED: Unavailable,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhausted,
 }
 
 
-def _error_info(error: Any) -> tuple[str, dict[str, str]]:
-    """``(reason, metadata)`` of the first ``ErrorInfo`` in the call's rich status, if any."""
+def _error_info(error: Any) -> tuple[str, dict[str, str], float | None]:
+    """``(reason, metadata, retry delay)`` of the call's rich status: its first ``ErrorInfo`` and
+    its first ``RetryInfo`` (in seconds), if any."""
     try:
         status = rpc_status.from_call(error)
     except (ValueError, AttributeError, TypeError):
-        return "", {}
+        return "", {}, None
     if status is None:
-        return "", {}
+        return "", {}, None
+    reason, metadata, delay = "", {}, None
+    found = False
     for detail in status.details:
-        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+        if not found and detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
             info = error_details_pb2.ErrorInfo()
             detail.Unpack(info)
-            return info.reason, dict(info.metadata)
-    return "", {}
+            reason, metadata, found = info.reason, dict(info.metadata), True
+        elif delay is None and detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+            retry = error_details_pb2.RetryInfo()
+            detail.Unpack(retry)
+            delay = max(0.0, retry.retry_delay.ToNanoseconds() / 1e9)
+    return reason, metadata, delay
 
 
 def from_rpc_error(error: grpc.RpcError) -> TrapoulaError:
@@ -167,11 +191,17 @@ def from_rpc_error(error: grpc.RpcError) -> TrapoulaError:
     code = code_fn() if callable(code_fn) else None
     details = details_fn() if callable(details_fn) else None
     message = " ".join((str(details) if details else str(error) or "call failed").split())  # one line
-    reason, metadata = _error_info(error)
+    reason, metadata, delay = _error_info(error)
     cls = _BY_CODE.get(code, TrapoulaError) if isinstance(code, grpc.StatusCode) else TrapoulaError
     if cls is Conflict and reason == "stale_view":
         cls = StaleView
-    result = cls(message, code=code if isinstance(code, grpc.StatusCode) else None, reason=reason, metadata=metadata)
+    result = cls(
+        message,
+        code=code if isinstance(code, grpc.StatusCode) else None,
+        reason=reason,
+        metadata=metadata,
+        retry_delay=delay,
+    )
     if result.tag and message.endswith(result.tag):  # a refusal's message ends with its tag already
         result.message = message[: -len(result.tag)].rstrip()
     return result

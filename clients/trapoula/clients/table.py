@@ -8,7 +8,10 @@ Bearer <token>`` metadata when it has one, and turns a failed call into a typed
 It reconnects by itself: a call the server could not answer is retried with backoff on the next
 server, within a budget (``retry_for``), when retrying is safe (reads; ``Act`` and
 ``StartMatch``, whose command id is chosen once); a :class:`Watch` that breaks resumes from the
-last version it yielded, so each event arrives once, in order.  See :class:`TableClient`.
+last version it yielded, so each event arrives once, in order.  A call refused by the server's
+limits per client for a short while (``rate_limited``) is sent again after the delay the server
+asks for; otherwise the refusal is raised with that delay (``ResourceExhausted.retry_delay``).
+See :class:`TableClient`.
 
 >>> with TableClient("127.0.0.1:50051,127.0.0.1:50052") as client:  # doctest: +SKIP
 ...     table = client.create_table("agonia", seats=2, options={"target_points": 0})
@@ -45,6 +48,7 @@ from trapoula.clients.history import LobbyTable, MatchSummary, Page, Standing, l
 from trapoula.domain.listings import GameInfo, TableSummary
 
 __all__ = [
+    "DEFAULT_RATE_WAIT",
     "DEFAULT_RETRY_FOR",
     "MAX_MESSAGE_BYTES",
     "ActResult",
@@ -70,6 +74,12 @@ record is one message (gRPC's default limit is 4 MB)."""
 DEFAULT_RETRY_FOR = 30.0
 """Seconds a client keeps retrying after a failure, by default (``TableClient(retry_for=...)``):
 long enough for a replica to be replaced or a server restarted."""
+DEFAULT_RATE_WAIT = 2.0
+"""The longest retry delay of a ``rate_limited`` refusal that the client waits out by itself, by
+default (``TableClient(rate_wait=...)``)."""
+RATE_WAIT_JITTER = 0.1
+"""A wait for a rate limit is the server's delay times a random factor in 1 to 1 + this, so the
+clients it refused together do not come back together."""
 BACKOFF_INITIAL = 0.1
 """Seconds before the first retry."""
 BACKOFF_MULTIPLIER = 1.6
@@ -469,13 +479,15 @@ class _Outage:
             code=last.code,
             reason=last.reason,
             metadata=last.metadata,
+            retry_delay=last.retry_delay,
         )
 
-    def delay(self) -> float:
+    def delay(self, at_least: float | None = None) -> float:
         """Seconds to wait before the next attempt: exponential, jittered, capped, and never past
-        the end of the budget (so a last attempt is made when the budget ends)."""
+        the end of the budget (so a last attempt is made when the budget ends); at least
+        ``at_least`` (the server's retry delay, when it gave one) within the budget."""
         base = min(BACKOFF_MAX, BACKOFF_INITIAL * BACKOFF_MULTIPLIER ** (self.attempts - 1))
-        jittered = base * random.uniform(1 - BACKOFF_JITTER, 1 + BACKOFF_JITTER)
+        jittered = max(base * random.uniform(1 - BACKOFF_JITTER, 1 + BACKOFF_JITTER), at_least or 0.0)
         remaining = self.client.retry_for - (time.monotonic() - self.started)
         return max(0.0, min(jittered, remaining))
 
@@ -663,7 +675,7 @@ class Watch:
                 except Unavailable as spent:
                     raise spent from None
                 client._advance(self._target)
-                if self._cancelled.wait(outage.delay()):
+                if self._cancelled.wait(outage.delay(failure.retry_delay)):
                     return
                 with self._lock:
                     if self._cancelled.is_set():
@@ -702,6 +714,15 @@ class TableClient:
       It is retried only when the call certainly never reached a server (:func:`never_sent`:
       gRPC could not connect to it); otherwise the ``Unavailable`` is raised at once.
 
+    Limits per client (the server's ``RESOURCE_EXHAUSTED``, :class:`~trapoula.clients.errors.ResourceExhausted`,
+    whose ``retry_delay`` is the wait the server asks for): a call refused ``rate_limited`` with a
+    delay of at most ``rate_wait`` seconds is sent again, the same request to the same server,
+    after that delay (times a random 1 to 1 + :data:`RATE_WAIT_JITTER`), any call alike since the
+    server refused it before running anything, as long as the waits of one call stay within
+    ``retry_for``; a longer delay, ``too_many_tables`` and ``too_many_watches`` are raised at once
+    with their ``retry_delay``, for the caller to decide.  A :class:`Watch` refused
+    (``too_many_watches``) re-opens as after a break, waiting at least the delay.
+
     Other failures (``PERMISSION_DENIED``, ``FAILED_PRECONDITION`` ...) are raised at once.
     What gRPC does by itself is kept: transparent retries of a call refused unprocessed, and
     the channel's own reconnection, its backoff capped at :data:`BACKOFF_MAX` (channel options
@@ -732,10 +753,12 @@ class TableClient:
             seat (from :meth:`act`, :meth:`start_match`, :meth:`view` or a watch) showed a hand
             awaiting its seed, just before its next :meth:`act` (so a call's result is never
             followed by a save of the client's own).  False: only :meth:`give_seed` gives one.
+        rate_wait: the longest ``rate_limited`` retry delay the client waits out by itself
+            (:data:`DEFAULT_RATE_WAIT`); 0: none, every such refusal is raised.
 
     Raises:
         InvalidArgument: an empty ``target``, a ``timeout`` that is not a positive number, or a
-            ``retry_for`` that is not a number >= 0.
+            ``retry_for`` or ``rate_wait`` that is not a number >= 0.
     """
 
     def __init__(
@@ -749,6 +772,7 @@ class TableClient:
         on_reconnect: Callable[[Reconnected], None] | None = None,
         seeds: bool = True,
         identity_token: str | None = None,
+        rate_wait: float = DEFAULT_RATE_WAIT,
     ) -> None:
         targets = _targets(target)
         if token is not None:
@@ -757,6 +781,8 @@ class TableClient:
             raise InvalidArgument(f"timeout {timeout!r} is not a positive number of seconds")
         if isinstance(retry_for, bool) or not isinstance(retry_for, int | float) or not retry_for >= 0:
             raise InvalidArgument(f"retry_for {retry_for!r} is not a number of seconds >= 0")
+        if isinstance(rate_wait, bool) or not isinstance(rate_wait, int | float) or not rate_wait >= 0:
+            raise InvalidArgument(f"rate_wait {rate_wait!r} is not a number of seconds >= 0")
         if channel is not None and len(targets) != 1:
             raise InvalidArgument(f"target {target!r}: a given channel goes with one address")
         self.targets = targets
@@ -766,6 +792,8 @@ class TableClient:
         self.timeout = float(timeout)
         self.retry_for = float(retry_for)
         """Seconds to keep retrying after a failure (0: never)."""
+        self.rate_wait = float(rate_wait)
+        """The longest ``rate_limited`` retry delay waited out by itself (0: none)."""
         self.on_reconnect = on_reconnect
         self._owns_channel = channel is None
         self._channels: tuple[grpc.Channel, ...] = (
@@ -859,14 +887,17 @@ class TableClient:
 
         ``request``'s type names the method (``ActRequest``: ``Act``), which says whether a
         failure that may have reached the server is retried (:data:`UNSAFE_METHODS`).  A failure
-        of :data:`RETRY_CODES` is retried, the same request (so the same command id) each time.
+        of :data:`RETRY_CODES` is retried, the same request (so the same command id) each time;
+        a short ``rate_limited`` refusal is waited out (:meth:`_rate_wait`).
 
         Raises:
+            ResourceExhausted: a limit per client the client does not wait out (its ``retry_delay``).
             Unavailable: the retry budget is spent, or an unsafe call may have reached a server.
             TrapoulaError: any other failure, typed (:mod:`trapoula.clients.errors`), at once.
         """
         name = type(request).__name__.removesuffix("Request")
         outage: _Outage | None = None
+        waited = 0.0
         while True:
             index = self._current
             target = self.targets[index]
@@ -874,6 +905,12 @@ class TableClient:
                 response = method(self._stubs[index])(request, timeout=self.timeout, metadata=self._metadata(token))
             except grpc.RpcError as error:
                 failure = from_rpc_error(error)
+                wait = self._rate_wait(failure, waited)
+                if wait is not None:
+                    log.debug("%s at %s rate limited; sent again in %.3f s", name, target, wait)
+                    time.sleep(wait)
+                    waited += wait
+                    continue
                 if _code(error) not in RETRY_CODES:
                     raise failure from None
                 retryable = name not in UNSAFE_METHODS or never_sent(error)
@@ -888,6 +925,18 @@ class TableClient:
             if outage is not None:
                 outage.done(target)
             return response
+
+    def _rate_wait(self, failure: TrapoulaError, waited: float) -> float | None:
+        """Seconds to wait before sending again a call refused by ``failure``, when it is a
+        ``rate_limited`` refusal whose delay is at most :attr:`rate_wait` and the call's waits
+        (``waited`` so far) stay within ``retry_for``; else None (the refusal is raised)."""
+        delay = failure.retry_delay
+        if failure.reason != "rate_limited" or failure.code != grpc.StatusCode.RESOURCE_EXHAUSTED or delay is None:
+            return None
+        wait = delay * random.uniform(1.0, 1.0 + RATE_WAIT_JITTER)
+        if delay > self.rate_wait or waited + wait > self.retry_for:
+            return None
+        return wait
 
     def _open_watch(self, table_id: str, from_version: int, token: str) -> tuple[Any, str]:
         """A ``WatchTable`` call on the current server with ``token`` (``""``: none), and that server."""

@@ -19,7 +19,8 @@
  * Commands are a view's `legal` entries, sent verbatim as `Command.json`.  At tables that deal
  * from seeds the client gives its seat's own random seed (docs/shuffle.md 2a) by itself: after
  * joining, and before its first move after each deal while the view's `table.seed` shows the
- * seat has given none.  Errors are `ConnectError`s; `errorInfo(err)` reads their `reason`.
+ * seat has given none.  Errors are `ConnectError`s; `errorInfo(err)` reads their `reason`, and
+ * `retryDelay(err)` the wait a limit per client asks for (RESOURCE_EXHAUSTED).
  */
 import type { Client, Transport } from "@connectrpc/connect";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
@@ -120,6 +121,40 @@ export function isStale(err: unknown): boolean {
   const error = ConnectError.from(err);
   const reason = errorInfo(error)?.reason;
   return error.code === Code.Aborted && (reason === "stale_view" || reason === "conflict");
+}
+
+/** The wait, in seconds, that a refusal by a limit per client asks for before calling again (its
+ * `google.rpc.RetryInfo`: RESOURCE_EXHAUSTED `rate_limited`, `too_many_tables`, `too_many_watches`;
+ * docs/operations.md, Limits), or undefined when the error carries none.  The refused call ran
+ * nothing: send it again after the delay. */
+export function retryDelay(err: unknown): number | undefined {
+  const error = ConnectError.from(err);
+  for (const detail of error.details) {
+    if ("type" in detail && detail.type === "google.rpc.RetryInfo") {
+      return decodeRetryInfo(detail.value);
+    }
+  }
+  return undefined;
+}
+
+/** Decode a serialised `google.rpc.RetryInfo` (retry_delay = 1, a Duration of seconds = 1 and
+ * nanos = 2) into seconds. */
+function decodeRetryInfo(bytes: Uint8Array): number {
+  const reader = new BinaryReader(bytes);
+  let seconds = 0;
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === 1) {
+      const duration = new BinaryReader(reader.bytes());
+      while (duration.pos < duration.len) {
+        const [f, w] = duration.tag();
+        if (f === 1) seconds += Number(duration.int64());
+        else if (f === 2) seconds += duration.int32() / 1e9;
+        else duration.skip(w);
+      }
+    } else reader.skip(wireType);
+  }
+  return seconds;
 }
 
 /** Decode a serialised `google.rpc.ErrorInfo` (reason = 1, domain = 2, metadata = 3). */

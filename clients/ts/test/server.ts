@@ -26,7 +26,8 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(): Promise<Server> {
+/** Start a server; `flags` are more flags of `trapoula serve` (limits ...). */
+export async function startServer(flags: string[] = []): Promise<Server> {
   const bin = process.env.TRAPOULA_BIN ?? fileURLToPath(new URL("../../../.venv/bin/trapoula", import.meta.url));
   const dir = mkdtempSync(join(tmpdir(), "trapoula-ts-"));
   const child = spawn(
@@ -39,6 +40,7 @@ export async function startServer(): Promise<Server> {
       "--metrics-address", "off",
       "--watch-poll-seconds", "1",
       "--database-url", `sqlite:///${join(dir, "trapoula.sqlite3")}`,
+      ...flags,
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );

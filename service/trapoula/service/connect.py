@@ -22,6 +22,7 @@ await server.stop()
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -41,6 +42,7 @@ from trapoula.api.v1.table_connect import TableServiceASGIApplication
 from trapoula.service import convert
 from trapoula.service.errors import clip
 from trapoula.service.servicer import Context, Malformed, TableServicer, checked_stream, checked_unary
+from trapoula.service.settingvalues import DEFAULT_CALL_DEADLINE_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -101,11 +103,21 @@ def connect_error(code: grpc.StatusCode, message: str, trailing_metadata: Sequen
 
 class ConnectContext:
     """What :class:`~trapoula.service.servicer.TableServicer` reads of a call's gRPC context, from a
-    Connect request: its metadata (the request's headers: ``authorization: Bearer <token>``) and
-    :meth:`abort`, which raises the call's :class:`~connectrpc.errors.ConnectError`."""
+    Connect request: its metadata (the request's headers: ``authorization: Bearer <token>``), its
+    :meth:`peer` and :meth:`abort`, which raises the call's :class:`~connectrpc.errors.ConnectError`."""
 
     def __init__(self, request: RequestContext[Any, Any]) -> None:
         self.request = request
+
+    def peer(self) -> str:
+        """The caller's address as gRPC writes a peer (``ipv4:10.0.0.7:51234``, ``ipv6:[::1]:51234``),
+        so a client counts alike over both protocols (:mod:`trapoula.service.limits`); ``unknown``
+        when the server gave none."""
+        address = self.request.client_address()
+        if not address:
+            return "unknown"
+        host, _, port = address.rpartition(":")
+        return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
 
     def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
         """The request's headers as gRPC metadata (lower-case keys)."""
@@ -121,10 +133,13 @@ class ConnectContext:
 class ConnectTableService:
     """The generated ``TableService`` protocol of ``table_connect``, each method handing its request
     to the same :class:`~trapoula.service.servicer.TableServicer` method as gRPC (see the proto for
-    each call's request, reply and errors)."""
+    each call's request, reply and errors).  A unary call must be answered within ``call_deadline``
+    seconds once its request has come (else ``deadline_exceeded``, as over gRPC:
+    :mod:`trapoula.service.deadlines`)."""
 
-    def __init__(self, servicer: TableServicer) -> None:
+    def __init__(self, servicer: TableServicer, call_deadline: float = DEFAULT_CALL_DEADLINE_SECONDS) -> None:
         self.servicer = servicer
+        self.call_deadline = call_deadline
         metrics = servicer.metrics
         self._unary: dict[str, Callable[[Any, Context], Awaitable[Any]]] = {}
         for method in pb.DESCRIPTOR.services_by_name["TableService"].methods:
@@ -133,7 +148,16 @@ class ConnectTableService:
         self._watch = checked_stream(self._watch_messages, "WatchTable", metrics)
 
     async def _call(self, method: str, request: Any, ctx: RequestContext[Any, Any]) -> Any:
-        return await self._unary[method](request, cast(Context, ConnectContext(ctx)))
+        limit = asyncio.timeout(self.call_deadline)
+        try:
+            async with limit:
+                return await self._unary[method](request, cast(Context, ConnectContext(ctx)))
+        except TimeoutError:
+            if not limit.expired():
+                raise
+        raise ConnectError(
+            Code.DEADLINE_EXCEEDED, f"the server's deadline for this call ({self.call_deadline:g} s) has passed"
+        )
 
     async def _watch_messages(self, request: pb.WatchTableRequest, context: Context) -> AsyncIterator[Any]:
         async for item in self.servicer.watch_items(request, context):
@@ -219,27 +243,52 @@ class ConnectTableService:
 class _Application(TableServiceASGIApplication):
     """The generated application, except that a request body that does not parse reaches the
     servicer as a :class:`~trapoula.service.servicer.Malformed` request, answered
-    ``invalid_argument`` (``bad_request``) as over gRPC, instead of the library's ``unknown``."""
+    ``invalid_argument`` (``bad_request``) as over gRPC, instead of the library's ``unknown``; and a
+    request body must come whole within ``request_deadline`` seconds (else ``deadline_exceeded``:
+    a client sending half a body holds nothing longer)."""
+
+    def __init__(self, service: ConnectTableService, *, request_deadline: float, **options: Any) -> None:
+        super().__init__(service, **options)
+        self.request_deadline = request_deadline
 
     async def _read_post_request(self, endpoint: Any, receive: Any, codec: Any, headers: Any) -> Any:
+        limit = asyncio.timeout(self.request_deadline)
         try:
-            return await super()._read_post_request(endpoint, receive, codec, headers)
+            async with limit:
+                return await super()._read_post_request(endpoint, receive, codec, headers)
         except ConnectError:
             raise
+        except TimeoutError:
+            if limit.expired():
+                raise ConnectError(
+                    Code.DEADLINE_EXCEEDED,
+                    f"the server's deadline for the request of this call ({self.request_deadline:g} s) has passed",
+                ) from None
+            return Malformed(endpoint.method.name, "TimeoutError")
         except Exception as exc:  # bad JSON, a field of the wrong type, corrupt protobuf ...
             return Malformed(endpoint.method.name, clip(f"{type(exc).__name__}: {exc}"))
 
 
-def connect_app(servicer: TableServicer, cors_origins: Sequence[str] = ()) -> ASGIApp:
+def connect_app(
+    servicer: TableServicer, cors_origins: Sequence[str] = (), call_deadline: float = DEFAULT_CALL_DEADLINE_SECONDS
+) -> ASGIApp:
     """The ASGI application serving ``servicer`` over the Connect protocol at
-    ``/trapoula.api.v1.TableService/<Method>``; requests up to :data:`MAX_REQUEST_BYTES`.
+    ``/trapoula.api.v1.TableService/<Method>``; requests up to :data:`MAX_REQUEST_BYTES`, each
+    received within ``call_deadline`` seconds, and a unary call then answered within as long.
 
     ``cors_origins``: the origins whose pages may call it (``"*"``: any), answered with CORS
     headers (preflights too: POST and GET, the headers of :data:`CORS_ALLOWED_HEADERS`, exposing
     :data:`CORS_EXPOSED_HEADERS`); empty: no CORS headers, so browsers allow same-origin calls only.
     No credentials (cookies) are involved: the seat token travels in ``authorization``.
     """
-    app: ASGIApp = cast(ASGIApp, _Application(ConnectTableService(servicer), read_max_bytes=MAX_REQUEST_BYTES))
+    app: ASGIApp = cast(
+        ASGIApp,
+        _Application(
+            ConnectTableService(servicer, call_deadline),
+            request_deadline=call_deadline,
+            read_max_bytes=MAX_REQUEST_BYTES,
+        ),
+    )
     if not cors_origins:
         return app
     return CORSMiddleware(

@@ -10,6 +10,7 @@
 | :class:`Conflict` | ``ABORTED`` |
 | :class:`VersionAhead` | ``OUT_OF_RANGE`` |
 | :class:`Unavailable`, :class:`StoreUnavailable` | ``UNAVAILABLE`` |
+| :class:`Limited` | ``RESOURCE_EXHAUSTED`` (with a ``RetryInfo``) |
 
 Any error may carry an :class:`ErrorContext` (table, seat, version) for the ``ErrorInfo``
 metadata; :func:`annotate` attaches one to a domain error too.
@@ -154,6 +155,21 @@ class StoreUnavailable(Unavailable):
     the server answers with the first result if it did."""
 
     default_reason = "store_unavailable"
+
+
+class Limited(ServiceError):
+    """A client over one of its limits (:mod:`trapoula.service.limits`): ``RESOURCE_EXHAUSTED``,
+    reason ``rate_limited``, ``too_many_tables`` or ``too_many_watches``, with a
+    ``google.rpc.RetryInfo`` of :attr:`retry_after`.  Nothing ran: the call may be sent again."""
+
+    default_reason = "rate_limited"
+
+    def __init__(self, message: str, reason: str, retry_after: float, limit: str) -> None:
+        super().__init__(message, reason)
+        self.retry_after = retry_after
+        """Seconds the client should wait before it calls again."""
+        self.limit = limit
+        """Which limit: ``CreateTable``, ``JoinTable``, ``Act`` (rates), ``open_tables``, ``watches``."""
 
 
 class CorruptLog(ServiceError):

@@ -13,9 +13,13 @@ method=Act game=<key> table_id=... seat=0 command_id=... result=ok ms=2.1``; JSO
 objects with ``time`` (ISO 8601, UTC), ``level``, ``logger``, ``message`` and the context fields
 present (:data:`CONTEXT_FIELDS`).
 
-Never logged: seat tokens, owner tokens, the server secret.  A caller's table id and command id
-are clipped to :data:`FIELD_LIMIT` characters, and a text line quotes (``repr``) any value with
-blanks or unprintable characters, so a crafted id cannot forge a line.
+Never logged: seat tokens, owner tokens, bearer tokens, request ids, the server secret.  Besides
+never writing them, the server cleans every record of the process, gRPC's own included
+(:mod:`trapoula.service.redaction`, installed by :func:`configure` and the server): a call's
+bearer token and request id are hidden from the records of that call (:func:`hide_in_call`).  A
+caller's table id and command id are clipped to :data:`FIELD_LIMIT` characters, and a text line
+quotes (``repr``) any value with blanks or unprintable characters, so a crafted id cannot forge a
+line.
 """
 
 from __future__ import annotations
@@ -23,13 +27,14 @@ from __future__ import annotations
 import contextvars
 import logging
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
 from pythonjsonlogger.json import JsonFormatter
 
+from trapoula.service import redaction
 from trapoula.service.errors import Conflict, CorruptLog, clip, context_of
 from trapoula.service.status import store_down
 
@@ -64,6 +69,8 @@ class CallInfo:
     store_error: str | None = None
     """The kind of store error that failed the call, if any (``unreachable``, ``corrupt_log``,
     ``conflict``: docs/operations.md)."""
+    hidden: list[str] = field(default_factory=list, repr=False)
+    """Values no record of the call may show (its bearer token, its request id)."""
 
     @staticmethod
     def of(method: str, request: Any) -> CallInfo:
@@ -76,6 +83,9 @@ class CallInfo:
         command_id = getattr(request, "command_id", None)
         if isinstance(command_id, str) and command_id:
             info.command_id = clip(command_id, FIELD_LIMIT)
+        request_id = getattr(request, "request_id", None)
+        if isinstance(request_id, str) and request_id:
+            info.hidden.append(request_id)
         return info
 
     def answered(self, response: Any) -> None:
@@ -141,6 +151,20 @@ def note_seat(seat: int | None) -> None:
     info = _CALL.get()
     if info is not None and seat is not None:
         info.seat = seat
+
+
+def hide_in_call(value: str | None) -> None:
+    """No record of the call in progress may show ``value`` (a bearer token); ignored outside a
+    call, or when None or empty."""
+    info = _CALL.get()
+    if info is not None and value:
+        info.hidden.append(value)
+
+
+def hidden_in_call() -> list[str]:
+    """The values hidden from the records of the call in progress (empty outside a call)."""
+    info = _CALL.get()
+    return info.hidden if info is not None else []
 
 
 def note_failure(exc: BaseException, rich: grpc.Status) -> None:
@@ -232,7 +256,8 @@ def configure(log_format: str = "text", level: str = "info", stream: TextIO | No
 
     ``level`` applies to trapoula's own loggers; the libraries (gRPC, SQLAlchemy, Alembic) log
     their warnings and errors only, whatever the level, so that ``info`` is trapoula's own account
-    and ``debug`` one line per call, not the libraries' chatter.  Calling it again replaces the
+    and ``debug`` one line per call, not the libraries' chatter.  No record shows a token or the
+    secret (:func:`trapoula.service.redaction.install`).  Calling it again replaces the
     handler it installed before.  Returns the handler.
 
     Raises:
@@ -245,6 +270,7 @@ def configure(log_format: str = "text", level: str = "info", stream: TextIO | No
     handler: logging.Handler = logging.StreamHandler(stream) if stream is not None else _StandardError()
     handler.setFormatter(json_formatter() if log_format == "json" else TextFormatter())
     handler.addFilter(CallContextFilter())
+    handler.addFilter(redaction.install(hidden_in_call))
     setattr(handler, _HANDLER_MARK, True)
     root = logging.getLogger()
     for old in [h for h in root.handlers if getattr(h, _HANDLER_MARK, False)]:

@@ -18,6 +18,7 @@ several servers can run in one process, each with its own endpoint::
 | ``trapoula_open_tables`` | gauge | | tables not over, of those this server saw change |
 | ``trapoula_watchers`` | gauge | | ``WatchTable`` streams open now |
 | ``trapoula_store_errors_total`` | counter | ``kind`` | store errors met (:data:`STORE_ERROR_KINDS`) |
+| ``trapoula_limited_total`` | counter | ``method, reason`` | calls refused by a limit per client |
 
 The commands are :data:`COMMANDS`, the RPCs that change tables.  ``result`` is ``ok`` or the gRPC
 status code's name (``FAILED_PRECONDITION``); ``reason`` the ``ErrorInfo.reason`` (empty when
@@ -57,6 +58,7 @@ from trapoula.domain.errors import InvalidInput
 from trapoula.domain.registry import GAMES
 from trapoula.service.application import SPECTATOR, Tables
 from trapoula.service.errors import TableNotFound
+from trapoula.service.limits import LIMIT_REASONS
 from trapoula.service.logs import CallInfo, enter_call, leave_call
 from trapoula.service.status import store_down
 
@@ -178,6 +180,13 @@ class Metrics:
         )
         for kind in STORE_ERROR_KINDS:
             self.store_errors.labels(kind)
+        self.limited = Counter(
+            "trapoula_limited",
+            "Calls refused by a limit per client (RESOURCE_EXHAUSTED), by RPC and reason "
+            "(rate_limited, too_many_tables, too_many_watches)",
+            ["method", "reason"],
+            registry=self.registry,
+        )
         self.registry.register(_OpenTables(self))
         ProcessCollector(registry=self.registry)
         PlatformCollector(registry=self.registry)
@@ -363,6 +372,8 @@ class Metrics:
                     self._remember(info.table_id, game)
             if info.store_error is not None:
                 self.store_errors.labels(info.store_error).inc()
+            if result == "RESOURCE_EXHAUSTED" and info.reason in LIMIT_REASONS:
+                self.limited.labels(method, info.reason).inc()
             created = method == "CreateTable" and result == "ok"
             level = logging.INFO if created else logging.DEBUG
             if calls_log.isEnabledFor(level):

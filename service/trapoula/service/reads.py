@@ -8,6 +8,7 @@ a read also resumes automatic play left due at the table (a stop, a restart, a s
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -60,6 +61,22 @@ class TableReads:
                 f"the token is not valid at table {table_id}", reason="bad_token", context=ErrorContext(table_id)
             )
         return found
+
+    def open_here(self, table_id: str, idle_seconds: float | None = None) -> bool:
+        """True while the table is in this process's memory and its match is not over there, and
+        (``idle_seconds``) it changed less than that long ago; no store read (a copy another replica
+        has moved on since may be a moment behind).  The limit of open tables per client counts a
+        table while this holds (:mod:`trapoula.service.limits`)."""
+        try:
+            table = self.store.cached(table_id)
+        except Exception:  # a bad id: nothing to count
+            return False
+        if table is None or table.state.over:
+            return False
+        if idle_seconds is None:
+            return True
+        changed = table.modified_on
+        return changed is None or (datetime.now(UTC) - changed).total_seconds() < idle_seconds
 
     # ----------------------------------------------------------------------- reads
 

@@ -33,16 +33,19 @@ from grpc_reflection.v1alpha import reflection
 
 from trapoula.api.v1 import table_pb2
 from trapoula.domain import signing
+from trapoula.service import logs, redaction
 from trapoula.service.application import Tables
 from trapoula.service.collector import serving_collector
 from trapoula.service.connect import ConnectServer, connect_app
+from trapoula.service.deadlines import DEFAULT_CALL_DEADLINE_SECONDS, CallDeadline
 from trapoula.service.fanout import Fanout
 from trapoula.service.health import StoreHealth, store_probe
+from trapoula.service.limits import Limits, LimitSettings
 from trapoula.service.metrics import Metrics
 from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
 from trapoula.service.servicer import POLL_SECONDS, TableServicer, add_to_server
-from trapoula.service.settings import Settings, display_url, is_random_secret
+from trapoula.service.settings import Settings, display_url, identity_of, is_random_secret
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +112,8 @@ def create_server(
     poll_seconds: float = POLL_SECONDS,
     metrics: Metrics | None = None,
     read_models: ReadModels | None = None,
+    call_deadline: float = DEFAULT_CALL_DEADLINE_SECONDS,
+    limits: Limits | LimitSettings | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Build (not start) the gRPC server for ``tables`` listening on ``address`` (insecure).
 
@@ -123,17 +128,25 @@ def create_server(
     them over HTTP is the caller's choice.
     ``ListLobby``, ``ListMatches`` and ``GetStandings`` read ``read_models`` (None: they are
     answered ``UNAVAILABLE``, reason ``read_models_off``); keeping them up to date is the
-    caller's (:func:`open_read_models`).
+    caller's (:func:`open_read_models`).  Every call has the server's deadline of
+    ``call_deadline`` seconds (a unary call whole, a stream until its request has come:
+    :class:`~trapoula.service.deadlines.CallDeadline`), and no log record of the process shows a
+    token (:func:`trapoula.service.redaction.install`).
+    ``limits``: the limits per client (:mod:`trapoula.service.limits`; None: the defaults); a
+    :class:`~trapoula.service.limits.Limits` without ``open_here`` counts with the tables' own.
 
     Raises:
         RuntimeError: the address cannot be bound (in use, or not an address of this host); the
             message names it.
     """
     _check_port_free(address)
-    server = grpc.aio.server(options=SERVER_OPTIONS)
+    redaction.install(logs.hidden_in_call)
+    server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=(CallDeadline(call_deadline),))
     fanout = Fanout()
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="trapoula-store")
-    servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds, metrics=metrics)
+    if not isinstance(limits, Limits):
+        limits = Limits(limits)
+    servicer = TableServicer(tables, fanout, executor, poll_seconds=poll_seconds, metrics=metrics, limits=limits)
     servicer.read_models = read_models
     add_to_server(servicer, server)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
@@ -238,10 +251,15 @@ def servicer_of(server: grpc.aio.Server) -> TableServicer | None:
 
 
 async def start_connect(
-    server: grpc.aio.Server, address: str, cors_origins: Sequence[str] = ()
+    server: grpc.aio.Server,
+    address: str,
+    cors_origins: Sequence[str] = (),
+    call_deadline: float = DEFAULT_CALL_DEADLINE_SECONDS,
 ) -> tuple[ConnectServer, int]:
     """Serve the servicer of ``server`` (made by :func:`create_server`) over the Connect protocol on
-    ``address`` too (:mod:`trapoula.service.connect`); returns the Connect server and its bound port.
+    ``address`` too (:mod:`trapoula.service.connect`), each request to be received within
+    ``call_deadline`` seconds and a unary call then answered within as long; returns the Connect
+    server and its bound port.
     Stop it after :func:`stop_server`: by then its watch streams have ended and its calls drained.
 
     Raises:
@@ -250,7 +268,7 @@ async def start_connect(
     servicer = servicer_of(server)
     if servicer is None:
         raise StartupError("the gRPC server is not running")
-    connect = ConnectServer(connect_app(servicer, cors_origins), grace=GRACE_SECONDS)
+    connect = ConnectServer(connect_app(servicer, cors_origins, call_deadline), grace=GRACE_SECONDS)
     try:
         port = await connect.start(address)
     except (OSError, ValueError) as exc:
@@ -289,6 +307,7 @@ def open_tables(settings: Settings) -> Tables:
             cache_size=settings.cache_size,
             auto_workers=settings.auto_workers,
             recent_states=settings.recent_states,
+            identity=identity_of(settings),
         )
     except Exception as exc:
         lines = str(exc).strip().splitlines()
@@ -338,6 +357,7 @@ async def serve(
             the read models cannot be migrated (one line).
     """
     settings = settings or Settings.from_env()
+    redaction.install(logs.hidden_in_call, settings.secret.hex(), settings.secret.hex().upper())
     tables = open_tables(settings)
     metrics = Metrics()
     read_models: ReadModels | None = None
@@ -348,7 +368,13 @@ async def serve(
             log.info("following the store for other replicas' moves")
         read_models = ReadModels(settings.database_url, settings.database_schema)
         server, port = create_server(
-            settings.address, tables, poll_seconds=settings.watch_poll_seconds, metrics=metrics, read_models=read_models
+            settings.address,
+            tables,
+            poll_seconds=settings.watch_poll_seconds,
+            metrics=metrics,
+            read_models=read_models,
+            call_deadline=settings.call_deadline_seconds,
+            limits=LimitSettings.of(settings),
         )
         projection = open_read_models(settings, tables, read_models)
         if projection is not None:
@@ -356,7 +382,9 @@ async def serve(
         metrics_bound = _serve_metrics(metrics, settings.metrics_address)
         connect_bound: str | None = None
         if settings.connect_address is not None:
-            connect, connect_port = await start_connect(server, settings.connect_address, settings.cors_origins)
+            connect, connect_port = await start_connect(
+                server, settings.connect_address, settings.cors_origins, settings.call_deadline_seconds
+            )
             connect_bound = display_address(settings.connect_address, connect_port)
         await start_server(server)
         bound = display_address(settings.address, port)

@@ -10,6 +10,10 @@ Command ids (``StartMatch``, ``Act``) belong to their caller (a seat, or the own
 id from the same caller returns the first result, whatever the repeated command; the same id
 from another caller is another command.  A refused command uses up nothing: its id may later
 carry a command that succeeds.  See :meth:`trapoula.service.application.Tables.act`.
+
+``CreateTable``, ``JoinTable``, ``Act`` and ``WatchTable`` first check the caller's limits
+(:mod:`trapoula.service.limits`): a call over one is refused ``RESOURCE_EXHAUSTED`` before any
+command runs.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from trapoula.service.application import Principal, Tables, WatchBatch, WatchIte
 from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
 from trapoula.service.inputs import check_key
+from trapoula.service.limits import ACT, JOIN, Limits
 from trapoula.service.metrics import Metrics
 from trapoula.service.principals import invitation_code, token_hash
 from trapoula.service.readmodels import ReadModels
@@ -64,7 +69,9 @@ async def _abort(context: Context, exc: BaseException) -> NoReturn:
 
 
 def _token(context: Context) -> str | None:
-    return convert.bearer_token(context.invocation_metadata())
+    token = convert.bearer_token(context.invocation_metadata())
+    logs.hide_in_call(token)
+    return token
 
 
 class TableServicer(table_pb2_grpc.TableServiceServicer):
@@ -77,6 +84,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         executor: Executor,
         poll_seconds: float = POLL_SECONDS,
         metrics: Metrics | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.tables = tables
         self.fanout = fanout
@@ -84,6 +92,9 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         self.poll_seconds = poll_seconds
         self.metrics = metrics or Metrics()
         """Counts, times and logs every call (:func:`add_to_server` wraps each RPC in it)."""
+        self.limits = limits or Limits()
+        """The limits per client, checked first by ``CreateTable``, ``JoinTable``, ``Act`` and ``WatchTable``."""
+        self.limits.attach(tables)
         self._in_flight = 0
         self._idle: asyncio.Event | None = None
         self._encoded: OrderedDict[int, tuple[WatchItem, bytes]] = OrderedDict()
@@ -136,29 +147,44 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         """Create a table; see the proto."""
 
         async def work() -> pb.CreateTableResponse:
-            options = await self._run(convert.struct_to_dict, request.options)
-            first_dealer = request.first_dealer if request.HasField("first_dealer") else None
-            table_id, owner_token = await self._run(
-                self.tables.create_table,
-                request.game,
-                request.seats,
-                options,
-                first_dealer,
-                list(request.initial_totals),
-                request.manual_deal,
-                request.request_id,
-                request.identity_token,
-                request.private,
-            )
+            with self.limits.new_table(context, self._verified_id(request.identity_token)) as slot:
+                options = await self._run(convert.struct_to_dict, request.options)
+                first_dealer = request.first_dealer if request.HasField("first_dealer") else None
+                table_id, owner_token = await self._run(
+                    self.tables.create_table,
+                    request.game,
+                    request.seats,
+                    options,
+                    first_dealer,
+                    list(request.initial_totals),
+                    request.manual_deal,
+                    request.request_id,
+                    request.identity_token,
+                    request.private,
+                )
+                slot.created(table_id)
             code = invitation_code(token_hash(owner_token)) if request.private else ""
             return pb.CreateTableResponse(table_id=table_id, owner_token=owner_token, invitation_code=code)
 
         return await self._guard(context, work)
 
+    def _verified_id(self, identity_token: str) -> str | None:
+        """The verified player of an identity token, for the limits per client (None: no identity key,
+        no token, or one that does not verify: the call then counts against its peer, and ``Tables``
+        refuses it)."""
+        identity = self.tables.identity
+        if identity is None or not identity_token:
+            return None
+        try:
+            return identity.verify(identity_token).player_id
+        except Exception:  # refused by Tables, with its reason
+            return None
+
     async def JoinTable(self, request: pb.JoinTableRequest, context: Context) -> pb.JoinTableResponse:
         """Take a seat; see the proto."""
 
         async def work() -> pb.JoinTableResponse:
+            self.limits.check(JOIN, context, self._verified_id(request.identity_token))
             seat_wanted = request.seat if request.HasField("seat") else None
             seat, token = await self._run(
                 self.tables.join,
@@ -209,6 +235,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             return convert.act_response(result)
 
         async def work() -> pb.ActResponse:
+            self.limits.check(ACT, context)
             return await self._run(act, _token(context))
 
         return await self._guard(context, work)
@@ -275,7 +302,9 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         watch again, from the last version seen, once the server (or another replica) is back.
         """
         table_id = request.table_id
+        counted: str | None = None
         try:
+            counted = self.limits.open_watch(context)  # refused over the client's limit of streams
             principal = await self._run(self.tables.authenticate, table_id, _token(context))
             after = int(request.from_version)
             batch: WatchBatch | None = None
@@ -306,6 +335,8 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             raise
         except Exception as exc:
             await _abort(context, exc)
+        finally:
+            self.limits.close_watch(counted)
 
     def encoded(self, item: WatchItem) -> bytes:
         """The ``WatchTableResponse`` of ``item``, serialised once for every stream that sends this

@@ -20,6 +20,11 @@ DEFAULT_WATCH_POLL_SECONDS = 5.0
 """How often an idle watch stream re-reads the store by default (seconds)."""
 MAX_WATCH_POLL_SECONDS = 3600.0
 """The longest poll interval accepted (seconds)."""
+DEFAULT_CALL_DEADLINE_SECONDS = 30.0
+"""The server's deadline of a unary call, and for a stream's request to arrive, by default (seconds;
+:mod:`trapoula.service.deadlines`)."""
+MAX_CALL_DEADLINE_SECONDS = 3600.0
+"""The longest server deadline accepted (seconds)."""
 DEFAULT_SNAPSHOT_EVERY = 512
 """A table's snapshot is taken each time its version passes a multiple of this (docs/storage.md)."""
 MAX_SNAPSHOT_EVERY = 1_000_000
@@ -46,6 +51,28 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 """The values of ``--log-level``."""
 MAX_SECRET_FILE_BYTES = 4096
 """The largest secret file read (a secret is a few dozen hex digits)."""
+
+# Limits per client (trapoula.service.limits, docs/operations.md): a burst as large as what
+# ``trapoula load`` sets up at once from one address (400 tables: 400 CreateTable, 1,600 JoinTable,
+# 2,000 streams; then up to ~500 Act/s), with a sustained rate far above a person's.
+DEFAULT_LIMIT_CREATE_PER_SECOND = 20.0
+"""``CreateTable`` calls a second per client, sustained."""
+DEFAULT_LIMIT_CREATE_BURST = 500
+"""``CreateTable`` calls a client may make at once."""
+DEFAULT_LIMIT_JOIN_PER_SECOND = 100.0
+"""``JoinTable`` calls a second per client, sustained."""
+DEFAULT_LIMIT_JOIN_BURST = 2000
+"""``JoinTable`` calls a client may make at once."""
+DEFAULT_LIMIT_ACT_PER_SECOND = 1000.0
+"""``Act`` calls a second per client, sustained."""
+DEFAULT_LIMIT_ACT_BURST = 2000
+"""``Act`` calls a client may make at once."""
+DEFAULT_MAX_OPEN_TABLES = 1000
+"""Tables not over a client may own on one replica."""
+DEFAULT_MAX_WATCHES = 5000
+"""``WatchTable`` streams a client may hold open on one replica."""
+MAX_LIMIT = 100_000_000
+"""The largest limit accepted (a rate a second, a burst, a count)."""
 
 
 def check_address(address: str) -> str:
@@ -156,6 +183,18 @@ def parse_database_url(text: str) -> str:
     return text.strip()
 
 
+def parse_settings_path(text: str) -> str:
+    """The path of a settings file: any non-blank text (the file is read when the settings are
+    resolved: :class:`~trapoula.service.settingfields.SettingsFileSource`).
+
+    Raises:
+        ValueError: blank.
+    """
+    if not text.strip():
+        raise ValueError("the settings file path is empty")
+    return text.strip()
+
+
 def parse_schema(text: str) -> str | None:
     """A PostgreSQL schema name; blank: None (the default schema).
 
@@ -180,6 +219,24 @@ def parse_poll_seconds(text: str) -> float:
         seconds = -1.0
     if not 0.05 <= seconds <= MAX_WATCH_POLL_SECONDS:
         raise ValueError(f"watch poll seconds {text[:32]!r} is not a number from 0.05 to {MAX_WATCH_POLL_SECONDS:g}")
+    return seconds
+
+
+def parse_call_deadline(text: str) -> float:
+    """The server's deadline of a call, in seconds: a number from 0.05 to 3600.
+
+    >>> parse_call_deadline("30")
+    30.0
+
+    Raises:
+        ValueError: not a number, or out of range; the message names the value.
+    """
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0.05 <= seconds <= MAX_CALL_DEADLINE_SECONDS:
+        raise ValueError(f"call deadline {text[:32]!r} is not a number of seconds from 0.05 to 3600")
     return seconds
 
 
@@ -237,6 +294,36 @@ def parse_auto_workers(text: str) -> int:
         ValueError: not a whole number, or out of range; the message names the value.
     """
     return _whole(text, "automatic-play workers", 1, MAX_AUTO_WORKERS)
+
+
+def parse_per_second(text: str) -> float:
+    """Calls a second a client may make: a number from 0 (no limit) to 100,000,000.
+
+    >>> parse_per_second("2.5")
+    2.5
+
+    Raises:
+        ValueError: not a number, or out of range; the message names the value.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= MAX_LIMIT:
+        raise ValueError(f"rate {text[:32]!r} is not a number of calls a second from 0 (no limit) to {MAX_LIMIT:,}")
+    return value
+
+
+def parse_limit(text: str) -> int:
+    """A burst or a count a client may reach: a whole number from 0 (no limit) to 100,000,000.
+
+    >>> parse_limit("500")
+    500
+
+    Raises:
+        ValueError: not a whole number, or out of range; the message names the value.
+    """
+    return _whole(text, "limit", 0, MAX_LIMIT)
 
 
 _SWITCH = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
@@ -315,3 +402,35 @@ def read_secret_file(path: str) -> bytes:
         return parse_secret(text)
     except ValueError as exc:
         raise ValueError(f"secret file {path[:200]!r}: {exc}") from None
+
+
+def parse_identity_key_file(text: str) -> str | None:
+    """A file holding the key that verifies the identity tokens of the app that embeds trapoula (a
+    shared secret, a PEM public key or a JWK Set, docs/identity.md); blank: None (anonymous).  The
+    file is read now, so that a bad key is refused before the server starts.
+
+    Raises:
+        ValueError: the file cannot be read or holds no usable key; the message names the file.
+    """
+    path = text.strip()
+    if not path:
+        return None
+    from trapoula.service.identity import load_verifier  # the check of the key itself
+
+    load_verifier(path)
+    return path
+
+
+def parse_claim(text: str) -> str | None:
+    """An ``aud`` or ``iss`` claim an identity token must carry; blank: None (not checked).
+
+    >>> parse_claim(" trapoula "), parse_claim("")
+    ('trapoula', None)
+
+    Raises:
+        ValueError: longer than 256 characters, or not printable.
+    """
+    value = text.strip()
+    if len(value) > 256 or not value.isprintable():
+        raise ValueError(f"{value[:40]!r} is not up to 256 printable characters")
+    return value or None

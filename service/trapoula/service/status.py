@@ -12,11 +12,14 @@
 | ``StaleView`` | ``ABORTED`` | ``stale_view`` (the rules' refusal in ``rule``, ``refused``) |
 | ``VersionAhead`` | ``OUT_OF_RANGE`` | ``version_ahead`` |
 | ``Unavailable`` | ``UNAVAILABLE`` | ``server_stopping`` |
+| ``Limited`` | ``RESOURCE_EXHAUSTED`` | ``rate_limited``, ``too_many_tables``, ``too_many_watches`` |
 | the event store unreachable or timed out (:func:`store_down`) | ``UNAVAILABLE`` | ``store_unavailable`` |
 | anything else | ``INTERNAL`` | ``internal`` (logged with a reference quoted in the message) |
 
 ``ErrorInfo.domain`` is ``"trapoula"``; ``metadata`` holds ``rule`` (for a refusal), ``seat``,
-``version`` and ``table_id`` when known.  A refusal's message ends with ``[reason, rule]``.
+``version`` and ``table_id`` when known (``limit`` for a limit).  A refusal's message ends with
+``[reason, rule]``.  A limit's status carries a ``google.rpc.RetryInfo`` after the ``ErrorInfo``:
+its ``retry_delay`` is the time to wait, rounded up to the millisecond (:func:`retry_delay`).
 
 Sizes are bounded whatever the input: every metadata value is clipped to
 :data:`~trapoula.service.errors.ECHO_LIMIT` characters and a message to :data:`MESSAGE_LIMIT`
@@ -27,12 +30,13 @@ for a domain message that quotes more), so a status always fits gRPC's 8 KiB met
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 
 import grpc
 import sqlalchemy.exc
 from eventsourcing import persistence
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, duration_pb2
 from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
 
@@ -40,6 +44,7 @@ from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.service.errors import (
     AlreadyStarted,
     Conflict,
+    Limited,
     PermissionDenied,
     SeatTaken,
     ServiceError,
@@ -73,6 +78,7 @@ _CODES: tuple[tuple[type[BaseException], grpc.StatusCode], ...] = (
     (StaleView, grpc.StatusCode.ABORTED),
     (VersionAhead, grpc.StatusCode.OUT_OF_RANGE),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
+    (Limited, grpc.StatusCode.RESOURCE_EXHAUSTED),
 )
 
 
@@ -169,6 +175,8 @@ def describe(exc: BaseException) -> tuple[grpc.StatusCode, str, str, dict[str, s
         return code, message, clip(exc.reason), meta
     if isinstance(exc, InvalidInput):
         return code, clip(exc.message, MESSAGE_LIMIT), clip(exc.reason), meta
+    if isinstance(exc, Limited):
+        meta["limit"] = exc.limit
     if isinstance(exc, StaleView):
         meta["refused"] = clip(exc.refusal.reason)
         meta["rule"] = clip(exc.refusal.rule)
@@ -179,13 +187,30 @@ def describe(exc: BaseException) -> tuple[grpc.StatusCode, str, str, dict[str, s
     return grpc.StatusCode.INTERNAL, f"internal error (ref {ref}); the server logged it", "internal", meta
 
 
+def retry_delay(seconds: float) -> duration_pb2.Duration:
+    """``seconds`` as a ``google.protobuf.Duration``, rounded up to the millisecond (a client that
+    waits that long finds its limit passed).
+
+    >>> retry_delay(0.0501).ToMilliseconds(), retry_delay(2.5).ToMilliseconds()
+    (51, 2500)
+    """
+    millis = max(0, math.ceil(round(seconds * 1000, 6)))
+    return duration_pb2.Duration(seconds=millis // 1000, nanos=(millis % 1000) * 1_000_000)
+
+
 def to_rpc_status(exc: BaseException) -> status_pb2.Status:
-    """The ``google.rpc.Status`` of an error, with its ``ErrorInfo``."""
+    """The ``google.rpc.Status`` of an error, with its ``ErrorInfo`` (and a ``RetryInfo`` for a
+    :class:`~trapoula.service.errors.Limited`)."""
     code, message, reason, meta = describe(exc)
     info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=meta)
     detail = any_pb2.Any()
     detail.Pack(info)
-    return status_pb2.Status(code=code.value[0], message=message, details=[detail])
+    details = [detail]
+    if isinstance(exc, Limited):
+        retry = any_pb2.Any()
+        retry.Pack(error_details_pb2.RetryInfo(retry_delay=retry_delay(exc.retry_after)))
+        details.append(retry)
+    return status_pb2.Status(code=code.value[0], message=message, details=details)
 
 
 def to_status(exc: BaseException) -> grpc.Status:

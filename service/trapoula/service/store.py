@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy.engine
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, LRUCache
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import Environment
 
@@ -279,6 +279,21 @@ class TableStore(Application):  # type: ignore[type-arg]
         except KeyError:
             return None
         return cached if isinstance(cached, Table) and cached.state.version >= known else None
+
+    def cached(self, table_id: str) -> Table | None:
+        """The table's copy in this process's cache as it is (None when not cached), without asking
+        the store, taking the cache's lock or moving it in the cache's order (for checks that must
+        stay cheap: :meth:`~trapoula.service.reads.TableReads.open_here`).
+
+        Raises:
+            InvalidInput: a bad table id.
+        """
+        cache = self.repository.cache
+        if cache is None:
+            return None
+        entry = cache.cache.get(parse_table_id(table_id))  # LRUCache: [prev, next, key, value]
+        found = entry[3] if isinstance(cache, LRUCache) and entry is not None else entry
+        return found if isinstance(found, Table) else None
 
     def current(self, table_id: str) -> Table:
         """:meth:`peek`, else :meth:`load`.
