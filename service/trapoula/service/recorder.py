@@ -217,7 +217,7 @@ def _send(raw: Any, name: str, stored_events: Sequence[StoredEvent], notify: tup
 
     with psycopg.ClientCursor(raw) as cursor:
         info = raw.info
-        literal = info.encoding == "utf-8" and info.parameter_status("standard_conforming_strings") == b"on"
+        literal = info.encoding == "utf-8" and info.parameter_status("standard_conforming_strings") == "on"
         sql = insert_sql(name, stored_events, *notify) if literal else None
         if sql is not None:
             cursor.execute(sql)
