@@ -32,7 +32,7 @@ class _Save:
     (``done``, a lock held until the save is stored or the lead passes to it: a lighter signal
     than ``threading.Event``, made only for a save that waits)."""
 
-    __slots__ = ("events", "done", "lead", "error")
+    __slots__ = ("done", "error", "events", "lead")
 
     def __init__(self, events: Sequence[Any]) -> None:
         self.events = events
