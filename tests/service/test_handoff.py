@@ -87,3 +87,33 @@ def test_a_call_cancelled_before_a_thread_took_it_does_not_run() -> None:
     with ThreadPoolExecutor(1) as executor:
         asyncio.run(main(executor))
     assert ran == []
+
+
+def test_the_wake_ups_of_a_call_on_a_thread_come_with_its_result() -> None:
+    async def main(executor: ThreadPoolExecutor) -> tuple[list[str], int]:
+        loop = asyncio.get_running_loop()
+        hand = waker(loop)
+        order: list[str] = []
+        wakes = 0
+        schedule = loop.call_soon_threadsafe
+
+        def counted(*args: Any) -> Any:
+            nonlocal wakes
+            wakes += 1
+            return schedule(*args)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+
+        def command() -> str:
+            hand.call(order.append, "watchers woken")
+            threading.Event().wait(0.05)  # the loop is idle meanwhile, and not woken
+            order.append("command done")
+            return "result"
+
+        order.append(await run_in(executor, command))
+        return order, wakes
+
+    with ThreadPoolExecutor(1) as executor:
+        order, wakes = asyncio.run(main(executor))
+    assert order == ["command done", "watchers woken", "result"]
+    assert wakes == 1

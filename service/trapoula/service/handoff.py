@@ -6,12 +6,15 @@ command's thread hands the loop two things (the watchers' wake-up when its save 
 :mod:`trapoula.service.fanout`, and its result, :func:`run_in`), and many commands finish while
 the loop is busy: each write is a system call that lets go of the GIL, which the thread then
 waits to take back from the loop.  :class:`Waker` queues what the threads hand over and writes
-once until the loop has run the queue.
+once until the loop has run the queue.  A call that :func:`run_in` runs on a thread hands over
+its wake-ups with its result: the loop is woken once, when the thread is done, and does not
+take the GIL from it meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import threading
@@ -44,7 +47,14 @@ class Waker:
             self._queued.append((fn, args))
             if self._scheduled:
                 return
+            held = getattr(_held, "wakers", None)
+            if held is not None:  # within run_in's call: the loop is woken with its result
+                held.add(self)
+                return
             self._scheduled = True
+        self._wake()
+
+    def _wake(self) -> None:
         try:
             self.loop.call_soon_threadsafe(self._run)
         except RuntimeError:
@@ -52,6 +62,19 @@ class Waker:
                 self._scheduled = False
                 self._queued.clear()
             raise
+
+    def release(self) -> None:
+        """Wake the loop for what was handed over while wake-ups were held (:func:`run_in`), unless
+        it is woken already.
+
+        Raises:
+            RuntimeError: the loop is closed.
+        """
+        with self._lock:
+            if self._scheduled or not self._queued:
+                return
+            self._scheduled = True
+        self._wake()
 
     def _run(self) -> None:
         with self._lock:
@@ -63,6 +86,9 @@ class Waker:
             except Exception:  # one hand-off must not lose the others
                 log.exception("hand-off %r failed", fn)
 
+
+_held = threading.local()
+"""``wakers``: the set of :class:`Waker` whose wake-up this thread holds back (in :func:`run_in`)."""
 
 _WAKERS: dict[asyncio.AbstractEventLoop, Waker] = {}
 _WAKERS_LOCK = threading.Lock()
@@ -92,7 +118,8 @@ def _settle(future: asyncio.Future[Any], error: BaseException | None, result: An
 async def run_in(executor: Executor, fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)`` on ``executor``'s threads, in a copy of the caller's context (its log
     fields), as ``loop.run_in_executor`` runs it, its result or error handed back through the
-    loop's :class:`Waker`.  Cancelled before a thread took it, it does not run.
+    loop's :class:`Waker` with the wake-ups ``fn`` handed over meanwhile (the loop is woken once,
+    when ``fn`` is done).  Cancelled before a thread took it, it does not run.
 
     Raises:
         Exception: what ``fn`` raises.
@@ -104,12 +131,20 @@ async def run_in(executor: Executor, fn: Callable[..., T], *args: Any) -> T:
     hand = waker(loop)
 
     def work() -> None:
+        held: set[Waker] = set()
+        _held.wakers = held
         try:
-            result = context.run(fn, *args)
+            outcome: tuple[BaseException | None, Any] = (None, context.run(fn, *args))
         except BaseException as exc:  # handed to the caller, as run_in_executor does
-            hand.call(_settle, future, exc, None)
-        else:
-            hand.call(_settle, future, None, result)
+            outcome = (exc, None)
+        finally:
+            _held.wakers = None
+        for each in (hand, *(held - {hand})):
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits there any more
+                if each is hand:
+                    hand.call(_settle, future, *outcome)
+                else:
+                    each.release()
 
     submitted = executor.submit(work)
     try:
