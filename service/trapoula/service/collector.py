@@ -10,10 +10,13 @@ them the renderings' dicts and lists) each full collection paused every thread f
 and the collector took 14 to 17 % of the server's CPU under the paced load.
 
 :func:`serving_collector` freezes what exists when serving begins (modules, classes, functions:
-they live as long as the process, ``gc.freeze``), keeps young collections small (at most
-:data:`THRESHOLDS` [0] new objects before one, a millisecond or two), and runs a full collection
-only once in :data:`THRESHOLDS` [2] middle ones (about a quarter of an hour under the paced
-load, with Python's rule that the objects new since the last one make a quarter of the heap).
+they live as long as the process, ``gc.freeze``), runs a young collection once
+:data:`THRESHOLDS` [0] new objects were made (a few milliseconds: it walks only the new objects
+still alive, which a busy server's calls keep to a few thousand whatever the threshold, so a
+high threshold makes few collections; at 2,000 the collector still took 5 to 8 % of the
+server's CPU under a closed-loop ``Act`` load), and runs a full collection
+only once in :data:`THRESHOLDS` [2] middle ones (once in 20 million new objects, about a quarter
+of an hour under the paced load, with Python's rule that the objects new since the last one make a quarter of the heap).
 Cyclic garbage is still found: young cycles at once, older ones at the next full collection.
 """
 
@@ -23,7 +26,7 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
-THRESHOLDS = (2_000, 10, 1_000)
+THRESHOLDS = (20_000, 10, 100)
 """``gc.set_threshold`` while serving: new objects before a young collection, young collections
 before a middle one, middle ones before a full one (Python's defaults: 700, 10, 10)."""
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError
@@ -28,12 +27,25 @@ MAX_BATCH_EVENTS = 2000
 """Most events one batch stores (the rest wait for the next)."""
 
 
-@dataclass(eq=False)
 class _Save:
-    events: Sequence[Any]
-    done: threading.Event = field(default_factory=threading.Event)
-    lead: bool = False
-    error: BaseException | None = None
+    """One table's save waiting in :class:`GroupCommit`: its events, and how its thread is woken
+    (``done``, a lock held until the save is stored or the lead passes to it: a lighter signal
+    than ``threading.Event``, made only for a save that waits)."""
+
+    __slots__ = ("done", "error", "events", "lead")
+
+    def __init__(self, events: Sequence[Any]) -> None:
+        self.events = events
+        self.done: threading.Lock | None = None
+        self.lead = False
+        self.error: BaseException | None = None
+
+    def wake(self) -> None:
+        """Let the thread of this save go on (once; nothing when it never waited)."""
+        done = self.done
+        if done is not None:
+            self.done = None
+            done.release()
 
 
 class GroupCommit:
@@ -57,12 +69,16 @@ class GroupCommit:
             Exception: what the store raises (none of them stored).
         """
         mine = _Save(events)
+        done: threading.Lock | None = None
         with self._lock:
             self._waiting.append(mine)
             lead = not self._leading
             self._leading = True
-        if not lead:
-            mine.done.wait()
+            if not lead:
+                done = mine.done = threading.Lock()
+                done.acquire()
+        if done is not None:
+            done.acquire()  # released by the leader that stored this save or passed the lead to it
         if lead or mine.lead:
             self._lead()
         if mine.error is not None:
@@ -86,10 +102,10 @@ class GroupCommit:
                     self._leading = False
                 else:
                     successor.lead = True
-            for save in batch:
-                save.done.set()
-            if successor is not None:
-                successor.done.set()
+                for save in batch:
+                    save.wake()
+                if successor is not None:
+                    successor.wake()
 
     def _store(self, batch: list[_Save]) -> None:
         try:

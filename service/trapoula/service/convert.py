@@ -208,6 +208,13 @@ def _omit_empty(field: Any) -> bool:
     return bool(field.GetOptions().Extensions[pb.omit_empty])
 
 
+@functools.cache
+def _fields(descriptor: Any) -> tuple[tuple[str, bool, bool, bool], ...]:
+    """``(name, repeated, a list of messages, omit_empty)`` of each field of a typed command's
+    message type, read from its descriptor once."""
+    return tuple((f.name, f.is_repeated, f.message_type is not None, _omit_empty(f)) for f in descriptor.fields)
+
+
 def _typed_command(kind: str, message: Message) -> dict[str, Any]:
     """A typed command message as the plain command ``{"kind": kind, field: value ...}``: every field
     by name, except a field marked ``omit_empty`` (table.proto) when it is empty; a list of
@@ -218,19 +225,19 @@ def _typed_command(kind: str, message: Message) -> dict[str, Any]:
     """
     out: dict[str, Any] = {"kind": kind}
     codes = 0
-    for field in message.DESCRIPTOR.fields:
-        value: Any = getattr(message, field.name)
-        if field.is_repeated:
-            if field.message_type is not None:
+    for name, repeated, lists, omit in _fields(message.DESCRIPTOR):
+        value: Any = getattr(message, name)
+        if repeated:
+            if lists:
                 _check_count(len(value), f"lists in {kind}", "bad_command")
                 value = [cards(v) for v in value]
                 codes += sum(len(v) for v in value)
             else:
                 value = list(value)
                 codes += len(value)
-        if _omit_empty(field) and not value:
+        if omit and not value:
             continue
-        out[field.name] = value
+        out[name] = value
     _check_count(codes, f"card codes in {kind}", "bad_command")
     return out
 

@@ -16,6 +16,8 @@ import asyncio
 import contextlib
 import threading
 
+from trapoula.service.handoff import waker
+
 
 def _wake(futures: list[asyncio.Future[bool]]) -> None:
     for future in futures:
@@ -29,13 +31,15 @@ def _time_out(future: asyncio.Future[bool]) -> None:
 
 
 def _wake_all(waiters: list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[bool]]]) -> None:
-    """Wake ``waiters`` with one call into each of their event loops (not one per watcher)."""
+    """Wake ``waiters`` with one call into each of their event loops (not one per watcher),
+    through its :class:`~trapoula.service.handoff.Waker` (one wake-up of the loop for the
+    hand-offs that arrive before it runs them)."""
     by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[bool]]] = {}
     for _, loop, future in waiters:
         by_loop.setdefault(loop, []).append(future)
     for loop, futures in by_loop.items():
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits there any more
-            loop.call_soon_threadsafe(_wake, futures)
+            waker(loop).call(_wake, futures)
 
 
 class Fanout:

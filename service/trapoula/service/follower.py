@@ -116,6 +116,13 @@ class StoreFollower:
             _close(connection)
 
     def _notified(self, payload: str) -> None:
+        own = f"{self.store.replica}|"
+        if payload.startswith(own):  # this process's save, its tables listed: only its last id matters
+            listed, bar, last = payload[len(own) :].partition("|")
+            if bar and listed != "*" and last.isdigit():
+                self.skipped += 1
+                self._last = max(self._last, int(last))
+                return
         saved = parse_payload(payload)
         if saved is None or saved.heads is None:
             self._catch_up()

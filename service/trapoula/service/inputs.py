@@ -144,6 +144,12 @@ def check_int(value: Any, what: str, reason: str) -> int:
     return value
 
 
+TABLE_IDS_KEPT = 4096
+"""Table ids :func:`parse_table_id` remembers (all forgotten at once when full)."""
+_TABLE_IDS: dict[str, uuid.UUID] = {}
+"""Canonical table ids already parsed, to their UUID (a table's calls parse its id several times)."""
+
+
 def parse_table_id(table_id: str) -> uuid.UUID:
     """The UUID of a table id, which must be in canonical form (lower-case, hyphenated, 36 characters).
 
@@ -154,12 +160,18 @@ def parse_table_id(table_id: str) -> uuid.UUID:
         InvalidInput: not a canonical UUID (``bad_table_id``).
     """
     if isinstance(table_id, str) and len(table_id) == 36:
+        known = _TABLE_IDS.get(table_id)
+        if known is not None:
+            return known
         try:
             tid = uuid.UUID(table_id)
         except ValueError:
             pass
         else:
             if str(tid) == table_id:
+                if len(_TABLE_IDS) >= TABLE_IDS_KEPT:
+                    _TABLE_IDS.clear()
+                _TABLE_IDS[table_id] = tid
                 return tid
     raise InvalidInput(
         f"table_id {clip(table_id)!r} is not a table id (a lower-case hyphenated UUID)", reason="bad_table_id"

@@ -27,10 +27,13 @@ library's path unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from eventsourcing import persistence
 from eventsourcing.persistence import StoredEvent
@@ -116,7 +119,13 @@ def channel_name(events_table_name: str, schema_name: str | None) -> str:
 
 class TableRecorder(SQLAlchemyApplicationRecorder):
     """The library's application recorder; on PostgreSQL its saves take one round trip (see the
-    module docstring)."""
+    module docstring).
+
+    The saves of the group commit come one at a time (:mod:`trapoula.service.committer`): they
+    go over one connection kept for them (taken from the engine once, out of its pool, and taken
+    again after it broke), and their statement is written as literals by :func:`insert_sql`; a
+    save that comes while another is under way takes a pooled connection.
+    """
 
     replica: str = ""
     """The saving process's id in the ``NOTIFY`` payload (the store sets it)."""
@@ -126,6 +135,9 @@ class TableRecorder(SQLAlchemyApplicationRecorder):
         :func:`channel_name`), so stores in two schemas of one database never hear each other."""
         super().__init__(datastore, events_table_name=events_table_name, schema_name=schema_name)
         self.channel_name = channel_name(events_table_name, schema_name)
+        self._saver: Any = None
+        """The psycopg connection kept for saves (autocommit; None until the first, or after it broke)."""
+        self._saver_lock = threading.Lock()
 
     def insert_events(
         self, stored_events: Sequence[StoredEvent], *, session: Any = None, **kwargs: Any
@@ -143,31 +155,44 @@ class TableRecorder(SQLAlchemyApplicationRecorder):
             return super().insert_events(stored_events, session=session, **kwargs)
         return self._insert_in_one_message(engine, stored_events)
 
+    def close_saver(self) -> None:
+        """Close the connection kept for saves (the next save takes a new one)."""
+        with self._saver_lock:
+            saver, self._saver = self._saver, None
+        if saver is not None:
+            with contextlib.suppress(Exception):
+                saver.close()
+
     def _insert_in_one_message(self, engine: Any, stored_events: Sequence[StoredEvent]) -> list[int]:
         import psycopg  # the PostgreSQL driver: only on this path
 
         table = self.events_record_cls.__table__
         name = f'"{table.schema}"."{table.name}"' if table.schema else f'"{table.name}"'
-        rows = ",".join(["(%s,%s,%s,%s)"] * len(stored_events))
-        sql = (
-            f"LOCK TABLE {name} IN EXCLUSIVE MODE;"
-            f"WITH saved AS (INSERT INTO {name} (originator_id, originator_version, topic, state) "
-            f"VALUES {rows} RETURNING id) "
-            "SELECT array_agg(id ORDER BY id), pg_notify(%s, %s || max(id)) FROM saved"
-        )
-        params: list[Any] = []
-        for e in stored_events:
-            params.extend((e.originator_id, e.originator_version, e.topic, e.state))
-        params.extend((self.channel_name, notify_payload(self.replica, stored_events)))
+        notify = (self.channel_name, notify_payload(self.replica, stored_events))
         try:
-            with engine.connect() as connection:
+            if self._saver_lock.acquire(blocking=False):
+                try:
+                    if self._saver is None or self._saver.closed:
+                        fairy = engine.raw_connection()
+                        saver = fairy.driver_connection
+                        fairy.detach()  # kept for saves from now on, never returned to the pool
+                        saver.autocommit = True
+                        self._saver = saver
+                    try:
+                        return _send(self._saver, name, stored_events, notify)
+                    except psycopg.OperationalError:
+                        if self._saver.broken:
+                            with contextlib.suppress(Exception):
+                                self._saver.close()
+                            self._saver = None
+                        raise
+                finally:
+                    self._saver_lock.release()
+            with engine.connect() as connection:  # another save is under way on the kept connection
                 connection = connection.execution_options(isolation_level="AUTOCOMMIT")
                 raw = connection.connection.driver_connection
                 try:
-                    with psycopg.ClientCursor(raw) as cursor:
-                        cursor.execute(sql, params)
-                        cursor.nextset()
-                        row = cursor.fetchone()
+                    return _send(raw, name, stored_events, notify)
                 except psycopg.OperationalError:
                     if raw.broken:
                         connection.invalidate()  # a broken connection goes back to no pool
@@ -178,8 +203,85 @@ class TableRecorder(SQLAlchemyApplicationRecorder):
             raise persistence.InterfaceError(str(exc)) from exc
         except psycopg.Error as exc:
             raise persistence.OperationalError(str(exc)) from exc
-        assert row is not None
-        return list(row[0])
+
+
+def _send(raw: Any, name: str, stored_events: Sequence[StoredEvent], notify: tuple[str, str]) -> list[int]:
+    """Run the save's statement (:func:`insert_sql`; the driver writes the literals on a session
+    that is not UTF-8 or not ``standard_conforming_strings``) on the psycopg connection ``raw``
+    (autocommit) as one simple-query message; the notification ids of the rows, in order.
+
+    Raises:
+        psycopg.Error: what the driver raises.
+    """
+    import psycopg
+
+    with psycopg.ClientCursor(raw) as cursor:
+        info = raw.info
+        literal = info.encoding == "utf-8" and info.parameter_status("standard_conforming_strings") == "on"
+        sql = insert_sql(name, stored_events, *notify) if literal else None
+        if sql is not None:
+            cursor.execute(sql)
+        else:  # the driver writes the literals
+            rows = ",".join(["(%s,%s,%s,%s)"] * len(stored_events))
+            params: list[Any] = []
+            for e in stored_events:
+                params.extend((e.originator_id, e.originator_version, e.topic, e.state))
+            cursor.execute(
+                f"LOCK TABLE {name} IN EXCLUSIVE MODE;"
+                f"WITH saved AS (INSERT INTO {name} (originator_id, originator_version, topic, state) "
+                f"VALUES {rows} RETURNING id) "
+                "SELECT array_agg(id ORDER BY id), pg_notify(%s, %s || max(id)) FROM saved",
+                [*params, *notify],
+            )
+        cursor.nextset()
+        row = cursor.fetchone()
+    assert row is not None
+    return list(row[0])
+
+
+def _text(value: str) -> str | None:
+    """``value`` as a PostgreSQL string literal where backslashes are plain characters
+    (``standard_conforming_strings``); None for a value that cannot be one (a NUL)."""
+    if "\x00" in value:
+        return None
+    return "'" + value.replace("'", "''") + "'"
+
+
+def insert_sql(name: str, stored_events: Sequence[StoredEvent], channel: str, payload: str) -> bytes | None:
+    r"""The save's statement (see the module docstring) for the event table ``name`` (quoted), with
+    the events' values and the ``NOTIFY``'s ``channel`` and ``payload`` written as literals: the
+    rows stored are those the driver's parameters give.  Only for a session whose
+    ``standard_conforming_strings`` is on; None when a value is not of its column's type (the
+    driver then writes them, and refuses what it must).
+
+    >>> from uuid import UUID
+    >>> sql = insert_sql('"ev"', [StoredEvent(UUID(int=1), 2, "m:T", b"{}")], "ev", "r|'|").decode()
+    >>> print(sql.replace(";", ";\n").replace(" VALUES ", "\nVALUES ").replace(" SELECT", "\nSELECT"))
+    LOCK TABLE "ev" IN EXCLUSIVE MODE;
+    WITH saved AS (INSERT INTO "ev" (originator_id, originator_version, topic, state)
+    VALUES ('00000000-0000-0000-0000-000000000001'::uuid,2,'m:T','\x7b7d'::bytea) RETURNING id)
+    SELECT array_agg(id ORDER BY id), pg_notify('ev', 'r|''|' || max(id)) FROM saved
+    """
+    rows: list[str] = []
+    for e in stored_events:
+        topic = _text(e.topic)
+        if (
+            topic is None
+            or not isinstance(e.originator_id, UUID)
+            or type(e.originator_version) is not int
+            or not isinstance(e.state, bytes)
+        ):
+            return None
+        rows.append(f"('{e.originator_id}'::uuid,{e.originator_version},{topic},'\\x{e.state.hex()}'::bytea)")
+    quoted_channel, quoted_payload = _text(channel), _text(payload)
+    if quoted_channel is None or quoted_payload is None:
+        return None
+    return (
+        f"LOCK TABLE {name} IN EXCLUSIVE MODE;"
+        f"WITH saved AS (INSERT INTO {name} (originator_id, originator_version, topic, state) "
+        f"VALUES {','.join(rows)} RETURNING id) "
+        f"SELECT array_agg(id ORDER BY id), pg_notify({quoted_channel}, {quoted_payload} || max(id)) FROM saved"
+    ).encode()
 
 
 class TableFactory(SQLAlchemyFactory):

@@ -22,10 +22,11 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, OriginatorIDError, OriginatorVersionError
 
 from trapoula.domain.chain import GENESIS
 from trapoula.service.entries import Entry, EntryLog, check_link, decode
+from trapoula.service.errors import CorruptLog
 from trapoula.service.tablestate import TableState, apply_entry, start_state
 
 CHECKPOINT_EVERY = 64
@@ -176,14 +177,21 @@ class Table(Aggregate):
         command_id: str | None,
         actor: str,
         version: int = 1,
+        hashed_here: bool = False,
     ) -> None:
         """Apply one stored event after the first (``version``: the schema version of its payload).
+        ``hashed_here``: this process computed ``hash`` from this payload (a fact it saved itself,
+        :meth:`apply_own`), so only its link to the table's last hash is checked.
 
         Raises:
             CorruptLog: the event breaks the hash chain or cannot be decoded.
         """
         state = self.state
-        check_link(seq, name, payload, state.last_hash, prev_hash, hash, version)
+        if hashed_here:
+            if prev_hash != state.last_hash:
+                raise CorruptLog(f"stored event {seq} ({name}) breaks the hash chain")
+        else:
+            check_link(seq, name, payload, state.last_hash, prev_hash, hash, version)
         event = decode(state.game, name, payload, version)
         entry = Entry(seq, name, payload, prev_hash, hash, command_id, actor, event, version)
         new_state = apply_entry(state, entry)
@@ -197,6 +205,33 @@ class Table(Aggregate):
         if command_id:
             self._note_command(seq, command_id, caller(actor, state))
         self.state = new_state
+
+    def apply_own(self, event: Table.Recorded) -> None:
+        """Apply a fact this process chained and saved itself (``drafts.chain``: its hash computed
+        here from its payload) as ``event.mutate(self)`` does, without computing that hash again.
+
+        Raises:
+            OriginatorIDError, OriginatorVersionError: the event is not this table's next one (the
+                library's errors, as ``mutate`` raises them).
+            CorruptLog: the event does not follow the table's last hash, or cannot be decoded.
+        """
+        if event.originator_id != self.id:
+            raise OriginatorIDError(event.originator_id, self.id)
+        if event.originator_version != self.version + 1:
+            raise OriginatorVersionError(event.originator_version, self.version + 1)
+        self.append_fact(
+            event.originator_version,
+            event.name,
+            event.payload,
+            event.prev_hash,
+            event.hash,
+            event.command_id,
+            event.actor,
+            event.event_version,
+            hashed_here=True,
+        )
+        self.version = event.originator_version
+        self.modified_on = event.timestamp
 
     def _note_command(self, seq: int, command_id: str, actor: str) -> None:
         if actor == "owner" or actor.startswith("seat:"):

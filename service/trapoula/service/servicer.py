@@ -19,7 +19,6 @@ command runs.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import functools
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -38,6 +37,7 @@ from trapoula.service import convert, logs, status
 from trapoula.service.application import Principal, Tables, WatchBatch, WatchItem
 from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
+from trapoula.service.handoff import run_in
 from trapoula.service.inputs import check_key
 from trapoula.service.limits import ACT, JOIN, Limits
 from trapoula.service.metrics import Metrics
@@ -116,9 +116,9 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             return False
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on the store's threads, in a copy of the call's context (its log fields)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, contextvars.copy_context().run, functools.partial(fn, *args))
+        """``fn(*args)`` on the store's threads, in a copy of the call's context (its log fields);
+        the result comes back through the loop's :class:`~trapoula.service.handoff.Waker`."""
+        return await run_in(self.executor, fn, *args)
 
     async def _guard(self, context: Context, work: Callable[[], Awaitable[T]]) -> T:
         if self.fanout.closed:

@@ -317,7 +317,10 @@ class SnapshotRepository(Repository):  # type: ignore[type-arg]
                         missing.mutate(table)
                 for event in events:
                     if event.originator_version == table.version + 1:
-                        event.mutate(table)
+                        if isinstance(event, Table.Recorded):
+                            table.apply_own(event)  # chained here: its hash is not computed again
+                        else:
+                            event.mutate(table)
         finally:
             self._disuse_fastforward_lock(aggregate_id)
         return table

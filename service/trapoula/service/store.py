@@ -180,6 +180,9 @@ class TableStore(Application):  # type: ignore[type-arg]
     def close(self) -> None:
         """Close the database connections."""
         super().close()
+        recorder = getattr(self, "recorder", None)
+        if isinstance(recorder, TableRecorder):
+            recorder.close_saver()
         dispose = getattr(self.engine, "dispose", None)
         if callable(dispose):
             dispose()
