@@ -213,11 +213,8 @@ def parse_poll_seconds(text: str) -> float:
     Raises:
         ValueError: not a number, or out of range; the message names the value.
     """
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0.05 <= seconds <= MAX_WATCH_POLL_SECONDS:
+    seconds = _number(text, 0.05, MAX_WATCH_POLL_SECONDS)
+    if seconds is None:
         raise ValueError(f"watch poll seconds {text[:32]!r} is not a number from 0.05 to {MAX_WATCH_POLL_SECONDS:g}")
     return seconds
 
@@ -231,13 +228,19 @@ def parse_call_deadline(text: str) -> float:
     Raises:
         ValueError: not a number, or out of range; the message names the value.
     """
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0.05 <= seconds <= MAX_CALL_DEADLINE_SECONDS:
+    seconds = _number(text, 0.05, MAX_CALL_DEADLINE_SECONDS)
+    if seconds is None:
         raise ValueError(f"call deadline {text[:32]!r} is not a number of seconds from 0.05 to 3600")
     return seconds
+
+
+def _number(text: str, low: float, high: float) -> float | None:
+    """``text`` as a number from ``low`` to ``high``; None when it is none (not a number, NaN) or out of range."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if low <= value <= high else None
 
 
 def _whole(text: str, what: str, low: int, high: int) -> int:
@@ -305,11 +308,8 @@ def parse_per_second(text: str) -> float:
     Raises:
         ValueError: not a number, or out of range; the message names the value.
     """
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= MAX_LIMIT:
+    value = _number(text, 0, MAX_LIMIT)
+    if value is None:
         raise ValueError(f"rate {text[:32]!r} is not a number of calls a second from 0 (no limit) to {MAX_LIMIT:,}")
     return value
 
