@@ -66,6 +66,9 @@ class CallDeadline(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         if not seconds > 0:
             raise ValueError(f"a call deadline must be positive, not {seconds!r}")
         self.seconds = seconds
+        self._twins: dict[int, tuple[Any, Any]] = {}
+        """``id(handler) -> (handler, its twin)``: each method's twin is made once (the generic
+        handlers give the same handler object for every call of a method)."""
 
     async def intercept_service(
         self,
@@ -75,6 +78,16 @@ class CallDeadline(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         """The method's handler, served as its request-streaming twin under the deadline (unchanged
         when it streams requests already, is not ``async``, or is unknown: None)."""
         handler = await continuation(handler_call_details)
+        known = self._twins.get(id(handler))
+        if known is not None and known[0] is handler:
+            return known[1]  # type: ignore[no-any-return]
+        twin = self._twin(handler)
+        if handler is not None and len(self._twins) < 1024:
+            self._twins[id(handler)] = (handler, twin)  # the handler is kept, so its id is never reused
+        return twin  # type: ignore[no-any-return]
+
+    def _twin(self, handler: grpc.RpcMethodHandler[Any, Any] | None) -> Any:
+        """The request-streaming twin of ``handler`` (itself when it has none, or None)."""
         if handler is None or handler.request_streaming:
             return handler
         if handler.response_streaming:
