@@ -15,8 +15,12 @@ docs/architecture.md.  In short:
   :mod:`~trapoula.service.recording`: the stored events (one per fact, hash-chained), the
   table's folded state, and the aggregate that holds both.
 * :mod:`~trapoula.service.views`, :mod:`~trapoula.service.reads`: what callers see.
-* :mod:`~trapoula.service.servicer`, :mod:`~trapoula.service.convert`,
-  :mod:`~trapoula.service.status`, :mod:`~trapoula.service.fanout`,
+* :mod:`~trapoula.service.principals`, :mod:`~trapoula.service.identity`,
+  :mod:`~trapoula.service.limits`: who calls (tokens, the owner, invitation codes, the app's
+  identity tokens) and how much one client may ask.
+* :mod:`~trapoula.service.servicer`, :mod:`~trapoula.service.servicecalls`,
+  :mod:`~trapoula.service.convert`, :mod:`~trapoula.service.status`,
+  :mod:`~trapoula.service.fanout`, :mod:`~trapoula.service.deadlines`,
   :mod:`~trapoula.service.server`: the wire.
 * ``python -m trapoula.service`` serves (see :mod:`trapoula.service.settings`).
 """

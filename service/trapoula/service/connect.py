@@ -41,7 +41,8 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1.table_connect import TableServiceASGIApplication
 from trapoula.service import convert
 from trapoula.service.errors import clip
-from trapoula.service.servicer import Context, Malformed, TableServicer, checked_stream, checked_unary
+from trapoula.service.servicecalls import Context
+from trapoula.service.servicer import Malformed, TableServicer, checked_stream, checked_unary
 from trapoula.service.settingvalues import DEFAULT_CALL_DEADLINE_SECONDS
 
 log = logging.getLogger(__name__)

@@ -24,31 +24,25 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import grpc
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
-from trapoula.domain import signing
 from trapoula.domain.errors import InvalidInput
-from trapoula.domain.registry import find_game
-from trapoula.service import convert, logs, status
+from trapoula.service import convert, logs
 from trapoula.service.application import Principal, Tables, WatchBatch, WatchItem
 from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
-from trapoula.service.handoff import run_in
-from trapoula.service.inputs import check_key
 from trapoula.service.limits import ACT, JOIN, Limits
 from trapoula.service.metrics import Metrics
 from trapoula.service.principals import invitation_code, token_hash
-from trapoula.service.readmodels import ReadModels
 from trapoula.service.recording import forget_oldest
-from trapoula.service.served import served_schema_text
+from trapoula.service.servicecalls import Context, ReadCalls, abort_call, call_token
 
 T = TypeVar("T")
 
-Context = grpc.aio.ServicerContext[Any, Any]
 
 POLL_SECONDS = 5.0
 """A watcher re-reads the store at least this often, even without a wake-up."""
@@ -60,21 +54,7 @@ ENCODED_KEPT = 4096
 """Stream messages kept serialised for the other streams that send the same one."""
 
 
-async def _abort(context: Context, exc: BaseException) -> NoReturn:
-    """End the call with the rich status of ``exc`` (``abort_with_status``, spelt out for typing)."""
-    rich = status.to_status(exc)
-    logs.note_failure(exc, rich)
-    await context.abort(rich.code, rich.details, rich.trailing_metadata)
-    raise AssertionError("abort returned")  # pragma: no cover
-
-
-def _token(context: Context) -> str | None:
-    token = convert.bearer_token(context.invocation_metadata())
-    logs.hide_in_call(token)
-    return token
-
-
-class TableServicer(table_pb2_grpc.TableServiceServicer):
+class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
     """The ``trapoula.api.v1.TableService`` implementation (thin: STYLE habit 7)."""
 
     def __init__(
@@ -86,62 +66,14 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         metrics: Metrics | None = None,
         limits: Limits | None = None,
     ) -> None:
-        self.tables = tables
-        self.fanout = fanout
-        self.executor = executor
+        super().__init__(tables, fanout, executor)
         self.poll_seconds = poll_seconds
         self.metrics = metrics or Metrics()
         """Counts, times and logs every call (:func:`add_to_server` wraps each RPC in it)."""
         self.limits = limits or Limits()
         """The limits per client, checked first by ``CreateTable``, ``JoinTable``, ``Act`` and ``WatchTable``."""
         self.limits.attach(tables)
-        self._in_flight = 0
-        self._idle: asyncio.Event | None = None
         self._encoded: OrderedDict[int, tuple[WatchItem, bytes]] = OrderedDict()
-
-    async def drain(self, timeout: float) -> bool:
-        """Wait until no unary call is in flight (at most ``timeout`` seconds); False on timeout.
-
-        Call it once the fan-out is closed: from then on new calls are answered ``UNAVAILABLE``
-        (``server_stopping``) at once, so the count only falls.  A stopping server drains before
-        it stops gRPC, so that a call is either answered or refused, never cut off in the middle.
-        """
-        if self._in_flight == 0:
-            return True
-        self._idle = self._idle or asyncio.Event()
-        try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
-            return True
-        except TimeoutError:
-            return False
-
-    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on the store's threads, in a copy of the call's context (its log fields);
-        the result comes back through the loop's :class:`~trapoula.service.handoff.Waker`."""
-        return await run_in(self.executor, fn, *args)
-
-    async def _guard(self, context: Context, work: Callable[[], Awaitable[T]]) -> T:
-        if self.fanout.closed:
-            await _abort(context, Unavailable("the server is stopping; call again (another server, or later)"))
-        self._in_flight += 1
-        try:
-            return await work()
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            await _abort(context, exc)
-        finally:
-            self._in_flight -= 1
-            if self._in_flight == 0 and self._idle is not None:
-                self._idle.set()
-
-    def _authed(self, table_id: str, token: str | None, fn: Callable[..., T], *args: Any) -> Callable[[], T]:
-        def call() -> T:
-            principal: Principal = self.tables.authenticate(table_id, token)
-            logs.note_seat(principal.seat)
-            return fn(table_id, principal, *args)
-
-        return call
 
     async def CreateTable(self, request: pb.CreateTableRequest, context: Context) -> pb.CreateTableResponse:
         """Create a table; see the proto."""
@@ -203,7 +135,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         """Seat a server bot; see the proto."""
 
         async def work() -> pb.AddBotResponse:
-            call = self._authed(request.table_id, _token(context), self._add_bot, request)
+            call = self._authed(request.table_id, call_token(context), self._add_bot, request)
             seat = await self._run(call)
             return pb.AddBotResponse(seat=seat, queued=seat < 0)
 
@@ -218,7 +150,9 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
 
         async def work() -> pb.ActResponse:
             deal = await self._run(convert.start_deal, request)
-            call = self._authed(request.table_id, _token(context), self.tables.start_match, request.command_id, deal)
+            call = self._authed(
+                request.table_id, call_token(context), self.tables.start_match, request.command_id, deal
+            )
             return convert.act_response(await self._run(call))
 
         return await self._guard(context, work)
@@ -236,7 +170,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
 
         async def work() -> pb.ActResponse:
             self.limits.check(ACT, context)
-            return await self._run(act, _token(context))
+            return await self._run(act, call_token(context))
 
         return await self._guard(context, work)
 
@@ -249,25 +183,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
             return pb.GiveSeedResponse(hand=hand, version=version)
 
         async def work() -> pb.GiveSeedResponse:
-            return await self._run(give, _token(context))
-
-        return await self._guard(context, work)
-
-    async def GetGameSchema(self, request: pb.GetGameSchemaRequest, context: Context) -> pb.GetGameSchemaResponse:
-        """A game's JSON Schema as the service sends and takes its messages; see the proto."""
-
-        async def work() -> pb.GetGameSchemaResponse:
-            spec = find_game(check_key(request.game, "game", "unknown_game"))
-            return pb.GetGameSchemaResponse(schema_json=await self._run(served_schema_text, spec))
-
-        return await self._guard(context, work)
-
-    async def GetSigningKey(self, request: pb.GetSigningKeyRequest, context: Context) -> pb.GetSigningKeyResponse:
-        """The public key that signs this server's records; see the proto."""
-
-        async def work() -> pb.GetSigningKeyResponse:
-            public = signing.public_key_hex(self.tables.signing_key)
-            return pb.GetSigningKeyResponse(scheme=signing.SCHEME, public_key=public, key_id=signing.key_id(public))
+            return await self._run(give, call_token(context))
 
         return await self._guard(context, work)
 
@@ -275,7 +191,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         """The caller's view; see the proto."""
 
         async def work() -> pb.GetViewResponse:
-            version, view = await self._run(self._authed(request.table_id, _token(context), self.tables.view))
+            version, view = await self._run(self._authed(request.table_id, call_token(context), self.tables.view))
             return pb.GetViewResponse(view=convert.view_to_proto(version, view))
 
         return await self._guard(context, work)
@@ -305,7 +221,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         counted: str | None = None
         try:
             counted = self.limits.open_watch(context)  # refused over the client's limit of streams
-            principal = await self._run(self.tables.authenticate, table_id, _token(context))
+            principal = await self._run(self.tables.authenticate, table_id, call_token(context))
             after = int(request.from_version)
             batch: WatchBatch | None = None
             while True:
@@ -334,7 +250,7 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            await _abort(context, exc)
+            await abort_call(context, exc)
         finally:
             self.limits.close_watch(counted)
 
@@ -350,89 +266,6 @@ class TableServicer(table_pb2_grpc.TableServiceServicer):
         if len(self._encoded) > ENCODED_KEPT:
             forget_oldest(self._encoded, ENCODED_KEPT)
         return data
-
-    async def GetRecord(self, request: pb.GetRecordRequest, context: Context) -> pb.GetRecordResponse:
-        """The record of the finished hands; see the proto.
-
-        The server sends messages of up to 64 MiB (``grpc.max_send_message_length``); a client
-        fetching a long record must accept as much (``grpc.max_receive_message_length``).
-        """
-
-        async def work() -> pb.GetRecordResponse:
-            jsonl, hands = await self._run(self.tables.record, request.table_id)
-            return pb.GetRecordResponse(jsonl=jsonl, hands=hands)
-
-        return await self._guard(context, work)
-
-    async def ListTables(self, request: pb.ListTablesRequest, context: Context) -> pb.ListTablesResponse:
-        """The lobby; see the proto."""
-
-        async def work() -> pb.ListTablesResponse:
-            summaries, token = await self._run(
-                self.tables.list_tables, request.game, request.page_size, request.page_token
-            )
-            return pb.ListTablesResponse(tables=[convert.summary_to_proto(s) for s in summaries], next_page_token=token)
-
-        return await self._guard(context, work)
-
-    async def ListGames(self, request: pb.ListGamesRequest, context: Context) -> pb.ListGamesResponse:
-        """The games; see the proto."""
-
-        async def work() -> pb.ListGamesResponse:
-            return pb.ListGamesResponse(games=[convert.game_to_proto(g) for g in self.tables.list_games()])
-
-        return await self._guard(context, work)
-
-    # ------------------------------------------------------------------ read models (docs/read-models.md)
-
-    read_models: ReadModels | None = None
-    """The read models behind ``ListLobby``, ``ListMatches`` and ``GetStandings`` (``create_server``
-    sets them); None: those calls are answered ``UNAVAILABLE`` (``read_models_off``)."""
-
-    def _models(self) -> ReadModels:
-        if self.read_models is None:
-            raise Unavailable("this server keeps no read models; ask another replica", reason="read_models_off")
-        return self.read_models
-
-    async def ListLobby(self, request: pb.ListLobbyRequest, context: Context) -> pb.ListLobbyResponse:
-        """Tables players may join; see the proto."""
-
-        async def work() -> pb.ListLobbyResponse:
-            tables, token = await self._run(self._models().lobby, request.game, request.page_size, request.page_token)
-            return pb.ListLobbyResponse(tables=[convert.lobby_to_proto(t) for t in tables], next_page_token=token)
-
-        return await self._guard(context, work)
-
-    async def ListMatches(self, request: pb.ListMatchesRequest, context: Context) -> pb.ListMatchesResponse:
-        """Finished matches; see the proto."""
-
-        async def work() -> pb.ListMatchesResponse:
-            matches, token = await self._run(
-                self._models().matches,
-                request.player,
-                request.game,
-                request.finished_after,
-                request.finished_before,
-                request.page_size,
-                request.page_token,
-                request.player_id,
-            )
-            return pb.ListMatchesResponse(matches=[convert.match_to_proto(m) for m in matches], next_page_token=token)
-
-        return await self._guard(context, work)
-
-    async def GetStandings(self, request: pb.GetStandingsRequest, context: Context) -> pb.GetStandingsResponse:
-        """Players' results per game; see the proto."""
-
-        async def work() -> pb.GetStandingsResponse:
-            rows, token = await self._run(
-                self._models().standings, request.game, request.player, request.page_size, request.page_token
-            )
-            return pb.GetStandingsResponse(
-                standings=[convert.standing_to_proto(r) for r in rows], next_page_token=token
-            )
-
-        return await self._guard(context, work)
 
 
 # --------------------------------------------------------------------------- registration
@@ -473,7 +306,7 @@ def checked_unary(
     async def handle(request: Any, context: Context) -> Any:
         async with metrics.track(method, request) as call:
             if isinstance(request, Malformed):
-                await _abort(context, _unreadable(request))
+                await abort_call(context, _unreadable(request))
             response = await behaviour(request, context)
             call.answered(response)
             return response
@@ -489,7 +322,7 @@ def checked_stream(
     async def handle(request: Any, context: Context) -> AsyncIterator[Any]:
         async with metrics.track(method, request, stream=True):
             if isinstance(request, Malformed):
-                await _abort(context, _unreadable(request))
+                await abort_call(context, _unreadable(request))
             async for item in behaviour(request, context):
                 yield item
 
