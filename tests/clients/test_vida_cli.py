@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import Person, demo_record, game_block, position_of, replayed, screens, verified
+from vida_helpers import SCORE_A
 
 from trapoula.clients.audit import audit_text
 from trapoula.clients.cli import main
@@ -226,19 +227,7 @@ def test_vida_commands_and_events_in_words() -> None:
     assert describe_event("CardGiven", {"from_seat": 0, "to_seat": 1, "card": "7C"}, names, me=1) == (
         "ann gives 7♣ to you"
     )
-    scored = {
-        "contract": contract,
-        "tricks_won": [5, 3],
-        "trick_points_raw": [71, 91],
-        "capot_team": None,
-        "trick_points": [70, 90],
-        "declaration_points": [0, 200],
-        "belote_points": [20, 0],
-        "contract_points": [91, 291],
-        "contract_made": False,
-        "hand_points": [0, 1020],
-        "totals": [0, 1020],
-    }
+    scored = SCORE_A  # hand A of the vida service tests, with the same contract
     assert describe_event("HandScored", scored, names) == (
         "Contract 80 ♥, fourth vida x8 of team 0 (ann and cy) failed: trick points team 0 71, team 1 91; "
         "declarations team 0 0, team 1 200; belote team 0 20, team 1 0. Hand: team 0 0, team 1 1020. "

@@ -209,3 +209,24 @@ def fail_hand(table: Table) -> tuple[Event, ...]:
     table.deal(FAIL)
     table.calls("pass", "80H", "pass", "pass", "pass")
     return table.tricks(FAIL_TRICKS, belote="QH")
+
+
+SCORE_A = {
+    "contract": {"holder": 0, "team": 0, "points": 80, "suit": "H", "level": 4, "multiplier": 8},
+    "tricks_won": [5, 3],
+    "trick_points_raw": [71, 91],
+    "capot_team": None,
+    "trick_points": [70, 90],
+    "declaration_points": [0, 200],
+    "belote_points": [20, 0],
+    "contract_points": [91, 291],
+    "contract_made": False,
+    "hand_points": [0, 1020],
+    "totals": [0, 1020],
+}
+"""Hand A of the vida service tests (tests/service/test_vida_service.py) scored by hand.
+Declarations (R5.3-R5.5): ann A-K-Q of spades and 9-8-7 of diamonds,
+bob J-T-9-8-7 of spades, dee Q-J-T-9-8 of clubs, cy none; team 1's quint to the queen is the best,
+so team 1 scores both quints, 200.  Belote 20 for cy (team 0).  Contract test (R6.3): team 0 has
+71 + 0 + 20 = 91 >= 80 but not more than team 1's 91 + 200 = 291: failed.  With vida (R6.7) the
+defenders book 80 x 8 + 160 + 200 + 20 = 1020, the bidders 0.  Rounded 71 -> 70, 91 -> 90 (R6.4)."""

@@ -187,3 +187,24 @@ def rechained(lines: Lines) -> Lines:
         prev = digest
     out[0]["events"] = len(out) - 1
     return out
+
+
+CONNECT_PATH = "/trapoula.api.v1.TableService/"
+"""The URL path of the service's methods on a Connect endpoint."""
+
+
+def connect_post(base: str, method: str, body: dict[str, Any], token: str | None = None) -> tuple[int, dict[str, Any]]:
+    """A unary Connect call in JSON to the endpoint at ``base`` (``http://host:port``), with a
+    bearer ``token`` when given: ``(HTTP status, JSON body)``."""
+    import urllib.error
+    import urllib.request
+
+    headers = {"content-type": "application/json", "connect-protocol-version": "1"}
+    if token is not None:
+        headers["authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(base + CONNECT_PATH + method, json.dumps(body).encode(), headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())

@@ -19,7 +19,7 @@ import pytest
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
-from grpc_helpers import ServerThread, serve_once
+from grpc_helpers import ServerThread, connect_post, serve_once
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
@@ -44,15 +44,7 @@ class Both:
 
     def post(self, method: str, body: dict[str, Any], token: str | None = None) -> tuple[int, dict[str, Any]]:
         """A unary Connect call in JSON: ``(HTTP status, JSON body)``."""
-        headers = {"content-type": "application/json", "connect-protocol-version": "1"}
-        if token is not None:
-            headers["authorization"] = f"Bearer {token}"
-        request = urllib.request.Request(self.base + PATH + method, json.dumps(body).encode(), headers, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=30) as reply:
-                return reply.status, json.loads(reply.read())
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read())
+        return connect_post(self.base, method, body, token)
 
 
 @pytest.fixture

@@ -13,19 +13,25 @@ import pytest
 from trapoula.service.handoff import Waker, run_in, waker
 
 
+def counting_wakes(loop: asyncio.AbstractEventLoop) -> list[int]:
+    """Count the wake-ups of ``loop`` from other threads (``call_soon_threadsafe``) in the list's
+    one item."""
+    wakes = [0]
+    schedule = loop.call_soon_threadsafe
+
+    def counted(*args: Any) -> Any:
+        wakes[0] += 1
+        return schedule(*args)
+
+    loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+    return wakes
+
+
 def test_the_hand_offs_before_the_loop_runs_them_wake_it_once() -> None:
     async def main() -> tuple[list[int], int]:
         loop = asyncio.get_running_loop()
         hand = Waker(loop)
-        wakes = 0
-        schedule = loop.call_soon_threadsafe
-
-        def counted(*args: Any) -> Any:
-            nonlocal wakes
-            wakes += 1
-            return schedule(*args)
-
-        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        wakes = counting_wakes(loop)
         ran: list[int] = []
 
         def fail() -> None:
@@ -43,7 +49,7 @@ def test_the_hand_offs_before_the_loop_runs_them_wake_it_once() -> None:
         await asyncio.sleep(0.01)
         hand.call(ran.append, 50)  # after the loop ran the queue: a new wake-up
         await asyncio.sleep(0.01)
-        return ran, wakes
+        return ran, wakes[0]
 
     ran, wakes = asyncio.run(main())
     assert ran == list(range(51))
@@ -94,15 +100,7 @@ def test_the_wake_ups_of_a_call_on_a_thread_come_with_its_result() -> None:
         loop = asyncio.get_running_loop()
         hand = waker(loop)
         order: list[str] = []
-        wakes = 0
-        schedule = loop.call_soon_threadsafe
-
-        def counted(*args: Any) -> Any:
-            nonlocal wakes
-            wakes += 1
-            return schedule(*args)
-
-        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        wakes = counting_wakes(loop)
 
         def command() -> str:
             hand.call(order.append, "watchers woken")
@@ -111,7 +109,7 @@ def test_the_wake_ups_of_a_call_on_a_thread_come_with_its_result() -> None:
             return "result"
 
         order.append(await run_in(executor, command))
-        return order, wakes
+        return order, wakes[0]
 
     with ThreadPoolExecutor(1) as executor:
         order, wakes = asyncio.run(main(executor))

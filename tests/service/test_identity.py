@@ -244,6 +244,10 @@ def test_standings_count_per_verified_player_not_per_name(verified: tuple[Tables
         }
         mine = stub.ListMatches(pb.ListMatchesRequest(player_id="u-1")).matches
         assert sorted(m.table_id for m in mine) == sorted([first, third])
+        with TableClient(server.address) as client:
+            page = client.matches(player_id="u-2")
+            assert [m.table_id for m in page.items] == [second]
+            assert [(p.player_id, p.verified) for p in page.items[0].players if not p.bot] == [("u-2", True)]
         seat = next(p for p in mine[0].players if p.bot == "")
         assert (seat.player_id, seat.verified, seat.name) == ("u-1", True, "Ann B.")  # newest first
         rows = {

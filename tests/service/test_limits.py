@@ -6,11 +6,8 @@ and stores nothing."""
 from __future__ import annotations
 
 import base64
-import json
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -19,7 +16,7 @@ import pytest
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
-from grpc_helpers import ServerThread
+from grpc_helpers import ServerThread, connect_post
 from grpc_status import rpc_status
 
 from trapoula.api.v1 import table_pb2 as pb
@@ -48,8 +45,6 @@ from trapoula.service.server import metrics_of, start_connect
 from trapoula.service.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
-
-PATH = "/trapoula.api.v1.TableService/"
 
 
 class Clock:
@@ -261,6 +256,16 @@ def test_the_settings_reach_the_limits() -> None:
 # --------------------------------------------------------------------------- over gRPC and Connect
 
 
+def exhausted(call: Callable[[], Any]) -> tuple[str, str, float | None]:
+    """The ``ErrorInfo`` reason, its ``limit`` and the ``RetryInfo`` delay of ``call``, which must be
+    refused ``RESOURCE_EXHAUSTED``."""
+    with pytest.raises(grpc.RpcError) as caught:
+        call()
+    assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    info, delay = rich(caught.value)
+    return info.reason, info.metadata["limit"], delay
+
+
 def rich(error: grpc.RpcError) -> tuple[error_details_pb2.ErrorInfo, float | None]:
     """The ``ErrorInfo`` and the ``RetryInfo`` delay (seconds) of a failed call."""
     status = rpc_status.from_call(error)
@@ -304,13 +309,7 @@ class LimitedServer:
             time.sleep(0.01)
 
     def post(self, method: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        headers = {"content-type": "application/json", "connect-protocol-version": "1"}
-        request = urllib.request.Request(self.base + PATH + method, json.dumps(body).encode(), headers, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=30) as reply:
-                return reply.status, json.loads(reply.read())
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read())
+        return connect_post(self.base, method, body)
 
     def close(self) -> None:
         self.channel.close()
@@ -401,15 +400,7 @@ def test_open_tables_are_refused_at_the_limit_and_allowed_again_when_a_match_end
 ) -> None:
     server = make_server(LimitSettings(max_open_tables=2))
     first, second = create(server.stub), create(server.stub)
-    with pytest.raises(grpc.RpcError) as caught:
-        create(server.stub)
-    info, delay = rich(caught.value)
-    assert (caught.value.code(), info.reason, info.metadata["limit"], delay) == (
-        grpc.StatusCode.RESOURCE_EXHAUSTED,
-        "too_many_tables",
-        "open_tables",
-        SLOT_RETRY_SECONDS,
-    )
+    assert exhausted(lambda: create(server.stub)) == ("too_many_tables", "open_tables", SLOT_RETRY_SECONDS)
     assert sorted(sqlite_tables.table_ids()) == sorted([first.table_id, second.table_id])
     owner = (("authorization", f"Bearer {first.owner_token}"),)
     for _ in range(2):  # bots play the first table's match to its end
@@ -463,15 +454,7 @@ def test_watch_streams_are_refused_at_the_limit_and_allowed_again_when_one_close
     for stream in streams:
         assert next(stream).event.version == 1  # open, and counted
     third = server.stub.WatchTable(request)
-    with pytest.raises(grpc.RpcError) as caught:
-        next(third)
-    info, delay = rich(caught.value)
-    assert (caught.value.code(), info.reason, info.metadata["limit"], delay) == (
-        grpc.StatusCode.RESOURCE_EXHAUSTED,
-        "too_many_watches",
-        "watches",
-        SLOT_RETRY_SECONDS,
-    )
+    assert exhausted(lambda: next(third)) == ("too_many_watches", "watches", SLOT_RETRY_SECONDS)
     streams[0].cancel()
     deadline = time.monotonic() + 10
     while server.limits.watches.get("ip:127.0.0.1") != 1 and time.monotonic() < deadline:

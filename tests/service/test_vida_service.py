@@ -44,6 +44,7 @@ from game_tables import (
     zero_salt,
 )
 from grpc_helpers import Auth, Meta, Stub, stored, verify, view_of, watch_all
+from vida_helpers import SCORE_A
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.domain.games.vida import SPEC as VIDA
@@ -138,24 +139,6 @@ PLAY_A: tuple[tuple[int, dict[str, Any], tuple[str, str] | None], ...] = (
 """The play of hand A, hearts trumps, ann leading (R4.9): team 0 takes tricks 2-6 (24 + 14 + 14 +
 11 + 8 = 71), team 1 tricks 1, 7, 8 (45 + 20 + 26 = 91)."""
 
-SCORE_A = {
-    "contract": {"holder": 0, "team": 0, "points": 80, "suit": "H", "level": 4, "multiplier": 8},
-    "tricks_won": [5, 3],
-    "trick_points_raw": [71, 91],
-    "capot_team": None,
-    "trick_points": [70, 90],
-    "declaration_points": [0, 200],
-    "belote_points": [20, 0],
-    "contract_points": [91, 291],
-    "contract_made": False,
-    "hand_points": [0, 1020],
-    "totals": [0, 1020],
-}
-"""Hand A scored by hand.  Declarations (R5.3-R5.5): ann A-K-Q of spades and 9-8-7 of diamonds,
-bob J-T-9-8-7 of spades, dee Q-J-T-9-8 of clubs, cy none; team 1's quint to the queen is the best,
-so team 1 scores both quints, 200.  Belote 20 for cy (team 0).  Contract test (R6.3): team 0 has
-71 + 0 + 20 = 91 >= 80 but not more than team 1's 91 + 200 = 291: failed.  With vida (R6.7) the
-defenders book 80 x 8 + 160 + 200 + 20 = 1020, the bidders 0.  Rounded 71 -> 70, 91 -> 90 (R6.4)."""
 
 # --------------------------------------------------------------------------- hand B: open vida, Pilotta
 

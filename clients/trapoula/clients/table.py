@@ -1273,10 +1273,12 @@ class TableClient:
         finished_before: str = "",
         page_size: int = 0,
         page_token: str = "",
+        player_id: str = "",
     ) -> Page[MatchSummary]:
         """One page of the match history: finished matches, newest first.
 
-        Filters: ``player`` a display name (exact), ``game`` a game key, ``finished_after``
+        Filters: ``player`` a display name (exact), ``player_id`` a verified player's id
+        (docs/identity.md), ``game`` a game key, ``finished_after``
         (inclusive) and ``finished_before`` (exclusive) as RFC 3339 with an offset
         (``2025-05-01T12:00:00Z``) or unix seconds (``"1746100800"``).
 
@@ -1291,6 +1293,7 @@ class TableClient:
             finished_before=_text(finished_before, "finished_before"),
             page_size=_whole(page_size, "page_size"),
             page_token=_text(page_token, "page_token"),
+            player_id=_text(player_id, "player_id"),
         )
         return matches_page(self._call(lambda stub: stub.ListMatches, request))
 

@@ -27,6 +27,8 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from trapoula.service.settingvalues import read_bounded
+
 T = TypeVar("T")
 M = TypeVar("M", bound="FlagSettings")
 
@@ -268,13 +270,7 @@ class SettingsFileSource(PydanticBaseSettingsSource):
 
     def _load(self) -> dict[str, Any]:
         where = f"settings file {self.path[:200]!r}"
-        try:
-            with open(self.path, "rb") as file:
-                data = file.read(MAX_SETTINGS_FILE_BYTES + 1)
-        except OSError as exc:
-            raise ValueError(f"{where}: {exc.strerror or exc}") from None
-        if len(data) > MAX_SETTINGS_FILE_BYTES:
-            raise ValueError(f"{where} is larger than {MAX_SETTINGS_FILE_BYTES} bytes")
+        data = read_bounded(self.path, MAX_SETTINGS_FILE_BYTES, where)
         try:
             table = tomllib.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

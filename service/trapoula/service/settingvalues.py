@@ -213,10 +213,8 @@ def parse_poll_seconds(text: str) -> float:
     Raises:
         ValueError: not a number, or out of range; the message names the value.
     """
-    seconds = _number(text, 0.05, MAX_WATCH_POLL_SECONDS)
-    if seconds is None:
-        raise ValueError(f"watch poll seconds {text[:32]!r} is not a number from 0.05 to {MAX_WATCH_POLL_SECONDS:g}")
-    return seconds
+    refusal = f"watch poll seconds {{!r}} is not a number from 0.05 to {MAX_WATCH_POLL_SECONDS:g}"
+    return _number(text, 0.05, MAX_WATCH_POLL_SECONDS, refusal)
 
 
 def parse_call_deadline(text: str) -> float:
@@ -228,19 +226,24 @@ def parse_call_deadline(text: str) -> float:
     Raises:
         ValueError: not a number, or out of range; the message names the value.
     """
-    seconds = _number(text, 0.05, MAX_CALL_DEADLINE_SECONDS)
-    if seconds is None:
-        raise ValueError(f"call deadline {text[:32]!r} is not a number of seconds from 0.05 to 3600")
-    return seconds
+    refusal = "call deadline {!r} is not a number of seconds from 0.05 to 3600"
+    return _number(text, 0.05, MAX_CALL_DEADLINE_SECONDS, refusal)
 
 
-def _number(text: str, low: float, high: float) -> float | None:
-    """``text`` as a number from ``low`` to ``high``; None when it is none (not a number, NaN) or out of range."""
+def _number(text: str, low: float, high: float, refusal: str) -> float:
+    """``text`` as a number from ``low`` to ``high``.
+
+    Raises:
+        ValueError: not a number (NaN neither) or out of range: ``refusal`` with the text quoted
+            in its ``{!r}``.
+    """
     try:
         value = float(text)
     except ValueError:
-        return None
-    return value if low <= value <= high else None
+        value = float("nan")
+    if not low <= value <= high:
+        raise ValueError(refusal.format(text[:32]))
+    return value
 
 
 def _whole(text: str, what: str, low: int, high: int) -> int:
@@ -308,10 +311,8 @@ def parse_per_second(text: str) -> float:
     Raises:
         ValueError: not a number, or out of range; the message names the value.
     """
-    value = _number(text, 0, MAX_LIMIT)
-    if value is None:
-        raise ValueError(f"rate {text[:32]!r} is not a number of calls a second from 0 (no limit) to {MAX_LIMIT:,}")
-    return value
+    refusal = f"rate {{!r}} is not a number of calls a second from 0 (no limit) to {MAX_LIMIT:,}"
+    return _number(text, 0, MAX_LIMIT, refusal)
 
 
 def parse_limit(text: str) -> int:
@@ -380,6 +381,23 @@ def parse_secret(text: str) -> bytes:
     return raw
 
 
+def read_bounded(path: str, most: int, where: str) -> bytes:
+    """The bytes of the file at ``path``, at most ``most`` of them (a settings or secret file).
+
+    Raises:
+        ValueError: the file cannot be read, or is larger; the message starts with ``where``
+            (``secret file '/run/s'``) and never quotes the file's content.
+    """
+    try:
+        with Path(path).open("rb") as file:
+            data = file.read(most + 1)
+    except OSError as exc:
+        raise ValueError(f"{where}: {exc.strerror or exc}") from None
+    if len(data) > most:
+        raise ValueError(f"{where} is larger than {most} bytes")
+    return data
+
+
 def read_secret_file(path: str) -> bytes:
     """The hex secret held by the file at ``path`` (blanks and a final newline ignored).
 
@@ -387,13 +405,7 @@ def read_secret_file(path: str) -> bytes:
         ValueError: the file cannot be read, is larger than 4 KiB, or does not hold a good secret
             (:func:`parse_secret`); the message names the file, never its content.
     """
-    try:
-        with Path(path).open("rb") as file:
-            data = file.read(MAX_SECRET_FILE_BYTES + 1)
-    except OSError as exc:
-        raise ValueError(f"secret file {path[:200]!r}: {exc.strerror or exc}") from None
-    if len(data) > MAX_SECRET_FILE_BYTES:
-        raise ValueError(f"secret file {path[:200]!r} is larger than {MAX_SECRET_FILE_BYTES} bytes")
+    data = read_bounded(path, MAX_SECRET_FILE_BYTES, f"secret file {path[:200]!r}")
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError:
