@@ -67,7 +67,7 @@ def test_a_shared_secret_verifies_the_apps_token_and_names_the_player() -> None:
     ("bad", "says"),
     [
         ("", "requires an identity token"),
-        ("not-a-jwt", "not a JWT"),
+        ("not-a-jwt", "not a JWT this server reads"),
         (token("u-1", "ann", key="another app's secret, also 32+ bytes"), "signature does not verify"),
         (token("u-1", "ann", exp=int(time.time()) - 3600), "expired"),
         (jwt.encode({"sub": "u-1", "name": "ann"}, APP_SECRET, algorithm="HS256"), "lacks the 'exp' claim"),
@@ -406,5 +406,42 @@ def test_with_a_key_each_verified_player_has_an_allowance_of_its_own(tmp_path: P
             assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert "CreateTable: more than 1 calls at once" in (caught.value.details() or "")
             assert len(stub.ListTables(pb.ListTablesRequest()).tables) == 2
+    finally:
+        tables.close()
+
+
+def test_a_request_id_is_the_creators_own_and_a_retry_gets_the_table_as_it_was_made(tmp_path: Path) -> None:
+    """Another player replaying ann's request id makes a table of its own (never ann's owner token);
+    a retry answers the table as the first call made it (its invitation code follows the table, not
+    the retry), and a retry at the open-table limit is answered, not refused."""
+    url = f"sqlite:///{tmp_path / 'retries.sqlite3'}"
+    tables = Tables(url, SECRET, identity=IdentityVerifier({"": (APP_SECRET.encode(), ("HS256",))}))
+    limits = Limits(LimitSettings(max_open_tables=2))
+    try:
+        with ServerThread(tables, limits=limits) as server, grpc.insecure_channel(server.address) as channel:
+            stub = table_pb2_grpc.TableServiceStub(channel)
+            rid, ann, bob = "r" * 32, token("u-ann"), token("u-bob")
+            made = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2, identity_token=ann, request_id=rid))
+            again = stub.CreateTable(
+                pb.CreateTableRequest(game="agonia", seats=2, identity_token=ann, request_id=rid, private=True)
+            )
+            assert (again.table_id, again.owner_token, again.invitation_code) == (made.table_id, made.owner_token, "")
+            theirs = stub.CreateTable(pb.CreateTableRequest(game="agonia", seats=2, identity_token=bob, request_id=rid))
+            assert theirs.table_id != made.table_id and theirs.owner_token != made.owner_token
+            hidden = pb.CreateTableRequest(
+                game="agonia", seats=2, identity_token=ann, request_id="p" * 32, private=True
+            )
+            first = stub.CreateTable(hidden)
+            assert len(first.invitation_code) == 22
+            hidden.private = False  # the retry's flag does not change the table
+            assert stub.CreateTable(hidden).invitation_code == first.invitation_code
+            # ann now owns two open tables, the limit: her retries are answered, a new table is not made
+            assert stub.CreateTable(hidden).table_id == first.table_id
+            fresh = pb.CreateTableRequest(game="agonia", seats=2, identity_token=ann, request_id="q" * 32)
+            with pytest.raises(grpc.RpcError) as caught:
+                stub.CreateTable(fresh)
+            assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            listed = {t.table_id for t in stub.ListTables(pb.ListTablesRequest()).tables}
+            assert listed == {made.table_id, theirs.table_id}
     finally:
         tables.close()

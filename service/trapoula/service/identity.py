@@ -110,8 +110,8 @@ class IdentityVerifier:
             raise Unauthenticated(f"identity token longer than {MAX_TOKEN_CHARS} characters")
         try:
             header = jwt.get_unverified_header(token)
-        except jwt.InvalidTokenError:
-            raise Unauthenticated("identity token is not a JWT (three base64url parts)") from None
+        except jwt.InvalidTokenError as exc:
+            raise Unauthenticated(f"identity token is not a JWT this server reads ({type(exc).__name__})") from None
         kid = header.get("kid")
         found = (self._keys.get(kid) if isinstance(kid, str) else None) or self._keys.get("")
         if found is None:
@@ -132,6 +132,8 @@ class IdentityVerifier:
         except jwt.ImmatureSignatureError:
             raise Unauthenticated("identity token is not valid yet (nbf or iat in the future)") from None
         except jwt.InvalidAudienceError:
+            if self.audience is None:
+                raise Unauthenticated("identity token names an audience; this server expects none") from None
             raise Unauthenticated(f"identity token is not for this server's audience {self.audience!r}") from None
         except jwt.InvalidIssuerError:
             raise Unauthenticated(f"identity token is not from issuer {self.issuer!r}") from None

@@ -318,10 +318,12 @@ class Limits:
 
     # ------------------------------------------------------------------ open tables
 
-    def new_table(self, context: _Context, verified_id: str | None = None) -> TableSlot:
+    def new_table(self, context: _Context, verified_id: str | None = None, retry_of: str | None = None) -> TableSlot:
         """A ``CreateTable`` call: count it against the caller's rate, then hold a slot among its
         open tables (use the slot as a context manager and name the table: :class:`TableSlot`).
         The caller is the verified player ``verified_id`` when the call names one, else its peer.
+        A retried creation of a table the caller already owns here (``retry_of``: the table its
+        request id names) takes no other slot, so the owner always gets its token back.
 
         Raises:
             Limited: over the rate (``rate_limited``), or as many open tables as allowed
@@ -332,7 +334,7 @@ class Limits:
         if buckets is not None:
             self._take(buckets, CREATE, key)
         most = self.settings.max_open_tables
-        if most <= 0:
+        if most <= 0 or (retry_of is not None and retry_of in self.owned.get(key, {})):
             return TableSlot(None, key)
         now = self.clock()
         if now >= self._sweep_at:

@@ -10,12 +10,22 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError
 
 from trapoula.domain import bots
+from trapoula.domain.errors import InvalidInput
 from trapoula.service.autoplay import Dealer
 from trapoula.service.commands import Commands
 from trapoula.service.errors import ErrorContext, PermissionDenied, clip
 from trapoula.service.identity import IdentityVerifier
 from trapoula.service.inputs import check_key, check_name, check_request_id, parse_table_id
-from trapoula.service.principals import OWNER, SPECTATOR, Principal, derived_table_id, derived_token, new_token
+from trapoula.service.principals import (
+    OWNER,
+    SPECTATOR,
+    Principal,
+    derived_table_id,
+    derived_token,
+    invitation_code,
+    new_token,
+    token_hash,
+)
 from trapoula.service.seating import by_invitation, new_table, open_table, owner_only, take_seat
 from trapoula.service.store import TableStore
 
@@ -56,7 +66,9 @@ class TableSeats:
         With a ``request_id`` (16 to 128 printable ASCII characters, random, as secret as the
         token) the call may be retried: the same request id answers the same table id and owner
         token, on any replica sharing the secret, and makes one table only (whatever the repeated
-        request; the table id and token derive from the request id and the secret).
+        request; the table id and token derive from the request id and the secret, and, with an
+        identity key, the creator's id, so that another player replaying the id makes a table
+        of its own: :meth:`request_table_id`).
 
         Raises:
             InvalidInput: unknown game (``unknown_game``), a seat count outside the game's range
@@ -65,13 +77,12 @@ class TableSeats:
             Unauthenticated: an identity key is configured and ``identity_token`` is missing
                 (``identity_required``) or does not verify (``bad_identity``).
         """
-        if self.identity is not None:
-            self.identity.verify(identity_token)
+        player_id = self.identity.verify(identity_token).player_id if self.identity is not None else None
         request_id = check_request_id(request_id)
         if request_id is None:
             tid, owner_token = None, new_token()
         else:
-            tid = derived_table_id(self._secret, request_id)
+            tid = derived_table_id(self._secret, _scoped(request_id, player_id))
             owner_token = derived_token(self._secret, f"{tid}/owner/{request_id}")
         created, preset = new_table(
             game, seats, options, first_dealer, initial_totals, manual_deal, owner_token, tid, bool(private)
@@ -86,6 +97,21 @@ class TableSeats:
         if preset or not manual_deal:  # computer seats an option fixes (GameSpec.preset_bots), the first seed
             self.commands.execute(table_id, None, OWNER, open_table(self.dealer, preset))
         return table_id, owner_token
+
+    def request_table_id(self, request_id: str, player_id: str | None = None) -> str | None:
+        """The id of the table a ``create_table`` with ``request_id`` by ``player_id`` (a verified
+        player, or None) makes, or made if this is a retry; None for a request id it would refuse."""
+        try:
+            checked = check_request_id(request_id)
+        except InvalidInput:
+            return None
+        return None if checked is None else str(derived_table_id(self._secret, _scoped(checked, player_id)))
+
+    def invitation_code(self, table_id: str, owner_token: str) -> str:
+        """The invitation code of the table ``table_id`` if it is private (``""`` if public), for its
+        owner (``owner_token``): the table's own flag decides, not the request that named it."""
+        private = self.store.load(table_id).state.private
+        return invitation_code(token_hash(owner_token)) if private else ""
 
     def join(
         self,
@@ -166,3 +192,8 @@ class TableSeats:
         chosen: list[int] = []
         self.commands.execute(table_id, None, SPECTATOR, take_seat(seat, checked, level, None, chosen))
         return chosen[0]
+
+
+def _scoped(request_id: str, player_id: str | None) -> str:
+    """What a table id derives from: the request id, within the verified creator's ids."""
+    return request_id if player_id is None else f"{player_id}\x00{request_id}"

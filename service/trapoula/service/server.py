@@ -394,6 +394,10 @@ async def serve(
         )
         public = signing.public_key_hex(tables.signing_key)
         log.info("records signed with key %s (ed25519 %s; verify --key)", signing.key_id(public), public)
+        if tables.identity is not None:
+            log.info("identity tokens required to create tables and take seats: %r", tables.identity)
+        else:
+            log.info("no identity key: players are anonymous, their names unverified (docs/identity.md)")
         if is_random_secret(settings.secret):
             log.warning(
                 "no server secret given (TRAPOULA_SECRET_FILE, --secret-file or TRAPOULA_SECRET): a random one "

@@ -37,7 +37,6 @@ from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
 from trapoula.service.limits import ACT, JOIN, Limits
 from trapoula.service.metrics import Metrics
-from trapoula.service.principals import invitation_code, token_hash
 from trapoula.service.recording import forget_oldest
 from trapoula.service.servicecalls import Context, ReadCalls, abort_call, call_token
 
@@ -79,7 +78,9 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
         """Create a table; see the proto."""
 
         async def work() -> pb.CreateTableResponse:
-            with self.limits.new_table(context, self._verified_id(request.identity_token)) as slot:
+            player_id = self._verified_id(request.identity_token)
+            retry_of = self.tables.request_table_id(request.request_id, player_id) if request.request_id else None
+            with self.limits.new_table(context, player_id, retry_of) as slot:
                 options = await self._run(convert.struct_to_dict, request.options)
                 first_dealer = request.first_dealer if request.HasField("first_dealer") else None
                 table_id, owner_token = await self._run(
@@ -95,7 +96,7 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
                     request.private,
                 )
                 slot.created(table_id)
-            code = invitation_code(token_hash(owner_token)) if request.private else ""
+            code = await self._run(self.tables.invitation_code, table_id, owner_token)
             return pb.CreateTableResponse(table_id=table_id, owner_token=owner_token, invitation_code=code)
 
         return await self._guard(context, work)
