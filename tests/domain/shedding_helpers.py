@@ -77,6 +77,19 @@ class ShedTable(MatchTable):
         """:meth:`rejects` for a ``play``."""
         return self.rejects(reason, rule, self.play_command(seat, card, suit, **more))
 
+    def refuses_out_of_turn(self, play_seat: int, draw_seat: int, pass_seat: int) -> CommandRejected:
+        """S3.7: a play of 5S by ``play_seat``, a draw by ``draw_seat`` and a pass by ``pass_seat``,
+        none of them the seat to act, are each refused ``not_your_turn``; the play's refusal."""
+        refused = self.rejects("not_your_turn", "S3.7", self.command("play", play_seat, card="5S"))
+        self.rejects("not_your_turn", "S3.7", self.command("draw", draw_seat))
+        self.rejects("not_your_turn", "S3.7", self.command("pass", pass_seat))
+        return refused
+
+    def refuses_a_card_not_in_hand(self, seat: int, card: str) -> None:
+        """S11: ``seat`` playing ``card``, which it does not hold, is refused ``card_not_in_hand``,
+        and the message quotes the card."""
+        assert f"'{card}'" in self.rejects_play("card_not_in_hand", "S11", seat, card).message
+
     def draw(self, seat: int) -> tuple[Event, ...]:
         """``draw``."""
         return self.apply(self.command("draw", seat))

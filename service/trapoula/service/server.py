@@ -310,11 +310,7 @@ def open_tables(settings: Settings) -> Tables:
             identity=identity_of(settings),
         )
     except Exception as exc:
-        lines = str(exc).strip().splitlines()
-        cause = lines[0] if lines else type(exc).__name__
-        password = _password(settings.database_url)
-        if password:
-            cause = cause.replace(password, "***")
+        cause = _cause(exc, settings.database_url)
         fix = (
             "--database-schema or TRAPOULA_DATABASE_SCHEMA to a schema that exists: CREATE SCHEMA ..."
             if settings.database_schema and "schema" in cause.lower()
@@ -323,6 +319,14 @@ def open_tables(settings: Settings) -> Tables:
         raise StartupError(
             f"cannot open the event store {display_url(settings.database_url)}: {cause[:300]} (set {fix})"
         ) from exc
+
+
+def _cause(exc: BaseException, database_url: str) -> str:
+    """The first line of ``exc`` (its type when it has no text), the store's password masked."""
+    lines = str(exc).strip().splitlines()
+    cause = lines[0] if lines else type(exc).__name__
+    password = _password(database_url)
+    return cause.replace(password, "***") if password else cause
 
 
 def _password(url: str) -> str | None:
@@ -451,11 +455,7 @@ def open_read_models(settings: Settings, tables: Tables, read_models: ReadModels
     try:
         revision = read_models.migrate()
     except Exception as exc:
-        lines = str(exc).strip().splitlines()
-        cause = lines[0] if lines else type(exc).__name__
-        password = _password(settings.database_url)
-        if password:
-            cause = cause.replace(password, "***")
+        cause = _cause(exc, settings.database_url)
         raise StartupError(
             f"cannot migrate the read models in {display_url(settings.database_url)}: {cause[:300]} "
             "(the database user needs the right to create tables; see docs/read-models.md)"
