@@ -260,18 +260,23 @@ def _acting(table: Table) -> tuple[int, list[dict[str, Any]]]:
     raise AssertionError("nobody may move")
 
 
-def _out_of_turn(table: Table) -> tuple[int, dict[str, Any]]:
-    """A seat, and a move another seat may make now but it may not (the fewest fields first)."""
+def _out_of_turn(table: Table, rng: random.Random) -> tuple[int, dict[str, Any]]:
+    """A seat, and a move another seat may make now but it may not (the fewest fields first); the
+    match is played on while every seat may make the same moves (in romis every live seat reveals
+    in the same round, R4.1, and a deal can leave them the same choice)."""
 
     def own(payload: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in payload.items() if k != "seat"}
 
-    legal = [[own(p) for p in table.view(seat)["legal"]] for seat in range(len(table.seats))]
-    for seat, mine in enumerate(legal):
-        for other, theirs in enumerate(legal):
-            move = next((p for p in sorted(theirs, key=len) if p not in mine), None)
-            if other != seat and move is not None:
-                return seat, move
+    for moves in range(50):
+        legal = [[own(p) for p in table.view(seat)["legal"]] for seat in range(len(table.seats))]
+        for seat, mine in enumerate(legal):
+            for other, theirs in enumerate(legal):
+                move = next((p for p in sorted(theirs, key=len) if p not in mine), None)
+                if other != seat and move is not None:
+                    return seat, move
+        seat, choices = _acting(table)
+        table.act(seat, rng.choice(choices), f"alike{moves}")
     raise AssertionError("every seat may make the same moves")
 
 
@@ -306,7 +311,7 @@ def test_bad_input_gets_its_error_and_records_nothing(served: Served, key: str) 
     assert [(e.name, e.payload_json) for e in repeated.events] == [(e.name, e.payload_json) for e in first.events]
     assert table.recorded() == before
 
-    waiting, move = _out_of_turn(table)
+    waiting, move = _out_of_turn(table, rng)
     info = table.refused(lambda: table.act(waiting, move, "early"), grpc.StatusCode.FAILED_PRECONDITION)
     assert info.reason and info.metadata["rule"], info
 
