@@ -52,6 +52,7 @@ from trapoula.clients.table import TableClient
 from trapoula.clients.text import describe_event, render_view
 from trapoula.domain.audit import FORMAT, audit_record
 from trapoula.domain.bots import levels as bot_levels
+from trapoula.domain.clock import CLOCK_DEFAULTS, CLOCK_OPTION
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.registry import DEFAULT_GAME, GAMES, find_game
 from trapoula.domain.signing import cut_record
@@ -422,7 +423,15 @@ def _cmd_tables(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     if args.local:
         rows = [
-            (g.key, g.title, g.min_players, g.max_players, g.summary, dict(g.option_defaults()), bot_levels(g.key))
+            (
+                g.key,
+                g.title,
+                g.min_players,
+                g.max_players,
+                g.summary,
+                {**g.option_defaults(), CLOCK_OPTION: dict(CLOCK_DEFAULTS)},
+                bot_levels(g.key),
+            )
             for g in GAMES.values()
         ]
     else:
@@ -434,11 +443,16 @@ def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     for key, title, low, high, summary, options, levels in rows:
         players = f"{low}" if low == high else f"{low}-{high}"
         print(f"{key:<12} {title} ({players} players): {summary}", file=out)
+        options = dict(options)
+        clock = options.pop(CLOCK_OPTION, None)  # the platform's time control, every game's (docs/clock.md)
         if options:
             shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
             print(f"{'':<12}   options: {shown}", file=out)
         if levels:
             print(f"{'':<12}   bot levels: {', '.join(levels)}", file=out)
+        if isinstance(clock, dict):
+            shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in clock.items())
+            print(f"{'':<12}   clock: {shown}", file=out)
     return EXIT_OK
 
 
