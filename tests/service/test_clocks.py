@@ -148,3 +148,14 @@ def test_the_leave_policy_makes_a_timed_out_mau_mau_player_leave(clocked: Tables
     seat = timed_out.payload["seat"]
     left = entries[timed_out.seq]
     assert (left.name, left.actor, left.payload["seat"]) == ("PlayerLeft", f"clock:{seat}", seat)
+
+
+def test_the_terminal_says_who_ran_out_of_time() -> None:
+    """docs/clock.md C4: the one table event a player is told of."""
+    from trapoula.clients.text import describe_event
+
+    timed_out = {"seat": 1, "deadline": "2026-12-02T19:00:00.000Z", "policy": "pass"}
+    names = ["ann", "bob"]
+    assert describe_event("agonia", "TimedOut", timed_out, names) == "bob ran out of time: the server moves (pass)"
+    assert describe_event("agonia", "TimedOut", timed_out, names, 1) == "you ran out of time: the server moves (pass)"
+    assert describe_event("agonia", "SeedGiven", {"hand": 1, "seat": 1, "seed": "ab" * 32}, names) is None

@@ -51,8 +51,8 @@ def new_table(
 
     Raises:
         InvalidInput: unknown game (``unknown_game``), a seat count outside the game's range
-            (``bad_seats``), a bad option or time control (``bad_option``, docs/clock.md C1), a first dealer or totals that do not
-            fit (``bad_config``).
+            (``bad_seats``), a bad option or time control (``bad_option``, docs/clock.md C1), a
+            first dealer or totals that do not fit (``bad_config``).
     """
     spec = find_game(check_key(game, "game", "unknown_game"))
     seats = check_int(seats, "seats", "bad_seats")

@@ -205,7 +205,8 @@ def _check_port_free(address: str) -> None:
 
 async def start_server(server: grpc.aio.Server) -> None:
     """Start a server made by :func:`create_server`, keep its tables' turn clocks
-    (``Tables.keep_clocks``) and report it ``SERVING``; from then on the health of ``TableService`` follows the store: ``NOT_SERVING`` while it cannot be reached
+    (``Tables.keep_clocks``) and report it ``SERVING``; from then on the health of ``TableService``
+    follows the store: ``NOT_SERVING`` while it cannot be reached
     (:class:`~trapoula.service.health.StoreHealth`, checked once before this returns)."""
     await server.start()
     parts = _PARTS.get(server)
