@@ -18,8 +18,10 @@ from grpc_helpers import SECRET
 from trapoula.domain.audit import audit_record
 from trapoula.domain.clock import instant
 from trapoula.domain.errors import InvalidInput
+from trapoula.domain.games.romis.events import AuxiliaryUsed
 from trapoula.service.application import OWNER, Tables
 from trapoula.service.entries import Entry
+from trapoula.service.tablestate import tick
 
 WAIT_SECONDS = 15.0
 """Longest wait for the server to move a seat whose time ran out."""
@@ -159,3 +161,45 @@ def test_the_terminal_says_who_ran_out_of_time() -> None:
     assert describe_event("agonia", "TimedOut", timed_out, names) == "bob ran out of time: the server moves (pass)"
     assert describe_event("agonia", "TimedOut", timed_out, names, 1) == "you ran out of time: the server moves (pass)"
     assert describe_event("agonia", "SeedGiven", {"hand": 1, "seat": 1, "seed": "ab" * 32}, names) is None
+
+
+def test_a_timed_out_romis_seat_submits_in_one_save_and_its_withheld_moves_stay_unseen(clocked: Tables) -> None:
+    """romis R5.2-R5.4 and docs/clock.md C4: each seat that does not submit in its second is moved
+    once per round: its ``TimedOut`` is followed, in the same save, by its ``SubmissionSealed``
+    (after any ``AuxiliaryUsed`` it needed first, which the other seat never receives, R5.4); and an
+    ``AuxiliaryUsed`` does not restart the seat's clock, which would tell the others of it (C2)."""
+    table_id, _ = clocked.create_table("romis", 2, {"clock": {"move_seconds": 1}})
+    for name in ("ann", "bob"):
+        clocked.join(table_id, name)
+    clocked.start_match(table_id, OWNER, "start")
+    entries = wait_for(clocked, table_id, "TimedOut", 4)
+    timed_out = [e for e in entries if e.name == "TimedOut"]
+    for e in timed_out[:4]:
+        seat = e.payload["seat"]
+        save = [x for x in entries[e.seq :] if x.command_id is None][:9]  # the events saved after it
+        public = next(x for x in save if x.name != "AuxiliaryUsed")
+        assert (public.name, public.actor) == ("SubmissionSealed", f"clock:{seat}")
+        assert all(x.actor == f"clock:{seat}" for x in save[: save.index(public)])
+    rounds = [(e.payload["seat"], e.payload["deadline"]) for e in timed_out]
+    assert len(rounds) == len(set(rounds))
+
+
+def test_a_withheld_move_does_not_restart_the_clock(clocked: Tables) -> None:
+    """docs/clock.md C2 and romis R5.4: an ``AuxiliaryUsed`` of seat 0 (withheld: only seat 0
+    receives it) leaves every clock as it was, where a move the others see (here a seed seat 0
+    gives, a table event of its own) makes seat 0 due again from its time."""
+    table_id, _ = clocked.create_table("romis", 2, {"clock": {"move_seconds": 30}})
+    for name in ("ann", "bob"):
+        clocked.join(table_id, name)
+    clocked.start_match(table_id, OWNER, "start")
+    state = clocked._load(table_id).state
+    assert state.clock is not None and [seat for seat, _ in state.clock.deadlines()] == [0, 1]
+    due = state.clock.due[0]
+    assert due is not None
+    withheld = Entry(
+        state.version + 1, "AuxiliaryUsed", {}, "", "", None, "seat:0", AuxiliaryUsed(0, 1, "7H"), 1, due + 5
+    )
+    assert tick(state, withheld).clock == state.clock
+    public = Entry(state.version + 1, "SeedGiven", {}, "", "", None, "seat:0", None, 1, due + 5)
+    ticked = tick(state, public).clock
+    assert ticked is not None and ticked.due == (due + 5, state.clock.due[1])

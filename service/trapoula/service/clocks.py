@@ -17,10 +17,12 @@ the table again and finds nothing due, so a seat times out once.
 
 from __future__ import annotations
 
+import functools
 import logging
+import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError
@@ -28,9 +30,11 @@ from eventsourcing.utils import get_topic
 
 from trapoula.domain.bots import choose
 from trapoula.domain.clock import instant, timeout_command
+from trapoula.domain.game import acting_seats
+from trapoula.domain.match import Match
 from trapoula.service.autoplay import Dealer
 from trapoula.service.commands import MAX_ATTEMPTS, Commands
-from trapoula.service.drafts import Draft, game_drafts
+from trapoula.service.drafts import Draft, event_draft
 from trapoula.service.entries import TIMED_OUT
 from trapoula.service.errors import TableNotFound
 from trapoula.service.recording import Table
@@ -44,12 +48,18 @@ DISCOVER_SECONDS = 1.0
 """How often the keeper reads the tables created since it last looked (another replica's)."""
 CREATED_BATCH = 500
 """``TableCreated`` notifications read at once."""
+MAX_TIMEOUT_MOVES = 8
+"""Most moves made for one timed-out seat in one save (:func:`timeout_drafts`)."""
+RETRY_SECONDS = 5.0
+"""How long a table whose timeout could not be saved waits before it is tried again."""
 
 
 def timeout_drafts(dealer: Dealer, state: TableState, seat: int, deadline: float) -> list[Draft]:
     """What is saved when ``seat``'s time ran out at ``deadline`` (seconds since the epoch): the
     ``TimedOut`` event, the move the table's policy makes for the seat (actor ``clock:N``, C4) and
-    the automatic play due after it.
+    the automatic play due after it.  A move withheld from the other seats that leaves the seat due
+    (romis's ``AuxiliaryUsed``, R5.4) is followed by the policy's next move for it, up to
+    :data:`MAX_TIMEOUT_MOVES`, so the others never see a second timeout that would tell them of it.
 
     Raises:
         CommandRejected, InvalidInput: the policy's move is refused (a defect: it is one of the
@@ -59,15 +69,24 @@ def timeout_drafts(dealer: Dealer, state: TableState, seat: int, deadline: float
     assert clock is not None and state.game_state is not None
     spec = state.spec
     policy = clock.control.policy
-    view = spec.seat_view(state.game_state, seat)
-    rng = dealer.bot_rng(state.table_id, state.version + 1)
-    payload = timeout_command(policy, view.get("legal") or (), lambda level, r: choose(spec.key, view, level, r), rng)
-    command = spec.parse_command({**payload, "seat": seat})
     drafts = [Draft(TIMED_OUT, {"seat": seat, "deadline": instant(deadline), "policy": policy}, "table")]
-    game_state, moved = game_drafts(spec, state.game_state, command, f"clock:{seat}")
-    drafts.extend(moved)
+    game_state = state.game_state
+    for _ in range(MAX_TIMEOUT_MOVES):
+        view = spec.seat_view(game_state, seat)
+        rng = dealer.bot_rng(state.table_id, state.version + len(drafts))
+        payload = timeout_command(policy, view.get("legal") or (), functools.partial(_bot, spec.key, view), rng)
+        after, events = Match(spec, game_state).apply(spec.parse_command({**payload, "seat": seat}))
+        game_state = after.state
+        drafts.extend(event_draft(event, f"clock:{seat}") for event in events)
+        if not all(event.withheld for event in events) or seat not in acting_seats(spec, game_state, (seat,)):
+            break
     dealer.autoplay(state, game_state, drafts)
     return drafts
+
+
+def _bot(game: str, view: Mapping[str, Any], level: str, rng: random.Random) -> Mapping[str, Any]:
+    """The move of the computer player of ``level`` from one seat's ``view`` (it sees what the seat sees)."""
+    return choose(game, view, level, rng)
 
 
 class ClockKeeper:
@@ -171,7 +190,13 @@ class ClockKeeper:
         for table_id in due:
             if self._stop.is_set():
                 break
-            moved += self._time_out(table_id)
+            try:
+                moved += self._time_out(table_id)
+            except Exception:  # the store down, or a defect: this table waits, the others go on
+                log.exception("table %s: a timed-out seat could not be moved; trying again later", table_id)
+                with self._lock:
+                    if table_id in self._deadlines:
+                        self._deadlines[table_id] = now + RETRY_SECONDS
         return moved
 
     def _discover(self) -> None:

@@ -218,7 +218,9 @@ def apply_entry(state: TableState, entry: Entry) -> TableState:
 def tick(state: TableState, entry: Entry) -> TableState:
     """``state`` (folded up to ``entry``) with its seats' clocks moved on to ``entry``'s time: the
     persons the match now waits for are due, and the seat whose move ``entry`` is (its actor
-    ``seat:N`` or ``clock:N``) has its time counted (docs/clock.md C2, C3)."""
+    ``seat:N`` or ``clock:N``) has its time counted (docs/clock.md C2, C3), unless the event is
+    withheld from the other seats (``Event.withheld``, romis R5.4): a clock that moved would tell
+    them it happened."""
     clock = state.clock
     assert clock is not None
     if state.game_state is None or state.over:
@@ -228,7 +230,8 @@ def tick(state: TableState, entry: Entry) -> TableState:
         acting = acting_seats(state.spec, state.game_state, persons)
     actor = entry.actor
     moved = None
-    if actor.startswith(("seat:", "clock:")):
+    withheld = entry.event is not None and entry.event.withheld
+    if actor.startswith(("seat:", "clock:")) and not withheld:  # a withheld move must not show (romis R5.4)
         tail = actor.split(":", 1)[1]
         moved = int(tail) if tail.isdigit() else None
     ticked = clock.after(acting, entry.at, moved)
