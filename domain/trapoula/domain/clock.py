@@ -32,6 +32,7 @@ __all__ = [
     "CLOCK_DEFAULTS",
     "CLOCK_OPTION",
     "MAX_BANK_SECONDS",
+    "MAX_MISSED",
     "MAX_MOVE_SECONDS",
     "SAFE_KINDS",
     "SeatClocks",
@@ -48,6 +49,8 @@ MAX_MOVE_SECONDS = 86_400
 """The longest time per move (a day), C1."""
 MAX_BANK_SECONDS = 604_800
 """The largest bank of a match (a week), C1."""
+MAX_MISSED = 3
+"""Timeouts in a row that make a person *away*; the clock stops when every person is (C4a)."""
 SAFE_KINDS = ("pass", "draw")
 """The moves the ``pass`` policy prefers, in this order (C4)."""
 CLOCK_DEFAULTS: dict[str, Any] = {"move_seconds": 0, "bank_seconds": 0, "policy": "heuristic"}
@@ -150,24 +153,45 @@ class SeatClocks:
     """Per seat: since when (seconds since the epoch) the match waits for its move, or None."""
     banks: tuple[float, ...]
     """Per seat: the seconds of its bank left (C3)."""
+    missed: tuple[int, ...] = ()
+    """Per seat: its timeouts in a row since its own last move (C4a)."""
+    away: bool = False
+    """True when every person at the table has run out of time :data:`MAX_MISSED` times in a row:
+    the clock stops until one of them moves (C4a)."""
 
     @classmethod
     def start(cls, control: TimeControl, seats: int) -> SeatClocks:
         """The clocks of a table of ``seats`` seats before any move is awaited: full banks."""
-        return cls(control, (None,) * seats, (float(control.bank_seconds),) * seats)
+        return cls(control, (None,) * seats, (float(control.bank_seconds),) * seats, (0,) * seats)
 
-    def after(self, acting: Sequence[int], at: float, moved: int | None) -> SeatClocks:
+    def after(
+        self,
+        acting: Sequence[int],
+        at: float,
+        moved: int | None,
+        *,
+        own: bool = True,
+        timed_out: int | None = None,
+        persons: Sequence[int] | None = None,
+    ) -> SeatClocks:
         """The clocks after an event stored at time ``at`` that left the match waiting for the seats
         ``acting`` (persons only: a computer player has no clock), ``moved`` being the seat whose
-        move the event is, if any (C2, C3).
+        move the event is, if any (C2, C3): its own move (``own``), or the one made for it after its
+        time ran out.  ``timed_out``: the seat of a ``TimedOut`` event (C4).  ``persons``: the seats
+        people hold, when known (C4a: the clock stops once all of them are away).
 
         A seat that moved, or that the match no longer waits for, has its time since it became due
         counted: what passes ``move_seconds`` comes off its bank (never below 0).  A seat waited
-        for from this event on, or again after its own move, is due from ``at``.
+        for from this event on, or again after its own move, is due from ``at``.  A seat's own move
+        clears its count of timeouts in a row (:attr:`missed`); each ``TimedOut`` adds one.
         """
-        seats = max(len(self.due), max(acting, default=-1) + 1, (moved if moved is not None else -1) + 1)
+        top = max(
+            max(acting, default=-1), moved if moved is not None else -1, timed_out if timed_out is not None else -1
+        )
+        seats = max(len(self.due), top + 1)
         due = list(self.due) + [None] * (seats - len(self.due))
         banks = list(self.banks) + [float(self.control.bank_seconds)] * (seats - len(self.banks))
+        missed = list(self.missed) + [0] * (seats - len(self.missed))
         waited = set(acting)
         for seat in range(seats):
             since = due[seat]
@@ -177,14 +201,22 @@ class SeatClocks:
                 due[seat] = since = None
             if since is None and seat in waited:
                 due[seat] = at
-        if tuple(due) == self.due and tuple(banks) == self.banks:
+        if moved is not None and own:
+            missed[moved] = 0
+        if timed_out is not None:
+            missed[timed_out] += 1
+        away = self.away
+        if persons is not None:
+            away = bool(persons) and all(s < seats and missed[s] >= MAX_MISSED for s in persons)
+        if tuple(due) == self.due and tuple(banks) == self.banks and tuple(missed) == self.missed and away == self.away:
             return self
-        return replace(self, due=tuple(due), banks=tuple(banks))
+        return replace(self, due=tuple(due), banks=tuple(banks), missed=tuple(missed), away=away)
 
     def deadline(self, seat: int) -> float | None:
         """When ``seat``'s time runs out (seconds since the epoch): the time it became due plus
-        ``move_seconds`` plus its bank left (C2, C3); None when its move is not awaited."""
-        since = self.due[seat] if 0 <= seat < len(self.due) else None
+        ``move_seconds`` plus its bank left (C2, C3); None when its move is not awaited, or when
+        every person at the table is away (C4a)."""
+        since = self.due[seat] if 0 <= seat < len(self.due) and not self.away else None
         if since is None:
             return None
         return since + self.control.move_seconds + self.banks[seat]

@@ -24,7 +24,7 @@ from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.lifecycle import Role
 from trapoula.domain.registry import find_game
 from trapoula.domain.seeding import NO_SEEDS, SEED_EVENTS, SERVER_SEED_REVEALED, SeedBook
-from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, Entry
+from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, TIMED_OUT, Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,10 +223,10 @@ def tick(state: TableState, entry: Entry) -> TableState:
     them it happened."""
     clock = state.clock
     assert clock is not None
+    persons = [i for i, s in enumerate(state.seats) if s is not None and s.bot is None]
     if state.game_state is None or state.over:
         acting: tuple[int, ...] = ()
     else:
-        persons = [i for i, s in enumerate(state.seats) if s is not None and s.bot is None]
         acting = acting_seats(state.spec, state.game_state, persons)
     actor = entry.actor
     moved = None
@@ -234,7 +234,15 @@ def tick(state: TableState, entry: Entry) -> TableState:
     if actor.startswith(("seat:", "clock:")) and not withheld:  # a withheld move must not show (romis R5.4)
         tail = actor.split(":", 1)[1]
         moved = int(tail) if tail.isdigit() else None
-    ticked = clock.after(acting, entry.at, moved)
+    timed_out = entry.payload.get("seat") if entry.name == TIMED_OUT else None
+    ticked = clock.after(
+        acting,
+        entry.at,
+        moved,
+        own=actor.startswith("seat:"),
+        timed_out=timed_out if isinstance(timed_out, int) else None,
+        persons=persons,
+    )
     return state if ticked is clock else dataclasses.replace(state, clock=ticked)
 
 
