@@ -43,7 +43,7 @@ fmt: $(STAMP)  ## format the code
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-typecheck: $(STAMP)  ## mypy --strict over domain, service and clients
+typecheck: $(STAMP)  ## mypy --strict over domain, service, clients and examples
 	$(VENV)/bin/mypy
 
 imports: $(STAMP)  ## import-linter: the domain is pure, clients stay thin
