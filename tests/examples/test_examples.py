@@ -1,5 +1,5 @@
-"""The programs of ``examples/`` run as a user runs them, against a real server process, and the
-README's client snippet is the bot's own code."""
+"""The programs of ``examples/`` run as a user runs them, against a real server process (the
+README's client snippet is checked against the bot in ``tests/docs``)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from processes import ServerProcess
 
 from trapoula.clients import TableClient, audit_file
@@ -23,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 RUN_SECONDS = 120.0
 """The longest an example may take here (a match of one hand takes about a second)."""
+pytestmark = pytest.mark.process
+
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
 
@@ -157,28 +160,3 @@ def test_spectator_exits_1_for_an_unknown_table(server: ServerProcess, tmp_path:
     done = _run("spectator.py", "--address", server.address, "--table", str(uuid.uuid4()), cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr.startswith("spectator: ") and "not_found" in done.stderr, done.stderr
-
-
-def _python_blocks(markdown: str) -> list[str]:
-    return re.findall(r"^```python\n(.*?)^```$", markdown, flags=re.M | re.S)
-
-
-def test_the_readme_client_snippet_is_the_bots_own_code() -> None:
-    """Every line of the README's Python client snippet is a line of ``examples/bot.py``, in the
-    same order and under the same nesting, so the README shows code that runs and is tested."""
-    blocks = [b for b in _python_blocks((ROOT / "README.md").read_text(encoding="utf-8")) if "client.join(" in b]
-    assert len(blocks) == 1, "the README has one Python client snippet"
-    source = (EXAMPLES / "bot.py").read_text(encoding="utf-8").splitlines()
-    position, offsets = 0, set()
-    for line in (raw for raw in blocks[0].splitlines() if raw.strip()):
-        found = next((i for i in range(position, len(source)) if source[i].strip() == line.strip()), None)
-        assert found is not None, f"README line not found (in order) in examples/bot.py: {line!r}"
-        if not line.startswith(("import ", "from ")):  # the code, nested one level deeper in the bot's function
-            offsets.add(_indent(source[found]) - _indent(line))
-        position = found + 1
-    assert len(offsets) == 1, "the README snippet's lines are nested otherwise than in examples/bot.py"
-    assert "adopts the seat" in blocks[0]
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
