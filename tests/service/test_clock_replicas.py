@@ -20,6 +20,8 @@ from trapoula.clients.table import TableClient
 from trapoula.service.application import Tables
 from trapoula.service.entries import Entry
 
+pytestmark = pytest.mark.process  # server processes
+
 CLOCK = {"move_seconds": 2, "policy": "pass"}
 WAIT_SECONDS = 40.0
 """Longest wait for the timeouts a test expects."""

@@ -61,6 +61,7 @@ __all__ = [
     "Update",
     "Watch",
     "command_message",
+    "my_move",
     "never_sent",
 ]
 

@@ -82,6 +82,7 @@ def server(tmp_path: Path) -> Iterator[str]:
         process.wait(timeout=30)
 
 
+@pytest.mark.process
 def test_served_in_its_own_process_the_game_is_found_and_its_bots_play_one_hand_t6_t7(server: str) -> None:
     """``trapoula serve`` in its own process lists Top Card (its entry point found there: T1's players,
     T8's option, its bot levels), and two bots play a match to 1 point: one hand of three tricks, one
