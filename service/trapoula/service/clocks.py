@@ -17,6 +17,7 @@ the table again and finds nothing due, so a seat times out once.
 
 from __future__ import annotations
 
+import collections
 import functools
 import logging
 import random
@@ -48,6 +49,8 @@ DISCOVER_SECONDS = 1.0
 """How often the keeper reads the tables created since it last looked (another replica's)."""
 CREATED_BATCH = 500
 """``TableCreated`` notifications read at once."""
+SETTLE_SECONDS = 30.0
+"""How long the notifications below the newest id may still be filled by saves in flight."""
 MAX_TIMEOUT_MOVES = 8
 """Most moves made for one timed-out seat in one save (:func:`timeout_drafts`)."""
 RETRY_SECONDS = 5.0
@@ -112,6 +115,11 @@ class ClockKeeper:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._next_created = 1
+        """The first notification id not yet settled (:meth:`_discover`)."""
+        self._seen_created: set[int] = set()
+        """The ``TableCreated`` notifications read since :attr:`_next_created`."""
+        self._marks: collections.deque[tuple[float, int]] = collections.deque()
+        """``(time, newest notification id)`` of each look not yet settled."""
         self._discovered_at = 0.0
         self.timed_out = 0
         """Seats this process moved after their time ran out."""
@@ -178,7 +186,7 @@ class ClockKeeper:
         """
         now = self.now()
         if now - self._discovered_at >= DISCOVER_SECONDS:
-            self._discover()
+            self._discover(now)
             self._discovered_at = now
         with self._lock:
             stale, self._stale = self._stale, set()
@@ -199,19 +207,33 @@ class ClockKeeper:
                         self._deadlines[table_id] = now + RETRY_SECONDS
         return moved
 
-    def _discover(self) -> None:
-        """Take on the tables created with a clock since the last look (every replica's)."""
+    def _discover(self, now: float) -> None:
+        """Take on the tables created with a clock since the last look (every replica's).
+
+        The notifications up to the newest id are read; the next look starts again from the newest
+        id of :data:`SETTLE_SECONDS` ago, so a creation committed late under a lower id (a replica
+        frozen in its save) is still found, while the ids read before are never read again."""
         topic = get_topic(Table.Created)
         recorder, mapper = self.store.recorder, self.store.mapper
-        while True:
-            found = recorder.select_notifications(start=self._next_created, limit=CREATED_BATCH, topics=[topic])
+        top = recorder.max_notification_id() or 0
+        start = self._next_created
+        while start <= top:
+            found = recorder.select_notifications(start=start, limit=CREATED_BATCH, stop=top, topics=[topic])
             for n in found:
-                payload: Any = getattr(mapper.to_domain_event(n), "payload", {})
-                if isinstance(payload, dict) and payload.get("clock") is not None:
-                    self._keep(str(n.originator_id))
-                self._next_created = n.id + 1
+                if n.id not in self._seen_created:
+                    self._seen_created.add(n.id)
+                    payload: Any = getattr(mapper.to_domain_event(n), "payload", {})
+                    if isinstance(payload, dict) and payload.get("clock") is not None:
+                        self._keep(str(n.originator_id))
+                start = n.id + 1
             if len(found) < CREATED_BATCH:
-                return
+                break
+        self._marks.append((now, top))
+        while self._marks and now - self._marks[0][0] >= SETTLE_SECONDS:
+            settled = self._marks.popleft()[1] + 1
+            if settled > self._next_created:
+                self._next_created = settled
+                self._seen_created = {i for i in self._seen_created if i >= settled}
 
     def _refresh(self, table_id: str) -> None:
         """Read a kept table's earliest deadline again (and let it go once its match is over)."""
