@@ -6,10 +6,11 @@
     trapoula demo    [--game G] [--seats 4] [--bots LEVEL] [--target N] [--option K=V ...] [--record PATH]
                      [--address HOST:PORT]
     trapoula play    [--game G] [--seats 4] [--bots LEVEL] [--target N] [--option K=V ...] [--seed HEX64]
-                     [--address HOST:PORT]
+                     [--address HOST:PORT] [--record FILE]
     trapoula replay  RECORD [--at N] [--seat S|spectator|all]
     trapoula verify  RECORD [--key HEX ...] [--json]
     trapoula cut     RECORD --hands K --out FILE                       the record up to hand K's signed head
+    trapoula record  TABLE_ID [--out FILE] [--address HOST:PORT]        fetch a table's record from a server
     trapoula tables  [--game G] [--address HOST:PORT]
     trapoula games   [--address HOST:PORT | --local]
     trapoula history [--player NAME] [--game G] [--after TIME] [--before TIME] [--limit 20] [--address HOST:PORT]
@@ -432,6 +433,39 @@ def _cmd_cut(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _cmd_record(args: argparse.Namespace, out: TextIO) -> int:
+    """Fetch a table's record from a server (``GetRecord``), write it and check it (exit 0 written and
+    verified; 1 the server refused, or the record does not verify; 2 the file cannot be written)."""
+    path = Path(args.out) if args.out else Path(f"trapoula-{args.table_id}.jsonl")
+    if not path.resolve().parent.is_dir():
+        raise _Unusable(f"--out {path}: no such folder for the record")
+    with TableClient(args.address or _env_address()) as client:
+        jsonl = client.record(args.table_id)
+    report = audit_record(_parsed(jsonl))
+    path.write_text(jsonl, encoding="utf-8")
+    whole = (
+        "the whole match"
+        if report.complete or report.match_over
+        else "the match is not over: its hands finished so far (fetch it again once it has ended)"
+    )
+    print(f"wrote {path}: {report.game}, {report.hands} finished hand(s), {report.events} events; {whole}", file=out)
+    if report.signer is not None:
+        print(f"signed by the server's key (ed25519 {report.signer}; trapoula verify --key checks it)", file=out)
+    if report.ok:
+        print("record verified", file=out)
+        return EXIT_OK
+    print(f"record NOT verified: {report.first}", file=out)
+    return EXIT_FAILED
+
+
+def _parsed(jsonl: str) -> list[dict[str, Any]]:
+    """The lines of a record as a server sent it."""
+    lines = parse_record(jsonl)
+    if not lines or lines[0].get("format") != FORMAT:
+        raise TrapoulaError("the server's answer is not a trapoula record")
+    return lines
+
+
 # --------------------------------------------------------------------------- lobby
 
 
@@ -677,6 +711,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print the report as JSON for programs (the exit status is the same)"
     )
 
+    p = sub.add_parser(
+        "record",
+        help="fetch a table's record from a server (a finished match's, whole), write it and verify it",
+        epilog=f"exit status: {EXIT_OK} written and verified; {EXIT_FAILED} the server refused (an unknown table) "
+        f"or the record does not verify; {EXIT_USAGE} the file cannot be written.",
+    )
+    p.add_argument("table_id", help="the table (trapoula tables, trapoula history and trapoula play show it)")
+    p.add_argument("--out", metavar="FILE", help="where to write it (default trapoula-<table id>.jsonl)")
+    p.add_argument("--address", help=ADDRESS_HELP)
+
     p = sub.add_parser("tables", help="list a server's tables", epilog=EXIT_CODES)
     p.add_argument("--game", default="")
     p.add_argument("--address", help=ADDRESS_HELP)
@@ -759,6 +803,8 @@ def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             return _cmd_verify(args, out)
         case "cut":
             return _cmd_cut(args, out)
+        case "record":
+            return _cmd_record(args, out)
         case "tables":
             return _cmd_tables(args, out)
         case "games":
