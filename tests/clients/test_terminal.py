@@ -284,10 +284,14 @@ def test_play_at_a_server_shows_the_table_and_says_what_quitting_leaves(address:
     """At a server: the table id is printed; quitting agonia (no command leaves a match) says the
     table stays playing; quitting mau_mau leaves the seat (mau_mau R6.10) and the others play on.
     The bots are named as the server names those it seats (``heuristic bot 1``)."""
-    code, text = cli(["play", "--address", address, "--seats", "2"], io.StringIO("q\n"))
+    kept = tmp_path / "server.jsonl"
+    code, text = cli(["play", "--address", address, "--seats", "2", "--record", str(kept)], io.StringIO("q\n"))
     assert code == 0
     table = re.search(r"^Table (\S+) at ", text, re.M)
     assert table, text
+    assert f"Record written to {kept}: the hands finished so far, as the server signed it." in text
+    code, verified = cli(["verify", str(kept)])
+    assert code == 0 and f"table {table.group(1)} (agonia)" in verified
     assert f"A seat cannot leave a match of agonia: table {table.group(1)} stays playing at the server" in text
     assert "Match of agonia: you, heuristic bot 1" in text and bot_name("heuristic", 1) == "heuristic bot 1"
     with TableClient(address) as client:
@@ -299,7 +303,7 @@ def test_play_at_a_server_shows_the_table_and_says_what_quitting_leaves(address:
     assert table and f"You left the match: your seat at table {table.group(1)} is vacant" in text
     with TableClient(address) as client:
         view = client.view(table.group(1)).view
-    assert view["names"][0] is None or view.get("totals", [None])[0] is None  # the seat is vacant (R6.10)
+    assert view["names"][0] is None and view["totals"][0] is None and view["phase"] == "playing"  # R6.10
 
 
 def test_record_fetches_a_finished_matchs_record(address: str, tmp_path: Path) -> None:
@@ -401,3 +405,29 @@ def test_replay_explains_positions_and_shows_the_move_that_led_to_one(tmp_path: 
     assert re.fullmatch(
         rf"  after the move \[{int(skipped.group(1)) - 1}/\d+\] seq \d+: heuristic bot 1 plays 9[♣♦♥♠]", move
     ), move
+
+
+def test_replay_in_a_terminal_steps_and_shows_the_move_before_a_position(tmp_path: Path) -> None:
+    """In a terminal ``replay`` steps: ``n`` the next position, ``g N`` a given one, which shows the
+    move that led to it when its event is a consequence (a skip by a 9, agonia R5.4), ``q`` quits."""
+    path = tmp_path / "mine.jsonl"
+    argv = ["play", "--seats", "2", "--target", "0", "--seed", SEED, "--record", str(path)]
+    assert cli(argv, io.StringIO("1\n" * 300))[0] == 0
+    skipped = re.search(r"^\[(\d+)/\d+\] seq \d+: You are skipped by a 9$", cli(["replay", str(path)])[1], re.M)
+    assert skipped
+    term = Terminal([*TRAPOULA, "replay", str(path)], env=_env(NO_COLOR="1"))
+    try:
+        term.read_until(r"Positions: \[N/M\] is the match after its N-th game event")
+        term.read_until(r"\[0/\d+\] start of the match")
+        term.read_until(r"\[n\]ext, \[p\]revious, \[g\] N, \[q\]uit: ")
+        term.type("n")
+        term.read_until(r"\[1/\d+\] seq \d+: Match of agonia: you, heuristic bot 1, a single hand")
+        term.read_until(r"\[q\]uit: ")
+        term.type(f"g {skipped.group(1)}")
+        shown = rf"\[{skipped.group(1)}/\d+\] seq \d+: You are skipped by a 9\n"
+        term.read_until(shown + r"  after the move \[\d+/\d+\] seq \d+: heuristic bot 1 plays 9")
+        term.read_until(r"\[q\]uit: ")
+        term.type("q")
+        assert term.proc.wait(timeout=30) == 0
+    finally:
+        term.close()

@@ -4,15 +4,22 @@ The legal commands of the person's view are offered as a numbered menu, grouped 
 the game's text says (``GameSpec.text``: :meth:`~trapoula.domain.text.GameText.turn_for`); the person
 types a number, a move in the game's words where the game reads typed moves
 (``GameText.parse_move``), ``more`` to list the entries a long menu leaves out, or ``q``.  Input is
-read line by line, so a piped stdin works too; when it ends the game stops.
+read line by line, so a piped stdin works too; when it ends the game stops.  A move that is the only
+legal one is made without asking, and said (unless the game asks even then,
+``GameText.asks_single_move``).  The bots are named as the server names those it seats
+(:func:`bot_name`).
 
 Two sessions share the loop:
 
 * :class:`LocalSession` plays in this process with the domain (no server): bots choose from
   their own seat's view with :func:`trapoula.domain.bots.choose`; every hand's seed is fresh
-  (or derived from ``--seed`` to replay a game).
-* :class:`RemoteSession` plays at a trapoula server (``--address``): it creates a table, takes
-  seat 0, seats server bots, and acts over gRPC.
+  (or derived from ``--seed`` to replay a game).  It says that no record is kept unless asked
+  (``--record FILE``: the match's record, hash-chained and unsigned, written at its end or when the
+  person leaves).
+* :class:`RemoteSession` plays at a trapoula server (``--address``): it creates a table, says its
+  id, takes seat 0, seats server bots, and acts over gRPC.  When the person quits it leaves the seat
+  where the game has a command for it (``leave``), else says that the table stays playing;
+  ``--record FILE`` writes the server's signed record then.
 """
 
 from __future__ import annotations

@@ -2,7 +2,10 @@
 
 Commands (S11), events (S12) and views (S13) of ``agonia``, ``crazy_eights`` and ``mau_mau`` read
 alike; each game's own ``text`` module adds its own commands and events and its match's length, and
-builds its :class:`~trapoula.domain.text.GameText` with :func:`game_text`.
+builds its :class:`~trapoula.domain.text.GameText` with :func:`game_text`.  A move may be typed
+(``QC``, ``AS H``, ``draw``, ``pass``: :data:`parse_move`) or chosen from a menu that lists each
+distinct move once (:func:`distinct_moves`); reason codes read as words (:data:`DRAW_REASONS`,
+:data:`SKIP_REASONS`).
 
 >>> describe_command({"kind": "play", "card": "AS", "suit": "H"})
 'play A♠, declare ♥'
