@@ -319,8 +319,16 @@ def _show(replay: Replay, position: int, viewer: int | str | None, lines: Sequen
 
 
 def _interactive(
-    replay: Replay, position: int, viewer: int | str | None, lines: Sequence[str], inp: TextIO, out: TextIO
+    replay: Replay,
+    position: int,
+    viewer: int | str | None,
+    inp: TextIO,
+    out: TextIO,
+    lines: Sequence[str] | None = None,
 ) -> None:
+    """Step through ``replay`` from ``position`` as ``inp`` asks (``n``, ``p``, ``g N``, ``q``); ``lines``
+    the positions' lines (:func:`_step_lines`, made here when not given)."""
+    lines = _step_lines(replay, viewer) if lines is None else lines
     _show(replay, position, viewer, lines, out)
     while True:
         print("[n]ext, [p]revious, [g] N, [q]uit: ", end="", file=out, flush=True)
@@ -376,7 +384,7 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     out = painted(out)
     print(POSITIONS_LINE, file=out)
     if inp.isatty():
-        _interactive(replay, start, viewer, steps, inp, out)
+        _interactive(replay, start, viewer, inp, out, steps)
     elif args.at is not None:
         _show(replay, start, viewer, steps, out)
     else:
