@@ -537,7 +537,8 @@ def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
             if not my_move(view):
                 _print_events(session.wait(), describe, session.names, session.me, out)
                 continue
-            if len(legal) == 1 and not refused and not text.asks_single_move:  # nothing to choose: made, and said
+            forced = len(legal) == 1 and legal[0].get("kind") != "leave"  # leaving is never done for the person
+            if forced and not refused and not text.asks_single_move:  # nothing to choose: made, and said
                 listed = text.turn_for(view, legal, session.names).lines
                 print(f"Your only move: {listed[0] if listed else text.describe_command(legal[0], view)}", file=out)
                 choice: Mapping[str, Any] | None = legal[0]
