@@ -302,8 +302,16 @@ def test_play_at_a_server_shows_the_table_and_says_what_quitting_leaves(address:
     table = re.search(r"^Table (\S+) at ", text, re.M)
     assert table and f"You left the match: your seat at table {table.group(1)} is vacant" in text
     with TableClient(address) as client:
-        view = client.view(table.group(1)).view
-    assert view["names"][0] is None and view["totals"][0] is None and view["phase"] == "playing"  # R6.10
+        now = client.view(table.group(1))
+        names = []
+        with client.watch(table.group(1), 0) as updates:  # a spectator's events, to now
+            for update in updates:
+                names.append(update.name)
+                if update.version >= now.version:
+                    break
+    assert now.view["names"][0] is None and now.view["totals"][0] is None  # the seat is vacant (R6.10)
+    after = names[names.index("PlayerLeft") + 1 :]
+    assert after and after[0] != "MatchEnded" and "CardPlayed" in after  # the two others play on
 
 
 def test_record_fetches_a_finished_matchs_record(address: str, tmp_path: Path) -> None:
