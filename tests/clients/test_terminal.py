@@ -183,7 +183,9 @@ def test_the_only_legal_move_is_made_and_said_without_a_prompt() -> None:
     code, text = cli(["play", "--seats", "2", "--target", "0", "--seed", SEED], io.StringIO("q\n"))
     assert code == 0
     before = text.split("Your move [", 1)[0]
-    assert "Your only move: draw a card\nYou draw 1 card: " in before
+    assert (
+        "Totals: you 0, heuristic bot 1 0\nYour only move: draw a card\nYou draw 1 card: " in before
+    )  # the view, then it
     assert "Your only move: pass\nYou pass\n" in before
     assert "  1) " not in before.split("Your only move: draw a card", 1)[0]  # no menu was printed for it
 
@@ -206,6 +208,20 @@ def test_one_menu_entry_per_distinct_move_an_ace_declares() -> None:
     assert AGONIA.parse_move("as", legal) == {"kind": "play", "card": "AS"}
     assert AGONIA.parse_move("draw", legal) == {"kind": "draw"}
     assert AGONIA.parse_move("QC", legal) == {"kind": "play", "card": "QC"}  # not legal: sent, the rules refuse it
+
+
+def test_the_up_card_is_said_once() -> None:
+    """The up-card turned (S5) is shown by the view that follows; its event says nothing more in
+    play (a line only with a penalty to take or a suit to choose), and it stays in the replay."""
+    code, text = cli(["play", "--seats", "2", "--target", "0", "--seed", SEED], io.StringIO("q\n"))
+    assert code == 0
+    first = text.split("Your only move", 1)[0]
+    assert first.count("Up-card 2♦") == 1 and "\nUp-card 2♦, suit ♦\n" in first
+    assert shedding_event("StarterTurned", {"card": "2D"}, ["ann"], 0) is None
+    assert shedding_event("StarterTurned", {"card": "2D"}, ["ann"], 0, verbose=True) == "Up-card 2♦"
+    assert (
+        shedding_event("StarterTurned", {"card": "7D", "pending_draw": 2}, ["ann"], 0) == "Up-card 7♦: 2 cards to take"
+    )
 
 
 def test_reason_codes_read_as_words() -> None:
@@ -297,6 +313,8 @@ def test_play_at_a_server_shows_the_table_and_says_what_quitting_leaves(address:
     with TableClient(address) as client:
         status = {t.table_id: t.status for t in client.list_tables()}
     assert status[table.group(1)] == "playing"
+    code, fetched = cli(["record", table.group(1), "--out", str(tmp_path / "open.jsonl"), "--address", address])
+    assert code == 0 and "0 finished hand(s)" in fetched and "the match is not over" in fetched, fetched
     code, text = cli(["play", "--address", address, "--game", "mau_mau", "--seats", "3"], io.StringIO("q\n"))
     assert code == 0
     table = re.search(r"^Table (\S+) at ", text, re.M)

@@ -538,13 +538,13 @@ def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
                 _print_events(session.wait(), describe, session.names, session.me, out)
                 continue
             forced = len(legal) == 1 and legal[0].get("kind") != "leave"  # leaving is never done for the person
+            print("", file=out)
+            print(text.render_view(view), file=out)
             if forced and not refused and not text.asks_single_move:  # nothing to choose: made, and said
                 listed = text.turn_for(view, legal, session.names).lines
                 print(f"Your only move: {listed[0] if listed else text.describe_command(legal[0], view)}", file=out)
                 choice: Mapping[str, Any] | None = legal[0]
             else:
-                print("", file=out)
-                print(text.render_view(view), file=out)
                 turn = text.turn_for(view, legal, session.names)
                 _say(turn.before, out)
                 unlisted = _print_menu(turn, out)
