@@ -107,11 +107,12 @@ def test_r13_the_prompt_takes_numbers_and_typed_commands_and_says_what_to_type()
 
 
 def test_r13_typed_commands_are_not_read_in_other_games() -> None:
-    """In another game's words (agonia's) ``cannot`` is no command: asked again, then quit."""
+    """In another game's words (agonia's) ``cannot`` is no command: asked again (with agonia's own
+    typed moves, S11), then quit."""
     out = io.StringIO()
     other, legal = find_game("agonia").text, [{"kind": "pass"}]
     assert _read_choice(io.StringIO("cannot\nq\n"), out, _turn(legal, other), _typed(legal, other)) is None
-    assert "Please type a number from 1 to 1, or q." in out.getvalue()
+    assert "Please type a number from 1 to 1, pass, or q." in out.getvalue()
 
 
 class Table:

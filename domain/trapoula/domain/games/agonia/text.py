@@ -22,6 +22,9 @@ __all__ = ["TEXT", "describe_command", "describe_event", "match_length", "render
 
 render_view = shedding.render_view
 
+_PENALTIES = {"draw_one": "one card to draw", "skip_turn": "the next turn lost"}
+"""The penalty of a missed announcement (R7.5.2, option ``announce_penalty``) in words."""
+
 
 def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
     """A menu line for an Agonia command (section 8): ``choose ♥`` (R7.2), else as every shedding
@@ -55,7 +58,9 @@ def _own_event(name: str, p: Mapping[str, Any], who: str) -> str | None:
         case "SuitChosen":  # R7.2
             return f"{cap(who)} choose{'' if who == 'you' else 's'} {suit_symbol(p.get('suit'))}"
         case "AnnouncementMissed":  # R7.5.2
-            return f"{cap(who)} did not announce {p.get('cards_left')} card(s) left: {p.get('penalty')}"
+            penalty = _PENALTIES.get(str(p.get("penalty")), str(p.get("penalty")).replace("_", " "))
+            left = p.get("cards_left")
+            return f"{cap(who)} did not announce {left} card{'' if left == 1 else 's'} left: {penalty}"
     return None
 
 
