@@ -50,7 +50,8 @@ MAX_MOVE_SECONDS = 86_400
 MAX_BANK_SECONDS = 604_800
 """The largest bank of a match (a week), C1."""
 MAX_MISSED = 3
-"""Timeouts in a row that make a person *away*; the clock stops when every person is (C4a)."""
+"""Timeouts in a row that make a person *away*: the ``heuristic`` computer player moves for him
+then, whatever the policy but ``leave`` (C4a)."""
 SAFE_KINDS = ("pass", "draw")
 """The moves the ``pass`` policy prefers, in this order (C4)."""
 CLOCK_DEFAULTS: dict[str, Any] = {"move_seconds": 0, "bank_seconds": 0, "policy": "heuristic"}
@@ -155,9 +156,6 @@ class SeatClocks:
     """Per seat: the seconds of its bank left (C3)."""
     missed: tuple[int, ...] = ()
     """Per seat: its timeouts in a row since its own last move (C4a)."""
-    away: bool = False
-    """True when every person at the table has run out of time :data:`MAX_MISSED` times in a row:
-    the clock stops until one of them moves (C4a)."""
 
     @classmethod
     def start(cls, control: TimeControl, seats: int) -> SeatClocks:
@@ -172,13 +170,11 @@ class SeatClocks:
         *,
         own: bool = True,
         timed_out: int | None = None,
-        persons: Sequence[int] | None = None,
     ) -> SeatClocks:
         """The clocks after an event stored at time ``at`` that left the match waiting for the seats
         ``acting`` (persons only: a computer player has no clock), ``moved`` being the seat whose
         move the event is, if any (C2, C3): its own move (``own``), or the one made for it after its
-        time ran out.  ``timed_out``: the seat of a ``TimedOut`` event (C4).  ``persons``: the seats
-        people hold, when known (C4a: the clock stops once all of them are away).
+        time ran out.  ``timed_out``: the seat of a ``TimedOut`` event (C4).
 
         A seat that moved, or that the match no longer waits for, has its time since it became due
         counted: what passes ``move_seconds`` comes off its bank (never below 0).  A seat waited
@@ -205,21 +201,31 @@ class SeatClocks:
             missed[moved] = 0
         if timed_out is not None:
             missed[timed_out] += 1
-        away = self.away
-        if persons is not None:
-            away = bool(persons) and all(s < seats and missed[s] >= MAX_MISSED for s in persons)
-        if tuple(due) == self.due and tuple(banks) == self.banks and tuple(missed) == self.missed and away == self.away:
+        if tuple(due) == self.due and tuple(banks) == self.banks and tuple(missed) == self.missed:
             return self
-        return replace(self, due=tuple(due), banks=tuple(banks), missed=tuple(missed), away=away)
+        return replace(self, due=tuple(due), banks=tuple(banks), missed=tuple(missed))
 
     def deadline(self, seat: int) -> float | None:
         """When ``seat``'s time runs out (seconds since the epoch): the time it became due plus
-        ``move_seconds`` plus its bank left (C2, C3); None when its move is not awaited, or when
-        every person at the table is away (C4a)."""
-        since = self.due[seat] if 0 <= seat < len(self.due) and not self.away else None
+        ``move_seconds`` plus its bank left (C2, C3); None when its move is not awaited."""
+        since = self.due[seat] if 0 <= seat < len(self.due) else None
         if since is None:
             return None
         return since + self.control.move_seconds + self.banks[seat]
+
+    def policy_for(self, seat: int) -> str:
+        """The policy that moves ``seat`` when its time runs out (C4, C4a): the table's, but the
+        ``heuristic`` computer player's for a seat away (:data:`MAX_MISSED` timeouts in a row)
+        when the table's is ``pass``, so that a match everyone left still comes to its end.
+
+        >>> clocks = SeatClocks.start(TimeControl(5, 0, "pass"), 2)
+        >>> away = replace(clocks, missed=(3, 2))
+        >>> clocks.policy_for(0), away.policy_for(0), away.policy_for(1)
+        ('pass', 'heuristic', 'pass')
+        """
+        policy = self.control.policy
+        away = 0 <= seat < len(self.missed) and self.missed[seat] >= MAX_MISSED
+        return "heuristic" if away and policy == "pass" else policy
 
     def deadlines(self) -> tuple[tuple[int, float], ...]:
         """``(seat, deadline)`` of every seat whose move is awaited, earliest first (ties in seat order)."""

@@ -71,7 +71,7 @@ def timeout_drafts(dealer: Dealer, state: TableState, seat: int, deadline: float
     clock = state.clock
     assert clock is not None and state.game_state is not None
     spec = state.spec
-    policy = clock.control.policy
+    policy = clock.policy_for(seat)
     drafts = [Draft(TIMED_OUT, {"seat": seat, "deadline": instant(deadline), "policy": policy}, "table")]
     game_state = state.game_state
     for _ in range(MAX_TIMEOUT_MOVES):

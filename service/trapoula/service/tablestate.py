@@ -241,7 +241,6 @@ def tick(state: TableState, entry: Entry) -> TableState:
         moved,
         own=actor.startswith("seat:"),
         timed_out=timed_out if isinstance(timed_out, int) else None,
-        persons=persons,
     )
     return state if ticked is clock else dataclasses.replace(state, clock=ticked)
 
