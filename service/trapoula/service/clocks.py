@@ -61,7 +61,7 @@ def timeout_drafts(dealer: Dealer, state: TableState, seat: int, deadline: float
     """What is saved when ``seat``'s time ran out at ``deadline`` (seconds since the epoch): the
     ``TimedOut`` event, the move the table's policy makes for the seat (actor ``clock:N``, C4) and
     the automatic play due after it.  A move withheld from the other seats that leaves the seat due
-    (romis's ``AuxiliaryUsed``, R5.4) is followed by the policy's next move for it, up to
+    (``Event.withheld``: a card turned up in secret) is followed by the policy's next move for it, up to
     :data:`MAX_TIMEOUT_MOVES`, so the others never see a second timeout that would tell them of it.
 
     Raises:

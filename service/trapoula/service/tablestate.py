@@ -219,7 +219,7 @@ def tick(state: TableState, entry: Entry) -> TableState:
     """``state`` (folded up to ``entry``) with its seats' clocks moved on to ``entry``'s time: the
     persons the match now waits for are due, and the seat whose move ``entry`` is (its actor
     ``seat:N`` or ``clock:N``) has its time counted (docs/clock.md C2, C3), unless the event is
-    withheld from the other seats (``Event.withheld``, romis R5.4): a clock that moved would tell
+    withheld from the other seats (``Event.withheld``): a clock that moved would tell
     them it happened."""
     clock = state.clock
     assert clock is not None
@@ -231,7 +231,7 @@ def tick(state: TableState, entry: Entry) -> TableState:
     actor = entry.actor
     moved = None
     withheld = entry.event is not None and entry.event.withheld
-    if actor.startswith(("seat:", "clock:")) and not withheld:  # a withheld move must not show (romis R5.4)
+    if actor.startswith(("seat:", "clock:")) and not withheld:  # a withheld move must not show
         tail = actor.split(":", 1)[1]
         moved = int(tail) if tail.isdigit() else None
     timed_out = entry.payload.get("seat") if entry.name == TIMED_OUT else None
