@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from grpc_helpers import SECRET
 
+from trapoula.clients.play import clock_line
 from trapoula.domain.audit import audit_record
 from trapoula.domain.clock import instant
 from trapoula.domain.errors import InvalidInput
@@ -76,6 +77,9 @@ def test_a_seat_that_does_not_move_is_moved_by_the_server_after_its_time(clocked
         "deadlines": [{"seat": 0, "deadline": instant(started_at + 1)}],  # C2: from the deal's last event
         "banks": [0.0, 0.0],
     }
+    deadline = instant(started_at + 1)  # the terminal tells seat 0, not seat 1
+    told = f"Your time runs out at {deadline[11:19]} UTC (1 s a move); then the server moves for you (pass)."
+    assert clock_line(view, 0) == told and clock_line(view, 1) is None
     entries = wait_for(clocked, table_id, "TimedOut")
     timed_out = next(e for e in entries if e.name == "TimedOut")
     assert timed_out.seq == version + 1

@@ -506,6 +506,32 @@ def _told(session: Session, what: str) -> list[str]:
     return list(method()) if callable(method) else []
 
 
+def clock_line(view: Mapping[str, Any], me: int) -> str | None:
+    """The line telling seat ``me`` when its time runs out, from the view's turn clocks (docs/clock.md
+    C6), or None at a table without a clock or when its move is not awaited.
+
+    >>> clock = {"move_seconds": 30, "bank_seconds": 0, "policy": "heuristic", "banks": [0.0, 0.0],
+    ...          "deadlines": [{"seat": 1, "deadline": "2026-12-02T19:04:31.250Z"}]}
+    >>> clock_line({"table": {"clock": clock}}, 1)
+    'Your time runs out at 19:04:31 UTC (30 s a move); then the server moves for you (heuristic).'
+    >>> clock_line({"table": {"clock": clock}}, 0) is None, clock_line({"table": {"clock": None}}, 1) is None
+    (True, True)
+    """
+    table = view.get("table")
+    clock = table.get("clock") if isinstance(table, Mapping) else None
+    if not isinstance(clock, Mapping):
+        return None
+    mine = next((d for d in clock.get("deadlines") or () if isinstance(d, Mapping) and d.get("seat") == me), None)
+    if mine is None:
+        return None
+    at = str(mine.get("deadline", ""))
+    shown = at[11:19] + " UTC" if len(at) >= 19 else at
+    return (
+        f"Your time runs out at {shown} ({clock.get('move_seconds')} s a move); "
+        f"then the server moves for you ({clock.get('policy')})."
+    )
+
+
 def _say(lines: Sequence[str], out: TextIO) -> None:
     for line in lines:
         print(line, file=out)
@@ -540,6 +566,9 @@ def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
             forced = len(legal) == 1 and legal[0].get("kind") != "leave"  # leaving is never done for the person
             print("", file=out)
             print(text.render_view(view), file=out)
+            clock = clock_line(view, session.me)
+            if clock:
+                print(clock, file=out)
             if forced and not refused and not text.asks_single_move:  # nothing to choose: made, and said
                 listed = text.turn_for(view, legal, session.names).lines
                 print(f"Your only move: {listed[0] if listed else text.describe_command(legal[0], view)}", file=out)
