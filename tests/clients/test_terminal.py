@@ -95,6 +95,7 @@ TRAPOULA = [sys.executable, "-m", "trapoula.clients"]
 # --------------------------------------------------------------------------- 3. the terminal
 
 
+@pytest.mark.process
 def test_a_person_types_a_card_in_agonia_and_sees_red_suits_in_a_colour_terminal() -> None:
     """In a pseudo-terminal: the red suits (♥ ♦) come in ANSI red, the black ones do not; a card
     typed as ``QC`` is played (S11) like its menu number; ``q`` leaves and says the match is local."""
@@ -118,6 +119,7 @@ def test_a_person_types_a_card_in_agonia_and_sees_red_suits_in_a_colour_terminal
     assert "Local match (no server): no record is kept; play --record FILE keeps one." in term.text
 
 
+@pytest.mark.process
 def test_no_colour_in_a_pipe_nor_with_no_color() -> None:
     """Piped (not a terminal) the output has no escape code; in a terminal with NO_COLOR neither."""
     code, text = cli(["play", "--seats", "2", "--target", "0", "--seed", SEED], io.StringIO("1\n" * 300))
@@ -380,6 +382,7 @@ def test_tables_has_a_header_and_history_lists_players_by_seat(address: str, tmp
     assert sum(p.endswith(" won") for p in players) == 1
 
 
+@pytest.mark.process
 @pytest.mark.timeout(120)
 def test_serve_says_each_start_up_line_once_in_a_terminal(tmp_path: Path) -> None:
     """In a terminal (standard output and error on it) the log's start-up lines are not repeated on
@@ -433,6 +436,7 @@ def test_replay_explains_positions_and_shows_the_move_that_led_to_one(tmp_path: 
     ), move
 
 
+@pytest.mark.process
 def test_replay_in_a_terminal_steps_and_shows_the_move_before_a_position(tmp_path: Path) -> None:
     """In a terminal ``replay`` steps: ``n`` the next position, ``g N`` a given one, which shows the
     move that led to it when its event is a consequence (a skip by a 9, agonia R5.4), ``q`` quits."""
