@@ -1,4 +1,4 @@
-"""Giminaičiai through the command line (rules/giminaiciai.md): a demo of three bots over gRPC whose
+"""Giminaičiai through the command line (docs/rules/giminaiciai.md): a demo of three bots over gRPC whose
 record verifies, ``trapoula replay`` and ``verify`` of its record, ``trapoula games``, and ``trapoula
 play`` (locally and at a server) with a person who draws, discards and lays down by menu number.
 

@@ -1,4 +1,4 @@
-"""Typing Giminaičiai's commands in the terminal (rules/giminaiciai.md R11.1-R11.3) and the menu of
+"""Typing Giminaičiai's commands in the terminal (docs/rules/giminaiciai.md R11.1-R11.3) and the menu of
 ``trapoula play``: ``draw`` / ``stock``, ``take`` / ``pile``, ``discard 7H`` and ``lay 4H 5H 6H 7H | KC
 KD KS extra 1 discard 2C``; a typed command the view lists is sent as listed, any other as typed so
 that the rules give their reason; a long list of lay-downs is cut and the rest listed on ``more``.

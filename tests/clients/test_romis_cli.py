@@ -1,4 +1,4 @@
-"""Romis su iškritimu through the command line (rules/romis.md): a demo of three bots over gRPC whose
+"""Romis su iškritimu through the command line (docs/rules/romis.md): a demo of three bots over gRPC whose
 record verifies, ``trapoula verify`` (clean and tampered) and ``replay`` of its record, ``trapoula
 games``, and ``trapoula play`` (locally and at a server) with a person who types his sealed commands.
 

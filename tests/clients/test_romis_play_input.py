@@ -1,4 +1,4 @@
-"""Typing romis's sealed commands in the terminal (rules/romis.md R13.1-R13.3).
+"""Typing romis's sealed commands in the terminal (docs/rules/romis.md R13.1-R13.3).
 
 ``reveal 5H 7D``, ``reveal 9S with 8S 9D`` (a new combination, R8.2), ``aux`` / ``use_auxiliary``
 and ``cannot``; the play loop sends what was typed and shows the rules' refusal (R5.5).

@@ -1,4 +1,4 @@
-"""Vida through the command line (rules/vida.md): a demo of four bots over gRPC whose record
+"""Vida through the command line (docs/rules/vida.md): a demo of four bots over gRPC whose record
 verifies, ``trapoula play`` with bids typed like ``90H`` and three cards typed for the open-vida
 give (locally and at a server), ``trapoula replay`` and ``verify`` of a Vida record, ``trapoula
 games``, and the words the terminal uses for Vida's commands and events."""

@@ -192,3 +192,20 @@ def test_a_missing_path_is_reported_and_a_present_one_is_not(tmp_path: Path) -> 
         "docs/rules/agonia.md:1: ticked seeds/000_x.txt",
         "tool.py:1: rooted docs/missing.md",
     ]
+
+
+SHORT_RULES = re.compile(r"(?<![\w/.-])rules/[a-z_-]+\.md")
+"""A rules file named from inside ``docs/`` (``rules/agonia.md``), outside a Markdown file of ``docs/``."""
+
+
+def test_code_names_the_rules_files_from_the_repositorys_root() -> None:
+    """Outside ``docs/`` (where ``rules/agonia.md`` is a correct relative path), a rules file is
+    cited as ``docs/rules/agonia.md``: ``rules/agonia.md`` names no file from the repository's root."""
+    found = []
+    for name in tracked_files(ROOT):
+        if name == THIS or not (name.endswith((".py", ".ts", ".toml", ".proto")) or name == "Makefile"):
+            continue
+        text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), start=1):
+            found.extend(f"{name}:{number}: {m.group(0)}" for m in SHORT_RULES.finditer(line))
+    assert found == []

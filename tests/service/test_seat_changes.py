@@ -1,4 +1,4 @@
-"""Seat changes at the table (rules/mau_mau.md R6.9-R6.10, R7.2): joins between hands and queued
+"""Seat changes at the table (docs/rules/mau_mau.md R6.9-R6.10, R7.2): joins between hands and queued
 during one, leaves, tokens of seats that are gone, computer seats from the options, and the
 record of such a match verifying offline (and failing once tampered with).
 

@@ -1,4 +1,4 @@
-"""Agonia's words in the terminal (rules/agonia.md sections 7-9; ``GameSpec.text``).
+"""Agonia's words in the terminal (docs/rules/agonia.md sections 7-9; ``GameSpec.text``).
 
 The shedding games' common words (:mod:`trapoula.domain.games.shedding.text`) plus Agonia's own:
 the suit chosen on an ace up-card (R7.2), a missed announcement (R7.5) and the match's length

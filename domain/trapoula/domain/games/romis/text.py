@@ -1,4 +1,4 @@
-"""Romis's words in the terminal (rules/romis.md sections 8, 9 and 13; ``GameSpec.text``).
+"""Romis's words in the terminal (docs/rules/romis.md sections 8, 9 and 13; ``GameSpec.text``).
 
 Its sealed commands as menu lines, its events as each viewer saw them (a seat's own sealed payload
 and cards, the others' counts), its views (R5.4: as of the last resolved round), what the menu says

@@ -1,4 +1,4 @@
-"""What the three shedding games' words share in the terminal (rules/shedding-common.md, S11-S13).
+"""What the three shedding games' words share in the terminal (docs/rules/shedding-common.md, S11-S13).
 
 Commands (S11), events (S12) and views (S13) of ``agonia``, ``crazy_eights`` and ``mau_mau`` read
 alike; each game's own ``text`` module adds its own commands and events and its match's length, and

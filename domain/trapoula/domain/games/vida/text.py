@@ -1,4 +1,4 @@
-"""Vida's words in the terminal (rules/vida.md sections 8 and 9; ``GameSpec.text``).
+"""Vida's words in the terminal (docs/rules/vida.md sections 8 and 9; ``GameSpec.text``).
 
 Its commands as menu lines (the doubling level a ``vida`` call reaches, R4.5), its events as each
 viewer saw them, its views (teams, auction or contract, widow, declarations, belote, the trick, the
