@@ -221,3 +221,31 @@ def test_a_seat_away_is_moved_by_the_heuristic_player_so_an_abandoned_match_ends
     timed_out = [e.payload for e in entries if e.name == "TimedOut"][:6]
     assert [p["seat"] for p in timed_out] == [0, 0, 1, 1, 0, 0]
     assert [p["policy"] for p in timed_out] == ["pass"] * 5 + ["heuristic"]
+
+
+def test_the_clock_waits_out_a_store_outage_and_then_moves_the_seat(
+    clocked: Tables, deal: dict[str, Any], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """docs/clock.md C5: while the store cannot be read the clock pauses (said once in the log, not
+    at every look); once it can, the seat whose deadline passed meanwhile is moved, once."""
+    import trapoula.service.clocks as clocks
+
+    monkeypatch.setattr(clocks, "RETRY_SECONDS", 0.3)
+    recorder = clocked.store.recorder
+    real = recorder.max_notification_id
+
+    def down() -> int:
+        raise ConnectionError("the store is unreachable")
+
+    monkeypatch.setattr(recorder, "max_notification_id", down)
+    monkeypatch.setattr(clocks, "DISCOVER_SECONDS", 0.0)  # every look reads the store
+    with caplog.at_level("INFO", logger="trapoula.service.clocks"):
+        table_id, _t0, _t1 = two_people(clocked, {"move_seconds": 1, "policy": "pass"}, deal)
+        time.sleep(1.8)  # past the deadline, the store still down
+        assert not any(e.name == "TimedOut" for e in clocked.stored_events(table_id))
+        monkeypatch.setattr(recorder, "max_notification_id", real)
+        entries = wait_for(clocked, table_id, "TimedOut")
+    assert [e.payload["seat"] for e in entries if e.name == "TimedOut"][:1] == [0]
+    paused = [r for r in caplog.records if "turn clocks paused" in r.getMessage()]
+    assert len(paused) == 1 and "the store is unreachable" in paused[0].getMessage()
+    assert any("turn clocks running again" in r.getMessage() for r in caplog.records)

@@ -108,8 +108,10 @@ class ClockKeeper:
         self.now = now
         self._deadlines: dict[str, float | None] = {}
         """The tables with a clock whose match is not known to be over -> the earliest deadline of
-        their seats (None: none awaited), or absent from :attr:`_stale` when it must be read again."""
+        their seats (None: none awaited)."""
         self._stale: set[str] = set()
+        """The kept tables whose deadlines must be read again (they moved, or are new)."""
+        self._failing = False
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -169,11 +171,18 @@ class ClockKeeper:
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            wait = TICK_SECONDS
             try:
                 self.step()
-            except Exception as exc:  # the store down: try again at the next tick
-                log.warning("turn clocks: %s: %s; trying again", type(exc).__name__, exc)
-            self._wake.wait(TICK_SECONDS)
+            except Exception as exc:  # the store down: said once, tried again every RETRY_SECONDS
+                if not self._failing:
+                    log.warning("turn clocks paused: %s: %s; trying again", type(exc).__name__, exc)
+                self._failing, wait = True, RETRY_SECONDS
+            else:
+                if self._failing:
+                    log.info("turn clocks running again")
+                self._failing = False
+            self._wake.wait(wait)
             self._wake.clear()
 
     def step(self) -> int:
@@ -190,8 +199,15 @@ class ClockKeeper:
             self._discovered_at = now
         with self._lock:
             stale, self._stale = self._stale, set()
-        for table_id in stale:
-            self._refresh(table_id)
+        pending = list(stale)
+        try:
+            while pending:
+                self._refresh(pending[-1])
+                pending.pop()
+        finally:  # a store error: the tables not read yet are read at the next look
+            if pending:
+                with self._lock:
+                    self._stale.update(pending)
         with self._lock:
             due = [tid for tid, at in self._deadlines.items() if at is not None and at <= now]
         moved = 0
