@@ -322,7 +322,7 @@ def test_play_romis_at_a_server(address: str) -> None:
     code = main(["play", *SHORT, "--address", address], out=out, inp=Typist(out).stdin())
     text = out.getvalue()
     assert code == 0, text[-3000:]
-    assert "Your hand (you): " in text and "You have submitted (sealed): reveal" in text
+    assert "Your hand (you): " in text and "You have submitted (sealed): reveal" in text, text[-3000:]
     assert re.search(r"Round 1 resolved: you reveal", text)
     assert re.search(r"Match over: (You win|heuristic bot \d wins)", text) and "Thanks for playing." in text
 
