@@ -4,7 +4,8 @@ Settings come from flags, then ``TRAPOULA_*`` environment variables, then defaul
 :mod:`trapoula.service.settings`; ``--help`` lists them all).  Once serving, standard output gets
 ``trapoula serving on HOST:PORT`` and, when the metrics endpoint is up, ``trapoula metrics on
 http://HOST:PORT/metrics`` and, when the Connect endpoint is on, ``trapoula connect on
-http://HOST:PORT``; the log goes to standard error (``--log-format``, ``--log-level``).
+http://HOST:PORT`` and, when it also serves the web page (``--web``), ``trapoula web on
+http://HOST:PORT/``; the log goes to standard error (``--log-format``, ``--log-level``).
 Stops gracefully on SIGINT or SIGTERM.
 
 Exit status: 0 stopped; 1 the store cannot be opened or the gRPC or Connect address cannot be bound (one
@@ -29,6 +30,8 @@ METRICS_PREFIX = "trapoula metrics on "
 CONNECT_PREFIX = "trapoula connect on "
 """The line on standard output once the Connect endpoint serves (``--connect-address``), followed by
 its base URL (``http://HOST:PORT``)."""
+WEB_PREFIX = "trapoula web on "
+"""The line on standard output once the web page is served (``--web``), followed by the address to open."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -49,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ready=lambda address: print(f"{READY_PREFIX}{address}", flush=True),
             metrics_ready=lambda address: print(f"{METRICS_PREFIX}http://{address}/metrics", flush=True),
             connect_ready=lambda address: print(f"{CONNECT_PREFIX}http://{address}", flush=True),
+            web_ready=lambda address: print(f"{WEB_PREFIX}http://{address}/", flush=True),
         )
     except RuntimeError as exc:
         print(f"trapoula: {exc}", file=sys.stderr)

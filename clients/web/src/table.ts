@@ -1,0 +1,451 @@
+/**
+ * A table's page: the seats (names, card counts, totals, whose turn), the up-card or the trick and
+ * what else the game shows, your hand as cards, your legal moves as buttons (a card of your hand
+ * that may be played is a button too), the moves of the others as they happen, the hand's and
+ * the match's results.  It works from the view the server sends and its `legal` list alone, so
+ * every game is played the same way.  A spectator sees the spectator's view; a dropped connection
+ * is opened again from the last version seen (nothing missed, nothing twice).
+ */
+import { isStale, myMove, type CommandJson, type TrapoulaClient, type Update, type ViewJson } from "@trapoula/client";
+import { cardElement, cardsElement, isCard } from "./cards.js";
+import { commandNodes, commandText, eventNode, valueNodes } from "./describe.js";
+import { anonymous, clientFor, playerName, remember, seatOf, setPlayerName, tableLink, transport } from "./session.js";
+import { TrapoulaClient as Client } from "@trapoula/client";
+import { fill, h, message, status } from "./ui.js";
+
+/** Keys of a view shown in their own places (the rest go under "More of the table"). */
+const SHOWN = new Set([
+  "legal", "acting", "table", "names", "hand", "hand_sizes", "totals", "seat", "game", "options", "commitment",
+  "commitments", "explicit_deal", "last_hand", "discard", "top_card", "active_suit", "to_act", "phase", "hand_no",
+  "trick", "trump", "revealed", "match_winner", "winner", "match_over", "hand_over", "stock_count", "pending_draw",
+]);
+
+interface Seat {
+  name: string;
+  bot: boolean;
+  free: boolean;
+}
+
+/** Events shown in the log when the page opens (the ones before the view it opened at). */
+const BACKLOG = 30;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function showTable(main: HTMLElement, tableId: string): () => void {
+  const page = new TablePage(main, tableId);
+  void page.open();
+  return () => page.close();
+}
+
+class TablePage {
+  private client: TrapoulaClient;
+  private version = -1;
+  private view: ViewJson = {};
+  private selected: string | undefined;
+  private readonly logged = new Set<number>();
+  private readonly abort = new AbortController();
+  private readonly header = h("div", { class: "table-head" });
+  private readonly setup = h("div", { class: "setup" });
+  private readonly seats = h("section", { class: "seats-area", "aria-labelledby": "seats-title" });
+  private readonly board = h("section", { class: "board", "aria-labelledby": "board-title" });
+  private readonly hand = h("section", { class: "hand-area", "aria-labelledby": "hand-title" });
+  private readonly moves = h("section", { class: "moves", "aria-labelledby": "moves-title" });
+  private readonly results = h("section", { class: "results", "aria-live": "polite" });
+  private readonly log = h("ol", { class: "log", "aria-live": "polite", "aria-relevant": "additions", id: "log" });
+  private readonly turn = h("p", { class: "turn", role: "status", "aria-live": "polite", id: "turn" });
+
+  constructor(
+    private readonly main: HTMLElement,
+    private readonly tableId: string,
+  ) {
+    this.client = clientFor(tableId);
+  }
+
+  close(): void {
+    this.abort.abort();
+  }
+
+  async open(): Promise<void> {
+    this.main.replaceChildren(
+      this.header,
+      this.turn,
+      this.setup,
+      this.seats,
+      this.board,
+      this.hand,
+      this.moves,
+      this.results,
+      h("section", { class: "log-area", "aria-labelledby": "log-title" }, h("h2", { id: "log-title", text: "What happened" }), this.log),
+    );
+    this.main.dataset.table = this.tableId;
+    try {
+      this.apply(await this.client.view(this.tableId));
+    } catch (err) {
+      this.main.replaceChildren(h("h1", { text: "Table" }), h("p", { role: "alert", text: `No such table: ${message(err)}` }));
+      return;
+    }
+    await this.follow();
+  }
+
+  /** Watch the table from the last version seen; after a break, look again and watch again. */
+  private async follow(): Promise<void> {
+    const signal = this.abort.signal;
+    for (;;) {
+      try {
+        // from a few events back, so that the log shows what happened just before
+        const from = this.logged.size === 0 ? Math.max(this.version - BACKLOG, 0) : Math.max(this.version, 0);
+        for await (const update of this.client.watch(this.tableId, from, signal)) {
+          status("");
+          this.note(update);
+          this.apply(update);
+        }
+        return; // the match is over
+      } catch (err) {
+        if (signal.aborted) return;
+        status(`Connection lost (${message(err)}); reconnecting…`);
+        await sleep(2000);
+        if (signal.aborted) return;
+        try {
+          this.apply(await this.client.view(this.tableId));
+          status("");
+        } catch {
+          // still away: try again
+        }
+      }
+    }
+  }
+
+  private note(update: Update): void {
+    if (!update.event || this.logged.has(update.version)) return;
+    this.logged.add(update.version);
+    const line = eventNode(update.event.name, update.event.payload, this.names(update.view));
+    if (!line) return;
+    line.dataset.version = String(update.version);
+    line.dataset.event = update.event.name;
+    this.log.prepend(line);
+    while (this.log.children.length > 60) this.log.lastElementChild?.remove();
+  }
+
+  private apply(update: { version: number; view: ViewJson }): void {
+    if (update.version < this.version) return;
+    this.version = update.version;
+    this.view = update.view;
+    this.render();
+  }
+
+  private names(view: ViewJson = this.view): string[] {
+    const names = Array.isArray(view.names) ? (view.names as string[]) : [];
+    return this.seatList(view).map((seat, i) => names[i] || seat.name || `seat ${i + 1}`);
+  }
+
+  private seatList(view: ViewJson = this.view): Seat[] {
+    const seats = (view.table?.seats ?? []) as Record<string, unknown>[];
+    return seats.map((s) => ({ name: String(s.name ?? ""), bot: Boolean(s.bot), free: Boolean(s.free) }));
+  }
+
+  private render(): void {
+    const focused = (document.activeElement as HTMLElement | null)?.dataset?.key;
+    const view = this.view;
+    const table = view.table ?? {};
+    const mine = typeof view.seat === "number" ? view.seat : undefined;
+    this.main.dataset.status = String(table.status ?? "");
+    this.main.dataset.version = String(this.version);
+    this.main.dataset.myTurn = String(myMove(view));
+    this.main.dataset.seat = mine === undefined ? "" : String(mine);
+    this.renderHeader(mine);
+    this.renderSetup();
+    this.renderSeats(mine);
+    this.renderBoard();
+    this.renderHand(mine);
+    this.renderMoves();
+    this.renderResults();
+    if (focused) {
+      const again = this.main.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`);
+      again?.focus();
+    }
+  }
+
+  private renderHeader(mine: number | undefined): void {
+    const view = this.view;
+    const table = view.table ?? {};
+    const game = String(view.game ?? "");
+    const link = tableLink(this.tableId);
+    const copy = h("button", { type: "button", class: "small", text: "Copy the link", "data-key": "copy" });
+    copy.addEventListener("click", () => {
+      void navigator.clipboard?.writeText(link).then(() => status("Link copied."), () => status(link));
+    });
+    const who =
+      mine !== undefined ? `You are ${this.names()[mine]} (seat ${mine + 1}).` : "You are watching as a spectator.";
+    const hand = typeof view.hand_no === "number" && view.hand_no > 0 ? `, hand ${view.hand_no}` : "";
+    this.header.replaceChildren(
+      h("h1", { text: `${game || "Table"}` }),
+      h("p", { class: "meta" }, `Table ${this.tableId}: ${String(table.status ?? "")}${hand}. ${who} `),
+      h("p", { class: "share" }, "Share: ", h("a", { href: link, text: link, class: "link" }), " ", copy),
+    );
+    const turnText = this.turnText(mine);
+    if (this.turn.textContent !== turnText) this.turn.textContent = turnText;
+  }
+
+  private turnText(mine: number | undefined): string {
+    const view = this.view;
+    const status = view.table?.status;
+    if (status === "over") return "The match is over.";
+    if (status === "open" || status === "ready") return "The match has not started.";
+    const acting = this.acting();
+    if (mine !== undefined && myMove(view)) return acting.length > 1 ? "Your move (everyone moves at once)." : "Your move.";
+    if (acting.length === 0) return "";
+    const names = this.names();
+    return `Waiting for ${acting.map((s) => names[s]).join(", ")}.`;
+  }
+
+  private acting(): number[] {
+    const view = this.view;
+    if (Array.isArray(view.acting)) return view.acting;
+    return typeof view.to_act === "number" ? [view.to_act] : [];
+  }
+
+  /** Take a seat (a free one, before the match), add computer players and start (the owner). */
+  private renderSetup(): void {
+    const view = this.view;
+    const table = view.table ?? {};
+    const seats = this.seatList();
+    const held = seatOf(this.tableId);
+    const parts: Node[] = [];
+    const free = seats.map((s, i) => (s.free ? i : -1)).filter((i) => i >= 0);
+    if (!held.seatToken && free.length > 0 && table.status === "open") {
+      const name = h("input", { id: "join-name", value: playerName(), required: true, maxlength: 40, "data-key": "join-name" });
+      const join = h("button", { type: "button", id: "join", text: "Take a seat", "data-key": "join" });
+      const error = h("span", { class: "error", role: "alert" });
+      join.addEventListener("click", () => {
+        void (async () => {
+          const who = name.value.trim();
+          if (!who) return name.focus();
+          setPlayerName(who);
+          try {
+            const client = new Client(transport);
+            const joined = await client.join(this.tableId, who);
+            remember(this.tableId, { seat: joined.seat, seatToken: joined.seatToken, name: who });
+            this.client = clientFor(this.tableId);
+            this.apply(await this.client.view(this.tableId));
+            this.restart();
+          } catch (err) {
+            error.textContent = ` ${message(err)}`;
+          }
+        })();
+      });
+      parts.push(h("p", { class: "field" }, h("label", { for: "join-name", text: "Your name " }), name, " ", join, error));
+    }
+    if (held.ownerToken && (table.status === "open" || table.status === "ready")) {
+      if (free.length > 0) {
+        const level = h("select", { id: "bot-level", "data-key": "bot-level" });
+        for (const l of ["heuristic", "random"]) level.append(h("option", { value: l, text: l }));
+        const add = h("button", { type: "button", id: "add-bot", text: "Add a computer player", "data-key": "add-bot" });
+        add.addEventListener("click", () => void this.owner(() => this.client.addBot(this.tableId, level.value, undefined, "", held.ownerToken)));
+        parts.push(h("p", { class: "field" }, h("label", { for: "bot-level", text: "Computer level " }), level, " ", add));
+      } else {
+        const start = h("button", { type: "button", id: "start", text: "Start the match", "data-key": "start" });
+        start.addEventListener("click", () => void this.owner(() => this.client.startMatch(this.tableId, held.ownerToken)));
+        parts.push(h("p", {}, start));
+      }
+      parts.push(h("p", { class: "help", text: "Share the link above with the people you want at this table." }));
+    }
+    this.setup.replaceChildren(...parts);
+  }
+
+  private async owner(call: () => Promise<unknown>): Promise<void> {
+    try {
+      await call();
+      this.apply(await this.client.view(this.tableId));
+    } catch (err) {
+      status(message(err));
+    }
+  }
+
+  /** After taking a seat: watch again with the seat's token. */
+  private restart(): void {
+    void this.follow();
+  }
+
+  private renderSeats(mine: number | undefined): void {
+    const view = this.view;
+    const names = this.names();
+    const seats = this.seatList();
+    const sizes = Array.isArray(view.hand_sizes) ? (view.hand_sizes as number[]) : [];
+    const totals = Array.isArray(view.totals) ? (view.totals as number[]) : [];
+    const perSeat = totals.length === seats.length;
+    const acting = new Set(this.acting());
+    const revealed = Array.isArray(view.revealed) ? (view.revealed as string[][]) : [];
+    const list = h("ol", { class: "seats" });
+    seats.forEach((seat, i) => {
+      const facts: Node[] = [];
+      if (seat.free) facts.push(h("span", { class: "fact", text: "open seat" }));
+      if (sizes[i] !== undefined) facts.push(h("span", { class: "fact", "data-cards": sizes[i], text: `${sizes[i]} cards` }));
+      if (perSeat) facts.push(h("span", { class: "fact", "data-total": totals[i], text: `total ${totals[i]}` }));
+      const classes = ["seat", acting.has(i) ? "acting" : "", i === mine ? "you" : ""].filter(Boolean).join(" ");
+      list.append(
+        h("li", { class: classes, "data-seat": i, "aria-current": acting.has(i) ? "true" : undefined },
+          h("span", { class: "name" }, names[i] ?? "", seat.bot ? " (computer)" : "", i === mine ? " (you)" : ""),
+          acting.has(i) ? h("span", { class: "to-play", text: " to play" }) : null,
+          " ",
+          ...facts,
+          revealed[i]?.length ? h("span", { class: "revealed" }, " revealed ", cardsElement(revealed[i]!, `${names[i]}'s revealed cards`)) : null,
+        ),
+      );
+    });
+    const teams = !perSeat && totals.length > 0
+      ? h("p", { class: "teams" }, ...totals.map((t, team) => h("span", { class: "fact", "data-team-total": t, text: `team of seats ${seats.map((_, i) => i).filter((i) => i % totals.length === team).map((i) => i + 1).join(" & ")}: ${t}` })))
+      : null;
+    fill(this.seats, h("h2", { id: "seats-title", text: "Seats" }), list, teams);
+  }
+
+  private renderBoard(): void {
+    const view = this.view;
+    const names = this.names();
+    const items: Node[] = [];
+    const item = (label: string, ...value: Node[]) => items.push(h("dt", { text: label }), h("dd", {}, ...value));
+    if (isCard(view.top_card)) item("Up-card", h("span", { id: "up-card" }, cardElement(view.top_card)));
+    if (typeof view.active_suit === "string") item("Suit to follow", ...valueNodes(view.active_suit));
+    if (typeof view.pending_draw === "number" && view.pending_draw > 0) item("Cards to draw", h("span", { text: String(view.pending_draw) }));
+    if (typeof view.trump === "string") item("Trumps", ...valueNodes(view.trump));
+    if (Array.isArray(view.trick)) {
+      const trick = h("ul", { class: "trick", id: "trick" });
+      for (const play of view.trick as { seat?: number; card?: string }[]) {
+        if (isCard(play.card)) trick.append(h("li", {}, `${names[play.seat ?? -1] ?? ""} `, cardElement(play.card)));
+      }
+      item("Trick", trick);
+    }
+    if (typeof view.stock_count === "number") item("Stock", h("span", { text: `${view.stock_count} cards` }));
+    const more = h("dl", { class: "more" });
+    for (const [key, value] of Object.entries(view)) {
+      if (SHOWN.has(key) || value === null || value === undefined) continue;
+      if (Array.isArray(value) && value.length === 0) continue;
+      more.append(h("dt", { text: key.replaceAll("_", " ") }), h("dd", {}, ...valueNodes(value)));
+    }
+    fill(
+      this.board,
+      h("h2", { id: "board-title", text: "On the table" }),
+      items.length ? h("dl", { class: "centre" }, ...items) : null,
+      more.children.length ? h("details", {}, h("summary", { text: "More of the table" }), more) : null,
+    );
+  }
+
+  private renderHand(mine: number | undefined): void {
+    if (mine === undefined || !Array.isArray(this.view.hand)) {
+      this.hand.replaceChildren();
+      return;
+    }
+    const legal = this.view.legal ?? [];
+    const playable = new Set(legal.map((c) => c.card).filter(isCard));
+    const row = h("div", { class: "hand", id: "hand", role: "group", "aria-label": "Your cards" });
+    for (const card of this.view.hand as string[]) {
+      const button = cardElement(card, "button") as HTMLButtonElement;
+      button.type = "button";
+      button.dataset.key = `card-${card}`;
+      if (playable.has(card)) button.classList.add("legal");
+      else button.setAttribute("aria-disabled", "true");
+      if (this.selected === card) button.setAttribute("aria-pressed", "true");
+      button.addEventListener("click", () => this.pick(card));
+      row.append(button);
+    }
+    this.hand.replaceChildren(h("h2", { id: "hand-title", text: `Your hand (${(this.view.hand as string[]).length} cards)` }), row);
+  }
+
+  /** A card of the hand clicked: its only move is played; with several (a suit to name, an
+   * announcement), the moves show only that card's, to choose from. */
+  private pick(card: string): void {
+    const entries = (this.view.legal ?? []).filter((c) => c.card === card);
+    if (entries.length === 1) void this.act(entries[0]!);
+    else if (entries.length > 1) {
+      this.selected = card;
+      this.render();
+      this.moves.querySelector<HTMLElement>("button.move")?.focus();
+    }
+  }
+
+  private renderMoves(): void {
+    const view = this.view;
+    let legal = view.legal ?? [];
+    if (!myMove(view) || legal.length === 0) {
+      this.selected = undefined;
+      this.moves.replaceChildren();
+      return;
+    }
+    if (this.selected && legal.some((c) => c.card === this.selected)) legal = legal.filter((c) => c.card === this.selected);
+    else this.selected = undefined;
+    const list = h("div", { class: "move-list", id: "moves" });
+    legal.forEach((command) => {
+      const key = `move-${JSON.stringify(command)}`;
+      const button = h("button", { type: "button", class: "move", "data-kind": command.kind, "data-key": key, "aria-label": commandText(command) });
+      if (isCard(command.card)) button.dataset.card = command.card;
+      button.append(...commandNodes(command));
+      button.addEventListener("click", () => void this.act(command));
+      list.append(button);
+    });
+    const back = this.selected ? h("button", { type: "button", class: "small", text: "Other moves", "data-key": "back" }) : null;
+    back?.addEventListener("click", () => {
+      this.selected = undefined;
+      this.render();
+    });
+    fill(this.moves, h("h2", { id: "moves-title", text: "Your moves" }), list, back);
+  }
+
+  private busy = false;
+
+  private async act(command: CommandJson): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.selected = undefined;
+    try {
+      const result = await this.client.act(this.tableId, command, { viewVersion: this.version });
+      this.apply(result);
+      status("");
+    } catch (err) {
+      if (isStale(err)) status("The table moved on: choose again.");
+      else status(`Refused: ${message(err)}`);
+      try {
+        this.apply(await this.client.view(this.tableId));
+      } catch {
+        // the watch brings the next view
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private renderResults(): void {
+    const view = this.view;
+    const names = this.names();
+    const parts: Node[] = [];
+    const last = view.last_hand as { hand_points?: (number | null)[]; hands?: string[][]; reason?: string; winner?: number | null } | undefined;
+    if (last && typeof last === "object") {
+      const rows = (last.hand_points ?? []).map((points, i) =>
+        h("tr", { "data-seat": i },
+          h("th", { scope: "row", text: names[i] ?? `seat ${i + 1}` }),
+          h("td", { "data-points": points ?? "", text: points === null ? "—" : String(points) }),
+          h("td", {}, cardsElement(last.hands?.[i] ?? [], `${names[i]}'s cards left`)),
+        ),
+      );
+      const winner = typeof last.winner === "number" ? `${names[last.winner]} went out` : "nobody went out";
+      parts.push(
+        h("h2", { id: "last-hand", text: "Last hand" }),
+        h("p", { text: `${winner}${last.reason ? ` (${last.reason.replaceAll("_", " ")})` : ""}.` }),
+        h("table", { class: "points", id: "last-hand-points" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Points" }), h("th", { scope: "col", text: "Cards left" }))),
+          h("tbody", {}, ...rows),
+        ),
+      );
+    }
+    if (view.table?.status === "over") {
+      const winner = typeof view.match_winner === "number" ? view.match_winner : typeof view.winner === "number" ? view.winner : undefined;
+      const totals = Array.isArray(view.totals) ? (view.totals as number[]) : [];
+      parts.push(
+        h("h2", { id: "match-over", text: "The match is over" }),
+        h("p", { id: "match-winner", text: winner === undefined ? "" : `Winner: ${totals.length === names.length ? names[winner] : `team ${winner + 1}`}.` }),
+        h("p", {}, h("a", { href: "#/", text: "Back to the lobby" })),
+      );
+    }
+    this.results.replaceChildren(...parts);
+  }
+}
+
+export { anonymous };
