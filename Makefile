@@ -11,7 +11,7 @@ WEB_STAMP := $(WEB)/node_modules/.installed
 WEB_PAGE := service/trapoula/service/web/index.html
 WEB_SOURCES := $(WEB)/index.html $(WEB)/vite.config.ts $(wildcard $(WEB)/src/*) $(wildcard $(TS)/src/*.ts) protos/trapoula/api/v1/*.proto
 
-.PHONY: help install tsinstall web webinstall wheel proto test check imports lint fmt typecheck protolint protoimage tsclient demo serve play golden docs bench clean image compose-config
+.PHONY: help install tsinstall web webinstall webtest wheel proto test check imports lint fmt typecheck protolint protoimage tsclient demo serve play golden docs bench clean image compose-config
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -46,6 +46,9 @@ web: $(WEB_PAGE)  ## build the web page (lobby, tables) with Vite into the Pytho
 $(WEB_PAGE): $(NODE_STAMP) $(WEB_STAMP) $(WEB_SOURCES)
 	cd $(TS) && npm run --silent generate
 	cd $(WEB) && npm run --silent build
+
+webtest: $(STAMP) web  ## the web page's tests: a real server and Debian's headless Chromium (/usr/bin/chromium, or $$CHROMIUM) driven by playwright-core
+	cd $(WEB) && npm run --silent e2e
 
 wheel: $(STAMP) web  ## build the wheel (with the web page) into dist/
 	$(PY) -m pip wheel --quiet --no-deps -w dist .
@@ -86,7 +89,7 @@ protoimage: $(NODE_STAMP)  ## rewrite protos/v1.image.json, the contract buf bre
 tsclient: $(STAMP) $(NODE_STAMP)  ## the TypeScript client: generate from protos/, type-check, run its tests against a real server
 	cd $(TS) && npm test
 
-check: lint typecheck imports protolint test tsclient  ## everything CI runs
+check: lint typecheck imports protolint test tsclient webtest  ## everything CI runs
 
 demo: $(STAMP)  ## play a full Agonia match between four bots over gRPC on SQLite and verify its record
 	$(VENV)/bin/trapoula demo
