@@ -63,9 +63,16 @@ export function commandNodes(command: CommandJson): Node[] {
   return out;
 }
 
-/** A command's words as plain text (a button's accessible name). */
+/** Nodes as words read aloud: a card or a suit by its name. */
+export function spoken(nodes: Node[]): string {
+  const el = h("span", {}, ...nodes);
+  for (const named of el.querySelectorAll("[aria-label]")) named.replaceWith(` ${named.getAttribute("aria-label")} `);
+  return (el.textContent ?? "").replace(/\s+/g, " ").trim();
+}
+
+/** A command's words as plain text (a button's accessible name): "Play seven of hearts". */
 export function commandText(command: CommandJson): string {
-  return h("span", {}, ...commandNodes(command)).textContent ?? command.kind;
+  return spoken(commandNodes(command));
 }
 
 /** Keys of an event's payload that name a seat. */

@@ -18,6 +18,7 @@ const SHOWN = new Set([
   "legal", "acting", "table", "names", "hand", "hand_sizes", "totals", "seat", "game", "options", "commitment",
   "commitments", "explicit_deal", "last_hand", "discard", "top_card", "active_suit", "to_act", "phase", "hand_no",
   "trick", "trump", "revealed", "match_winner", "winner", "match_over", "hand_over", "stock_count", "pending_draw",
+  "submitted", "eliminated", "waiting", "live", "contract",
 ]);
 
 interface Seat {
@@ -28,6 +29,41 @@ interface Seat {
 
 /** Events shown in the log when the page opens (the ones before the view it opened at). */
 const BACKLOG = 30;
+
+/** More entries of one kind than this are chosen in a form (choiceForm), not one button each. */
+const MANY = 12;
+
+/** The cards a move names (`card`, or `cards`). */
+function cardsOf(command: CommandJson): string[] {
+  if (isCard(command.card)) return [command.card];
+  return Array.isArray(command.cards) ? command.cards.filter(isCard) : [];
+}
+
+/** The fields in which `entries` differ. */
+function varying(entries: CommandJson[]): string[] {
+  const keys = [...new Set(entries.flatMap((e) => Object.keys(e)))];
+  return keys.filter((k) => new Set(entries.map((e) => JSON.stringify(e[k]))).size > 1);
+}
+
+/** Entries that differ only in a few scalar fields (so a form of lists can choose among them). */
+function choosable(entries: CommandJson[]): boolean {
+  const keys = varying(entries);
+  return keys.length > 0 && keys.length <= 3 && entries.every((e) => keys.every((k) => e[k] === null || typeof e[k] !== "object"));
+}
+
+/** A choice's words: a suit's sign and name, else the value. */
+function valueText(value: unknown): string[] {
+  if (typeof value === "string" && value.length === 1 && "CDHS".includes(value)) {
+    return [`${{ C: "♣ clubs", D: "♦ diamonds", H: "♥ hearts", S: "♠ spades" }[value]}`];
+  }
+  return [String(value)];
+}
+
+/** True when two views differ in nothing but their table part (`table`: seeds, seats, version). */
+function sameGame(a: ViewJson, b: ViewJson): boolean {
+  const game = (view: ViewJson) => JSON.stringify({ ...view, table: undefined });
+  return game(a) === game(b);
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -102,6 +138,7 @@ class TablePage {
         return; // the match is over
       } catch (err) {
         if (signal.aborted) return;
+        console.warn("watch", err);
         status(`Connection lost (${message(err)}); reconnecting…`);
         await sleep(2000);
         if (signal.aborted) return;
@@ -275,12 +312,16 @@ class TablePage {
     const perSeat = totals.length === seats.length;
     const acting = new Set(this.acting());
     const revealed = Array.isArray(view.revealed) ? (view.revealed as string[][]) : [];
+    const submitted = new Set(Array.isArray(view.submitted) ? (view.submitted as number[]) : []);
+    const out = new Set(Array.isArray(view.eliminated) ? (view.eliminated as number[]) : []);
     const list = h("ol", { class: "seats" });
     seats.forEach((seat, i) => {
       const facts: Node[] = [];
       if (seat.free) facts.push(h("span", { class: "fact", text: "open seat" }));
       if (sizes[i] !== undefined) facts.push(h("span", { class: "fact", "data-cards": sizes[i], text: `${sizes[i]} cards` }));
       if (perSeat) facts.push(h("span", { class: "fact", "data-total": totals[i], text: `total ${totals[i]}` }));
+      if (submitted.has(i)) facts.push(h("span", { class: "fact sealed", "data-sealed": "true", text: "moved (sealed)" }));
+      if (out.has(i)) facts.push(h("span", { class: "fact", text: "out of the hand" }));
       const classes = ["seat", acting.has(i) ? "acting" : "", i === mine ? "you" : ""].filter(Boolean).join(" ");
       list.append(
         h("li", { class: classes, "data-seat": i, "aria-current": acting.has(i) ? "true" : undefined },
@@ -307,7 +348,8 @@ class TablePage {
     if (typeof view.active_suit === "string") item("Suit to follow", ...valueNodes(view.active_suit));
     if (typeof view.pending_draw === "number" && view.pending_draw > 0) item("Cards to draw", h("span", { text: String(view.pending_draw) }));
     if (typeof view.trump === "string") item("Trumps", ...valueNodes(view.trump));
-    if (Array.isArray(view.trick)) {
+    if (view.contract && typeof view.contract === "object") item("Contract", h("span", { id: "contract" }, ...valueNodes(this.named(view.contract))));
+    if (Array.isArray(view.trick) && view.trick.length > 0) {
       const trick = h("ul", { class: "trick", id: "trick" });
       for (const play of view.trick as { seat?: number; card?: string }[]) {
         if (isCard(play.card)) trick.append(h("li", {}, `${names[play.seat ?? -1] ?? ""} `, cardElement(play.card)));
@@ -329,13 +371,23 @@ class TablePage {
     );
   }
 
+  /** An object with its seat numbers (`seat`, `bidder`, `team` stays) replaced by names. */
+  private named(value: object): Record<string, unknown> {
+    const names = this.names();
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      out[key] = (key === "seat" || key === "bidder" || key === "player") && typeof item === "number" ? (names[item] ?? item) : item;
+    }
+    return out;
+  }
+
   private renderHand(mine: number | undefined): void {
     if (mine === undefined || !Array.isArray(this.view.hand)) {
       this.hand.replaceChildren();
       return;
     }
     const legal = this.view.legal ?? [];
-    const playable = new Set(legal.map((c) => c.card).filter(isCard));
+    const playable = new Set(legal.flatMap(cardsOf));
     const row = h("div", { class: "hand", id: "hand", role: "group", "aria-label": "Your cards" });
     for (const card of this.view.hand as string[]) {
       const button = cardElement(card, "button") as HTMLButtonElement;
@@ -353,7 +405,7 @@ class TablePage {
   /** A card of the hand clicked: its only move is played; with several (a suit to name, an
    * announcement), the moves show only that card's, to choose from. */
   private pick(card: string): void {
-    const entries = (this.view.legal ?? []).filter((c) => c.card === card);
+    const entries = (this.view.legal ?? []).filter((c) => cardsOf(c).includes(card));
     if (entries.length === 1) void this.act(entries[0]!);
     else if (entries.length > 1) {
       this.selected = card;
@@ -370,10 +422,16 @@ class TablePage {
       this.moves.replaceChildren();
       return;
     }
-    if (this.selected && legal.some((c) => c.card === this.selected)) legal = legal.filter((c) => c.card === this.selected);
+    const selected = this.selected;
+    if (selected && legal.some((c) => cardsOf(c).includes(selected))) legal = legal.filter((c) => cardsOf(c).includes(selected));
     else this.selected = undefined;
     const list = h("div", { class: "move-list", id: "moves" });
-    legal.forEach((command) => {
+    // a kind with many entries alike (vida's bids: points and suit) is one form of choices
+    const byKind = new Map<string, CommandJson[]>();
+    for (const command of legal) byKind.set(command.kind, [...(byKind.get(command.kind) ?? []), command]);
+    const forms = new Set([...byKind].filter(([, entries]) => entries.length > MANY && choosable(entries)).map(([kind]) => kind));
+    for (const kind of forms) list.append(this.choiceForm(kind, byKind.get(kind)!));
+    legal.filter((c) => !forms.has(c.kind)).forEach((command) => {
       const key = `move-${JSON.stringify(command)}`;
       const button = h("button", { type: "button", class: "move", "data-kind": command.kind, "data-key": key, "aria-label": commandText(command) });
       if (isCard(command.card)) button.dataset.card = command.card;
@@ -389,26 +447,76 @@ class TablePage {
     fill(this.moves, h("h2", { id: "moves-title", text: "Your moves" }), list, back);
   }
 
+  /** One form for many moves of a kind that differ by a few fields: a list of choices per field,
+   * each offering only the values some legal move has given the ones chosen before it. */
+  private choiceForm(kind: string, entries: CommandJson[]): HTMLElement {
+    const keys = varying(entries);
+    const form = h("form", { class: "choice", "data-kind": kind, "aria-label": commandText({ kind }) });
+    const selects = keys.map((key) => h("select", { id: `choice-${kind}-${key}`, "data-key": `choice-${kind}-${key}`, "data-field": key }));
+    const submit = h("button", { type: "submit", class: "move", "data-kind": kind, "data-key": `choice-${kind}` });
+    const matching = () => entries.filter((e) => selects.every((sel) => JSON.stringify(e[sel.dataset.field!]) === sel.value));
+    const refill = (from: number) => {
+      for (let i = from; i < selects.length; i++) {
+        const select = selects[i]!;
+        const before = select.value;
+        const fits = entries.filter((e) => selects.slice(0, i).every((sel) => JSON.stringify(e[sel.dataset.field!]) === sel.value));
+        const values = [...new Set(fits.map((e) => JSON.stringify(e[keys[i]!])))];
+        select.replaceChildren(...values.map((v) => h("option", { value: v }, ...valueText(JSON.parse(v) as unknown))));
+        if (values.includes(before)) select.value = before;
+      }
+      const [chosen] = matching();
+      submit.replaceChildren(...(chosen ? commandNodes(chosen) : [document.createTextNode(commandText({ kind }))]));
+      submit.setAttribute("aria-label", chosen ? commandText(chosen) : commandText({ kind }));
+    };
+    selects.forEach((select, i) => select.addEventListener("change", () => refill(i + 1)));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const [chosen] = matching();
+      if (chosen) void this.act(chosen);
+    });
+    form.append(
+      ...selects.map((select, i) => h("label", { for: select.id, class: "field" }, `${keys[i]!.replaceAll("_", " ")} `, select)),
+      submit,
+    );
+    refill(0);
+    return form;
+  }
+
   private busy = false;
 
   private async act(command: CommandJson): Promise<void> {
     if (this.busy) return;
     this.busy = true;
+    this.main.setAttribute("aria-busy", "true");
     this.selected = undefined;
     try {
-      const result = await this.client.act(this.tableId, command, { viewVersion: this.version });
-      this.apply(result);
-      status("");
-    } catch (err) {
-      if (isStale(err)) status("The table moved on: choose again.");
-      else status(`Refused: ${message(err)}`);
-      try {
-        this.apply(await this.client.view(this.tableId));
-      } catch {
-        // the watch brings the next view
+      for (let attempt = 0; ; attempt++) {
+        const chosenFrom = this.view;
+        try {
+          this.apply(await this.client.act(this.tableId, command, { viewVersion: this.version }));
+          status("");
+          return;
+        } catch (err) {
+          if (!isStale(err)) {
+            status(`Refused: ${message(err)}`);
+            this.apply(await this.client.view(this.tableId));
+            return;
+          }
+          // Only the table's part moved (a seed given, a seat taken): the game is as it was
+          // when the move was chosen, so send it again; else choose again from the new view.
+          const fresh = await this.client.view(this.tableId);
+          this.apply(fresh);
+          if (attempt > 2 || !sameGame(chosenFrom, fresh.view)) {
+            status("The table moved on: choose again.");
+            return;
+          }
+        }
       }
+    } catch (err) {
+      status(message(err));
     } finally {
       this.busy = false;
+      this.main.removeAttribute("aria-busy");
     }
   }
 

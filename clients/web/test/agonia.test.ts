@@ -102,8 +102,8 @@ describe("the web page", () => {
       const card = page.locator("#hand button.card.legal").first();
       if ((await card.count()) > 0) {
         await card.click();
-        // a card with several moves (an ace: which suit) shows them: take the first
-        if ((await page.locator("#moves button.move[data-card]").count()) > 0 && (await shown(page)).version === before.version) {
+        // a card with several moves (an ace: which suit) is picked, and shows them: take the first
+        if ((await page.locator('#hand button.card[aria-pressed="true"]').count()) > 0) {
           await page.locator("#moves button.move").first().click();
         }
       } else {
@@ -111,7 +111,7 @@ describe("the web page", () => {
       }
       clicks++;
       await page.waitForFunction(
-        (v) => Number(document.getElementById("main")!.dataset.version) > v,
+        (v) => Number(document.getElementById("main")!.dataset.version) > v && !document.getElementById("main")!.hasAttribute("aria-busy"),
         before.version,
         { timeout: 30_000 },
       );
