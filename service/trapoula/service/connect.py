@@ -212,6 +212,12 @@ class ConnectTableService:
         """GetRecord."""
         return cast(pb.GetRecordResponse, await self._call("GetRecord", request, ctx))
 
+    async def replay_record(
+        self, request: pb.ReplayRecordRequest, ctx: RequestContext[Any, Any]
+    ) -> pb.ReplayRecordResponse:
+        """ReplayRecord."""
+        return cast(pb.ReplayRecordResponse, await self._call("ReplayRecord", request, ctx))
+
     async def list_tables(self, request: pb.ListTablesRequest, ctx: RequestContext[Any, Any]) -> pb.ListTablesResponse:
         """ListTables."""
         return cast(pb.ListTablesResponse, await self._call("ListTables", request, ctx))
