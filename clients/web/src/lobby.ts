@@ -215,7 +215,13 @@ async function listMatches(section: HTMLElement): Promise<void> {
     const list = h("ul", { class: "matches" });
     for (const match of matches) {
       const players = match.players.map((p) => `${p.name}${p.won ? " (won)" : ""}`).join(", ");
-      list.append(h("li", {}, h("a", { href: tableLink(match.tableId), text: match.game }), ` — ${players}`));
+      list.append(
+        h("li", {},
+          h("a", { href: tableLink(match.tableId), text: match.game }),
+          ` — ${players} `,
+          match.recordAvailable ? h("a", { href: `#/replay/${encodeURIComponent(match.tableId)}`, text: "Replay", "data-replay": match.tableId }) : null,
+        ),
+      );
     }
     section.append(list);
   } catch (err) {

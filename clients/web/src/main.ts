@@ -1,7 +1,9 @@
-/** The page's router: `#/` the lobby, `#/t/<table id>` a table. */
+/** The page's router: `#/` the lobby, `#/t/<table id>` a table, `#/replay` the replay viewer
+ * (`#/replay/<table id>`: a finished match's record). */
 import "./style.css";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
+import { showReplay } from "./replay.js";
 
 const main = document.getElementById("main")!;
 let leave: (() => void) | undefined;
@@ -11,7 +13,11 @@ function route(): void {
   leave = undefined;
   const hash = window.location.hash.replace(/^#/, "");
   const table = /^\/t\/([^/]+)$/.exec(hash);
-  if (table) {
+  const replay = /^\/replay(?:\/([^/]+))?$/.exec(hash);
+  if (replay) {
+    document.title = "trapoula: replay";
+    leave = showReplay(main, replay[1] ? decodeURIComponent(replay[1]) : undefined);
+  } else if (table) {
     document.title = "trapoula: table";
     leave = showTable(main, decodeURIComponent(table[1]!));
   } else {

@@ -7,25 +7,14 @@
  * is opened again from the last version seen (nothing missed, nothing twice).
  */
 import { isStale, myMove, type CommandJson, type TrapoulaClient, type Update, type ViewJson } from "@trapoula/client";
-import { cardElement, cardsElement, isCard } from "./cards.js";
-import { commandNodes, commandText, eventNode, valueNodes } from "./describe.js";
+import { cardElement, isCard } from "./cards.js";
+import { boardNodes, resultsNodes, seatsNodes, type Scene, type SeatInfo } from "./board.js";
+import { commandNodes, commandText, eventNode } from "./describe.js";
 import { anonymous, clientFor, playerName, remember, seatOf, setPlayerName, tableLink, transport } from "./session.js";
 import { TrapoulaClient as Client } from "@trapoula/client";
 import { fill, h, message, status } from "./ui.js";
 
-/** Keys of a view shown in their own places (the rest go under "More of the table"). */
-const SHOWN = new Set([
-  "legal", "acting", "table", "names", "hand", "hand_sizes", "totals", "seat", "game", "options", "commitment",
-  "commitments", "explicit_deal", "last_hand", "discard", "top_card", "active_suit", "to_act", "phase", "hand_no",
-  "trick", "trump", "revealed", "match_winner", "winner", "match_over", "hand_over", "stock_count", "pending_draw",
-  "submitted", "eliminated", "waiting", "live", "contract",
-]);
 
-interface Seat {
-  name: string;
-  bot: boolean;
-  free: boolean;
-}
 
 /** Events shown in the log when the page opens (the ones before the view it opened at). */
 const BACKLOG = 30;
@@ -175,7 +164,7 @@ class TablePage {
     return this.seatList(view).map((seat, i) => names[i] || seat.name || `seat ${i + 1}`);
   }
 
-  private seatList(view: ViewJson = this.view): Seat[] {
+  private seatList(view: ViewJson = this.view): SeatInfo[] {
     const seats = (view.table?.seats ?? []) as Record<string, unknown>[];
     return seats.map((s) => ({ name: String(s.name ?? ""), bot: Boolean(s.bot), free: Boolean(s.free) }));
   }
@@ -191,11 +180,12 @@ class TablePage {
     this.main.dataset.seat = mine === undefined ? "" : String(mine);
     this.renderHeader(mine);
     this.renderSetup();
-    this.renderSeats(mine);
-    this.renderBoard();
+    const scene: Scene = { view, names: this.names(), seats: this.seatList(), acting: this.acting(), mine };
+    fill(this.seats, ...seatsNodes(scene));
+    fill(this.board, ...boardNodes(scene));
     this.renderHand(mine);
     this.renderMoves();
-    this.renderResults();
+    fill(this.results, ...resultsNodes(scene));
     if (focused) {
       const again = this.main.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`);
       again?.focus();
@@ -301,84 +291,6 @@ class TablePage {
   /** After taking a seat: watch again with the seat's token. */
   private restart(): void {
     void this.follow();
-  }
-
-  private renderSeats(mine: number | undefined): void {
-    const view = this.view;
-    const names = this.names();
-    const seats = this.seatList();
-    const sizes = Array.isArray(view.hand_sizes) ? (view.hand_sizes as number[]) : [];
-    const totals = Array.isArray(view.totals) ? (view.totals as number[]) : [];
-    const perSeat = totals.length === seats.length;
-    const acting = new Set(this.acting());
-    const revealed = Array.isArray(view.revealed) ? (view.revealed as string[][]) : [];
-    const submitted = new Set(Array.isArray(view.submitted) ? (view.submitted as number[]) : []);
-    const out = new Set(Array.isArray(view.eliminated) ? (view.eliminated as number[]) : []);
-    const list = h("ol", { class: "seats" });
-    seats.forEach((seat, i) => {
-      const facts: Node[] = [];
-      if (seat.free) facts.push(h("span", { class: "fact", text: "open seat" }));
-      if (sizes[i] !== undefined) facts.push(h("span", { class: "fact", "data-cards": sizes[i], text: `${sizes[i]} cards` }));
-      if (perSeat) facts.push(h("span", { class: "fact", "data-total": totals[i], text: `total ${totals[i]}` }));
-      if (submitted.has(i)) facts.push(h("span", { class: "fact sealed", "data-sealed": "true", text: "moved (sealed)" }));
-      if (out.has(i)) facts.push(h("span", { class: "fact", text: "out of the hand" }));
-      const classes = ["seat", acting.has(i) ? "acting" : "", i === mine ? "you" : ""].filter(Boolean).join(" ");
-      list.append(
-        h("li", { class: classes, "data-seat": i, "aria-current": acting.has(i) ? "true" : undefined },
-          h("span", { class: "name" }, names[i] ?? "", seat.bot ? " (computer)" : "", i === mine ? " (you)" : ""),
-          acting.has(i) ? h("span", { class: "to-play", text: " to play" }) : null,
-          " ",
-          ...facts,
-          revealed[i]?.length ? h("span", { class: "revealed" }, " revealed ", cardsElement(revealed[i]!, `${names[i]}'s revealed cards`)) : null,
-        ),
-      );
-    });
-    const teams = !perSeat && totals.length > 0
-      ? h("p", { class: "teams" }, ...totals.map((t, team) => h("span", { class: "fact", "data-team-total": t, text: `team of seats ${seats.map((_, i) => i).filter((i) => i % totals.length === team).map((i) => i + 1).join(" & ")}: ${t}` })))
-      : null;
-    fill(this.seats, h("h2", { id: "seats-title", text: "Seats" }), list, teams);
-  }
-
-  private renderBoard(): void {
-    const view = this.view;
-    const names = this.names();
-    const items: Node[] = [];
-    const item = (label: string, ...value: Node[]) => items.push(h("dt", { text: label }), h("dd", {}, ...value));
-    if (isCard(view.top_card)) item("Up-card", h("span", { id: "up-card" }, cardElement(view.top_card)));
-    if (typeof view.active_suit === "string") item("Suit to follow", ...valueNodes(view.active_suit));
-    if (typeof view.pending_draw === "number" && view.pending_draw > 0) item("Cards to draw", h("span", { text: String(view.pending_draw) }));
-    if (typeof view.trump === "string") item("Trumps", ...valueNodes(view.trump));
-    if (view.contract && typeof view.contract === "object") item("Contract", h("span", { id: "contract" }, ...valueNodes(this.named(view.contract))));
-    if (Array.isArray(view.trick) && view.trick.length > 0) {
-      const trick = h("ul", { class: "trick", id: "trick" });
-      for (const play of view.trick as { seat?: number; card?: string }[]) {
-        if (isCard(play.card)) trick.append(h("li", {}, `${names[play.seat ?? -1] ?? ""} `, cardElement(play.card)));
-      }
-      item("Trick", trick);
-    }
-    if (typeof view.stock_count === "number") item("Stock", h("span", { text: `${view.stock_count} cards` }));
-    const more = h("dl", { class: "more" });
-    for (const [key, value] of Object.entries(view)) {
-      if (SHOWN.has(key) || value === null || value === undefined) continue;
-      if (Array.isArray(value) && value.length === 0) continue;
-      more.append(h("dt", { text: key.replaceAll("_", " ") }), h("dd", {}, ...valueNodes(value)));
-    }
-    fill(
-      this.board,
-      h("h2", { id: "board-title", text: "On the table" }),
-      items.length ? h("dl", { class: "centre" }, ...items) : null,
-      more.children.length ? h("details", {}, h("summary", { text: "More of the table" }), more) : null,
-    );
-  }
-
-  /** An object with its seat numbers (`seat`, `bidder`, `team` stays) replaced by names. */
-  private named(value: object): Record<string, unknown> {
-    const names = this.names();
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      out[key] = (key === "seat" || key === "bidder" || key === "player") && typeof item === "number" ? (names[item] ?? item) : item;
-    }
-    return out;
   }
 
   private renderHand(mine: number | undefined): void {
@@ -520,40 +432,6 @@ class TablePage {
     }
   }
 
-  private renderResults(): void {
-    const view = this.view;
-    const names = this.names();
-    const parts: Node[] = [];
-    const last = view.last_hand as { hand_points?: (number | null)[]; hands?: string[][]; reason?: string; winner?: number | null } | undefined;
-    if (last && typeof last === "object") {
-      const rows = (last.hand_points ?? []).map((points, i) =>
-        h("tr", { "data-seat": i },
-          h("th", { scope: "row", text: names[i] ?? `seat ${i + 1}` }),
-          h("td", { "data-points": points ?? "", text: points === null ? "—" : String(points) }),
-          h("td", {}, cardsElement(last.hands?.[i] ?? [], `${names[i]}'s cards left`)),
-        ),
-      );
-      const winner = typeof last.winner === "number" ? `${names[last.winner]} went out` : "nobody went out";
-      parts.push(
-        h("h2", { id: "last-hand", text: "Last hand" }),
-        h("p", { text: `${winner}${last.reason ? ` (${last.reason.replaceAll("_", " ")})` : ""}.` }),
-        h("table", { class: "points", id: "last-hand-points" },
-          h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Points" }), h("th", { scope: "col", text: "Cards left" }))),
-          h("tbody", {}, ...rows),
-        ),
-      );
-    }
-    if (view.table?.status === "over") {
-      const winner = typeof view.match_winner === "number" ? view.match_winner : typeof view.winner === "number" ? view.winner : undefined;
-      const totals = Array.isArray(view.totals) ? (view.totals as number[]) : [];
-      parts.push(
-        h("h2", { id: "match-over", text: "The match is over" }),
-        h("p", { id: "match-winner", text: winner === undefined ? "" : `Winner: ${totals.length === names.length ? names[winner] : `team ${winner + 1}`}.` }),
-        h("p", {}, h("a", { href: "#/", text: "Back to the lobby" })),
-      );
-    }
-    this.results.replaceChildren(...parts);
-  }
 }
 
 export { anonymous };

@@ -129,6 +129,20 @@ describe("the web page", () => {
       .evaluateAll((els) => els.map((e) => ((e as HTMLElement).dataset.points === "" ? null : Number((e as HTMLElement).dataset.points))));
     expect(points).toEqual((view.last_hand as { hand_points: (number | null)[] }).hand_points);
     await page.screenshot({ path: `${SHOTS}table-agonia-over.png`, fullPage: true });
+
+    // the finished match is in the lobby's history, and its record opens in the replay viewer
+    await page.goto(server.webUrl);
+    const replay = page.locator(`a[data-replay="${tableId}"]`);
+    for (let i = 0; i < 50 && (await replay.count()) === 0; i++) {
+      await page.waitForTimeout(200);
+      await page.reload();
+    }
+    await replay.click();
+    await page.waitForSelector('#verdict[data-verified="true"]');
+    await page.locator("#replay-seat").selectOption("0");
+    await page.locator("#replay-last").click();
+    await page.waitForSelector('#main[data-seat="0"][data-position]:not([data-position="0"])');
+    await page.screenshot({ path: `${SHOTS}replay-agonia.png`, fullPage: true });
     expect(errors).toEqual([]);
   });
 });
