@@ -26,7 +26,7 @@ export const SHOWN = new Set([
   "legal", "acting", "table", "names", "hand", "hand_sizes", "totals", "seat", "game", "options", "commitment",
   "commitments", "explicit_deal", "last_hand", "discard", "top_card", "active_suit", "to_act", "phase", "hand_no",
   "trick", "trump", "revealed", "match_winner", "winner", "match_over", "hand_over", "stock_count", "pending_draw",
-  "submitted", "eliminated", "waiting", "live", "contract",
+  "submitted", "eliminated", "waiting", "live", "contract", "discard_top",
 ]);
 
 /** The seats: names, card counts, totals (a team's under the seats), whose turn, sealed moves, revealed cards. */
@@ -75,6 +75,7 @@ export function boardNodes(scene: Scene): Node[] {
   const items: Node[] = [];
   const item = (label: string, ...value: Node[]) => items.push(h("dt", { text: label }), h("dd", {}, ...value));
   if (isCard(view.top_card)) item("Up-card", h("span", { id: "up-card" }, cardElement(view.top_card)));
+  if (isCard(view.discard_top)) item("Discard pile", h("span", { id: "discard-top" }, cardElement(view.discard_top)));
   if (typeof view.active_suit === "string") item("Suit to follow", ...valueNodes(view.active_suit));
   if (typeof view.pending_draw === "number" && view.pending_draw > 0) item("Cards to draw", h("span", { text: String(view.pending_draw) }));
   if (typeof view.trump === "string") item("Trumps", ...valueNodes(view.trump));

@@ -1,0 +1,92 @@
+// Every game at the web page, in a real headless Chromium: a table with computer players created
+// in the lobby, moves made by clicking (a card of the hand where one may be played, else the first
+// move) and one from the keyboard, the hand shown checked against the server's view each time the
+// table waits for the page.  A screenshot of each game's table goes to docs/screenshots/.
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { TrapoulaClient } from "@trapoula/client";
+import { launch, type Browser } from "./browser.js";
+import { startServer, type Server } from "./server.js";
+
+const SHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
+
+let server: Server;
+let browser: Browser;
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await startServer();
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const dataset = (page: Page) =>
+  page.evaluate(() => {
+    const main = document.getElementById("main")!;
+    return {
+      version: Number(main.dataset.version),
+      status: main.dataset.status ?? "",
+      hand: [...document.querySelectorAll<HTMLElement>("#hand .card")].map((c) => c.dataset.card!),
+    };
+  });
+
+async function play(game: string, seats: number, moves: number): Promise<void> {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  await page.goto(server.webUrl);
+  await page.locator("#player-name").fill("ann");
+  await page.locator("#create-game").selectOption(game);
+  await page.locator("#create-seats").fill(String(seats));
+  await page.locator("#create-seats").dispatchEvent("change");
+  await page.locator("#create-submit").click();
+  await page.waitForURL(/#\/t\//);
+  const tableId = decodeURIComponent(new URL(page.url()).hash.replace("#/t/", ""));
+  const client = new TrapoulaClient(server.transport(), { seeds: false });
+  client.token = await page.evaluate((id) => JSON.parse(localStorage.getItem(`trapoula.table.${id}`)!).seatToken as string, tableId);
+
+  for (let move = 0; move < moves; move++) {
+    await page.waitForSelector('#main[data-my-turn="true"][data-status="playing"], #main[data-status="over"]', { timeout: 60_000 });
+    const before = await dataset(page);
+    if (before.status === "over") break;
+    const { view } = await client.view(tableId);
+    expect(before.hand).toEqual(view.hand ?? []);
+    if (move === 1) await page.screenshot({ path: `${SHOTS}game-${game}.png`, fullPage: true });
+    const card = page.locator("#hand button.card.legal").first();
+    const choice = page.locator("form.choice button[type=submit]").first();
+    const button = page.locator('#moves button.move:not([data-kind="leave"])').first();
+    const target = (await card.count()) > 0 ? card : (await choice.count()) > 0 ? choice : button;
+    if (move === 0) {
+      await target.focus(); // keyboard play: a focused card or move is played with Enter
+      await page.keyboard.press("Enter");
+    } else await target.click();
+    if ((await page.locator('#hand button.card[aria-pressed="true"]').count()) > 0) {
+      await page.locator("#moves button.move").first().click();
+    }
+    await page.waitForFunction(
+      (v) => Number(document.getElementById("main")!.dataset.version) > v && !document.getElementById("main")!.hasAttribute("aria-busy"),
+      before.version,
+      { timeout: 60_000 },
+    );
+  }
+  expect(await page.locator("#connection").textContent()).not.toContain("Refused");
+  expect(errors).toEqual([]);
+  await page.close();
+}
+
+describe("every game at the web page", () => {
+  it.each([
+    ["crazy_eights", 3],
+    ["mau_mau", 3],
+    ["giminaiciai", 3],
+    ["romis", 3],
+    ["vida", 4],
+    ["agonia", 2],
+  ])("plays %s with computer players", async (game, seats) => {
+    await play(game, seats, 6);
+  });
+});
