@@ -94,7 +94,7 @@ check: lint typecheck imports protolint test tsclient webtest  ## everything CI 
 demo: $(STAMP)  ## play a full Agonia match between four bots over gRPC on SQLite and verify its record
 	$(VENV)/bin/trapoula demo
 
-serve: $(STAMP)  ## run the server with the web page on http://127.0.0.1:8080/ (TRAPOULA_ADDRESS, TRAPOULA_DATABASE_URL, TRAPOULA_CONNECT_ADDRESS)
+serve: install  ## run the server with the web page on http://127.0.0.1:8080/ (TRAPOULA_ADDRESS, TRAPOULA_DATABASE_URL, TRAPOULA_CONNECT_ADDRESS)
 	TRAPOULA_CONNECT_ADDRESS=$${TRAPOULA_CONNECT_ADDRESS:-127.0.0.1:8080} $(VENV)/bin/trapoula serve
 
 play: $(STAMP)  ## play Agonia in the terminal against three bots

@@ -162,7 +162,9 @@ async function createTable(game: string, seats: number, options: JsonObject, nam
 }
 
 async function listTables(section: HTMLElement, name: HTMLInputElement): Promise<void> {
-  section.replaceChildren(h("h2", { id: "open-tables", text: "Open tables" }));
+  const refresh = h("button", { type: "button", class: "small", id: "refresh", text: "Refresh" });
+  refresh.addEventListener("click", () => void listTables(section, name));
+  section.replaceChildren(h("h2", { id: "open-tables" }, "Open tables ", refresh));
   const { tables } = await anonymous.service.listLobby({});
   if (tables.length === 0) {
     section.append(h("p", { text: "No open table: create one." }));

@@ -90,6 +90,9 @@ class TablePage {
     this.abort.abort();
   }
 
+  /** The computer players' levels of this table's game (ListGames). */
+  private levels: string[] = ["heuristic", "random"];
+
   async open(): Promise<void> {
     this.main.replaceChildren(
       this.header,
@@ -104,7 +107,10 @@ class TablePage {
     );
     this.main.dataset.table = this.tableId;
     try {
-      this.apply(await this.client.view(this.tableId));
+      const first = await this.client.view(this.tableId);
+      const game = (await anonymous.service.listGames({})).games.find((g) => g.key === first.view.game);
+      if (game?.botLevels.length) this.levels = [...game.botLevels].sort((a, b) => Number(b === "heuristic") - Number(a === "heuristic"));
+      this.apply(first);
     } catch (err) {
       this.main.replaceChildren(h("h1", { text: "Table" }), h("p", { role: "alert", text: `No such table: ${message(err)}` }));
       return;
@@ -265,7 +271,7 @@ class TablePage {
     if (held.ownerToken && (table.status === "open" || table.status === "ready")) {
       if (free.length > 0) {
         const level = h("select", { id: "bot-level", "data-key": "bot-level" });
-        for (const l of ["heuristic", "random"]) level.append(h("option", { value: l, text: l }));
+        for (const l of this.levels) level.append(h("option", { value: l, text: l }));
         const add = h("button", { type: "button", id: "add-bot", text: "Add a computer player", "data-key": "add-bot" });
         add.addEventListener("click", () => void this.owner(() => this.client.addBot(this.tableId, level.value, undefined, "", held.ownerToken)));
         parts.push(h("p", { class: "field" }, h("label", { for: "bot-level", text: "Computer level " }), level, " ", add));
@@ -431,7 +437,4 @@ class TablePage {
       this.main.removeAttribute("aria-busy");
     }
   }
-
 }
-
-export { anonymous };
