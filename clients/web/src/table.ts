@@ -69,6 +69,8 @@ class TablePage {
   private selected: string | undefined;
   private readonly logged = new Set<number>();
   private readonly abort = new AbortController();
+  /** The watch stream's own controller: aborted to open it again (network back, a seat taken). */
+  private stream: AbortController | undefined;
   private readonly header = h("div", { class: "table-head" });
   private readonly setup = h("div", { class: "setup" });
   private readonly seats = h("section", { class: "seats-area", "aria-labelledby": "seats-title" });
@@ -88,6 +90,8 @@ class TablePage {
 
   close(): void {
     this.abort.abort();
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
   }
 
   /** The computer players' levels of this table's game (ListGames). */
@@ -106,6 +110,8 @@ class TablePage {
       h("section", { class: "log-area", "aria-labelledby": "log-title" }, h("h2", { id: "log-title", text: "What happened" }), this.log),
     );
     this.main.dataset.table = this.tableId;
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
     try {
       const first = await this.client.view(this.tableId);
       const game = (await anonymous.service.listGames({})).games.find((g) => g.key === first.view.game);
@@ -120,32 +126,50 @@ class TablePage {
 
   /** Watch the table from the last version seen; after a break, look again and watch again. */
   private async follow(): Promise<void> {
-    const signal = this.abort.signal;
+    const page = this.abort.signal;
     for (;;) {
+      const stream = new AbortController();
+      this.stream = stream;
+      const stop = () => stream.abort();
+      page.addEventListener("abort", stop, { once: true });
       try {
         // from a few events back, so that the log shows what happened just before
         const from = this.logged.size === 0 ? Math.max(this.version - BACKLOG, 0) : Math.max(this.version, 0);
-        for await (const update of this.client.watch(this.tableId, from, signal)) {
-          status("");
+        for await (const update of this.client.watch(this.tableId, from, stream.signal)) {
+          if (navigator.onLine) status("");
           this.note(update);
           this.apply(update);
         }
         return; // the match is over
       } catch (err) {
-        if (signal.aborted) return;
-        console.warn("watch", err);
-        status(`Connection lost (${message(err)}); reconnecting…`);
-        await sleep(2000);
-        if (signal.aborted) return;
+        if (page.aborted) return;
+        if (!stream.signal.aborted) {
+          // the stream broke (beyond the client's own retries): say so, wait, look again
+          console.warn("watch", err);
+          status(`Connection lost (${message(err)}); reconnecting…`);
+          await sleep(2000);
+        }
+        if (page.aborted) return;
         try {
           this.apply(await this.client.view(this.tableId));
-          status("");
+          if (navigator.onLine) status("");
         } catch {
           // still away: try again
         }
+      } finally {
+        page.removeEventListener("abort", stop);
       }
     }
   }
+
+  /** The browser lost its network: say so (the stream may hang rather than fail). */
+  private readonly onOffline = (): void => status("Connection lost; reconnecting when the network is back…");
+
+  /** The network is back: open the stream again from the last version seen. */
+  private readonly onOnline = (): void => {
+    status("Back online: catching up…");
+    this.stream?.abort();
+  };
 
   private note(update: Update): void {
     if (!update.event || this.logged.has(update.version)) return;
@@ -296,7 +320,7 @@ class TablePage {
 
   /** After taking a seat: watch again with the seat's token. */
   private restart(): void {
-    void this.follow();
+    this.stream?.abort();
   }
 
   private renderHand(mine: number | undefined): void {

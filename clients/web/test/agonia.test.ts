@@ -77,7 +77,15 @@ describe("the web page", () => {
         await page.screenshot({ path: `${SHOTS}table-agonia.png`, fullPage: true });
         checkedHand = true;
 
-        // a reload (a dropped connection, a closed tab) comes back to the same seat and hand
+        // a dropped connection: the page says so, and once back resumes where it was
+        await browser.context.setOffline(true);
+        await expect.poll(() => page.locator("#connection").textContent(), { timeout: 30_000 }).toContain("reconnecting");
+        await browser.context.setOffline(false);
+        await expect.poll(() => page.locator("#connection").textContent(), { timeout: 30_000 }).toBe("");
+        await page.waitForSelector('#main[data-my-turn="true"]');
+        expect((await shown(page)).hand).toEqual(view.hand);
+
+        // a reload (a closed tab, opened again) comes back to the same seat and hand
         await page.reload();
         await page.waitForSelector('#main[data-my-turn="true"]');
         expect((await shown(page)).hand).toEqual(view.hand);
