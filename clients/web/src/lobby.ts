@@ -48,6 +48,7 @@ async function createForm(name: HTMLInputElement): Promise<HTMLElement> {
   const others = h("fieldset", { class: "others" });
   const options = h("fieldset", { class: "options" });
   const error = h("p", { class: "error", role: "alert" });
+  const secret = h("input", { id: "create-private", type: "checkbox" });
   const submit = h("button", { type: "submit", id: "create-submit", text: "Create the table" });
 
   const info = () => games.find((g) => g.key === game.value)!;
@@ -125,7 +126,7 @@ async function createForm(name: HTMLInputElement): Promise<HTMLElement> {
           else if (input.value !== "") chosen[key] = Number(input.value);
         }
         const levels = [...others.querySelectorAll("select")].map((s) => s.value);
-        const tableId = await createTable(game.value, levels.length + 1, chosen, who, levels);
+        const tableId = await createTable(game.value, levels.length + 1, chosen, who, levels, secret.checked);
         window.location.hash = `#/t/${encodeURIComponent(tableId)}`;
       } catch (err) {
         error.textContent = `The table was not created: ${message(err)}`;
@@ -140,6 +141,7 @@ async function createForm(name: HTMLInputElement): Promise<HTMLElement> {
     h("p", { class: "field" }, h("label", { for: "create-game", text: "Game " }), game),
     h("p", { class: "field" }, h("label", { for: "create-seats", text: "Seats " }), seats),
     others,
+    h("p", { class: "field" }, secret, h("label", { for: "create-private", text: "Private: not listed, joined only from its link" })),
     options,
     error,
     submit,
@@ -149,12 +151,20 @@ async function createForm(name: HTMLInputElement): Promise<HTMLElement> {
 }
 
 /** Create a table, take its first seat, seat the computer players (`levels[i]` for seat i+1, ""
- * for an open seat) and start the match when no seat is left open; returns its id. */
-async function createTable(game: string, seats: number, options: JsonObject, name: string, levels: string[]): Promise<string> {
+ * for an open seat) and start the match when no seat is left open; returns its id.  A private
+ * table is not listed; its link carries the invitation code. */
+async function createTable(
+  game: string,
+  seats: number,
+  options: JsonObject,
+  name: string,
+  levels: string[],
+  unlisted: boolean,
+): Promise<string> {
   const client = new TrapoulaClient(transport);
-  const { tableId, ownerToken } = await client.createTable(game, seats, options);
-  remember(tableId, { ownerToken, name });
-  const joined = await client.join(tableId, name, 0);
+  const { tableId, ownerToken, invitationCode } = await client.createTable(game, seats, options, { private: unlisted });
+  remember(tableId, { ownerToken, name, invitationCode });
+  const joined = await client.join(tableId, name, 0, invitationCode);
   remember(tableId, { seat: joined.seat, seatToken: joined.seatToken });
   for (const [i, level] of levels.entries()) if (level) await client.addBot(tableId, level, i + 1, "", ownerToken);
   if (levels.every((level) => level)) await client.startMatch(tableId, ownerToken);

@@ -61,7 +61,8 @@ export function clientFor(tableId: string): TrapoulaClient {
   return client;
 }
 
-/** The address of a table's page, to share. */
-export function tableLink(tableId: string): string {
-  return `${window.location.origin}${window.location.pathname}#/t/${encodeURIComponent(tableId)}`;
+/** The address of a table's page, to share; a private table's carries its invitation code. */
+export function tableLink(tableId: string, invitationCode = ""): string {
+  const code = invitationCode ? `/${encodeURIComponent(invitationCode)}` : "";
+  return `${window.location.origin}${window.location.pathname}#/t/${encodeURIComponent(tableId)}${code}`;
 }

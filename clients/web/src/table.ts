@@ -56,7 +56,8 @@ function sameGame(a: ViewJson, b: ViewJson): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function showTable(main: HTMLElement, tableId: string): () => void {
+export function showTable(main: HTMLElement, tableId: string, invitationCode = ""): () => void {
+  if (invitationCode) remember(tableId, { invitationCode });
   const page = new TablePage(main, tableId);
   void page.open();
   return () => page.close();
@@ -226,7 +227,7 @@ class TablePage {
     const view = this.view;
     const table = view.table ?? {};
     const game = String(view.game ?? "");
-    const link = tableLink(this.tableId);
+    const link = tableLink(this.tableId, seatOf(this.tableId).invitationCode);
     const copy = h("button", { type: "button", class: "small", text: "Copy the link", "data-key": "copy" });
     copy.addEventListener("click", () => {
       void navigator.clipboard?.writeText(link).then(() => status("Link copied."), () => status(link));
@@ -280,7 +281,7 @@ class TablePage {
           setPlayerName(who);
           try {
             const client = new Client(transport);
-            const joined = await client.join(this.tableId, who);
+            const joined = await client.join(this.tableId, who, undefined, held.invitationCode ?? "");
             remember(this.tableId, { seat: joined.seat, seatToken: joined.seatToken, name: who });
             this.client = clientFor(this.tableId);
             this.apply(await this.client.view(this.tableId));

@@ -27,7 +27,14 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function create(page: Page, game: string, seats: number, people: number[], options: Record<string, string> = {}): Promise<string> {
+async function create(
+  page: Page,
+  game: string,
+  seats: number,
+  people: number[],
+  options: Record<string, string> = {},
+  unlisted = false,
+): Promise<string> {
   await page.goto(server.webUrl);
   await page.locator("#player-name").fill("ann");
   await page.locator("#create-game").selectOption(game);
@@ -35,6 +42,7 @@ async function create(page: Page, game: string, seats: number, people: number[],
   await page.locator("#create-seats").dispatchEvent("change");
   for (let seat = 1; seat < seats; seat++) await page.locator(`#seat-${seat}`).selectOption(people.includes(seat) ? "" : "heuristic");
   for (const [key, value] of Object.entries(options)) await page.locator(`#option-${key}`).fill(value);
+  if (unlisted) await page.locator("#create-private").check();
   await page.locator("#create-submit").click();
   await page.waitForURL(/#\/t\//);
   return decodeURIComponent(new URL(page.url()).hash.replace("#/t/", ""));
@@ -62,9 +70,12 @@ async function moveOnce(page: Page): Promise<string | null> {
 describe("sealed rounds and the auction", () => {
   it("plays a romis round with two people in two browsers", async () => {
     const a = await ann.context.newPage();
-    const tableId = await create(a, "romis", 2, [1]);
+    const tableId = await create(a, "romis", 2, [1], {}, true); // private: joined from its link only
     await a.waitForSelector('#main[data-status="open"]');
     const link = (await a.locator(".share a").getAttribute("href"))!;
+    expect(link).toMatch(new RegExp(`#/t/${tableId}/.+`));
+    const lobby = new TrapoulaClient(server.transport(), { seeds: false });
+    expect((await lobby.service.listLobby({})).tables.map((t) => t.tableId)).not.toContain(tableId);
 
     const b = await bob.context.newPage();
     await b.goto(link);
