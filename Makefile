@@ -11,7 +11,7 @@ WEB_STAMP := $(WEB)/node_modules/.installed
 WEB_PAGE := service/trapoula/service/web/index.html
 WEB_SOURCES := $(WEB)/index.html $(WEB)/vite.config.ts $(wildcard $(WEB)/src/*) $(wildcard $(TS)/src/*.ts) protos/trapoula/api/v1/*.proto
 
-.PHONY: help install tsinstall web webinstall webtest wheel proto test check imports lint fmt typecheck protolint protoimage tsclient demo serve play golden docs bench clean image compose-config
+.PHONY: help install tsinstall web webinstall webtest wheel proto test test-fast check imports lint fmt typecheck protolint protoimage tsclient demo serve play golden docs bench clean image compose-config
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -56,8 +56,16 @@ wheel: $(STAMP) web  ## build the wheel (with the web page) into dist/
 proto: $(STAMP)  ## regenerate the gRPC/protobuf and Connect code from protos/ (never edit it by hand)
 	$(PY) hatch_build.py
 
-test: $(STAMP)  ## run the test suite (PostgreSQL tests use TEST_DATABASE_URL, else a container where Docker runs)
-	$(PY) -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder tests
+PYTEST := $(PY) -m pytest -q -o console_output_style=count -n 2 --dist loadscope --no-loadscope-reorder
+
+test: $(STAMP)  ## run the whole test suite, about 9 minutes on 2 cores (PostgreSQL tests use TEST_DATABASE_URL, else a container where Docker runs)
+	@echo "pytest: the whole suite, about 9 minutes on a 2-core machine ([done/total] at the end of each row; make test-fast: about 2)"
+	$(PYTEST) tests
+	$(PY) -m pytest -q --doctest-modules domain
+
+test-fast: $(STAMP)  ## run every test but the long runs and the server processes (markers slow, process), about 2 minutes on 2 cores
+	@echo "pytest: all but the slow and process tests, about 2 minutes on a 2-core machine ([done/total] at the end of each row)"
+	$(PYTEST) -m "not slow and not process" tests
 	$(PY) -m pytest -q --doctest-modules domain
 
 lint: $(STAMP)  ## ruff check and format check
@@ -68,7 +76,7 @@ fmt: $(STAMP)  ## format the code
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-typecheck: $(STAMP)  ## mypy --strict over domain, service and clients
+typecheck: $(STAMP)  ## mypy --strict over domain, service, clients and examples
 	$(VENV)/bin/mypy
 
 imports: $(STAMP)  ## import-linter: the domain is pure, clients stay thin

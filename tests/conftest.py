@@ -6,6 +6,12 @@ the game in the ``trapoula.games`` group), as an installed plug-in would.  Each 
 ``sys.path``, and on ``PYTHONPATH`` for the servers and terminals the tests start, before any test
 reads the registry, so the plug-ins are found through their entry points like any game.
 
+Two markers leave out the long tests (``make test-fast`` runs ``-m "not slow and not process"``;
+``make test`` runs them all): ``slow``, a long run (the random playouts of every game, the quick
+benchmark), and ``process``, a test that starts a Python process of its own (a server, an example
+program, a process it stops with a signal).  A test that starts one unmarked fails at once, so the
+fast run stays fast.
+
 PostgreSQL tests carry the ``postgres`` marker.  They skip, with the reason printed, when no
 database can be had; but when ``TRAPOULA_REQUIRE_POSTGRES=1`` (set by CI, which provides
 ``TEST_DATABASE_URL``) a skipped PostgreSQL test fails the session instead of passing silently.
@@ -15,9 +21,11 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,6 +54,55 @@ with the other tests)."""
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "postgres: needs a PostgreSQL database (TEST_DATABASE_URL)")
+    config.addinivalue_line("markers", "slow: a long run (random playouts, the quick benchmark); not in make test-fast")
+    config.addinivalue_line(
+        "markers", "process: starts a Python process of its own (a server, an example); not in make test-fast"
+    )
+
+
+_RUNNING: list[pytest.Item] = []
+"""The test being set up, run or torn down (in this process)."""
+_PYTHON_FOLDER = Path(sys.executable).resolve().parent
+"""The folder of this interpreter: its ``python`` and the console scripts (``trapoula``) beside it."""
+_popen_init = subprocess.Popen.__init__
+
+
+def _starts_python(args: Any) -> bool:
+    """True when a ``Popen`` argument list (or command string) runs this interpreter or a script of
+    its folder."""
+    first = (
+        args.split()[0]
+        if isinstance(args, str) and args.strip()
+        else args[0]
+        if isinstance(args, list | tuple) and args
+        else None
+    )
+    if not isinstance(first, str | os.PathLike):
+        return False
+    path = Path(first)
+    return path.name.startswith("python") or (path.is_absolute() and path.resolve().parent == _PYTHON_FOLDER)
+
+
+def _guarded_init(self: subprocess.Popen[Any], args: Any, *rest: Any, **options: Any) -> None:
+    item = _RUNNING[-1] if _RUNNING else None
+    if item is not None and "process" not in item.keywords and _starts_python(args):
+        raise RuntimeError(
+            f"{item.nodeid} starts a Python process: mark it @pytest.mark.process (make test-fast leaves those out)"
+        )
+    _popen_init(self, args, *rest, **options)
+
+
+subprocess.Popen.__init__ = _guarded_init  # type: ignore[method-assign]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """Note the running test (its fixtures' set-up and tear-down included) for :func:`_guarded_init`."""
+    _RUNNING.append(item)
+    try:
+        return (yield)
+    finally:
+        _RUNNING.pop()
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:

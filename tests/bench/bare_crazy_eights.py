@@ -1,6 +1,6 @@
 """The bare baseline of the pure domain: Crazy Eights as a minimal hand-written program plays it.
 
-:func:`play_hand` plays one hand of ``crazy_eights``'s default rules (rules/crazy_eights.md: the
+:func:`play_hand` plays one hand of ``crazy_eights``'s default rules (docs/rules/crazy_eights.md: the
 single game, R7.3, no optional rule) between random players, with plain lists and integers and
 nothing else: no events, no states, no commands, no views, no checks.  It is what the cost of a
 random playout through trapoula's ``GameSpec`` (tests/bench/domain.py) is compared with: the same

@@ -22,7 +22,7 @@ from trapoula.domain.registry import GAMES
 from .__main__ import QUICK
 from .figures import SKIPPED, bounds, expected_keys, may_skip
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.slow, pytest.mark.process]
 
 HERE = Path(__file__).resolve().parent
 

@@ -82,6 +82,8 @@ def test_replay_command_prints_a_position_for_one_seat(demo: tuple[DemoResult, s
     out = io.StringIO()
     assert main(["replay", str(result.record_path), "--at", str(dealt), "--seat", str(seat)], out=out) == 0
     text = out.getvalue()
+    explained, text = text.split("\n", 1)  # the first line says what positions and seq numbers are
+    assert explained.startswith("Positions: [N/M] is the match after its N-th game event, of M")
     assert text.startswith(f"[{dealt}/{replay.length}] seq {replay.step(dealt).seq}: You are dealt ")
     assert any(symbol in text for symbol in "♣♦♥♠")
     hand = replay.view(dealt, seat)["hand"]

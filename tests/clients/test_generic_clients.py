@@ -111,7 +111,8 @@ def test_a_game_without_words_plays_plainly_in_the_terminal(monkeypatch: pytest.
     out = io.StringIO()
     assert play.play_loop(session, io.StringIO("1\n" * 400), out) == 0
     text = out.getvalue()
-    assert text.startswith("Match of crazy_eights: you, random-bot-1\n")  # the game and its players only
+    assert text.startswith("Local match (no server): no record is kept")  # where it is played, and its record
+    assert text.split("\n", 1)[1].startswith("Match of crazy_eights: you, random bot 1\n")  # the game, its players
     assert re.search(r"^HandStarted \{'hand_no': 1, ", text, re.MULTILINE)
     menu = re.findall(r"^  \d+\) (.*)$", text, re.MULTILINE)
     assert "draw" in menu and all(re.fullmatch(r"draw|pass|play [2-9TJQKA][♣♦♥♠]( suit [CDHS])?", m) for m in menu)

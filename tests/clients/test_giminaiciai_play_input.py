@@ -1,4 +1,4 @@
-"""Typing Giminaičiai's commands in the terminal (rules/giminaiciai.md R11.1-R11.3) and the menu of
+"""Typing Giminaičiai's commands in the terminal (docs/rules/giminaiciai.md R11.1-R11.3) and the menu of
 ``trapoula play``: ``draw`` / ``stock``, ``take`` / ``pile``, ``discard 7H`` and ``lay 4H 5H 6H 7H | KC
 KD KS extra 1 discard 2C``; a typed command the view lists is sent as listed, any other as typed so
 that the rules give their reason; a long list of lay-downs is cut and the rest listed on ``more``.
@@ -158,11 +158,12 @@ def test_r11_the_prompt_keeps_its_numbers_and_says_what_may_be_typed() -> None:
 
 
 def test_r11_typed_commands_are_not_read_in_other_games() -> None:
-    """In another game's words (agonia's) ``take`` is no command: asked again, then quit."""
+    """In another game's words (agonia's) ``take`` is no command: asked again (with agonia's own
+    typed moves, S11), then quit."""
     out = io.StringIO()
     other, legal = find_game("agonia").text, [{"kind": "pass"}]
     assert _read_choice(io.StringIO("take\nq\n"), out, _turn(legal, {}, other), _typed(legal, other)) is None
-    assert "Please type a number from 1 to 1, or q." in out.getvalue()
+    assert "Please type a number from 1 to 1, pass, or q." in out.getvalue()
 
 
 # --------------------------------------------------------------------------- the menu
@@ -327,7 +328,7 @@ def test_r4_5_r7_1_a_typed_turn_against_the_rules() -> None:
     assert "[cannot_discard_taken_card, R4.5]" in text
     after = text.split("You lay down K♣ K♦ Q♠ K♠ | 4♥ 5♥ 6♥ (7 cards, discarding 2♣)\n", 1)[1]
     assert after.startswith("You score 10 (finishing bonus)\n")
-    assert "You score 1 (card taken)" in after.split("heuristic-bot-1 discards", 1)[0]
+    assert "You score 1 (card taken)" in after.split("heuristic bot 1 discards", 1)[0]
     assert not any(line.startswith("You score") and "extra card" in line for line in after.splitlines())
 
 

@@ -1,4 +1,4 @@
-"""Giminaičiai's commands and events in words (rules/giminaiciai.md sections 8 and 9)."""
+"""Giminaičiai's commands and events in words (docs/rules/giminaiciai.md sections 8 and 9)."""
 
 from __future__ import annotations
 

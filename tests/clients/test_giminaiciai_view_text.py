@@ -1,4 +1,4 @@
-"""A Giminaičiai view in words (rules/giminaiciai.md section 9): the hand and the target, who laid
+"""A Giminaičiai view in words (docs/rules/giminaiciai.md section 9): the hand and the target, who laid
 down what, the discard pile top first, the stock, the card taken this turn, the hand's points and
 the totals; between hands the last hand's ending.  The views are written by hand in the shape of
 ``seat_view`` (its docstring lists the keys)."""

@@ -1,4 +1,4 @@
-"""Typing romis's sealed commands in the terminal (rules/romis.md R13.1-R13.3).
+"""Typing romis's sealed commands in the terminal (docs/rules/romis.md R13.1-R13.3).
 
 ``reveal 5H 7D``, ``reveal 9S with 8S 9D`` (a new combination, R8.2), ``aux`` / ``use_auxiliary``
 and ``cannot``; the play loop sends what was typed and shows the rules' refusal (R5.5).
@@ -107,11 +107,12 @@ def test_r13_the_prompt_takes_numbers_and_typed_commands_and_says_what_to_type()
 
 
 def test_r13_typed_commands_are_not_read_in_other_games() -> None:
-    """In another game's words (agonia's) ``cannot`` is no command: asked again, then quit."""
+    """In another game's words (agonia's) ``cannot`` is no command: asked again (with agonia's own
+    typed moves, S11), then quit."""
     out = io.StringIO()
     other, legal = find_game("agonia").text, [{"kind": "pass"}]
     assert _read_choice(io.StringIO("cannot\nq\n"), out, _turn(legal, other), _typed(legal, other)) is None
-    assert "Please type a number from 1 to 1, or q." in out.getvalue()
+    assert "Please type a number from 1 to 1, pass, or q." in out.getvalue()
 
 
 class Table:

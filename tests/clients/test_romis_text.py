@@ -1,4 +1,4 @@
-"""Romis's commands and events in words, as each viewer sees them (rules/romis.md sections 8 and 9).
+"""Romis's commands and events in words, as each viewer sees them (docs/rules/romis.md sections 8 and 9).
 
 The payloads are written by hand from the table of section 9 (in the form the game's events module
 gives it: ``RoundOpened.live``, ``RoundResolved``'s per-seat lists, ``HandEnded.bonus_factor`` for

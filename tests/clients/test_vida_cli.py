@@ -1,4 +1,4 @@
-"""Vida through the command line (rules/vida.md): a demo of four bots over gRPC whose record
+"""Vida through the command line (docs/rules/vida.md): a demo of four bots over gRPC whose record
 verifies, ``trapoula play`` with bids typed like ``90H`` and three cards typed for the open-vida
 give (locally and at a server), ``trapoula replay`` and ``verify`` of a Vida record, ``trapoula
 games``, and the words the terminal uses for Vida's commands and events."""
@@ -108,7 +108,10 @@ def test_replay_of_a_vida_record_names_the_seats_and_describes_the_events(demo: 
     assert "Match of vida: Anna, Babis, Chrysa, Dimos, games won above 300 points, 1 game to win" in text
     assert re.search(r"--- hand 1 of game 1: (Anna|Babis|Chrysa|Dimos) deals \(commitment [0-9a-f]{16}…\)", text)
     assert re.search(r"(Anna|Babis|Chrysa|Dimos) (bids \d+ [♣♦♥♠]|passes)", text)
-    assert re.search(r"Trick 1: \S+ \S+ \S+ \S+, won by (Anna|Babis|Chrysa|Dimos) \(\d+ points\)", text)
+    player = r"(Anna|Babis|Chrysa|Dimos) (?:10|[2-9JQKA])[♣♦♥♠]"  # a trick names who played each card (R4.14)
+    assert re.search(
+        rf"Trick 1: {player}, {player}, {player}, {player}; won by (Anna|Babis|Chrysa|Dimos) \(\d+ points\)", text
+    )
     assert re.search(r"Deck revealed; salt [0-9a-f]{64}", text)
     assert "{" not in text.split("start of the match", 1)[1]  # every event has words, none falls back to its dict
     shown = replayed(path, "--at", str(position_of(text, " plays ")), "--seat", "1")
@@ -141,21 +144,24 @@ def test_play_vida_with_a_typed_bid_to_the_end_of_the_match() -> None:
     assert code == 0, text
     assert "Please type a number from 1 to 1, a bid from 90 to 1000 in tens with a suit (C D H S, e.g. 90H)" in text
     assert "You bid 90 ♥" in text
-    assert "Contract: 90 ♥ for team 0 (you and heuristic-bot-2), held by you; trumps ♥" in text
+    assert "Contract: 90 ♥ for team 0 (you and heuristic bot 2), held by you; trumps ♥" in text
     shown = screens(text)
     auction = shown[0]
-    assert "Teams: team 0 (you and heuristic-bot-2) v team 1 (heuristic-bot-1 and heuristic-bot-3)" in auction
-    assert "\nAuction: heuristic-bot-1 pass, heuristic-bot-2 80 ♦, heuristic-bot-3 pass\n" in auction
-    assert "\nHighest bid: 80 ♦ by heuristic-bot-2\n" in auction
+    assert "Teams: team 0 (you and heuristic bot 2) v team 1 (heuristic bot 1 and heuristic bot 3)" in auction
+    assert "\nAuction: heuristic bot 1 pass, heuristic bot 2 80 ♦, heuristic bot 3 pass\n" in auction
+    assert "\nHighest bid: 80 ♦ by heuristic bot 2\n" in auction
     assert re.search(r"^Your hand \(you\): ([0-9JQKA]+[♣♦♥♠] ){7}[0-9JQKA]+[♣♦♥♠]$", auction, re.MULTILINE)
     assert "or bid: type points and suit (C D H S), e.g. 90H (from 90, in tens)" in auction
-    assert "Totals: team 0 0, team 1 0 (a game is won above 300); games won: team 0 0, team 1 0" in auction
+    assert (
+        "Totals: team 0 (you and heuristic bot 2) 0, team 1 (heuristic bot 1 and heuristic bot 3) 0 "
+        "(a game is won above 300); games won: team 0 0, team 1 0"
+    ) in auction
     assert "Stock" not in text and "None" not in text
-    playing = next(s for s in shown if "Trick 1: heuristic-bot" in s)
-    assert "Contract 90 ♥ for team 0 (you and heuristic-bot-2), held by you; trumps ♥" in playing
-    assert re.search(r"^Trick 1: heuristic-bot-1 \S+, heuristic-bot-2 \S+, heuristic-bot-3 \S+$", playing, re.M)
+    playing = next(s for s in shown if "Trick 1: heuristic bot" in s)
+    assert "Contract 90 ♥ for team 0 (you and heuristic bot 2), held by you; trumps ♥" in playing
+    assert re.search(r"^Trick 1: heuristic bot 1 \S+, heuristic bot 2 \S+, heuristic bot 3 \S+$", playing, re.M)
     assert re.search(r"^  1\) play \S+$", playing, re.MULTILINE)
-    assert re.search(r"Contract 90 ♥ of team 0 \(you and heuristic-bot-2\) (made|failed): trick points", text)
+    assert re.search(r"Contract 90 ♥ of team 0 \(you and heuristic bot 2\) (made|failed): trick points", text)
     assert "Match over: team" in text and "Thanks for playing." in text
 
 
@@ -171,18 +177,18 @@ def test_play_open_vida_the_person_gives_three_typed_cards_and_declares() -> Non
     text = out.getvalue()
     assert code == 0, text
     assert re.search(r"^Widow \(face up\): \S+ \S+ \S+ \S+$", text, re.MULTILINE)
-    assert "Contract: 150 ♠ for team 0 (you and heuristic-bot-2), held by you; trumps ♠" in text
+    assert "Contract: 150 ♠ for team 0 (you and heuristic bot 2), held by you; trumps ♠" in text
     exchange = next(s for s in screens(text) if "three cards to give" in s)
     assert re.search(r"^You took the widow \S+ \S+ \S+ \S+$", exchange, re.MULTILINE)
     assert re.search(r"^Your hand \(you\): (\S+ ){10}\S+$", exchange, re.MULTILINE)  # 7 + the widow
     assert (
-        "give three cards: type them in order, the first to heuristic-bot-1, the second to heuristic-bot-2 "
-        "(your partner), the third to heuristic-bot-3" in exchange
+        "give three cards: type them in order, the first to heuristic bot 1, the second to heuristic bot 2 "
+        "(your partner), the third to heuristic bot 3" in exchange
     )
     assert "Please type three different cards of your hand (e.g. 7C 8D TS), or q." in text
-    gifts = re.findall(r"You give (\S+) to (heuristic-bot-\d)$", text, re.MULTILINE)
-    assert [to for _, to in gifts] == ["heuristic-bot-1", "heuristic-bot-2", "heuristic-bot-3"]
-    assert re.search(r"^You gave \S+ to heuristic-bot-1, \S+ to heuristic-bot-2, \S+ to heuristic-bot-3$", text, re.M)
+    gifts = re.findall(r"You give (\S+) to (heuristic bot \d)$", text, re.MULTILINE)
+    assert [to for _, to in gifts] == ["heuristic bot 1", "heuristic bot 2", "heuristic bot 3"]
+    assert re.search(r"^You gave \S+ to heuristic bot 1, \S+ to heuristic bot 2, \S+ to heuristic bot 3$", text, re.M)
     assert "  1) declare your combinations" in text and "You declare " in text and "You declare seq" not in text
     assert "Match over: team" in text
 
@@ -194,7 +200,7 @@ def test_play_vida_at_a_server(address: str) -> None:
     code = main(["play", "--game", "vida", "--address", address, *SHORT], out=out, inp=io.StringIO(typed))
     text = out.getvalue()
     assert code == 0, text
-    assert "Teams: team 0 (you and heuristic-bot-2) v team 1 (heuristic-bot-1 and heuristic-bot-3)" in text
+    assert "Teams: team 0 (you and heuristic bot 2) v team 1 (heuristic bot 1 and heuristic bot 3)" in text
     assert "Your hand (you): " in text and "Your move [" in text
     assert re.search(r"Contract: \d+ [♣♦♥♠](, vida x[248])? for team \d", text)  # doubled or not (R4.5)
     assert "Match over: team" in text and "Thanks for playing." in text
@@ -231,7 +237,7 @@ def test_vida_commands_and_events_in_words() -> None:
     assert describe_event("HandScored", scored, names) == (
         "Contract 80 ♥, fourth vida x8 of team 0 (ann and cy) failed: trick points team 0 71, team 1 91; "
         "declarations team 0 0, team 1 200; belote team 0 20, team 1 0. Hand: team 0 0, team 1 1020. "
-        "Totals: team 0 0, team 1 1020"
+        "Totals: team 0 (ann and cy) 0, team 1 (bob and dee) 1020"
     )
     assert describe_event("HandAnnulled", {"reason": "all_passed", "next_dealer": 0}, names, me=0) == (
         "All passed: the hand is annulled; you deal next"
@@ -262,7 +268,8 @@ def test_vida_commands_and_events_in_words() -> None:
         "Cards in hand: ann 8, bob 8, cy 8, dee 8",
         "To act: dee",
         "Your hand (bob): 7♣ 10♠",
-        "Totals: team 0 120, team 1 40 (a game is won above 3550); games won: team 0 0, team 1 1",
+        "Totals: team 0 (ann and cy) 120, team 1 (you and dee) 40 (a game is won above 3550); games won: team 0 0, "
+        "team 1 1",
     ]
 
 

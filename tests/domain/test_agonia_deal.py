@@ -1,4 +1,4 @@
-"""Agonia: match setup, the deal and the up-card (rules/agonia.md R1-R3, section 7 validation; S5)."""
+"""Agonia: match setup, the deal and the up-card (docs/rules/agonia.md R1-R3, section 7 validation; S5)."""
 
 from __future__ import annotations
 

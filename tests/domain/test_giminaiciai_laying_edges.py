@@ -1,4 +1,4 @@
-"""Edges of the lay-down listing (rules/giminaiciai.md R5, R6.3)."""
+"""Edges of the lay-down listing (docs/rules/giminaiciai.md R5, R6.3)."""
 
 from __future__ import annotations
 

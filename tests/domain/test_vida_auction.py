@@ -1,4 +1,4 @@
-"""Vida's auction (rules/vida.md R4.2-R4.8, D3-D8, D38) and the common refusals of section 8."""
+"""Vida's auction (docs/rules/vida.md R4.2-R4.8, D3-D8, D38) and the common refusals of section 8."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Vida's computer players (games/vida/bot.py): the bidding convention of rules/vida.md section 12
+"""Vida's computer players (games/vida/bot.py): the bidding convention of docs/rules/vida.md section 12
 (C3-C10), the give of open vida (R5.1), the play heuristics and signals (C11), the random level."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Vida's deal (rules/vida.md R3.1-R3.5, D29, D35, D36), the match set-up and the options (section 7)."""
+"""Vida's deal (docs/rules/vida.md R3.1-R3.5, D29, D35, D36), the match set-up and the options (section 7)."""
 
 from __future__ import annotations
 

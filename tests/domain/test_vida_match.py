@@ -1,4 +1,4 @@
-"""Vida's games and match (rules/vida.md R6.9, R6.10, D34, D35, D37) and the record replay (section 9)."""
+"""Vida's games and match (docs/rules/vida.md R6.9, R6.10, D34, D35, D37) and the record replay (section 9)."""
 
 from __future__ import annotations
 

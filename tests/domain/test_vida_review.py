@@ -1,4 +1,4 @@
-"""Vida rule by rule through whole hands (rules/vida.md R4-R6, sections 8 and 9, D2-D38).
+"""Vida rule by rule through whole hands (docs/rules/vida.md R4-R6, sections 8 and 9, D2-D38).
 
 Each deal below is written out in the test module, every trick is played through ``decide`` and
 ``evolve`` (:class:`vida_helpers.Table`), and the expected numbers are worked by hand in the

@@ -309,7 +309,7 @@ def test_the_golden_playthroughs_show_the_rules_they_were_chosen_for() -> None:
 
 
 def test_the_mau_mau_playthroughs_show_the_seat_changes_and_eliminations_they_were_chosen_for() -> None:
-    """Mau Mau (rules/mau_mau.md): the leave and the join, the eliminations and the last seven."""
+    """Mau Mau (docs/rules/mau_mau.md): the leave and the join, the eliminations and the last seven."""
     texts = {s.name: render(s) for s in SCENARIOS if s.game == "mau_mau"}
     seats = texts["join-and-leave"]
     assert 'event PlayerLeft: {"cards_to_stock":3,"during_hand":true,"order":["5S","3D","9S"],"seat":1}' in seats
@@ -322,7 +322,7 @@ def test_the_mau_mau_playthroughs_show_the_seat_changes_and_eliminations_they_we
 
 
 def test_the_vida_playthroughs_show_the_auction_exchange_declarations_and_doublings_they_were_chosen_for() -> None:
-    """Vida (rules/vida.md): R4.3 a contested auction, R5.1 the widow and the private gifts, R5.8 the
+    """Vida (docs/rules/vida.md): R4.3 a contested auction, R5.1 the widow and the private gifts, R5.8 the
     Pilotta declarations resolved after trick 1, R4.5 vida and contra vida, R5.9 belote, and each
     hand's booking as worked out in the scenario comments (R6.3-R6.7)."""
     texts = {s.name: render(s) for s in SCENARIOS if s.game == "vida"}

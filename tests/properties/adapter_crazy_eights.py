@@ -1,4 +1,4 @@
-"""The property harness's knowledge of Crazy Eights (rules/crazy_eights.md) beyond its ``GameSpec``."""
+"""The property harness's knowledge of Crazy Eights (docs/rules/crazy_eights.md) beyond its ``GameSpec``."""
 
 from __future__ import annotations
 
@@ -71,4 +71,4 @@ CRAZY_EIGHTS = adapter(
         }
     ),
 )
-"""Crazy Eights (rules/crazy_eights.md): every option of section 7, one 52-card deck, 2-7 players."""
+"""Crazy Eights (docs/rules/crazy_eights.md): every option of section 7, one 52-card deck, 2-7 players."""

@@ -1,4 +1,4 @@
-"""The property harness's knowledge of Giminaičiai (rules/giminaiciai.md) beyond its ``GameSpec``.
+"""The property harness's knowledge of Giminaičiai (docs/rules/giminaiciai.md) beyond its ``GameSpec``.
 
 Its 1,000 random matches are among the costliest (about 70 s on one core): a hand lasts until
 every player has laid down his whole hand (R8.1), the pile has been turned over twice with no lay-down
@@ -184,4 +184,4 @@ GIMINAICIAI = adapter(
         }
     ),
 )
-"""Giminaičiai (rules/giminaiciai.md): its one option, one 52-card deck, 2-6 players."""
+"""Giminaičiai (docs/rules/giminaiciai.md): its one option, one 52-card deck, 2-6 players."""

@@ -1,4 +1,4 @@
-"""The property harness's knowledge of Mau Mau (rules/mau_mau.md): options, zones, commands, deals
+"""The property harness's knowledge of Mau Mau (docs/rules/mau_mau.md): options, zones, commands, deals
 and seat changes (joins between hands, leaves at any time)."""
 
 from __future__ import annotations
@@ -100,4 +100,4 @@ MAU_MAU = adapter(
     # when he could play already makes hands long enough for reshuffles
     p_plays=(0.9, 0.8, 0.03),
 )
-"""Mau Mau (rules/mau_mau.md): every option of section 7, 104 cards, joins and leaves."""
+"""Mau Mau (docs/rules/mau_mau.md): every option of section 7, 104 cards, joins and leaves."""

@@ -1,4 +1,4 @@
-"""The property harness's knowledge of Romis su iškritimu (rules/romis.md) beyond its ``GameSpec``.
+"""The property harness's knowledge of Romis su iškritimu (docs/rules/romis.md) beyond its ``GameSpec``.
 
 Besides the zones, the command space and explicit deals, it checks what the card-leak check cannot
 see: that a sealed choice leaks to nobody (R5.2, R5.4, section 9).  At each sampled state, every way
@@ -241,4 +241,4 @@ ROMIS = adapter(
     is_play=lambda payload: payload.get("kind") == "reveal",
     state_check=sealed_choices_do_not_leak,
 )
-"""Romis su iškritimu (rules/romis.md): its three options, one 52-card deck, 2-4 players."""
+"""Romis su iškritimu (docs/rules/romis.md): its three options, one 52-card deck, 2-4 players."""

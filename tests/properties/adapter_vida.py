@@ -1,4 +1,4 @@
-"""The property harness's knowledge of Vida (rules/vida.md) beyond its ``GameSpec``."""
+"""The property harness's knowledge of Vida (docs/rules/vida.md) beyond its ``GameSpec``."""
 
 from __future__ import annotations
 
@@ -173,4 +173,4 @@ VIDA = adapter(
     initial_totals=lambda totals, options: (totals[0] * 5 % (options["target_score"] + 1), totals[1] % 2),
     expected_reasons=frozenset({"HandAnnulled/all_passed"}),  # R4.8
 )
-"""Vida (rules/vida.md): every option of section 7 and the table's ``max_bid``; four players."""
+"""Vida (docs/rules/vida.md): every option of section 7 and the table's ``max_bid``; four players."""

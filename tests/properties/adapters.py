@@ -268,7 +268,7 @@ AGONIA = Adapter(
         }
     ),
 )
-"""Agonia (rules/agonia.md): every option of section 7, one 52-card deck."""
+"""Agonia (docs/rules/agonia.md): every option of section 7, one 52-card deck."""
 
 
 ADAPTERS: dict[str, Adapter] = {AGONIA.key: AGONIA}

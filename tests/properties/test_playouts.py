@@ -68,6 +68,7 @@ def test_cases_are_derived_deterministically_from_game_and_index() -> None:
         assert random_case(key, 417).label == f"{key}#417"
 
 
+@pytest.mark.slow
 class _GamePlayouts:
     """The seeded random matches of one game (``key``): a class per game, so that ``pytest -n 2
     --dist loadscope`` (``make test``) runs a game's chunks and its coverage test in one process;
@@ -146,6 +147,7 @@ def cases(draw: st.DrawFn, key: str) -> Case:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", KEYS)
 def test_hypothesis_playouts_keep_every_invariant(key: str) -> None:
     """The same invariants over configurations drawn by Hypothesis (derandomised: reproducible)."""

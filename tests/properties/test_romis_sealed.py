@@ -1,4 +1,4 @@
-"""The sealed-round check of the property harness can fail (rules/romis.md R5.2, R5.4, R6.4).
+"""The sealed-round check of the property harness can fail (docs/rules/romis.md R5.2, R5.4, R6.4).
 
 ``adapter_romis.sealed_choices_do_not_leak`` runs at the harness's sampled states; each broken copy
 of the game below lets a sealed choice or an auxiliary card show to another viewer, and the harness

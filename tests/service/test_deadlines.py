@@ -122,6 +122,7 @@ def test_the_deadline_is_a_setting() -> None:
         CallDeadline(0)
 
 
+@pytest.mark.process
 def test_a_server_process_applies_its_deadline_setting(tmp_path: Path) -> None:
     server = ServerProcess(
         f"sqlite:///{tmp_path / 'p.sqlite3'}",

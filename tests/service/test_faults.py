@@ -40,6 +40,8 @@ from trapoula.clients.table import TableClient, command_message, my_move
 from trapoula.domain.bots import choose
 from trapoula.service.application import Tables
 
+pytestmark = pytest.mark.process  # every test runs server processes
+
 SECRET = bytes.fromhex("5e" * 32)
 RECOVERY_SECONDS = 60.0
 """How long a replica may take to serve again once its database is back."""

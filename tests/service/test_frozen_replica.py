@@ -34,7 +34,7 @@ from trapoula.clients.table import TableClient, my_move
 from trapoula.domain.bots import choose
 from trapoula.service.application import Tables
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.process]
 
 SECRET = bytes.fromhex("5e" * 32)
 FREEZE_SECONDS = 10.0

@@ -1,4 +1,4 @@
-"""Giminaičiai over gRPC (rules/giminaiciai.md), on SQLite and PostgreSQL (the ``server`` fixture's stores).
+"""Giminaičiai over gRPC (docs/rules/giminaiciai.md), on SQLite and PostgreSQL (the ``server`` fixture's stores).
 
 A match of three people (ann, bob, cy) to :data:`TARGET` points on a table with ``manual_deal``, its
 three hands dealt explicitly by the owner and played command by command through ``Act``, with every
@@ -70,7 +70,7 @@ def stock_after(hands: Sequence[str], starter: str, top: str) -> list[str]:
 # --------------------------------------------------------------------------- hand 1: hands, starter, stock
 
 HANDS_1 = ("4H 5H 6H 7H 5D 7S 7D", "KH KC KD QH JH TH 2C", "9C 9D 9S 8S TS 3C 3D")
-"""Seat 0 holds the group of rules/giminaiciai.md R6.7 (ill. 72); seat 1 the king set with the hearts
+"""Seat 0 holds the group of docs/rules/giminaiciai.md R6.7 (ill. 72); seat 1 the king set with the hearts
 run; seat 2 the nines with 8S and TS, and two threes."""
 STARTER_1 = "8H"
 STOCK_1 = stock_after(HANDS_1, STARTER_1, "AH KS 9H 3H")

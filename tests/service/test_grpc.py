@@ -125,10 +125,13 @@ def test_a_whole_match_with_a_person_and_bots(stub: table_pb2_grpc.TableServiceS
     assert (by_key["mau_mau"].min_players, by_key["mau_mau"].max_players) == (2, 5)  # mau_mau R2.2
     assert (by_key["crazy_eights"].min_players, by_key["crazy_eights"].max_players) == (2, 7)  # crazy_eights R2.2
     assert (by_key["giminaiciai"].min_players, by_key["giminaiciai"].max_players) == (2, 6)  # giminaiciai R2.3
-    assert json.loads(by_key["giminaiciai"].options_json) == {"target_score": 200}  # giminaiciai R10.1
+    options = {key: json.loads(g.options_json) for key, g in by_key.items()}
+    for game_options in options.values():  # docs/clock.md C1: every game lists the platform's time control
+        assert game_options.pop("clock") == {"move_seconds": 0, "bank_seconds": 0, "policy": "heuristic"}
+    assert options["giminaiciai"] == {"target_score": 200}  # giminaiciai R10.1
     assert list(by_key["giminaiciai"].bot_levels) == ["random", "heuristic"] and not by_key["giminaiciai"].seat_changes
     assert (by_key["romis"].min_players, by_key["romis"].max_players) == (2, 4)  # romis R2.3
-    assert json.loads(by_key["romis"].options_json) == {  # romis R12.1, R12.3, R12.4
+    assert options["romis"] == {  # romis R12.1, R12.3, R12.4
         "target_score": 100,
         "carried_bonus_factor": 1,
         "resubmit": False,

@@ -140,6 +140,7 @@ def test_a_second_server_on_a_port_in_use_fails_to_start(
     assert stub.ListTables(pb.ListTablesRequest()).tables == []  # the first server goes on serving
 
 
+@pytest.mark.process
 @pytest.mark.timeout(60)
 def test_the_module_on_a_port_in_use_exits_with_one_line(tmp_path: Any) -> None:
     with socket.socket() as holder:
@@ -235,6 +236,7 @@ def test_automatic_play_left_by_a_stopped_service_resumes_at_the_next_read(store
 # --------------------------------------------------------------------------- 3. graceful stop
 
 
+@pytest.mark.process
 @pytest.mark.timeout(90)
 def test_sigterm_stops_a_busy_server_and_ends_watch_streams(tmp_path: Any) -> None:
     """Busy all-bot tables (background automatic play) and an open watch stream: SIGTERM ends the

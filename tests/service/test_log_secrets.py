@@ -145,6 +145,7 @@ def test_a_token_followed_by_a_non_ascii_byte_is_refused_and_logged_by_nobody(
     assert token not in everything and token not in captured.out + captured.err
 
 
+@pytest.mark.process
 def test_a_server_process_logs_neither_the_token_nor_its_secret(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'leak.sqlite3'}"
     table_id, token = _seat_token(url)

@@ -16,6 +16,7 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 
 
+@pytest.mark.process
 @pytest.mark.timeout(60)
 def test_the_module_serves_until_sigterm(tmp_path: Any) -> None:
     env = {**os.environ, "TRAPOULA_SECRET": "11" * 32, "TRAPOULA_ADDRESS": "127.0.0.1:0"}

@@ -1,5 +1,5 @@
 """Positions: the version numbers a viewer is given skip the events withheld from it
-(``TableState.position`` / ``version_at``; rules/romis.md R5.4 and section 9: an event such as
+(``TableState.position`` / ``version_at``; docs/rules/romis.md R5.4 and section 9: an event such as
 ``AuxiliaryUsed`` is not sent to another seat at all, and its version number must not give it away).
 
 The log here is worked out by hand: versions 1..10, with events withheld from everybody but seat 1

@@ -29,7 +29,7 @@ from trapoula.clients.errors import CommandRejected, Conflict, TrapoulaError
 from trapoula.clients.table import TableClient, my_move
 from trapoula.domain.bots import choose
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.process]
 
 WATCH_SECONDS = 60.0
 """How long a watcher may take to see the end of the match once it is over."""

@@ -1,4 +1,4 @@
-"""Romis's sealed commands on the wire (rules/romis.md R13.1-R13.3): the ``Reveal``, ``UseAuxiliary``
+"""Romis's sealed commands on the wire (docs/rules/romis.md R13.1-R13.3): the ``Reveal``, ``UseAuxiliary``
 and ``Cannot`` messages, read by the service (convert.py) and written by the client (table.py)."""
 
 from __future__ import annotations

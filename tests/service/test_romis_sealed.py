@@ -1,4 +1,4 @@
-"""Romis's sealed rounds through the service, on SQLite and PostgreSQL (rules/romis.md R5, R6.4,
+"""Romis's sealed rounds through the service, on SQLite and PostgreSQL (docs/rules/romis.md R5, R6.4,
 section 9; the ``tables`` fixture's stores).
 
 Three people play the first round of an explicit deal (R3.7, dealer seat 2, so the seat order is 0,

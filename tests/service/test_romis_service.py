@@ -1,4 +1,4 @@
-"""Romis su iškritimu over gRPC (rules/romis.md), on SQLite and PostgreSQL (the ``server`` fixture's stores).
+"""Romis su iškritimu over gRPC (docs/rules/romis.md), on SQLite and PostgreSQL (the ``server`` fixture's stores).
 
 A match of three people (ann, bob, cy) to :data:`TARGET` points on a table with ``manual_deal``, its
 two hands dealt explicitly by the owner (R3.7) and played command by command through ``Act``, with

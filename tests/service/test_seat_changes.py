@@ -1,4 +1,4 @@
-"""Seat changes at the table (rules/mau_mau.md R6.9-R6.10, R7.2): joins between hands and queued
+"""Seat changes at the table (docs/rules/mau_mau.md R6.9-R6.10, R7.2): joins between hands and queued
 during one, leaves, tokens of seats that are gone, computer seats from the options, and the
 record of such a match verifying offline (and failing once tampered with).
 
@@ -104,8 +104,9 @@ def test_a_join_between_hands_takes_the_next_seat_at_the_lowest_total_r6_9(table
 
 def _ann_and_two_bots(tables: Tables) -> tuple[str, str, Any]:
     """A started mau_mau table of ann (seat 0) and two medium bots: the table, ann's token and her
-    principal."""
-    table_id, _ = tables.create_table("mau_mau", 3, {})
+    principal.  A fixed request id fixes the table id, hence the seeded deals: a random first hand
+    could end the match before a newcomer may sit."""
+    table_id, _ = tables.create_table("mau_mau", 3, {}, request_id="ann-and-two-medium-bots")
     _, token = tables.join(table_id, "ann", 0)
     tables.add_bot(table_id, "medium", 1)
     tables.add_bot(table_id, "medium", 2)

@@ -40,6 +40,7 @@ def test_the_served_schema_is_the_games_with_the_tables_part(game: str) -> None:
         "SeedCommitted",
         "SeedGiven",
         "ServerSeedRevealed",
+        "TimedOut",
     }
     assert set(platform_schema()["$defs"]) <= set(defs)
 
@@ -52,6 +53,11 @@ def test_the_served_schema_is_the_games_with_the_tables_part(game: str) -> None:
     assert not valid("table_event.SeedGiven", {"hand": 1, "seat": 0, "seed": "ab" * 32, "x": 1})  # one too many
     assert valid("table_event.SeatTaken", {"seat": 1, "name": "ann", "bot": None, "token_hash": "0" * 64})
     assert not valid("table_event.TableCreated", {"game": game})
+    # docs/clock.md C1: every game's options take the platform's time control
+    assert valid("options", {"clock": {"move_seconds": 30, "bank_seconds": 120, "policy": "pass"}})
+    assert not valid("options", {"clock": {"move_seconds": -1}})
+    assert not valid("options", {"clock": {"minutes": 3}})
+    assert valid("table_event.TimedOut", {"seat": 1, "deadline": "2026-12-02T19:00:00.000Z", "policy": "pass"})
 
 
 def test_get_game_schema_serves_it_and_refuses_an_unknown_game(stub: table_pb2_grpc.TableServiceStub) -> None:

@@ -257,7 +257,7 @@ def _snapshotted_match(store: Any, every: int) -> tuple[str, int, TableState]:
         table_id = _short_match(first)
         head = first.view(table_id, SPECTATOR)[0]
         assert first.save_snapshot(table_id) == head
-        assert _stored_fingerprint(first, table_id) == "trapoula-snapshot/2 table/3 agonia/1"
+        assert _stored_fingerprint(first, table_id) == "trapoula-snapshot/2 table/4 agonia/1"
     finally:
         first.close()
     full, _ = _cold(store, snapshot_every=0)
@@ -271,7 +271,7 @@ def test_a_snapshot_survives_new_code_that_keeps_the_state_versions(
     store: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """docs/storage.md section 3: the fingerprint is the snapshot format, the table-state version and
-    the game's ``state_version`` ("trapoula-snapshot/2 table/3 agonia/1"), never a digest of the
+    the game's ``state_version`` ("trapoula-snapshot/2 table/4 agonia/1"), never a digest of the
     source: after a restart with other code for the game (another ``evolve``, the same state
     version) the table is restored from the snapshot, nothing folded again."""
     every = 8
@@ -297,20 +297,20 @@ def test_a_snapshot_survives_new_code_that_keeps_the_state_versions(
 def test_a_bumped_state_version_makes_the_snapshots_unusable(
     store: Any, monkeypatch: pytest.MonkeyPatch, bump: str
 ) -> None:
-    """``GameSpec.state_version`` 2 for ``agonia`` (or ``TABLE_STATE_VERSION`` 4): the snapshot is
+    """``GameSpec.state_version`` 2 for ``agonia`` (or ``TABLE_STATE_VERSION`` 5): the snapshot is
     ignored, the table refolded from its log to the same state, and a snapshot under the new
     fingerprint takes the old one's place; another game's fingerprint moves only with the table's."""
     every = 8
     table_id, head, expected = _snapshotted_match(store, every)
     if bump == "game":
         monkeypatch.setitem(GAMES, "agonia", dataclasses.replace(GAMES["agonia"], state_version=2))
-        fingerprint = "trapoula-snapshot/2 table/3 agonia/2"
+        fingerprint = "trapoula-snapshot/2 table/4 agonia/2"
     else:
-        monkeypatch.setattr(snapshots, "TABLE_STATE_VERSION", 4)
-        fingerprint = "trapoula-snapshot/2 table/4 agonia/1"
+        monkeypatch.setattr(snapshots, "TABLE_STATE_VERSION", 5)
+        fingerprint = "trapoula-snapshot/2 table/5 agonia/1"
     assert snapshots.state_fingerprint("agonia") == fingerprint
     other = (
-        "trapoula-snapshot/2 table/3 crazy_eights/1" if bump == "game" else "trapoula-snapshot/2 table/4 crazy_eights/1"
+        "trapoula-snapshot/2 table/4 crazy_eights/1" if bump == "game" else "trapoula-snapshot/2 table/5 crazy_eights/1"
     )
     assert snapshots.state_fingerprint("crazy_eights") == other
     tables, reports = _cold(store, snapshot_every=every)
@@ -319,7 +319,7 @@ def test_a_bumped_state_version_makes_the_snapshots_unusable(
         (report,) = reports
         assert (report.snapshot_version, report.events_read) == (0, head)
         assert report.ignored is not None and f"this code's {fingerprint!r}" in report.ignored
-        assert "'trapoula-snapshot/2 table/3 agonia/1'" in report.ignored
+        assert "'trapoula-snapshot/2 table/4 agonia/1'" in report.ignored
         assert _stored_fingerprint(tables, table_id) == fingerprint
     finally:
         tables.close()

@@ -597,7 +597,11 @@ def test_the_games_are_listed_with_their_option_defaults() -> None:
     agonia, mau_mau, crazy = games["agonia"], games["mau_mau"], games["crazy_eights"]
     assert (agonia.key, agonia.min_players, agonia.max_players) == ("agonia", 2, 4)  # agonia R2.2
     assert agonia.options["target_points"] == 100  # agonia R7.1
-    assert mau_mau.options == {"elimination_limit": -100, "computer_seats": {}}  # mau_mau section 7
+    assert mau_mau.options == {  # mau_mau section 7, and the platform's time control (docs/clock.md C1)
+        "elimination_limit": -100,
+        "computer_seats": {},
+        "clock": {"move_seconds": 0, "bank_seconds": 0, "policy": "heuristic"},
+    }
     assert mau_mau.bot_levels == ("random", "heuristic", "easy", "medium", "hard") and mau_mau.seat_changes
     assert crazy.options["scoring"] == "single" and crazy.options["target_per_player"] == 50  # crazy_eights R7
     assert crazy.bot_levels == ("random", "heuristic") and not crazy.seat_changes

@@ -1,4 +1,4 @@
-"""Vida tables under bad input (rules/vida.md section 8): every malformed request is
+"""Vida tables under bad input (docs/rules/vida.md section 8): every malformed request is
 ``INVALID_ARGUMENT``, every refused move ``FAILED_PRECONDITION`` with the rules' reason code and
 rule, a bad token ``PERMISSION_DENIED``, an unknown table ``NOT_FOUND``; and each leaves the table
 as it was (its version and its stored events).  Then the regressions: requests whose size would

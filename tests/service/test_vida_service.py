@@ -1,4 +1,4 @@
-"""Vida over gRPC (rules/vida.md), on SQLite and PostgreSQL (the ``server`` fixture's stores).
+"""Vida over gRPC (docs/rules/vida.md), on SQLite and PostgreSQL (the ``server`` fixture's stores).
 
 Two hands are dealt explicitly and played command by command through ``Act``, with every refusal
 of section 8 that fits them:

@@ -18,7 +18,7 @@ from trapoula.clients.errors import (
     Unavailable,
 )
 from trapoula.clients.replay import Replay
-from trapoula.clients.table import TableClient, Update, Watch
+from trapoula.clients.table import TableClient, Update, Watch, my_move
 
 __all__ = [
     "AlreadyExists",
@@ -39,4 +39,5 @@ __all__ = [
     "Watch",
     "audit_file",
     "audit_text",
+    "my_move",
 ]

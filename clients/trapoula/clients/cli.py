@@ -6,10 +6,11 @@
     trapoula demo    [--game G] [--seats 4] [--bots LEVEL] [--target N] [--option K=V ...] [--record PATH]
                      [--address HOST:PORT]
     trapoula play    [--game G] [--seats 4] [--bots LEVEL] [--target N] [--option K=V ...] [--seed HEX64]
-                     [--address HOST:PORT]
+                     [--address HOST:PORT] [--record FILE]
     trapoula replay  RECORD [--at N] [--seat S|spectator|all]
     trapoula verify  RECORD [--key HEX ...] [--json]
     trapoula cut     RECORD --hands K --out FILE                       the record up to hand K's signed head
+    trapoula record  TABLE_ID [--out FILE] [--address HOST:PORT]        fetch a table's record from a server
     trapoula tables  [--game G] [--address HOST:PORT]
     trapoula games   [--address HOST:PORT | --local]
     trapoula history [--player NAME] [--game G] [--after TIME] [--before TIME] [--limit 20] [--address HOST:PORT]
@@ -43,15 +44,17 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from trapoula.clients.audit import parse_record
+from trapoula.clients.colour import painted
 from trapoula.clients.demo import ServerNotStarted
 from trapoula.clients.errors import TrapoulaError
 from trapoula.clients.history import Page
 from trapoula.clients.load import LoadPlan, non_negative_arg, rate_arg, run_load, seconds_arg, whole_number_arg
 from trapoula.clients.replay import OMNISCIENT, Replay
 from trapoula.clients.table import TableClient
-from trapoula.clients.text import describe_event, render_view
+from trapoula.clients.text import game_text, render_view
 from trapoula.domain.audit import FORMAT, audit_record
 from trapoula.domain.bots import levels as bot_levels
+from trapoula.domain.clock import CLOCK_DEFAULTS, CLOCK_OPTION
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.registry import DEFAULT_GAME, GAMES, find_game
 from trapoula.domain.signing import cut_record
@@ -252,15 +255,18 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 
     options = _options(args, {})
     _level(args)
+    record = args.record
+    if record is not None and not Path(record).resolve().parent.is_dir():
+        raise _Unusable(f"--record {record}: no such folder for the record")
     if args.address:
         if args.seed is not None:
             raise _Unusable("--seed replays local games only; a server deals from its own seeds (drop --address)")
         with TableClient(args.address) as client:
             client.wait_ready()
-            session = RemoteSession(client, args.game, args.seats, args.bots, options, name=args.name)
-            return play_loop(session, inp, out)
-    local = LocalSession(args.game, args.seats, args.bots, options, seed=args.seed, name=args.name)
-    return play_loop(local, inp, out)
+            remote = RemoteSession(client, args.game, args.seats, args.bots, options, name=args.name, record=record)
+            return play_loop(remote, inp, painted(out))
+    local = LocalSession(args.game, args.seats, args.bots, options, seed=args.seed, name=args.name, record=record)
+    return play_loop(local, inp, painted(out))
 
 
 # --------------------------------------------------------------------------- replay
@@ -277,25 +283,54 @@ def _viewer(text: str | None) -> int | str | None:
         raise _Unusable(f"--seat {text!r}: expected a seat number, 'spectator' or 'all'") from None
 
 
-def _step_line(replay: Replay, position: int, viewer: int | str | None) -> str:
-    if position == 0:
-        return f"[0/{replay.length}] start of the match"
-    step = replay.step(position)
-    if not replay.reaches(position, viewer):  # an event withheld from this seat (Event.withheld)
-        return f"[{position}/{replay.length}] seq {step.seq}: (not shown to this seat: another seat's private move)"
-    payload = replay.event_payload(position, viewer)
+POSITIONS_LINE = (
+    "Positions: [N/M] is the match after its N-th game event, of M (0: before the first); seq S is that "
+    "event's number in the record, table events included, as trapoula verify names it."
+)
+"""What ``replay`` says first: what its positions and seq numbers are."""
+
+
+def _step_lines(replay: Replay, viewer: int | str | None) -> list[str]:
+    """The line of every position, 0..length, as ``viewer`` saw each event, read in order by the
+    game's narrator (``GameText.narrate``: a trick names who played each card)."""
+    describe = game_text(replay.spec.key).narrate()
     me = viewer if isinstance(viewer, int) else None
-    text = describe_event(replay.spec.key, step.name, payload, replay.names, me, verbose=True) or step.name
-    return f"[{position}/{replay.length}] seq {step.seq}: {text}"
+    lines = [f"[0/{replay.length}] start of the match"]
+    for position in range(1, replay.length + 1):
+        step = replay.step(position)
+        if not replay.reaches(position, viewer):  # an event withheld from this seat (Event.withheld)
+            lines.append(
+                f"[{position}/{replay.length}] seq {step.seq}: (not shown to this seat: another seat's private move)"
+            )
+            continue
+        payload = replay.event_payload(position, viewer)
+        text = describe(step.name, payload, replay.names, me, verbose=True) or step.name
+        lines.append(f"[{position}/{replay.length}] seq {step.seq}: {text}")
+    return lines
 
 
-def _show(replay: Replay, position: int, viewer: int | str | None, out: TextIO) -> None:
-    print(_step_line(replay, position, viewer), file=out)
+def _show(replay: Replay, position: int, viewer: int | str | None, lines: Sequence[str], out: TextIO) -> None:
+    """One position: its event, the move that led to it when the event is not that move itself
+    (a turn passing on, a skip, a deal: :meth:`Replay.last_move`), then the view."""
+    print(lines[position], file=out)
+    move = replay.last_move(position)
+    if move is not None and move != position and replay.reaches(move, viewer):
+        print(f"  after the move {lines[move]}", file=out)
     print(render_view(replay.view(position, viewer)), file=out)
 
 
-def _interactive(replay: Replay, position: int, viewer: int | str | None, inp: TextIO, out: TextIO) -> None:
-    _show(replay, position, viewer, out)
+def _interactive(
+    replay: Replay,
+    position: int,
+    viewer: int | str | None,
+    inp: TextIO,
+    out: TextIO,
+    lines: Sequence[str] | None = None,
+) -> None:
+    """Step through ``replay`` from ``position`` as ``inp`` asks (``n``, ``p``, ``g N``, ``q``); ``lines``
+    the positions' lines (:func:`_step_lines`, made here when not given)."""
+    lines = _step_lines(replay, viewer) if lines is None else lines
+    _show(replay, position, viewer, lines, out)
     while True:
         print("[n]ext, [p]revious, [g] N, [q]uit: ", end="", file=out, flush=True)
         line = inp.readline()
@@ -318,7 +353,7 @@ def _interactive(replay: Replay, position: int, viewer: int | str | None, inp: T
         else:
             print("n, p, g N or q", file=out)
             continue
-        _show(replay, position, viewer, out)
+        _show(replay, position, viewer, lines, out)
 
 
 def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
@@ -346,14 +381,17 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     start = 0 if args.at is None else args.at
     if not 0 <= start <= replay.length:
         raise _Unusable(f"--at {start}: the record has positions 0..{replay.length}")
+    steps = _step_lines(replay, viewer)
+    out = painted(out)
+    print(POSITIONS_LINE, file=out)
     if inp.isatty():
-        _interactive(replay, start, viewer, inp, out)
+        _interactive(replay, start, viewer, inp, out, steps)
     elif args.at is not None:
-        _show(replay, start, viewer, out)
+        _show(replay, start, viewer, steps, out)
     else:
         for position in range(replay.length + 1):
             if replay.reaches(position, viewer):  # a seat's listing holds what it received (Event.withheld)
-                print(_step_line(replay, position, viewer), file=out)
+                print(steps[position], file=out)
         print(render_view(replay.view(replay.length, viewer)), file=out)
     return EXIT_OK if stopped is None else EXIT_FAILED
 
@@ -404,6 +442,39 @@ def _cmd_cut(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _cmd_record(args: argparse.Namespace, out: TextIO) -> int:
+    """Fetch a table's record from a server (``GetRecord``), write it and check it (exit 0 written and
+    verified; 1 the server refused, or the record does not verify; 2 the file cannot be written)."""
+    path = Path(args.out) if args.out else Path(f"trapoula-{args.table_id}.jsonl")
+    if not path.resolve().parent.is_dir():
+        raise _Unusable(f"--out {path}: no such folder for the record")
+    with TableClient(args.address or _env_address()) as client:
+        jsonl = client.record(args.table_id)
+    report = audit_record(_parsed(jsonl))
+    path.write_text(jsonl, encoding="utf-8")
+    whole = (
+        "the whole match"
+        if report.complete or report.match_over
+        else "the match is not over: its hands finished so far (fetch it again once it has ended)"
+    )
+    print(f"wrote {path}: {report.game}, {report.hands} finished hand(s), {report.events} events; {whole}", file=out)
+    if report.signer is not None:
+        print(f"signed by the server's key (ed25519 {report.signer}; trapoula verify --key checks it)", file=out)
+    if report.ok:
+        print("record verified", file=out)
+        return EXIT_OK
+    print(f"record NOT verified: {report.first}", file=out)
+    return EXIT_FAILED
+
+
+def _parsed(jsonl: str) -> list[dict[str, Any]]:
+    """The lines of a record as a server sent it."""
+    lines = parse_record(jsonl)
+    if not lines or lines[0].get("format") != FORMAT:
+        raise TrapoulaError("the server's answer is not a trapoula record")
+    return lines
+
+
 # --------------------------------------------------------------------------- lobby
 
 
@@ -412,17 +483,29 @@ def _cmd_tables(args: argparse.Namespace, out: TextIO) -> int:
         tables = client.list_tables(args.game or "")
     if not tables:
         print("no tables", file=out)
+        return EXIT_OK
+    # FREE: the seats still free, by number; VERSION: the table's event count; NOTE: a table for explicit deals
+    print(f"{'TABLE':<36}  {'GAME':<12}  {'STATUS':<8}  {'SEATS':>5}  {'FREE':<8}  {'VERSION':>7}  NOTE", file=out)
     for t in tables:
         free = ",".join(str(s) for s in t.free_seats) or "-"
-        manual = "  manual deal" if t.manual_deal else ""
-        print(f"{t.table_id}  {t.game:<12} {t.status:<8} seats {t.seats} free {free:<8} v{t.version}{manual}", file=out)
+        manual = "manual deal" if t.manual_deal else ""
+        row = f"{t.table_id:<36}  {t.game:<12}  {t.status:<8}  {t.seats:>5}  {free:<8}  {t.version:>7}  {manual}"
+        print(row.rstrip(), file=out)
     return EXIT_OK
 
 
 def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     if args.local:
         rows = [
-            (g.key, g.title, g.min_players, g.max_players, g.summary, dict(g.option_defaults()), bot_levels(g.key))
+            (
+                g.key,
+                g.title,
+                g.min_players,
+                g.max_players,
+                g.summary,
+                {**g.option_defaults(), CLOCK_OPTION: dict(CLOCK_DEFAULTS)},
+                bot_levels(g.key),
+            )
             for g in GAMES.values()
         ]
     else:
@@ -434,11 +517,16 @@ def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     for key, title, low, high, summary, options, levels in rows:
         players = f"{low}" if low == high else f"{low}-{high}"
         print(f"{key:<12} {title} ({players} players): {summary}", file=out)
+        options = dict(options)
+        clock = options.pop(CLOCK_OPTION, None)  # the platform's time control, every game's (docs/clock.md)
         if options:
             shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in options.items())
             print(f"{'':<12}   options: {shown}", file=out)
         if levels:
             print(f"{'':<12}   bot levels: {', '.join(levels)}", file=out)
+        if isinstance(clock, dict):
+            shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in clock.items())
+            print(f"{'':<12}   clock: {shown}", file=out)
     return EXIT_OK
 
 
@@ -482,20 +570,23 @@ def _cmd_history(args: argparse.Namespace, out: TextIO) -> int:
     for m in matches:
         winners = ", ".join(p.name for p in m.winners) or "-"
 
-        def shown(p: Any) -> str:  # [out]: left the match or was eliminated before its end
+        # each player: name (total), "won" for a winner, [out]: left the match or was eliminated before its end
+        def shown(p: Any, by_team: bool = bool(m.team_totals)) -> str:
             unverified = " (unverified)" if not p.bot and not p.verified else ""  # docs/identity.md
             total = f" ({p.total})" if p.total is not None else ""
-            return f"{p.name}{unverified}{total}" + (" [out]" if p.left else "")
+            won = " won" if p.won and not by_team else ""  # a team's result is its games won
+            return f"{p.name}{unverified}{total}{won}" + (" [out]" if p.left else "")
 
+        seated = sorted(m.players, key=lambda p: p.seat)
         if m.team_totals:  # a game scored by team (GameSpec.teams): each team's partners and games won
             players = "; ".join(
                 f"team {team}: "
-                + ", ".join(shown(p) for p in m.players if p.team == team)
+                + ", ".join(shown(p) for p in seated if p.team == team)
                 + f" ({won} game{'' if won == 1 else 's'} won)"
                 for team, won in enumerate(m.team_totals)
             )
         else:
-            players = ", ".join(shown(p) for p in m.players)
+            players = ", ".join(shown(p) for p in seated)
         record = "yes" if m.record_available else "no"
         print(
             f"{_when(m.finished_at):<19}  {m.game:<12}  {m.table_id:<36}  {m.hands:>5}  {record:<6}  {winners:<24}  "
@@ -603,6 +694,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", default="you", help="your display name")
     p.add_argument("--seed", type=seed_arg, help="64 hex digits: replayable deals (local games only)")
     p.add_argument("--address", help="play at this server (its bots) instead of locally")
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the match's record to FILE when it ends or you leave (a local match's is unsigned)",
+    )
 
     p = sub.add_parser("replay", help="step through a record", epilog=EXIT_CODES)
     p.add_argument("record")
@@ -636,6 +732,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--json", action="store_true", help="print the report as JSON for programs (the exit status is the same)"
     )
+
+    p = sub.add_parser(
+        "record",
+        help="fetch a table's record from a server (a finished match's, whole), write it and verify it",
+        epilog=f"exit status: {EXIT_OK} written and verified; {EXIT_FAILED} the server refused (an unknown table) "
+        f"or the record does not verify; {EXIT_USAGE} the file cannot be written.",
+    )
+    p.add_argument("table_id", help="the table (trapoula tables, trapoula history and trapoula play show it)")
+    p.add_argument("--out", metavar="FILE", help="where to write it (default trapoula-<table id>.jsonl)")
+    p.add_argument("--address", help=ADDRESS_HELP)
 
     p = sub.add_parser("tables", help="list a server's tables", epilog=EXIT_CODES)
     p.add_argument("--game", default="")
@@ -719,6 +825,8 @@ def _run(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             return _cmd_verify(args, out)
         case "cut":
             return _cmd_cut(args, out)
+        case "record":
+            return _cmd_record(args, out)
         case "tables":
             return _cmd_tables(args, out)
         case "games":

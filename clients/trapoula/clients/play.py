@@ -4,44 +4,65 @@ The legal commands of the person's view are offered as a numbered menu, grouped 
 the game's text says (``GameSpec.text``: :meth:`~trapoula.domain.text.GameText.turn_for`); the person
 types a number, a move in the game's words where the game reads typed moves
 (``GameText.parse_move``), ``more`` to list the entries a long menu leaves out, or ``q``.  Input is
-read line by line, so a piped stdin works too; when it ends the game stops.
+read line by line, so a piped stdin works too; when it ends the game stops.  A move that is the only
+legal one is made without asking, and said (unless the game asks even then,
+``GameText.asks_single_move``).  The bots are named as the server names those it seats
+(:func:`bot_name`).
 
 Two sessions share the loop:
 
 * :class:`LocalSession` plays in this process with the domain (no server): bots choose from
   their own seat's view with :func:`trapoula.domain.bots.choose`; every hand's seed is fresh
-  (or derived from ``--seed`` to replay a game).
-* :class:`RemoteSession` plays at a trapoula server (``--address``): it creates a table, takes
-  seat 0, seats server bots, and acts over gRPC.
+  (or derived from ``--seed`` to replay a game).  It says that no record is kept unless asked
+  (``--record FILE``: the match's record, hash-chained and unsigned, written at its end or when the
+  person leaves).
+* :class:`RemoteSession` plays at a trapoula server (``--address``): it creates a table, says its
+  id, takes seat 0, seats server bots, and acts over gRPC.  When the person quits it leaves the seat
+  where the game has a command for it (``leave``), else says that the table stays playing;
+  ``--record FILE`` writes the server's signed record then.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import re
 import secrets
+import uuid
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from trapoula.clients.errors import TrapoulaError
 from trapoula.clients.table import TableClient, my_move
-from trapoula.clients.text import describe_event, game_text
+from trapoula.clients.text import game_text
+from trapoula.domain.audit import TABLE_EVENTS
+from trapoula.domain.chain import RecordEntry, chain_record
 from trapoula.domain.errors import CommandRejected, InvalidInput
-from trapoula.domain.events import redact, visible
+from trapoula.domain.events import redact, to_payload, visible
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.lifecycle import Role
 from trapoula.domain.match import Match
 from trapoula.domain.registry import DEFAULT_GAME, find_game
-from trapoula.domain.text import GameText, Turn
+from trapoula.domain.text import DescribeEvent, GameText, Turn
 
-__all__ = ["LocalSession", "RemoteSession", "Session", "play_loop"]
+__all__ = ["LocalSession", "RemoteSession", "Session", "bot_name", "play_loop"]
 
 Seen = list[tuple[str, dict[str, Any]]]
 """Events as the person saw them: (name, redacted payload)."""
 
 MAX_AUTO = 100_000
 """Bot moves and deals in a row, at most (a bound against a runaway loop, not a rule)."""
+
+
+def bot_name(level: str, seat: int) -> str:
+    """A bot's display name, as the server names the bots it seats (``heuristic bot 1``).
+
+    >>> bot_name("heuristic", 1)
+    'heuristic bot 1'
+    """
+    return f"{level} bot {seat}"
 
 
 class Session(Protocol):
@@ -82,6 +103,18 @@ class Session(Protocol):
         """True when the match is over."""
         ...
 
+    def about(self) -> list[str]:
+        """What the person is told once the match has started (where it is played, its record)."""
+        ...
+
+    def leave(self) -> list[str]:
+        """The person quits before the end: leave the seat where the game allows it; what happened."""
+        ...
+
+    def finish(self) -> list[str]:
+        """The match is over (or the person left): what the person is told last (the record)."""
+        ...
+
 
 class LocalSession:
     """A match played in this process: the person at seat 0, bots of ``level`` elsewhere.
@@ -95,6 +128,8 @@ class LocalSession:
             ``SHA-256(seed "/" hand_no)``); None for fresh random seeds.
         rng: the bots' randomness.
         name: the person's display name.
+        record: where to write the match's record (docs/record.md: hash-chained, unsigned as no
+            server signs it) when the match ends or the person leaves; None: no record is kept.
     """
 
     def __init__(
@@ -107,11 +142,12 @@ class LocalSession:
         seed: str | None = None,
         rng: random.Random | None = None,
         name: str = "you",
+        record: str | Path | None = None,
     ) -> None:
         spec: GameSpec[Any, Any] = find_game(game)
         self.level = level
         self.me = 0
-        self.names = [name] + [f"{level}-bot-{i}" for i in range(1, seats)]
+        self.names = [name] + [bot_name(level, i) for i in range(1, seats)]
         config = MatchConfig(
             game=game,
             seats=tuple(SeatInfo(i, self.names[i], None if i == self.me else level) for i in range(seats)),
@@ -121,6 +157,13 @@ class LocalSession:
         self.seed = seed
         self.rng = rng or random.Random()
         self.bots = {i: level for i in range(seats) if i != self.me}
+        self.record = Path(record) if record is not None else None
+        self._between_hands = 0  # the entries up to the end of the last finished hand's command
+        self.table_id = f"local-{uuid.uuid4()}"
+        self._entries: list[RecordEntry] = table_entries(
+            game, config.options, self.names, [None if i == self.me else level for i in range(seats)]
+        )
+        self._table_events = len(self._entries)
 
     @property
     def spec(self) -> GameSpec[Any, Any]:
@@ -145,6 +188,9 @@ class LocalSession:
         """Apply ``command`` (:meth:`Match.apply`); the person sees each event redacted for his seat,
         and not at all an event withheld from him (a game's ``Event.withheld``)."""
         self.match, events = self.match.apply(command)
+        self._entries.extend((event.event_name(), to_payload(event), type(event).version) for event in events)
+        if any(event.role is Role.HAND_REVEALED for event in events):
+            self._between_hands = len(self._entries)
         seen.extend((event.event_name(), redact(event, self.me)) for event in events if visible(event, self.me))
 
     def _advance(self, seen: Seen) -> Seen:
@@ -185,6 +231,54 @@ class LocalSession:
         """True when the match is over."""
         return self.match.over
 
+    def about(self) -> list[str]:
+        """Said at the start: the match is local, and whether its record is kept."""
+        if self.record is None:
+            return ["Local match (no server): no record is kept; play --record FILE keeps one."]
+        return [f"Local match (no server): its record goes to {self.record} when it ends or you leave."]
+
+    def leave(self) -> list[str]:
+        """Nothing to leave: the match lives in this process only."""
+        return []
+
+    def finish(self) -> list[str]:
+        """Write the record (``record``), hash-chained (docs/record.md): the whole match when it is
+        over, else its finished hands (as a server's record of a match under way: a record does not
+        end in the middle of a hand, REC7)."""
+        if self.record is None:
+            return []
+        entries = self._entries if self.over else self._entries[: max(self._between_hands, self._table_events)]
+        lines = chain_record(self.table_id, self.spec.key, entries)
+        text = "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines)
+        self.record.write_text(text, encoding="utf-8")
+        head = lines[0]
+        whole = "the whole match" if self.over else "the hands finished before you left"
+        return [
+            f"Record written to {self.record}: {whole}, {head['hands']} finished hand(s), {head['events']} events "
+            "(unsigned: no server signed it; trapoula verify and trapoula replay read it)."
+        ]
+
+
+def table_entries(
+    game: str, options: Mapping[str, Any], names: Sequence[str], bots: Sequence[str | None]
+) -> list[RecordEntry]:
+    """The table's own events that open a local match's record, as a server writes them
+    (docs/record.md 2.4): ``TableCreated``, then each seat's ``SeatTaken`` (a person's token is
+    made up and never used: only its hash is written)."""
+    created = {
+        "game": game,
+        "seats": len(names),
+        "options": dict(options),
+        "first_dealer": None,
+        "initial_totals": None,
+        "manual_deal": False,
+    }
+    entries: list[RecordEntry] = [("TableCreated", created)]
+    for seat, (name, bot) in enumerate(zip(names, bots, strict=True)):
+        token_hash = None if bot is not None else hashlib.sha256(secrets.token_bytes(32)).hexdigest()
+        entries.append(("SeatTaken", {"seat": seat, "name": name, "bot": bot, "token_hash": token_hash}))
+    return entries
+
 
 class RemoteSession:
     """A match at a trapoula server: the person takes seat 0, the server's bots the rest.
@@ -192,6 +286,8 @@ class RemoteSession:
     Args:
         client: a connected client without a token (it adopts the seat token).
         game, seats, level, options, name: as for :class:`LocalSession`.
+        record: where to write the record the server keeps (signed) when the match ends or the
+            person leaves; None: none is written.
 
     Raises:
         InvalidInput: ``game`` is no game this client knows (``unknown_game``): it could not tell
@@ -207,12 +303,14 @@ class RemoteSession:
         options: Mapping[str, Any] | None = None,
         *,
         name: str = "you",
+        record: str | Path | None = None,
     ) -> None:
         self.client = client
+        self.record = Path(record) if record is not None else None
         self.spec: GameSpec[Any, Any] = find_game(game)
         self.game, self.seats, self.level, self.options = game, seats, level, dict(options or {})
         self.me = 0
-        self.names: list[str] = [name] + [f"{level}-bot-{i}" for i in range(1, seats)]
+        self.names: list[str] = [name] + [bot_name(level, i) for i in range(1, seats)]
         self._name = name
         self.table_id = ""
         self._view: dict[str, Any] = {}
@@ -240,7 +338,7 @@ class RemoteSession:
         self.client.token = joined.token
         self.me = joined.seat
         for i in range(1, self.seats):
-            self.client.add_bot(self.table_id, self.level, name=f"{self.level}-bot-{i}")
+            self.client.add_bot(self.table_id, self.level, name=bot_name(self.level, i))
         before = self.client.view(self.table_id).version
         self.client.start_match(self.table_id)  # as the owner; the person's own view of it follows
         now = self.client.view(self.table_id)
@@ -283,11 +381,46 @@ class RemoteSession:
         """True once the match has ended."""
         return self._over
 
+    def about(self) -> list[str]:
+        """Said at the start: the table and where it is."""
+        return [f"Table {self.table_id} at {self.client.target}; you sit at seat {self.me}."]
 
-def _print_events(seen: Seen, game: Any, names: Sequence[str], me: int, out: TextIO) -> None:
-    """Print a line for each event of ``seen`` worth one (:func:`trapoula.clients.text.describe_event`)."""
+    def leave(self) -> list[str]:
+        """Leave the seat when the game has a command for it (the view's legal ``leave``); else the
+        table stays as it is, waiting for the person's move."""
+        if self._over:
+            return []
+        if any(c.get("kind") == "leave" for c in self._view.get("legal") or []):
+            try:
+                self.act({"kind": "leave"})
+            except TrapoulaError as exc:
+                return [f"Could not leave the match ({exc}): table {self.table_id} stays as it is."]
+            return [f"You left the match: your seat at table {self.table_id} is vacant and the others play on."]
+        return [
+            f"A seat cannot leave a match of {self.game}: table {self.table_id} stays playing at the server, "
+            "waiting for your move."
+        ]
+
+    def finish(self) -> list[str]:
+        """Fetch the record to ``record`` (the hands finished so far when the match is not over), or
+        say how to fetch it once the match is over."""
+        if self.record is not None and self.table_id:
+            jsonl = self.client.record(self.table_id)
+            self.record.write_text(jsonl, encoding="utf-8")
+            whole = "the whole match" if self._over else "the hands finished so far"
+            return [f"Record written to {self.record}: {whole}, as the server signed it."]
+        if not self._over:
+            return []
+        return [f"Its record: trapoula record {self.table_id} --address {self.client.target} --out FILE"]
+
+
+def _print_events(seen: Seen, describe: DescribeEvent, names: Sequence[str], me: int, out: TextIO) -> None:
+    """Print a line for each event of ``seen`` worth one, read by ``describe`` (the game's
+    ``GameText.narrate``; the table's own events say nothing, :data:`~trapoula.domain.audit.TABLE_EVENTS`)."""
     for name, payload in seen:
-        line = describe_event(game, name, payload, names, me)
+        if name in TABLE_EVENTS:
+            continue
+        line = describe(name, payload, names, me)
         if line:
             print(line, file=out)
 
@@ -366,41 +499,102 @@ def _print_menu(turn: Turn, out: TextIO) -> list[str]:
     return lines[cut:]
 
 
+def _told(session: Session, what: str) -> list[str]:
+    """The lines of ``session.about()``, ``leave()`` or ``finish()``; none from a session without them
+    (a session written before they were asked for)."""
+    method = getattr(session, what, None)
+    return list(method()) if callable(method) else []
+
+
+def clock_line(view: Mapping[str, Any], me: int) -> str | None:
+    """The line telling seat ``me`` when its time runs out, from the view's turn clocks (docs/clock.md
+    C6), or None at a table without a clock or when its move is not awaited.
+
+    >>> clock = {"move_seconds": 30, "bank_seconds": 0, "policy": "heuristic", "banks": [0.0, 0.0],
+    ...          "deadlines": [{"seat": 1, "deadline": "2026-12-02T19:04:31.250Z"}]}
+    >>> clock_line({"table": {"clock": clock}}, 1)
+    'Your time runs out at 19:04:31 UTC (30 s a move); then the server moves for you (heuristic).'
+    >>> clock_line({"table": {"clock": clock}}, 0) is None, clock_line({"table": {"clock": None}}, 1) is None
+    (True, True)
+    """
+    table = view.get("table")
+    clock = table.get("clock") if isinstance(table, Mapping) else None
+    if not isinstance(clock, Mapping):
+        return None
+    mine = next((d for d in clock.get("deadlines") or () if isinstance(d, Mapping) and d.get("seat") == me), None)
+    if mine is None:
+        return None
+    at = str(mine.get("deadline", ""))
+    shown = at[11:19] + " UTC" if len(at) >= 19 else at
+    return (
+        f"Your time runs out at {shown} ({clock.get('move_seconds')} s a move); "
+        f"then the server moves for you ({clock.get('policy')})."
+    )
+
+
+def _say(lines: Sequence[str], out: TextIO) -> None:
+    for line in lines:
+        print(line, file=out)
+
+
 def play_loop(session: Session, inp: TextIO, out: TextIO) -> int:
     """Play ``session`` with a person reading ``inp`` and writing ``out``; returns an exit code
     (0 when the match ended or the person left).  The game's words are those of the view's ``game``
-    (``GameSpec.text``)."""
+    (``GameSpec.text``).  A move that is the only legal one is made without asking, and said.  When
+    the person quits (``q``, the end of the input, Ctrl-C) the session leaves the table
+    (:meth:`Session.leave`) and says what became of it."""
     seen = session.start()
     game = session.view().get("game")
     text = game_text(game)
-    _print_events(seen, game, session.names, session.me, out)
-    for _ in range(MAX_AUTO):
-        view = session.view()
-        if session.over:
+    describe = text.narrate()
+    _say(_told(session, "about"), out)
+    _print_events(seen, describe, session.names, session.me, out)
+    refused = False  # the last move was refused: ask, even when only one is listed
+    try:
+        for _ in range(MAX_AUTO):
+            view = session.view()
+            if session.over:
+                print("", file=out)
+                print(text.render_view(view), file=out)
+                print("Thanks for playing.", file=out)
+                _say(_told(session, "finish"), out)
+                return 0
+            legal: list[dict[str, Any]] = list(view.get("legal") or [])
+            if not my_move(view):
+                _print_events(session.wait(), describe, session.names, session.me, out)
+                continue
+            forced = len(legal) == 1 and legal[0].get("kind") != "leave"  # leaving is never done for the person
             print("", file=out)
             print(text.render_view(view), file=out)
-            print("Thanks for playing.", file=out)
-            return 0
-        legal: list[dict[str, Any]] = list(view.get("legal") or [])
-        if not my_move(view):
-            _print_events(session.wait(), game, session.names, session.me, out)
-            continue
-        print("", file=out)
-        print(text.render_view(view), file=out)
-        turn = text.turn_for(view, legal, session.names)
-        for line in turn.before:
-            print(line, file=out)
-        unlisted = _print_menu(turn, out)
-        for line in turn.after:
-            print(line, file=out)
-        choice = _read_choice(inp, out, turn, _parser(text, legal), unlisted)
-        if choice is None:
-            print("You leave the table.", file=out)
-            return 0
-        try:
-            seen = session.act(dict(choice))
-        except (CommandRejected, InvalidInput, TrapoulaError) as exc:
-            print(f"Refused: {exc}", file=out)
-            continue
-        _print_events(seen, game, session.names, session.me, out)
+            clock = clock_line(view, session.me)
+            if clock:
+                print(clock, file=out)
+            if forced and not refused and not text.asks_single_move:  # nothing to choose: made, and said
+                listed = text.turn_for(view, legal, session.names).lines
+                print(f"Your only move: {listed[0] if listed else text.describe_command(legal[0], view)}", file=out)
+                choice: Mapping[str, Any] | None = legal[0]
+            else:
+                turn = text.turn_for(view, legal, session.names)
+                _say(turn.before, out)
+                unlisted = _print_menu(turn, out)
+                _say(turn.after, out)
+                choice = _read_choice(inp, out, turn, _parser(text, legal), unlisted)
+            if choice is None:
+                print("You leave the table.", file=out)
+                _say(_told(session, "leave"), out)
+                _say(_told(session, "finish"), out)
+                return 0
+            try:
+                seen = session.act(dict(choice))
+            except (CommandRejected, InvalidInput, TrapoulaError) as exc:
+                print(f"Refused: {exc}", file=out)
+                refused = True
+                continue
+            refused = False
+            _print_events(seen, describe, session.names, session.me, out)
+    except KeyboardInterrupt:
+        print("\nYou leave the table.", file=out)
+        _say(_told(session, "leave"), out)
+        _say(_told(session, "finish"), out)
+        raise
     return 1

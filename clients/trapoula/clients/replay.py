@@ -29,7 +29,7 @@ from trapoula.domain.audit import TABLE_EVENTS, audit_record
 from trapoula.domain.chain import RECORD_FORMAT
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.events import Event, Viewer, decoder, from_payload, redact, to_payload, visible
-from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.lifecycle import Role, SeatJoined
 from trapoula.domain.registry import find_game
 
@@ -295,6 +295,29 @@ class Replay:
             raise InvalidInput("position 0 is before the first event", "bad_position")
         seq, name, event = self._steps[position - 1]
         return Step(position, seq, name, event)
+
+    def is_move(self, position: int) -> bool:
+        """True when the event leading to ``position`` (1..length) is a seat's own move: it names a
+        ``seat`` the match waited for just before it (``GameSpec.acting``) and is worth a line in the
+        game's words (``GameText.describe_event``), not a consequence such as a turn passing on
+        or a deal."""
+        if not 1 <= position <= self.length:
+            return False
+        step = self.step(position)
+        seat = getattr(step.event, "seat", None)
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            return False
+        if seat not in acting_seats(self.spec, self.state(position - 1), tuple(range(max(self.seats, seat + 1)))):
+            return False
+        return self.spec.text.describe_event(step.name, to_payload(step.event), self.names) is not None
+
+    def last_move(self, position: int) -> int | None:
+        """The position of the move that led to ``position``: the latest seat's move
+        (:meth:`is_move`) at or before it, None before the first move."""
+        for p in range(min(position, self.length), 0, -1):
+            if self.is_move(p):
+                return p
+        return None
 
     def reaches(self, position: int, viewer: Viewer | str = OMNISCIENT) -> bool:
         """True when the event leading to ``position`` reached ``viewer`` when it happened: always, but

@@ -61,6 +61,7 @@ __all__ = [
     "Update",
     "Watch",
     "command_message",
+    "my_move",
     "never_sent",
 ]
 
@@ -309,7 +310,10 @@ def command_message(command: Mapping[str, Any]) -> table_pb2.Command:
         raise InvalidArgument(f"command {command!r} is not a mapping such as {{'kind': 'draw'}}")
     kind = command.get("kind")
     if not isinstance(kind, str) or not kind:
-        raise InvalidArgument(f"command {command!r} has no text 'kind'")
+        raise InvalidArgument(
+            f"command {command!r} has no text 'kind': send one of the view's legal entries, such as {{'kind': 'draw'}}",
+            reason="bad_command",
+        )
     if kind == "next_hand":
         deal = command.get("deal")
         next_hand = table_pb2.NextHand() if deal is None else table_pb2.NextHand(deal=_explicit_deal(deal))

@@ -37,11 +37,22 @@ def describe_event(
     verbose: bool = False,
 ) -> str | None:
     """One line for an event of a match of ``game`` as a viewer (``me``: a seat, or None) saw it
-    (``GameText.describe_event``); None for a table event, and for a game event not worth a line
-    unless ``verbose``."""
+    (``GameText.describe_event``); None for a table event but ``TimedOut`` (docs/clock.md C4: "ann
+    ran out of time"), and for a game event not worth a line unless ``verbose``."""
+    if name == "TimedOut":
+        seat = payload.get("seat")
+        who = "you" if seat == me and me is not None else _name(names, seat)
+        return f"{who} ran out of time: the server moves ({payload.get('policy')})"
     if name in TABLE_EVENTS:
         return None
     return game_text(game).describe_event(name, payload, names, me, verbose=verbose)
+
+
+def _name(names: Sequence[str | None], seat: Any) -> str:
+    """The display name of ``seat`` among ``names`` (``seat N`` when it has none)."""
+    if isinstance(seat, int) and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return f"seat {seat}"
 
 
 def render_view(view: Mapping[str, Any]) -> str:

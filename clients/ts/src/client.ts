@@ -37,12 +37,21 @@ export type ViewJson = { legal?: CommandJson[]; acting?: number[]; seat?: number
 >;
 /** One command, as a view's `legal` list holds it: `{"kind": "play", "card": "7H"}`. */
 export type CommandJson = { kind: string } & Record<string, unknown>;
-/** The table's part of a view (docs/schemas/table.json): who sees it and the hand awaiting seeds. */
+/** The table's part of a view (docs/schemas/table.json): who sees it, the hand awaiting seeds, the turn clocks. */
 export type TablePart = {
   viewer?: "seat" | "spectator" | "owner" | string;
   seat?: number | null;
   seed?: { hand: number; given?: number[] } | null;
+  clock?: ClockPart | null;
 } & Record<string, unknown>;
+/** A table's turn clocks (docs/clock.md C6): the due seats' deadlines (RFC 3339, UTC) and each seat's bank left (s). */
+export type ClockPart = {
+  move_seconds: number;
+  bank_seconds: number;
+  policy: string;
+  deadlines: { seat: number; deadline: string }[];
+  banks: number[];
+};
 
 /** A version and what the caller sees at it (GetView; `event` is undefined there). */
 export interface Update {

@@ -77,7 +77,7 @@ VERSION = RECORD_VERSION
 """The record format version a server writes now (signed); this module reads it and :data:`UNSIGNED`."""
 UNSIGNED = RECORD_UNSIGNED
 """The format version of a record written before records were signed: read, reported unsigned."""
-TABLE_EVENTS = frozenset({"TableCreated", "SeatTaken", "JoinQueued", *SEED_EVENTS})
+TABLE_EVENTS = frozenset({"TableCreated", "SeatTaken", "JoinQueued", "TimedOut", *SEED_EVENTS})
 """Table-level events: chain-checked, not replayed through the rules."""
 
 _HEX = frozenset("0123456789abcdef")
@@ -603,6 +603,14 @@ def _check_table_events(audit: _Audit, spec: GameSpec[Any, Any], lines: Sequence
                 bad(line, f"name {p.get('name')!r} is not text")
             if not _is_seed(p.get("token_hash")) and not (p.get("bot") is not None and p.get("token_hash") is None):
                 bad(line, "token_hash is not a SHA-256 hex digest (only a server bot may have none)")
+        elif line.name == "TimedOut":  # docs/clock.md C4: a seated player's time ran out in the match
+            p = line.payload
+            if not game_started:
+                bad(line, "a seat's time ran out before the match started")
+            if not _is_int(p.get("seat")) or p.get("seat") not in taken:
+                bad(line, f"seat {p.get('seat')!r} timed out, but it is not a seat someone holds")
+            if not isinstance(p.get("deadline"), str) or not isinstance(p.get("policy"), str):
+                bad(line, "TimedOut needs a deadline and a policy, both text")
         elif line.name in SEED_EVENTS:
             continue  # the players' seeds: REC9 (_check_seeds)
         else:

@@ -57,7 +57,7 @@ class Event:
     """True for an event only the seats named by ``private_to`` may receive at all: every other
     viewer gets no copy of it, not even a redacted one, and the positions it is shown in skip it
     (:func:`visible`).  ``romis``'s ``AuxiliaryUsed`` is one: its mere type would tell the others
-    that the seat had no legal reveal (rules/romis.md R5.4, section 9)."""
+    that the seat had no legal reveal (docs/rules/romis.md R5.4, section 9)."""
     version: ClassVar[int] = 1
     """The schema version of the class's payload, stored with each event.  Bumped on purpose when
     the class's shape changes, with an upcaster registered from the old version or a default for

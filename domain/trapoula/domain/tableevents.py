@@ -15,11 +15,24 @@ __all__ = [
     "SeedGiven",
     "ServerSeedRevealed",
     "TableCreated",
+    "TimeControlPayload",
+    "TimedOut",
     "fields_of",
 ]
 
 Hex64 = str
 """64 lower-case hex digits (a seed, a commitment, a SHA-256)."""
+
+
+class TimeControlPayload(TypedDict):
+    """A table's time control (docs/clock.md C1)."""
+
+    move_seconds: int
+    """Seconds per move (1 or more)."""
+    bank_seconds: int
+    """Extra seconds per seat for the whole match (C3)."""
+    policy: str
+    """What is done for a seat whose time ran out (C4): a computer-player level, ``pass`` or ``leave``."""
 
 
 class TableCreated(TypedDict):
@@ -34,6 +47,8 @@ class TableCreated(TypedDict):
     private: NotRequired[bool]
     """``true`` for a private table (not listed, joined with an invitation code); absent for a public
     one."""
+    clock: NotRequired[TimeControlPayload]
+    """The table's time control (docs/clock.md); absent for a table without a clock."""
 
 
 class SeatTaken(TypedDict):
@@ -84,8 +99,19 @@ class ServerSeedRevealed(TypedDict):
     seed: Hex64
 
 
+class TimedOut(TypedDict):
+    """A seat's time ran out (docs/clock.md C4): the move made for it follows, as the seat's own."""
+
+    seat: int
+    deadline: str
+    """When its time ran out: RFC 3339 in UTC, to the millisecond."""
+    policy: str
+    """The table's timeout policy that chose the move (C4)."""
+
+
 TABLE_EVENT_TYPES: dict[str, Any] = {
-    cls.__name__: cls for cls in (TableCreated, SeatTaken, JoinQueued, SeedCommitted, SeedGiven, ServerSeedRevealed)
+    cls.__name__: cls
+    for cls in (TableCreated, SeatTaken, JoinQueued, SeedCommitted, SeedGiven, ServerSeedRevealed, TimedOut)
 }
 """The table's own events by name."""
 

@@ -35,6 +35,7 @@ from trapoula.domain.words import cap, pretty, pretty_cards, seat_name, sorted_c
 
 __all__ = [
     "PLAIN_TEXT",
+    "Command",
     "DescribeEvent",
     "GameText",
     "Turn",
@@ -48,6 +49,7 @@ __all__ = [
     "plain_event",
     "plain_turn",
     "plain_view",
+    "typed_moves",
     "view_lines",
     "view_names",
     "viewer_seat",
@@ -334,9 +336,20 @@ class GameText:
     """``(typed line, legal) -> command or None``: a move typed in words (``bid 90 H``, ``reveal 5H
     7D``), as the entry of ``legal`` it names when there is one (sent as listed), else as typed (for
     the rules to refuse with their reason); None when the line names no move of the game."""
+    asks_single_move: bool = False
+    """True when the terminal asks for a move even when it is the only legal one; False: the only
+    legal move is made without asking, and said."""
+    narrator: Callable[[], DescribeEvent] | None = None
+    """A fresh :attr:`describe_event` for a reader who follows a match's events in order and may
+    remember them (a trick's line naming who played each card); None: :attr:`describe_event`."""
     demo_options: Mapping[str, Any] = field(default_factory=dict)
     """Options a demonstration match uses unless told otherwise (a game whose default is a single
     hand plays a scored match, so that the demo has standings to print)."""
+
+    def narrate(self) -> DescribeEvent:
+        """:attr:`describe_event` for one reader following one match's events in order
+        (:attr:`narrator`)."""
+        return self.narrator() if self.narrator is not None else self.describe_event
 
     def turn_for(self, view: Mapping[str, Any], legal: Sequence[Command], names: Names) -> Turn:
         """The menu of a seat's move: :attr:`turn` when the game groups its menu, else

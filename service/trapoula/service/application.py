@@ -15,6 +15,7 @@ each do one part (docs/architecture.md):
 * :mod:`~trapoula.service.seating`, :mod:`~trapoula.service.autoplay`: the decisions of creating
   a table, taking a seat, dealing and the bots' moves;
 * :mod:`~trapoula.service.automation`: the background workers of automatic play;
+* :mod:`~trapoula.service.clocks`: the turn clocks, the move made for a seat whose time ran out;
 * :mod:`~trapoula.service.views`, :mod:`~trapoula.service.queries`: what callers read.
 
 Commands run as: load the table, check the command id (a repeated id from the same caller
@@ -36,6 +37,7 @@ from trapoula.domain.seeding import check_seed
 from trapoula.service import moves
 from trapoula.service.automation import AUTO_WORKERS, Automation
 from trapoula.service.autoplay import CHUNK_EVENTS, Dealer
+from trapoula.service.clocks import ClockKeeper
 from trapoula.service.commands import Commands
 from trapoula.service.errors import ErrorContext, PermissionDenied
 from trapoula.service.follower import StoreFollower
@@ -140,6 +142,8 @@ class Tables(TableSeats, TableReads):
         self.automation = Automation(self.commands, self.dealer, auto_workers)
         self.commands.after_save = self.automation.after_save
         self.follower = StoreFollower(self.store)
+        self.clocks = ClockKeeper(self.commands, self.dealer)
+        """The turn clocks (docs/clock.md), kept once :meth:`keep_clocks` is called."""
         self.index = TableIndex(self.store)
         self.identity = identity
         """The app's identity key (docs/identity.md): with one, creating a table and taking a seat
@@ -196,6 +200,12 @@ class Tables(TableSeats, TableReads):
         False on a store that cannot be followed (SQLite)."""
         return self.follower.start()
 
+    def keep_clocks(self) -> None:
+        """Keep the turn clocks of every table with a time control (:class:`~trapoula.service.clocks.ClockKeeper`):
+        a seat whose time ran out is moved by its table's policy (docs/clock.md).  The server calls
+        it when it starts serving; once is enough."""
+        self.clocks.start()
+
     def save_snapshot(self, table_id: str) -> int:
         """Store a snapshot of a table at its current version (see :meth:`TableStore.save_snapshot`)."""
         return self.store.save_snapshot(table_id)
@@ -207,7 +217,9 @@ class Tables(TableSeats, TableReads):
     def stop_automatic(self, timeout: float = 5.0) -> None:
         """Stop background automatic play: no new batch starts; waits up to ``timeout`` seconds for
         the batches being saved.  Tables left with automatic play due resume when next read by a
-        ``Tables`` that is not stopped (after a restart)."""
+        ``Tables`` that is not stopped (after a restart).  The turn clocks stop first: a deadline
+        passed meanwhile is kept by another replica, or by this one after a restart."""
+        self.clocks.stop(timeout)
         self.automation.stop(timeout)
 
     def settle(self, timeout: float | None = None) -> bool:
@@ -215,7 +227,9 @@ class Tables(TableSeats, TableReads):
         return self.automation.settle(timeout)
 
     def close(self) -> None:
-        """Stop automatic play, stop following the store and close the database connections."""
+        """Stop the turn clocks and automatic play, stop following the store and close the database
+        connections."""
+        self.clocks.stop()
         self.automation.stop()
         self.follower.stop()
         self.store.close()

@@ -59,7 +59,9 @@ SEAT_TAKEN = "SeatTaken"
 JOIN_QUEUED = "JoinQueued"
 """Name of the stored event of a newcomer waiting for the hand in progress to end (a game with
 ``GameSpec.seat_changes``)."""
-TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN, JOIN_QUEUED, *SEED_EVENTS})
+TIMED_OUT = "TimedOut"
+"""Name of the stored event of a seat whose time ran out (docs/clock.md C4)."""
+TABLE_EVENTS = frozenset({TABLE_CREATED, SEAT_TAKEN, JOIN_QUEUED, TIMED_OUT, *SEED_EVENTS})
 """Stored events that are not the game's (the audit skips them in its rules replay): the table's,
 and the players' seeds' (:mod:`trapoula.domain.seeding`)."""
 
@@ -84,6 +86,9 @@ class Entry:
     """The decoded domain event, upcast to its class's current version; None for a table event."""
     version: int = 1
     """The schema version the payload was stored with (``Event.version`` when it was written)."""
+    at: float = 0.0
+    """When it was stored: seconds since the epoch (the stored event's timestamp; the turn clocks
+    count from it, docs/clock.md C2)."""
 
     def record_line(self) -> dict[str, Any]:
         """The record's line for this event (docs/record.md, 2.2): the stored payload, with ``v``
@@ -290,6 +295,7 @@ def entries_of(events: Iterable[Any]) -> list[Entry]:
                 event.actor,
                 decoded,
                 version,
+                event.timestamp.timestamp(),
             )
         )
         prev = event.hash

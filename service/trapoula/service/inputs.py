@@ -262,7 +262,10 @@ def check_command(table_id: str, principal: Principal, command: Mapping[str, Any
             )
         del raw["seat"]
     if principal.kind == "spectator":
-        raise PermissionDenied(f"{kind!r} at table {table_id} needs a token", context=ErrorContext(table_id))
+        raise PermissionDenied(
+            f"{kind!r} at table {table_id} needs a token: take a seat (JoinTable) and send the seat's token",
+            context=ErrorContext(table_id),
+        )
     if kind != "next_hand" and principal.kind == "owner":
         raise PermissionDenied(f"the owner has no seat: {kind!r} needs a seat token", context=ErrorContext(table_id))
     if kind == "next_hand":

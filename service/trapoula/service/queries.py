@@ -16,6 +16,7 @@ from eventsourcing.utils import get_topic
 
 from trapoula.domain import bots
 from trapoula.domain.chain import GENESIS, record_header
+from trapoula.domain.clock import CLOCK_DEFAULTS, CLOCK_OPTION
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.listings import GameInfo, TableSummary
 from trapoula.domain.registry import GAMES
@@ -66,7 +67,8 @@ def _hand_ends(entries: Sequence[Entry], table_id: str, owner_token_hash: str) -
 
 
 def list_games() -> list[GameInfo]:
-    """The games this server plays, with their options' defaults and bot levels."""
+    """The games this server plays, with their options' defaults (the game's own, and the
+    platform's time control ``clock``, docs/clock.md C1) and bot levels."""
     return [
         GameInfo(
             s.key,
@@ -74,7 +76,7 @@ def list_games() -> list[GameInfo]:
             s.summary,
             s.min_players,
             s.max_players,
-            dict(s.option_defaults()),
+            {**s.option_defaults(), CLOCK_OPTION: dict(CLOCK_DEFAULTS)},
             bots.levels(s.key),
             s.seat_changes,
         )

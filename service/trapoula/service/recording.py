@@ -91,6 +91,7 @@ class Table(Aggregate):
                 self.command_id,
                 self.actor,
                 self.event_version,
+                at=self.timestamp.timestamp(),
             )
 
     def __init__(
@@ -105,7 +106,8 @@ class Table(Aggregate):
     ) -> None:
         """Build the table from its ``TableCreated`` event (called by the library)."""
         check_link(1, name, payload, GENESIS, prev_hash, hash)
-        entry = Entry(1, name, payload, prev_hash, hash, command_id, actor, None)
+        at = self.created_on.timestamp()  # the library set it (``__base_init__``) before this runs
+        entry = Entry(1, name, payload, prev_hash, hash, command_id, actor, None, 1, at)
         self.entries: EntryLog = EntryLog([entry])
         """Every stored event, in order (append-only)."""
         self.commands: dict[tuple[str, str], tuple[int, int]] = {}
@@ -178,8 +180,10 @@ class Table(Aggregate):
         actor: str,
         version: int = 1,
         hashed_here: bool = False,
+        at: float = 0.0,
     ) -> None:
-        """Apply one stored event after the first (``version``: the schema version of its payload).
+        """Apply one stored event after the first (``version``: the schema version of its payload;
+        ``at``: when it was stored, seconds since the epoch).
         ``hashed_here``: this process computed ``hash`` from this payload (a fact it saved itself,
         :meth:`apply_own`), so only its link to the table's last hash is checked.
 
@@ -193,7 +197,7 @@ class Table(Aggregate):
         else:
             check_link(seq, name, payload, state.last_hash, prev_hash, hash, version)
         event = decode(state.game, name, payload, version)
-        entry = Entry(seq, name, payload, prev_hash, hash, command_id, actor, event, version)
+        entry = Entry(seq, name, payload, prev_hash, hash, command_id, actor, event, version, at)
         new_state = apply_entry(state, entry)
         self.entries.append(entry)
         if seq % CHECKPOINT_EVERY == 0:
@@ -229,6 +233,7 @@ class Table(Aggregate):
             event.actor,
             event.event_version,
             hashed_here=True,
+            at=event.timestamp.timestamp(),
         )
         self.version = event.originator_version
         self.modified_on = event.timestamp

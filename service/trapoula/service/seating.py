@@ -15,7 +15,9 @@ from typing import Any
 
 from eventsourcing.utils import get_topic
 
+from trapoula.domain import bots
 from trapoula.domain.chain import GENESIS, event_hash
+from trapoula.domain.clock import CLOCK_OPTION, parse_time_control
 from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.game import MatchConfig, SeatInfo
 from trapoula.domain.registry import find_game
@@ -49,8 +51,8 @@ def new_table(
 
     Raises:
         InvalidInput: unknown game (``unknown_game``), a seat count outside the game's range
-            (``bad_seats``), a bad option (``bad_option``), a first dealer or totals that do not
-            fit (``bad_config``).
+            (``bad_seats``), a bad option or time control (``bad_option``, docs/clock.md C1), a
+            first dealer or totals that do not fit (``bad_config``).
     """
     spec = find_game(check_key(game, "game", "unknown_game"))
     seats = check_int(seats, "seats", "bad_seats")
@@ -64,6 +66,8 @@ def new_table(
         raise InvalidInput(f"options {clip(options)!r} is not a mapping", reason="bad_option")
     for key in options:
         check_key(key, "option", "bad_option")
+    options = dict(options)  # the time control is the platform's option, not the game's (docs/clock.md C1)
+    clock = parse_time_control(game, options.pop(CLOCK_OPTION, None), bots.levels(game), spec.seat_changes)
     if first_dealer is not None:
         check_int(first_dealer, "first_dealer", "bad_config")
     totals = tuple(check_int(t, "initial total", "bad_config") for t in initial_totals or ()) or None
@@ -74,7 +78,7 @@ def new_table(
     outside = sorted(s for s in preset if not 0 <= s < seats)
     if outside:
         raise InvalidInput(f"computer seat(s) {outside} are not seats 0..{seats - 1} of the table", "bad_option")
-    payload = created_payload(game, seats, options, first_dealer, totals, bool(manual_deal), bool(private))
+    payload = created_payload(game, seats, options, first_dealer, totals, bool(manual_deal), bool(private), clock)
     try:
         json.dumps(payload, allow_nan=False)
     except (TypeError, ValueError):

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, TypedDict
 
+from trapoula.domain.clock import CLOCK_DEFAULTS, CLOCK_OPTION, MAX_BANK_SECONDS, MAX_MOVE_SECONDS
 from trapoula.domain.game import GameSpec
 from trapoula.domain.schema import DIALECT, game_schema, type_schema
 from trapoula.domain.tableevents import TABLE_EVENT_TYPES
@@ -59,6 +60,27 @@ class SeedPart(TypedDict):
     """The seats that gave theirs, in seat order."""
 
 
+class SeatDeadline(TypedDict):
+    """A seat whose move is awaited, and when its time runs out (docs/clock.md C2)."""
+
+    seat: int
+    deadline: str
+    """RFC 3339 in UTC, to the millisecond: its time per move and its bank left, from when it became due."""
+
+
+class ClockPart(TypedDict):
+    """A table's turn clocks (docs/clock.md)."""
+
+    move_seconds: int
+    bank_seconds: int
+    policy: str
+    """What is done for a seat whose time ran out (C4)."""
+    deadlines: list[SeatDeadline]
+    """The seats whose move is awaited, earliest deadline first."""
+    banks: list[float]
+    """Each seat's bank left, in seconds (C3), as of its last move."""
+
+
 class TablePart(TypedDict):
     """The ``table`` part of every view the service sends."""
 
@@ -76,6 +98,8 @@ class TablePart(TypedDict):
     """True when the table waits for ``next_hand`` (a table for explicit deals, between hands)."""
     seed: SeedPart | None
     """The hand awaiting the players' seeds, or null."""
+    clock: ClockPart | None
+    """The turn clocks of a table with a time control (docs/clock.md), else null."""
 
 
 _TEXTS: dict[str, str] = {}
@@ -92,6 +116,7 @@ def platform_schema() -> dict[str, Any]:
     """
     table, defs = type_schema(TablePart)
     defs["table"] = table
+    defs["time_control"] = _time_control()
     events = {}
     for name, cls in TABLE_EVENT_TYPES.items():
         ref, more = type_schema(cls)
@@ -111,6 +136,22 @@ def platform_schema() -> dict[str, Any]:
             "table_events": {"type": "object", "properties": events, "additionalProperties": False},
         },
         "$defs": defs,
+    }
+
+
+def _time_control() -> dict[str, Any]:
+    """The ``clock`` option every game takes (docs/clock.md C1), as JSON Schema."""
+    return {
+        "type": ["object", "null"],
+        "description": "The table's time control (docs/clock.md C1): seconds per move (0: no clock), a bank of "
+        "extra seconds per seat for the match, and what is done for a seat whose time ran out: a computer-player "
+        "level, pass (the safest pass or draw) or leave (where players may leave during the match).",
+        "properties": {
+            "move_seconds": {"type": "integer", "minimum": 0, "maximum": MAX_MOVE_SECONDS, "default": 0},
+            "bank_seconds": {"type": "integer", "minimum": 0, "maximum": MAX_BANK_SECONDS, "default": 0},
+            "policy": {"type": "string", "default": CLOCK_DEFAULTS["policy"]},
+        },
+        "additionalProperties": False,
     }
 
 
@@ -138,6 +179,8 @@ def _served(spec: GameSpec[Any, Any]) -> dict[str, Any]:
     }
     target["properties"]["table"] = {"$ref": "#/$defs/table"}
     target["required"] = sorted({*target.get("required", ()), "acting", "table"})
+    options = defs["options"]
+    options.setdefault("properties", {})[CLOCK_OPTION] = {"$ref": "#/$defs/time_control"}
     doc["properties"]["table_events"] = platform["properties"]["table_events"]
     doc["$id"] = f"urn:trapoula:served:{spec.key}"
     doc["description"] += " As the service sends them: views with their table part, and the table's own events."

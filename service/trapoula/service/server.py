@@ -206,12 +206,14 @@ def _check_port_free(address: str) -> None:
 
 
 async def start_server(server: grpc.aio.Server) -> None:
-    """Start a server made by :func:`create_server` and report it ``SERVING``; from then on the
-    health of ``TableService`` follows the store: ``NOT_SERVING`` while it cannot be reached
+    """Start a server made by :func:`create_server`, keep its tables' turn clocks
+    (``Tables.keep_clocks``) and report it ``SERVING``; from then on the health of ``TableService``
+    follows the store: ``NOT_SERVING`` while it cannot be reached
     (:class:`~trapoula.service.health.StoreHealth`, checked once before this returns)."""
     await server.start()
     parts = _PARTS.get(server)
     if parts is not None:
+        parts.tables.keep_clocks()
         await parts.health.set("", health_pb2.HealthCheckResponse.SERVING)
         await parts.store_health.start()
 

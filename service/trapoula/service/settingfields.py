@@ -127,8 +127,8 @@ def markdown_table(model: type[FlagSettings]) -> str:
 def plain(text: str) -> str:
     """``text`` without Markdown: no backticks, ``[name](target)`` as ``name``.
 
-    >>> plain("see [docs/x.md](docs/x.md), `on`")
-    'see docs/x.md, on'
+    >>> plain("see [docs/operations.md](docs/operations.md), `on`")
+    'see docs/operations.md, on'
     """
     return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text).replace("`", "")
 

@@ -71,7 +71,7 @@ snapshot to about 0.1 s for 0.01 to 0.04 ms of snapshot work per saved event.  A
 ``CHECKPOINT_EVERY``; ``Tables(snapshot_every=0)`` turns snapshots off."""
 SNAPSHOT_FORMAT = "trapoula-snapshot/2"
 """The layout of a snapshot's row (``/2``: the ``state`` names its game); part of :func:`state_fingerprint`."""
-TABLE_STATE_VERSION = 3
+TABLE_STATE_VERSION = 4
 """The version of the platform's table fold: ``TableState`` and ``SeatRecord``, ``apply_entry``, the
 command index and the snapshot codec's encoding.  Bump it when any of them changes; part of
 :func:`state_fingerprint`."""

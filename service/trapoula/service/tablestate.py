@@ -18,12 +18,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from trapoula.domain.clock import SeatClocks, TimeControl
 from trapoula.domain.events import Payload, Viewer
-from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
+from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
 from trapoula.domain.lifecycle import Role
 from trapoula.domain.registry import find_game
 from trapoula.domain.seeding import NO_SEEDS, SEED_EVENTS, SERVER_SEED_REVEALED, SeedBook
-from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, Entry
+from trapoula.service.entries import JOIN_QUEUED, SEAT_TAKEN, TIMED_OUT, Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,9 @@ class TableState:
     """The players' seeds (:mod:`trapoula.domain.seeding`): the committed hand, the seats' seeds."""
     private: bool = False
     """A private table (``TableCreated.private``): not listed, joined only with its invitation code."""
+    clock: SeatClocks | None = None
+    """The seats' turn clocks of a table with a time control (``TableCreated.clock``, docs/clock.md),
+    else None."""
 
     def position(self, viewer: Viewer, version: int | None = None) -> int:
         """The position ``viewer`` sees for the table's ``version`` (default: the head): the number
@@ -152,9 +156,10 @@ def created_payload(
     initial_totals: tuple[int, ...] | None,
     manual_deal: bool,
     private: bool = False,
+    clock: TimeControl | None = None,
 ) -> Payload:
-    """The payload of ``TableCreated`` (``private`` only when true, so a public table's payload is
-    as it always was)."""
+    """The payload of ``TableCreated`` (``private`` only when true and ``clock`` only when given, so
+    the payload of a public table without a clock is as it always was)."""
     payload: Payload = {
         "game": game,
         "seats": seats,
@@ -165,6 +170,8 @@ def created_payload(
     }
     if private:
         payload["private"] = True
+    if clock is not None:
+        payload["clock"] = clock.payload()
     return payload
 
 
@@ -172,6 +179,13 @@ def start_state(table_id: str, entry: Entry, owner_token_hash: str) -> TableStat
     """The state after ``TableCreated`` (``entry``, version 1)."""
     p = entry.payload
     totals = p.get("initial_totals")
+    control = p.get("clock")
+    clock = None
+    if isinstance(control, dict):
+        clock = SeatClocks.start(
+            TimeControl(int(control["move_seconds"]), int(control["bank_seconds"]), str(control["policy"])),
+            int(p["seats"]),
+        )
     return TableState(
         table_id=table_id,
         game=p["game"],
@@ -182,6 +196,7 @@ def start_state(table_id: str, entry: Entry, owner_token_hash: str) -> TableStat
         manual_deal=bool(p.get("manual_deal")),
         owner_token_hash=owner_token_hash,
         private=p.get("private") is True,
+        clock=clock,
         version=entry.seq,
         last_hash=entry.hash,
         record_cut=entry.seq,
@@ -194,7 +209,43 @@ def _extends_record(state: TableState, entry: Entry) -> bool:
 
 
 def apply_entry(state: TableState, entry: Entry) -> TableState:
-    """Fold one stored event (after ``TableCreated``) into the table's state (trusted, unchecked)."""
+    """Fold one stored event (after ``TableCreated``) into the table's state (trusted, unchecked);
+    at a table with a clock, the seats' clocks too (:func:`tick`)."""
+    after = _apply(state, entry)
+    return after if after.clock is None else tick(after, entry)
+
+
+def tick(state: TableState, entry: Entry) -> TableState:
+    """``state`` (folded up to ``entry``) with its seats' clocks moved on to ``entry``'s time: the
+    persons the match now waits for are due, and the seat whose move ``entry`` is (its actor
+    ``seat:N`` or ``clock:N``) has its time counted (docs/clock.md C2, C3), unless the event is
+    withheld from the other seats (``Event.withheld``): a clock that moved would tell
+    them it happened."""
+    clock = state.clock
+    assert clock is not None
+    persons = [i for i, s in enumerate(state.seats) if s is not None and s.bot is None]
+    if state.game_state is None or state.over:
+        acting: tuple[int, ...] = ()
+    else:
+        acting = acting_seats(state.spec, state.game_state, persons)
+    actor = entry.actor
+    moved = None
+    withheld = entry.event is not None and entry.event.withheld
+    if actor.startswith(("seat:", "clock:")) and not withheld:  # a withheld move must not show
+        tail = actor.split(":", 1)[1]
+        moved = int(tail) if tail.isdigit() else None
+    timed_out = entry.payload.get("seat") if entry.name == TIMED_OUT else None
+    ticked = clock.after(
+        acting,
+        entry.at,
+        moved,
+        own=actor.startswith("seat:"),
+        timed_out=timed_out if isinstance(timed_out, int) else None,
+    )
+    return state if ticked is clock else dataclasses.replace(state, clock=ticked)
+
+
+def _apply(state: TableState, entry: Entry) -> TableState:
     rep = dataclasses.replace
     if entry.name == SEAT_TAKEN:
         p = entry.payload

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from trapoula.domain.clock import instant
 from trapoula.domain.events import Payload, Viewer, redact, visible
 from trapoula.domain.game import acting_seats
 from trapoula.service.entries import Entry
@@ -119,8 +120,26 @@ def table_view(state: TableState, principal: Principal, shared: dict[Any, Any] |
         "seat": principal.seat if principal.kind == "seat" else None,
         "needs_deal": needs_deal,
         "seed": seed,
+        "clock": clock_part(state),
     }
     return view
+
+
+def clock_part(state: TableState) -> Payload | None:
+    """The table's turn clocks (docs/clock.md), or None at a table without a time control:
+    ``{move_seconds, bank_seconds, policy, deadlines: [{seat, deadline}], banks}`` (deadlines
+    RFC 3339 in UTC, earliest first; banks in seconds, to the millisecond)."""
+    clock = state.clock
+    if clock is None:
+        return None
+    control = clock.control
+    return {
+        "move_seconds": control.move_seconds,
+        "bank_seconds": control.bank_seconds,
+        "policy": control.policy,
+        "deadlines": [{"seat": seat, "deadline": instant(at)} for seat, at in clock.deadlines()],
+        "banks": [round(bank, 3) for bank in clock.banks],
+    }
 
 
 def _seed_part(state: TableState) -> Payload | None:

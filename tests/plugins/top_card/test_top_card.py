@@ -82,6 +82,7 @@ def server(tmp_path: Path) -> Iterator[str]:
         process.wait(timeout=30)
 
 
+@pytest.mark.process
 def test_served_in_its_own_process_the_game_is_found_and_its_bots_play_one_hand_t6_t7(server: str) -> None:
     """``trapoula serve`` in its own process lists Top Card (its entry point found there: T1's players,
     T8's option, its bot levels), and two bots play a match to 1 point: one hand of three tricks, one
@@ -90,7 +91,9 @@ def test_served_in_its_own_process_the_game_is_found_and_its_bots_play_one_hand_
     standings: the contract suite (tests/contract), which runs every registered game."""
     with TableClient(server) as client:
         game = next(g for g in client.list_games() if g.key == KEY)
-        assert (game.min_players, game.max_players, game.options) == (2, 4, {"target_points": 3})
+        options = dict(game.options)
+        assert options.pop("clock") == {"move_seconds": 0, "bank_seconds": 0, "policy": "heuristic"}  # docs/clock.md C1
+        assert (game.min_players, game.max_players, options) == (2, 4, {"target_points": 3})
         assert game.bot_levels == ("random", "heuristic")
         table = client.create_table(KEY, seats=2, options={"target_points": 1})
         client.token = table.owner_token

@@ -1,4 +1,4 @@
-"""Agonia's heuristic computer player (rules/agonia.md): see :mod:`trapoula.domain.bots`.
+"""Agonia's heuristic computer player (docs/rules/agonia.md): see :mod:`trapoula.domain.bots`.
 
 Play rather than draw; on a pending draw play a 7 when it holds one (R5.2.2), else take the
 cards; shed high-point cards first (R2.4); keep aces (wild, R5.1) for when nothing else plays and

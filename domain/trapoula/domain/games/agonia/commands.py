@@ -1,4 +1,4 @@
-"""Agonia's commands (rules/agonia.md section 8): imperative, frozen."""
+"""Agonia's commands (docs/rules/agonia.md section 8): imperative, frozen."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Agonia's own events (rules/agonia.md section 9); the common ones are in ``games.shedding.events``."""
+"""Agonia's own events (docs/rules/agonia.md section 9); the common ones are in ``games.shedding.events``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Agonia's options (rules/agonia.md section 7); defaults are the seed's main rules (R1.2)."""
+"""Agonia's options (docs/rules/agonia.md section 7); defaults are the seed's main rules (R1.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Agonia as a decider (rules/agonia.md; shared mechanics rules/shedding-common.md).
+"""Agonia as a decider (docs/rules/agonia.md; shared mechanics docs/rules/shedding-common.md).
 
 ``decide`` validates and returns events; ``evolve`` applies one event without checking it;
 ``legal_commands`` agrees with ``decide``.  Every refusal raises

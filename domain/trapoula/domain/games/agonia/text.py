@@ -1,4 +1,4 @@
-"""Agonia's words in the terminal (rules/agonia.md sections 7-9; ``GameSpec.text``).
+"""Agonia's words in the terminal (docs/rules/agonia.md sections 7-9; ``GameSpec.text``).
 
 The shedding games' common words (:mod:`trapoula.domain.games.shedding.text`) plus Agonia's own:
 the suit chosen on an ace up-card (R7.2), a missed announcement (R7.5) and the match's length
@@ -21,6 +21,9 @@ from trapoula.domain.words import cap, suit_symbol
 __all__ = ["TEXT", "describe_command", "describe_event", "match_length", "render_view"]
 
 render_view = shedding.render_view
+
+_PENALTIES = {"draw_one": "one card to draw", "skip_turn": "the next turn lost"}
+"""The penalty of a missed announcement (R7.5.2, option ``announce_penalty``) in words."""
 
 
 def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
@@ -55,7 +58,9 @@ def _own_event(name: str, p: Mapping[str, Any], who: str) -> str | None:
         case "SuitChosen":  # R7.2
             return f"{cap(who)} choose{'' if who == 'you' else 's'} {suit_symbol(p.get('suit'))}"
         case "AnnouncementMissed":  # R7.5.2
-            return f"{cap(who)} did not announce {p.get('cards_left')} card(s) left: {p.get('penalty')}"
+            penalty = _PENALTIES.get(str(p.get("penalty")), str(p.get("penalty")).replace("_", " "))
+            left = p.get("cards_left")
+            return f"{cap(who)} did not announce {left} card{'' if left == 1 else 's'} left: {penalty}"
     return None
 
 

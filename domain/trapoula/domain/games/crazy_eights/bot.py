@@ -1,4 +1,4 @@
-"""Crazy Eights' heuristic computer player (rules/crazy_eights.md): see :mod:`trapoula.domain.bots`.
+"""Crazy Eights' heuristic computer player (docs/rules/crazy_eights.md): see :mod:`trapoula.domain.bots`.
 
 It decides from one seat's view only.  Play rather than draw (R4.2); go out when it can (R6.1);
 on a pending draw play a 2 when it holds one (R5.2.2), else take the cards; shed the cards worth

@@ -1,4 +1,4 @@
-"""Crazy Eights' commands (rules/crazy_eights.md section 8): the shedding games' common ones (S11).
+"""Crazy Eights' commands (docs/rules/crazy_eights.md section 8): the shedding games' common ones (S11).
 
 ``play`` names the suit to follow with an 8 (R5.1.2); ``draw`` draws one card (R4.2, R5.6.1) or
 takes the whole pending draw (R5.2.2, R5.3.2); ``pass`` ends the turn (R4.3, R4.4, R5.6.3); the

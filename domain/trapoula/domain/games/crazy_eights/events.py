@@ -1,4 +1,4 @@
-"""Crazy Eights' own events and fields (rules/crazy_eights.md section 9).
+"""Crazy Eights' own events and fields (docs/rules/crazy_eights.md section 9).
 
 The common events are in :mod:`trapoula.domain.games.shedding.events`.  Two of them carry more
 here, as section 9 lists: ``HandEnded`` adds ``hand_values`` and ``MatchEnded`` adds ``tied``.

@@ -1,4 +1,4 @@
-"""Crazy Eights' options (rules/crazy_eights.md section 7); the defaults are the standard game (R7.3)."""
+"""Crazy Eights' options (docs/rules/crazy_eights.md section 7); the defaults are the standard game (R7.3)."""
 
 from __future__ import annotations
 

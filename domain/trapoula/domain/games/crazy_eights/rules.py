@@ -1,4 +1,4 @@
-"""Crazy Eights as a decider (rules/crazy_eights.md; shared mechanics rules/shedding-common.md).
+"""Crazy Eights as a decider (docs/rules/crazy_eights.md; shared mechanics docs/rules/shedding-common.md).
 
 ``decide`` validates and returns events; ``evolve`` applies one event without checking it;
 ``legal_commands`` agrees with ``decide``.  Every refusal raises

@@ -1,4 +1,4 @@
-"""Crazy Eights' words in the terminal (rules/crazy_eights.md sections 7-9; ``GameSpec.text``).
+"""Crazy Eights' words in the terminal (docs/rules/crazy_eights.md sections 7-9; ``GameSpec.text``).
 
 The shedding games' common words (:mod:`trapoula.domain.games.shedding.text`) plus Crazy Eights'
 own: an eight turned up as the starter and buried in the stock (R3.4) and the match's length (R6.3,

@@ -1,4 +1,4 @@
-"""Giminaičiai ("Relatives"): rules/giminaiciai.md -- a rummy-family going-out game for 2 to 6 players.
+"""Giminaičiai ("Relatives"): docs/rules/giminaiciai.md -- a rummy-family going-out game for 2 to 6 players.
 
 One 52-card deck, 7 cards each, one starter on the discard pile (R3).  On his turn a player draws
 from the stock or the discard pile and discards, or lays down his whole hand in one or two groups

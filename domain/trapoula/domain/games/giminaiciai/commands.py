@@ -1,4 +1,4 @@
-"""Giminaičiai's commands (rules/giminaiciai.md section 8) and their plain-data form.
+"""Giminaičiai's commands (docs/rules/giminaiciai.md section 8) and their plain-data form.
 
 Seat commands: ``draw {source}``, ``discard {card}``, ``lay_down {groups, discard?, extra?}``; the
 table's ``next_hand`` deals the next hand (its deal comes from the table, :func:`deal_command`).

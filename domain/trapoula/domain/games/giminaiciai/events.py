@@ -1,4 +1,4 @@
-"""Giminaičiai's events (rules/giminaiciai.md section 9).  Their module path and class names are stored data.
+"""Giminaičiai's events (docs/rules/giminaiciai.md section 9).  Their module path and class names are stored data.
 
 Card fields carry card codes (``"QS"``); per-seat lists are indexed by seat.  ``MatchStarted`` is the
 platform's (:class:`trapoula.domain.games.shedding.events.MatchStarted`, re-exported here).

@@ -1,4 +1,4 @@
-"""Laying down (rules/giminaiciai.md R5, R6, R7.2): checking a lay-down and listing the legal ones.
+"""Laying down (docs/rules/giminaiciai.md R5, R6, R7.2): checking a lay-down and listing the legal ones.
 
 Pure functions on cards; the decider (``rules``) adds the turn and the seat.  Groups are judged by the
 shared :mod:`trapoula.domain.games.relatives` (R6.6 with the rank cycle of R2.5).

@@ -1,4 +1,4 @@
-"""Giminaičiai's options (rules/giminaiciai.md section 7).
+"""Giminaičiai's options (docs/rules/giminaiciai.md section 7).
 
 The spec names two: ``target_score`` (R10.1), a table option kept here, and ``initial_totals``
 (R10.2), the totals before the first hand of a match started in the middle of another.  The platform

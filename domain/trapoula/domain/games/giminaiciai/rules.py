@@ -1,4 +1,4 @@
-"""Giminaičiai as a decider (rules/giminaiciai.md R1-R9, sections 7-10).
+"""Giminaičiai as a decider (docs/rules/giminaiciai.md R1-R9, sections 7-10).
 
 ``decide`` validates a command and returns the events it causes; ``evolve`` applies one event without
 checking it; ``legal_commands`` lists what ``decide`` accepts (a lay-down in canonical form; ``decide``

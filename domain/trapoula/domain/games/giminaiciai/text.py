@@ -1,4 +1,4 @@
-"""Giminaičiai's words in the terminal (rules/giminaiciai.md sections 8, 9 and 11; ``GameSpec.text``).
+"""Giminaičiai's words in the terminal (docs/rules/giminaiciai.md sections 8, 9 and 11; ``GameSpec.text``).
 
 Its commands as menu lines (a lay-down names the pile cards it takes and its bonus, R5.3, R7.2), its
 events as each viewer saw them, its views (section 9), its menu (the lay-downs laying the most cards

@@ -1,4 +1,4 @@
-"""Mau Mau (the online Αγωνία): rules/mau_mau.md, common mechanics rules/shedding-common.md.
+"""Mau Mau (the online Αγωνία): docs/rules/mau_mau.md, common mechanics docs/rules/shedding-common.md.
 
 2-5 players, two 52-card decks (104 cards), seven cards each.  Match the top card by rank or
 suit, or draw one card, which ends the turn.  Jacks are wild and choose the suit, sevens make the

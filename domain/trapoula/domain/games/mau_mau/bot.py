@@ -1,4 +1,4 @@
-"""Mau Mau's computer players (rules/mau_mau.md R7.2): see :mod:`trapoula.domain.bots`.
+"""Mau Mau's computer players (docs/rules/mau_mau.md R7.2): see :mod:`trapoula.domain.bots`.
 
 Every level sees only its seat's view and obeys R7.2.1-R7.2.3: it calls "Mau" once before a play
 that will leave it one card (R7.2.2: with two cards in hand and a card to play, if it has not

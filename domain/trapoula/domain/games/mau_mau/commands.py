@@ -1,4 +1,4 @@
-"""Mau Mau's commands (rules/mau_mau.md section 8): imperative, frozen.
+"""Mau Mau's commands (docs/rules/mau_mau.md section 8): imperative, frozen.
 
 Seat commands name their seat: ``play``, ``draw``, ``pass``, ``mau``, ``leave``.  Table commands
 do not: ``join`` (built by :func:`parse_command` or :func:`join_command`) and ``next_hand`` (built

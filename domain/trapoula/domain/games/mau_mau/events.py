@@ -1,4 +1,4 @@
-"""Mau Mau's own events (rules/mau_mau.md section 9); the common ones, and the seat changes
+"""Mau Mau's own events (docs/rules/mau_mau.md section 9); the common ones, and the seat changes
 (``PlayerJoined``, ``PlayerLeft``, ``PlayerEliminated``), are in ``games.shedding.events``."""
 
 from __future__ import annotations

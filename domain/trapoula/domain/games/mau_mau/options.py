@@ -1,4 +1,4 @@
-"""Mau Mau's options (rules/mau_mau.md section 7): the elimination limit and the computer seats."""
+"""Mau Mau's options (docs/rules/mau_mau.md section 7): the elimination limit and the computer seats."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Mau Mau as a decider (rules/mau_mau.md; shared mechanics rules/shedding-common.md).
+"""Mau Mau as a decider (docs/rules/mau_mau.md; shared mechanics docs/rules/shedding-common.md).
 
 ``decide`` validates and returns events; ``evolve`` applies one event without checking it;
 ``legal_commands`` agrees with ``decide``.  Every refusal raises

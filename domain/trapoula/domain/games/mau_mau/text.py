@@ -1,4 +1,4 @@
-"""Mau Mau's words in the terminal (rules/mau_mau.md sections 7-9; ``GameSpec.text``).
+"""Mau Mau's words in the terminal (docs/rules/mau_mau.md sections 7-9; ``GameSpec.text``).
 
 The shedding games' common words (:mod:`trapoula.domain.games.shedding.text`) plus Mau Mau's own:
 the "Mau" call and its penalty (R5.6), leaving the match (R6.10) and the match's length (R7.1).

@@ -1,4 +1,4 @@
-"""Romis su iškritimu ("Rummy with elimination"): rules/romis.md -- an elimination game for 2 to 4 players.
+"""Romis su iškritimu ("Rummy with elimination"): docs/rules/romis.md -- an elimination game for 2 to 4 players.
 
 One 52-card deck; each player gets 5 cards and 2 face-down auxiliary cards (R3).  In sealed rounds
 every live player reveals at the same moment (R5): 2 related cards, then after 3 more cards 2 more,

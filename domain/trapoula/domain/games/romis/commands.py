@@ -1,4 +1,4 @@
-"""Romis su iškritimu's commands (rules/romis.md section 8) and their plain-data form.
+"""Romis su iškritimu's commands (docs/rules/romis.md section 8) and their plain-data form.
 
 Seat commands: ``reveal {cards, companions?}`` (R13.1), ``use_auxiliary {}`` (R13.2) and ``cannot {}``
 (R13.3), each with its ``seat``; the table's ``next_hand`` deals the next hand (R13.4; its deal comes

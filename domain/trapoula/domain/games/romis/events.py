@@ -1,4 +1,4 @@
-"""Romis su iškritimu's events (rules/romis.md section 9).  Their module path and class names are stored data.
+"""Romis su iškritimu's events (docs/rules/romis.md section 9).  Their module path and class names are stored data.
 
 Card fields carry card codes (``"QS"``); per-seat tuples are indexed by seat 0..n-1.  ``MatchStarted``
 is the platform's (:class:`trapoula.domain.games.shedding.events.MatchStarted`, re-exported here).

@@ -1,4 +1,4 @@
-"""Romis su iškritimu's options (rules/romis.md section 7).
+"""Romis su iškritimu's options (docs/rules/romis.md section 7).
 
 The spec names three: ``target_score`` (R12.1), ``initial_totals`` (R12.2) and
 ``carried_bonus_factor`` (R12.3).  The platform carries the initial totals in

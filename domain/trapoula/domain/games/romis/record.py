@@ -1,4 +1,4 @@
-"""The audit's own check of a Romis record: sealed submissions and their opening (rules/romis.md R5.2,
+"""The audit's own check of a Romis record: sealed submissions and their opening (docs/rules/romis.md R5.2,
 R5.3, section 9; ``GameSpec.record_checks``).
 
 The rules replay decides every recorded command again, but it rebuilds a ``reveal`` or ``cannot``

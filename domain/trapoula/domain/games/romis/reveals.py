@@ -1,4 +1,4 @@
-"""What a player may reveal (rules/romis.md R2.5, R4, R8) and the winner's final lay-down (R10.2).
+"""What a player may reveal (docs/rules/romis.md R2.5, R4, R8) and the winner's final lay-down (R10.2).
 
 Relatedness is the shared :func:`trapoula.domain.games.relatives.related` with the ace high only
 (:attr:`~trapoula.domain.games.relatives.RankOrder.ACE_HIGH`, R2.5), always judged against the

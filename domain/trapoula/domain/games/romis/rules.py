@@ -1,4 +1,4 @@
-"""Romis su iškritimu as a decider (rules/romis.md R1-R13, sections 7-10).
+"""Romis su iškritimu as a decider (docs/rules/romis.md R1-R13, sections 7-10).
 
 ``decide`` validates a command and returns the events it causes; ``evolve`` applies one event without
 checking it; ``legal_commands`` lists exactly what ``decide`` accepts (a reveal in canonical form;

@@ -1,5 +1,5 @@
 """The hashes of Romis su iškritimu: shuffle commitments, salts, nonces and sealed submissions
-(rules/romis.md R3.2, R5.2, R9.1, R9.3, section 9).
+(docs/rules/romis.md R3.2, R5.2, R9.1, R9.3, section 9).
 
 Every hand has one *secret*: the 64-hex-digit seed of a seeded deal, or for an explicit deal the
 hash of its deck order (:func:`trapoula.domain.deal.deck_hash`, i.e. ``Deal.reshuffle_seed``).

@@ -1,4 +1,4 @@
-"""Romis's words in the terminal (rules/romis.md sections 8, 9 and 13; ``GameSpec.text``).
+"""Romis's words in the terminal (docs/rules/romis.md sections 8, 9 and 13; ``GameSpec.text``).
 
 Its sealed commands as menu lines, its events as each viewer saw them (a seat's own sealed payload
 and cards, the others' counts), its views (R5.4: as of the last resolved round), what the menu says
@@ -312,8 +312,20 @@ def _own_lines(view: Mapping[str, Any], names: Sequence[str | None]) -> list[str
 
 def render_view(view: Mapping[str, Any]) -> str:
     """A view (section 9): its own lines, then the lines every game shares
-    (:func:`~trapoula.domain.text.view_lines`); no cards are held between hands (R10.9)."""
+    (:func:`~trapoula.domain.text.view_lines`); no cards are held between hands (R10.9).  The viewer's
+    own count of cards in hand is the hand it is shown: ``hand_sizes`` holds what the others know, as
+    of the last resolved round (R5.4), before an auxiliary card turned up (R6.4) or a submission.
+
+    >>> print(render_view({"phase": "play", "seat": 0, "names": ["ann", "bob"], "hand": ["5C", "QC", "5S"],
+    ...                    "hand_sizes": [2, 5], "stock_count": 30}).splitlines()[-2])
+    Stock 30 cards; hands: ann 3, bob 5
+    """
     names = view_names(view)
+    sizes = list(view.get("hand_sizes") or [])
+    own, seat = view.get("hand"), view.get("seat")
+    if isinstance(own, list) and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(sizes):
+        sizes[seat] = len(own)
+        view = {**view, "hand_sizes": sizes}
     return "\n".join(view_lines(view, names, head=_own_lines(view, names), held=view.get("phase") == "play"))
 
 
@@ -405,5 +417,7 @@ TEXT = GameText(
     render_view=render_view,
     turn=turn,
     parse_move=choose_typed,
+    asks_single_move=True,
 )
-"""Romis's :class:`~trapoula.domain.text.GameText`."""
+"""Romis's :class:`~trapoula.domain.text.GameText`: a sealed submission (R5.1-R5.2) is always the
+person's own, even when only one is possible: the terminal asks for it."""

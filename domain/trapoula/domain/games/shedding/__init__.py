@@ -1,1 +1,1 @@
-"""What the three shedding games share (rules/shedding-common.md, S1-S14): events and mechanics."""
+"""What the three shedding games share (docs/rules/shedding-common.md, S1-S14): events and mechanics."""

@@ -1,4 +1,4 @@
-"""The mechanics every shedding game shares (rules/shedding-common.md, S1-S14), written once.
+"""The mechanics every shedding game shares (docs/rules/shedding-common.md, S1-S14), written once.
 
 A game supplies a :class:`ShedRules` (the S1.2 parameters it needs: deck, hand size, reshuffle
 policy, its ``evolve`` and how to rebuild its commands from events) and a state subclassing

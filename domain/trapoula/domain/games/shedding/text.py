@@ -1,13 +1,20 @@
-"""What the three shedding games' words share in the terminal (rules/shedding-common.md, S11-S13).
+"""What the three shedding games' words share in the terminal (docs/rules/shedding-common.md, S11-S13).
 
 Commands (S11), events (S12) and views (S13) of ``agonia``, ``crazy_eights`` and ``mau_mau`` read
 alike; each game's own ``text`` module adds its own commands and events and its match's length, and
-builds its :class:`~trapoula.domain.text.GameText` with :func:`game_text`.
+builds its :class:`~trapoula.domain.text.GameText` with :func:`game_text`.  A move may be typed
+(``QC``, ``AS H``, ``draw``, ``pass``: :data:`parse_move`) or chosen from a menu that lists each
+distinct move once (:func:`distinct_moves`); reason codes read as words (:data:`DRAW_REASONS`,
+:data:`SKIP_REASONS`).
 
 >>> describe_command({"kind": "play", "card": "AS", "suit": "H"})
 'play A♠, declare ♥'
 >>> describe_command({"kind": "draw"}, pending_draw=4)
 'take the 4 cards'
+>>> describe_event("CardsDrawn", {"seat": 1, "count": 2, "reason": "last_seven"}, ["ann", "bob"], me=0)
+'bob draws 2 cards (the penalty of a 7 played as a last card)'
+>>> parse_move("play qc", [{"kind": "play", "card": "QC"}, {"kind": "draw"}])
+{'kind': 'play', 'card': 'QC'}
 """
 
 from __future__ import annotations
@@ -16,21 +23,57 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from trapoula.domain.text import (
+    Command,
     DescribeEvent,
     GameText,
     Names,
+    Turn,
     dealt_line,
     hand_started_line,
     match_options,
     match_over_line,
     match_started_line,
     other_command,
+    typed_moves,
     view_lines,
     view_names,
 )
-from trapoula.domain.words import cap, pretty, pretty_cards, seat_name, suit_symbol
+from trapoula.domain.words import cap, card_code, pretty, pretty_cards, seat_name, suit_letter, suit_symbol
 
-__all__ = ["OwnEvent", "describe_command", "describe_event", "game_events", "game_text", "menu_line", "render_view"]
+__all__ = [
+    "DRAW_REASONS",
+    "SKIP_REASONS",
+    "OwnEvent",
+    "describe_command",
+    "describe_event",
+    "distinct_moves",
+    "game_events",
+    "game_text",
+    "menu_line",
+    "parse_move",
+    "render_view",
+    "turn_of",
+]
+
+DRAW_REASONS = {
+    "penalty": "penalty",
+    "last_seven": "the penalty of a 7 played as a last card",
+    "announce_penalty": "penalty for a missed announcement",
+}
+"""Why cards are drawn (``CardsDrawn.reason``, S7) in words; ``draw``, the turn's own draw, says nothing."""
+SKIP_REASONS = {
+    "nine": "by a 9",
+    "starter_nine": "by the 9 turned up",
+    "announce_penalty": "for a missed announcement",
+    "jack": "by a jack",
+    "eight": "by an 8",
+}
+"""Why a seat loses its turn (``TurnSkipped.reason``, S3.4) in words."""
+
+
+def _words(code: Any, known: Mapping[str, str]) -> str:
+    """A reason code in words: the known ones as ``known`` says, another with spaces for underscores."""
+    return known.get(str(code), str(code).replace("_", " "))
 
 
 def describe_command(command: Mapping[str, Any], pending_draw: int = 0) -> str:
@@ -71,13 +114,15 @@ def describe_event(
             return hand_started_line(p, names, me)
         case "CardsDealt":
             return dealt_line(p, names, me, verbose=verbose)
-        case "StarterTurned":
+        case "StarterTurned":  # the view shows the up-card: a line when the event says more, or verbose
             text = f"Up-card {pretty(p.get('card'))}"
             if p.get("pending_draw"):
                 text += f": {p.get('pending_draw')} cards to take"
             if p.get("chooser") is not None:
                 chooser = seat_name(names, p.get("chooser"), me)
                 text += f"; {chooser} choose{'' if p.get('chooser') == me else 's'} the suit"
+            elif not verbose and not p.get("pending_draw"):
+                return None
             return text
         case "TurnStarted":
             return f"{cap(who)} {'are' if who == 'you' else 'is'} to play" if verbose else None
@@ -97,14 +142,14 @@ def describe_event(
             count = p.get("count")
             cards = p.get("cards")
             shown = f": {pretty_cards(cards)}" if cards else ""
-            why = "" if p.get("reason") == "draw" else f" ({p.get('reason')})"
+            why = "" if p.get("reason") == "draw" else f" ({_words(p.get('reason'), DRAW_REASONS)})"
             return f"{cap(who)} draw{verb_s} {count} card{'' if count == 1 else 's'}{why}{shown}"
         case "StockReshuffled":
             return f"The discard pile ({p.get('count')} cards) is reshuffled under the stock"
         case "Passed":
             return f"{cap(who)} pass{'' if who == 'you' else 'es'}"
         case "TurnSkipped":
-            return f"{cap(who)} {'are' if who == 'you' else 'is'} skipped ({p.get('reason')})"
+            return f"{cap(who)} {'are' if who == 'you' else 'is'} skipped {_words(p.get('reason'), SKIP_REASONS)}"
         case "HandEnded":
             winner = p.get("winner")
             if winner is not None:
@@ -168,6 +213,111 @@ def render_view(view: Mapping[str, Any]) -> str:
     return "\n".join(view_lines(view, names, head=head))
 
 
+def distinct_moves(legal: Sequence[Command]) -> list[Command]:
+    """The legal commands less those that do the same as another: a wild card played without a
+    declaration keeps its own suit as the active suit (S4.3), so ``play A♠`` and ``play A♠, declare
+    ♠`` are one move, listed once (as the declaration, like its three siblings).
+
+    >>> distinct_moves([{"kind": "play", "card": "AS"}, {"kind": "play", "card": "AS", "suit": "S"},
+    ...                 {"kind": "play", "card": "AS", "suit": "H"}])
+    [{'kind': 'play', 'card': 'AS', 'suit': 'S'}, {'kind': 'play', 'card': 'AS', 'suit': 'H'}]
+    """
+
+    def key(c: Command) -> tuple[Any, ...]:
+        return (c.get("kind"), c.get("card"), c.get("suit"), bool(c.get("announce")))
+
+    keys = {key(c) for c in legal}
+    return [
+        c
+        for c in legal
+        if not (
+            c.get("kind") == "play"
+            and not c.get("suit")
+            and isinstance(c.get("card"), str)
+            and ("play", c["card"], c["card"][-1:], bool(c.get("announce"))) in keys
+        )
+    ]
+
+
+_WORDS = {"d": "draw", "p": "pass", "choose": "choose_suit"}
+"""Short and other words for the typed commands (S11)."""
+_ANNOUNCE = frozenset({"announce", "!"})
+"""A word that announces (``7H announce``, agonia R7.5)."""
+
+
+def _typed(text: str) -> Command | None:
+    """A typed shedding command (S11) as plain data, or None: a card (``QC``, ``q♣``, ``10h``, with
+    ``play`` before it or not), a wild card with the suit it declares (``AS H``, ``play as declare
+    ♥``, S6.2-S6.3), ``announce`` after a card (agonia R7.5); ``draw`` (``d``), ``pass``
+    (``p``), ``choose H`` or a bare suit (agonia R7.2), ``mau`` and ``leave`` (mau_mau R5.6, R6.10).
+    """
+    words = [w for w in text.replace(",", " ").lower().split() if w not in ("play", "declare")]
+    if not words:
+        return None
+    announce = any(w in _ANNOUNCE for w in words)
+    words = [w for w in words if w not in _ANNOUNCE]
+    first = _WORDS.get(words[0], words[0]) if words else ""
+    if first in ("draw", "pass", "mau", "leave") and len(words) == 1 and not announce:
+        return {"kind": first}
+    if first == "choose_suit" and len(words) == 2 and suit_letter(words[1]) is not None:
+        return {"kind": "choose_suit", "suit": suit_letter(words[1])}
+    if len(words) == 1 and len(words[0]) == 1 and suit_letter(words[0]) is not None:
+        return {"kind": "choose_suit", "suit": suit_letter(words[0])}
+    card = card_code(words[0]) if words else None
+    if card is None or len(words) > 2:
+        return None
+    command: dict[str, Any] = {"kind": "play", "card": card}
+    if len(words) == 2:
+        suit = suit_letter(words[1])
+        if suit is None:
+            return None
+        command["suit"] = suit
+    if announce:
+        command["announce"] = True
+    return command
+
+
+def _same(typed: Command, listed: Command) -> bool:
+    """Whether a typed command is a legal entry: the same kind, card, declared suit and announcement."""
+    return (
+        typed.get("kind") == listed.get("kind")
+        and typed.get("card") == listed.get("card")
+        and (typed.get("suit") or None) == (listed.get("suit") or None)
+        and bool(typed.get("announce")) == bool(listed.get("announce"))
+    )
+
+
+parse_move = typed_moves(_typed, _same)
+"""``GameText.parse_move`` of the shedding games: a typed move (:func:`_typed`) as the legal entry it
+names, else as typed, for the rules to refuse with their reason (S11)."""
+
+
+def turn_of(
+    command: Callable[[Mapping[str, Any], Mapping[str, Any]], str],
+) -> Callable[[Mapping[str, Any], Sequence[Command], Names], Turn]:
+    """A shedding game's ``GameText.turn``: one menu entry per distinct move (:func:`distinct_moves`),
+    each read by ``command``; a move may also be typed (:data:`parse_move`)."""
+
+    def turn(view: Mapping[str, Any], legal: Sequence[Command], names: Names) -> Turn:
+        menu = distinct_moves(legal)
+        kinds = {c.get("kind") for c in menu}
+        hint = [w for w, k in (("a card like QC", "play"), ("draw", "draw"), ("pass", "pass")) if k in kinds]
+        if any(c.get("kind") == "play" and c.get("suit") for c in menu):
+            hint.insert(1, "a wild card and its suit like AS H")
+        if "choose_suit" in kinds:
+            hint.append("a suit like H")
+        typed = ["a card of your hand (QC, 10H)"] if "play" in kinds else []
+        typed += [w for w in hint if not w.startswith("a card like")]
+        return Turn(
+            menu=tuple(menu),
+            lines=tuple(command(c, view) for c in menu),
+            hint=", ".join(hint),
+            typed=tuple(typed),
+        )
+
+    return turn
+
+
 def game_text(
     describe: DescribeEvent,
     command: Callable[[Mapping[str, Any], Mapping[str, Any]], str] = menu_line,
@@ -175,10 +325,12 @@ def game_text(
 ) -> GameText:
     """A shedding game's :class:`~trapoula.domain.text.GameText`: its events read by ``describe``, its
     commands by ``command`` (``(command, view) -> menu line``), its views by :func:`render_view`;
-    the menu as listed, nothing typed but numbers."""
+    one menu entry per distinct move (:func:`turn_of`), moves typed as :data:`parse_move` reads them."""
     return GameText(
         describe_command=command,
         describe_event=describe,
         render_view=render_view,
+        turn=turn_of(command),
+        parse_move=parse_move,
         demo_options=dict(demo_options or {}),
     )

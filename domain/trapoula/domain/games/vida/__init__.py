@@ -1,4 +1,4 @@
-"""Vida (Βίδα): rules/vida.md -- a Belote-family partnership trick-taking game for four players.
+"""Vida (Βίδα): docs/rules/vida.md -- a Belote-family partnership trick-taking game for four players.
 
 Two teams (seats 0 and 2, seats 1 and 3) play with 32 cards, 8 each, dealt 3-2-3 (R3.3).  An
 auction fixes the trump suit and the contract: points (a multiple of 10, at least 80) the bidding

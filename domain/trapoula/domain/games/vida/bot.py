@@ -1,4 +1,4 @@
-"""Vida's computer players (rules/vida.md section 12, C1-C11): they decide from one seat's view only.
+"""Vida's computer players (docs/rules/vida.md section 12, C1-C11): they decide from one seat's view only.
 
 A policy is a :data:`~trapoula.domain.game.BotPolicy`: ``(view, legal, rng) -> one of legal``.  It
 reads the seat's view (``seat``, ``hand``, ``auction``, ``contract``, ``trump``, ``leader``,
@@ -135,7 +135,7 @@ def random_policy(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Ran
 
 
 def heuristic(view: Mapping[str, Any], legal: Sequence[Cmd], rng: random.Random) -> Cmd:
-    """The ``heuristic`` level (module docstring; rules/vida.md section 12); returns an element of ``legal``.
+    """The ``heuristic`` level (module docstring; docs/rules/vida.md section 12); returns an element of ``legal``.
 
     ``view`` is the seat's view: ``seat``, ``hand`` (card codes), ``auction`` (calls
     ``{seat, call, points?, suit?, level?}``), ``contract`` (``{holder, team, points, suit, level,

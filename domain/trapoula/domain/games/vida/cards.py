@@ -1,4 +1,4 @@
-"""Vida's card orders and points, the trick winner and the legal cards (rules/vida.md R2.5-R2.8, R4.10-R4.14).
+"""Vida's card orders and points, the trick winner and the legal cards (docs/rules/vida.md R2.5-R2.8, R4.10-R4.14).
 
 Pure functions over :class:`~trapoula.domain.cards.Card`; the trump suit is always an argument.
 

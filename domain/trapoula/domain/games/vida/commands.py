@@ -1,4 +1,4 @@
-"""Vida's commands (rules/vida.md section 8) and their plain-data form.
+"""Vida's commands (docs/rules/vida.md section 8) and their plain-data form.
 
 Seat commands: ``bid``, ``pass``, ``vida``, ``give``, ``declare``, ``play``; the table's
 ``next_hand`` deals the next hand (its deal comes from the table, ``rules.deal_command``).

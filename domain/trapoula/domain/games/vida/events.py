@@ -1,4 +1,4 @@
-"""Vida's events (rules/vida.md section 9).  Their module path and class names are stored data.
+"""Vida's events (docs/rules/vida.md section 9).  Their module path and class names are stored data.
 
 Card fields carry card codes (``"TS"``); suits their letters (``"H"``); pairs are ``(team 0, team 1)``.
 ``MatchStarted`` is the platform's (:class:`trapoula.domain.games.shedding.events.MatchStarted`,

@@ -1,4 +1,4 @@
-"""Vida's options (rules/vida.md section 7), the table's bid cap ``max_bid`` among them.
+"""Vida's options (docs/rules/vida.md section 7), the table's bid cap ``max_bid`` among them.
 
 Every key of section 7 with its default; ``max_bid`` (default 1000; section 7 and D7, a product
 decision the rules owners confirmed) bounds the bids a table lists as legal and accepts: no contract

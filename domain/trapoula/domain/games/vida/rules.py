@@ -1,4 +1,4 @@
-"""Vida as a decider (rules/vida.md R1-R6, sections 7-10).
+"""Vida as a decider (docs/rules/vida.md R1-R6, sections 7-10).
 
 ``decide`` validates a command and returns the events it causes; ``evolve`` applies one event
 without checking it; ``legal_commands`` lists exactly what ``decide`` accepts.  Refusals raise

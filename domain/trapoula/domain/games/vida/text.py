@@ -1,4 +1,4 @@
-"""Vida's words in the terminal (rules/vida.md sections 8 and 9; ``GameSpec.text``).
+"""Vida's words in the terminal (docs/rules/vida.md sections 8 and 9; ``GameSpec.text``).
 
 Its commands as menu lines (the doubling level a ``vida`` call reaches, R4.5), its events as each
 viewer saw them, its views (teams, auction or contract, widow, declarations, belote, the trick, the
@@ -21,7 +21,9 @@ from typing import Any
 
 from trapoula.domain.games.vida.events import TEAMS
 from trapoula.domain.text import (
+    DescribeEvent,
     GameText,
+    Names,
     Turn,
     dealt_line,
     hand_started_line,
@@ -33,6 +35,7 @@ from trapoula.domain.text import (
 )
 from trapoula.domain.words import (
     cap,
+    card_code,
     pretty,
     pretty_cards,
     seat_name,
@@ -49,6 +52,7 @@ __all__ = [
     "describe_event",
     "describe_vida_call",
     "menu_line",
+    "narrate",
     "render_view",
     "turn",
 ]
@@ -134,9 +138,12 @@ def combination_name(kind: Any) -> str:
     return _KIND_NAMES.get(str(kind), str(kind))
 
 
-def _pair(values: Any) -> str:
-    """A per-team pair as ``team 0 190, team 1 80`` (R2.3)."""
+def _pair(values: Any, names: Sequence[str | None] | None = None, me: int | None = None) -> str:
+    """A per-team pair as ``team 0 190, team 1 80`` (R2.3); with ``names``, each team with its
+    players: ``team 0 (ann and cy) 190, team 1 (bob and dee) 80``."""
     if isinstance(values, Sequence) and not isinstance(values, str) and len(values) == len(TEAMS):
+        if names is not None:
+            return f"{_team(0, names, me)} {values[0]}, {_team(1, names, me)} {values[1]}"
         return f"team 0 {values[0]}, team 1 {values[1]}"
     return str(values)
 
@@ -234,8 +241,13 @@ def describe_event(
             return f"{cap(who)} announce{verb_s} belote with {pretty(p.get('card'))}"
         case "TrickTaken":
             winner = seat_name(names, p.get("winner"), me)
-            cards = pretty_cards(p.get("cards"))
-            return f"Trick {p.get('trick_no')}: {cards}, won by {winner} ({p.get('points')} points)"
+            seats = p.get("seats")  # who played each card, when the reader followed the trick (narrate)
+            listed = list(p.get("cards") or [])
+            if isinstance(seats, Sequence) and len(seats) == len(listed):
+                cards = ", ".join(f"{seat_name(names, s, me)} {pretty(c)}" for s, c in zip(seats, listed, strict=True))
+            else:
+                cards = pretty_cards(listed)
+            return f"Trick {p.get('trick_no')}: {cards}; won by {winner} ({p.get('points')} points)"
         case "HandScored":
             made = "made" if p.get("contract_made") else "failed"
             capot = "" if p.get("capot_team") is None else f"; capot by {_team(p.get('capot_team'), names, me)}"
@@ -248,7 +260,7 @@ def describe_event(
             bidders = _team(contract.get("team"), names, me) if isinstance(contract, Mapping) else "?"
             return (
                 f"Contract {_contract(contract)} of {bidders} {made}: trick points {_pair(p.get('trick_points_raw'))}"
-                f"{capot}{extras}. Hand: {_pair(p.get('hand_points'))}. Totals: {_pair(p.get('totals'))}"
+                f"{capot}{extras}. Hand: {_pair(p.get('hand_points'))}. Totals: {_pair(p.get('totals'), names, me)}"
             )
         case "ShuffleRevealed":
             salt = p.get("salt")
@@ -256,7 +268,7 @@ def describe_event(
         case "GameWon":
             team = _team(p.get("team"), names, me)
             games = _pair(p.get("games_won"))
-            return f"Game {p.get('game_no')} won by {team} at {_pair(p.get('totals'))}; games won {games}"
+            return f"Game {p.get('game_no')} won by {team} at {_pair(p.get('totals'), names, me)}; games won {games}"
     return f"{name} {dict(p)}"
 
 
@@ -402,7 +414,8 @@ def render_view(view: Mapping[str, Any]) -> str:
         raw_options = view.get("options")
         options: Mapping[str, Any] = raw_options if isinstance(raw_options, Mapping) else {}
         target = f" (a game is won above {options['target_score']})" if "target_score" in options else ""
-        tail.append(f"Totals: {_pair(totals)}{target}; games won: {_pair(view.get('games_won'))}")
+        me = viewer_seat(view)
+        tail.append(f"Totals: {_pair(totals, names, me)}{target}; games won: {_pair(view.get('games_won'))}")
     return "\n".join(view_lines(view, names, head=_own_lines(view, names), own=_own_combinations(view), tail=tail))
 
 
@@ -438,6 +451,9 @@ def turn(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], names: Seq
         after.append(_give_help(view, names))
         typed.append("three different cards of your hand (e.g. 7C 8D TS)")
         hint = "three cards to give, like 7C 8D TS"
+    if any(c.get("kind") == "play" for c in legal):  # a card may be typed (R4.9-R4.13)
+        typed.append("a card of your hand (e.g. QC; KH belote to announce belote)")
+        hint = "a card like QC"
     return Turn(
         menu=tuple(menu),
         lines=tuple(menu_line(command, view) for command in menu),
@@ -477,10 +493,51 @@ def choose_typed(text: str, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, 
     bid = _typed_bid(text, bids) if bids else None
     if bid is not None:
         return bid
-    return _typed_give(text, gives) if gives else None
+    give = _typed_give(text, gives) if gives else None
+    return give if give is not None else _typed_other(text, legal)
+
+
+_OTHER_WORDS = {"pass": "pass", "p": "pass", "vida": "vida", "double": "vida", "declare": "declare"}
+"""Typed words of the commands without fields (section 8): ``pass``, ``vida`` (R4.5), ``declare`` (R5.3)."""
+
+
+def _typed_other(text: str, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The legal card play ``text`` names (``QC``, ``play 10h``, ``KH belote`` to announce belote,
+    R5.9), or the legal ``pass``, ``vida`` or ``declare``; None when it names none of them."""
+    words = [w for w in text.lower().replace(",", " ").split() if w != "play"]
+    if len(words) == 1 and words[0] in _OTHER_WORDS:
+        return next((c for c in legal if c.get("kind") == _OTHER_WORDS[words[0]]), None)
+    belote = "belote" in words
+    words = [w for w in words if w != "belote"]
+    card = card_code(words[0]) if len(words) == 1 else None
+    plays = [c for c in legal if c.get("kind") == "play" and c.get("card") == card]
+    return next((c for c in plays if bool(c.get("belote")) == belote), plays[0] if plays and not belote else None)
+
+
+def narrate() -> DescribeEvent:
+    """:func:`describe_event` for a reader who follows the events in order (``GameText.narrator``): a
+    trick's line names who played each card (R4.14), from the cards played since the last trick."""
+    played: list[tuple[Any, Any]] = []
+
+    def describe(
+        name: str, payload: Mapping[str, Any], names: Names, me: int | None = None, *, verbose: bool = False
+    ) -> str | None:
+        if name == "HandStarted":
+            played.clear()
+        elif name == "CardPlayed":
+            played.append((payload.get("seat"), payload.get("card")))
+        elif name == "TrickTaken":
+            cards = list(payload.get("cards") or [])
+            if [c for _, c in played[-len(cards) :]] == cards and cards:
+                payload = {**payload, "seats": [s for s, _ in played[-len(cards) :]]}
+            played.clear()
+        return describe_event(name, payload, names, me, verbose=verbose)
+
+    return describe
 
 
 TEXT = GameText(
+    narrator=narrate,
     describe_command=menu_line,
     describe_event=describe_event,
     render_view=render_view,
