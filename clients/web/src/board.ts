@@ -21,6 +21,17 @@ export interface Scene {
   me?: string;
 }
 
+/** "23 s left" until an RFC 3339 deadline (a turn clock, docs/clock.md). */
+export function timeLeft(deadline: string, now = Date.now()): string {
+  const seconds = Math.max(0, Math.ceil((Date.parse(deadline) - now) / 1000));
+  return seconds >= 120 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s left` : `${seconds} s left`;
+}
+
+/** A seat's turn clock: its deadline ticking (TablePage updates every `[data-deadline]`). */
+function clockFact(deadline: string): HTMLElement {
+  return h("span", { class: "fact clock", role: "timer", "data-deadline": deadline, text: `time: ${timeLeft(deadline)}` });
+}
+
 /** Keys of a view shown in their own places (the rest go under "More of the table"). */
 export const SHOWN = new Set([
   "legal", "acting", "table", "names", "hand", "hand_sizes", "totals", "seat", "game", "options", "commitment",
@@ -42,6 +53,8 @@ export function seatsNodes(scene: Scene): Node[] {
   const revealed = Array.isArray(view.revealed) ? (view.revealed as string[][]) : [];
   const submitted = new Set(Array.isArray(view.submitted) ? (view.submitted as number[]) : []);
   const out = new Set(Array.isArray(view.eliminated) ? (view.eliminated as number[]) : []);
+  const clock = (view.table?.clock ?? null) as { deadlines?: { seat: number; deadline: string }[]; banks?: number[]; bank_seconds?: number } | null;
+  const deadlines = new Map((clock?.deadlines ?? []).map((d) => [d.seat, d.deadline]));
   const list = h("ol", { class: "seats" });
   seats.forEach((seat, i) => {
     const facts: Node[] = [];
@@ -50,6 +63,9 @@ export function seatsNodes(scene: Scene): Node[] {
     if (perSeat) facts.push(h("span", { class: "fact", "data-total": totals[i], text: `total ${totals[i]}` }));
     if (submitted.has(i)) facts.push(h("span", { class: "fact sealed", "data-sealed": "true", text: "moved (sealed)" }));
     if (out.has(i)) facts.push(h("span", { class: "fact", text: "out of the hand" }));
+    const deadline = deadlines.get(i);
+    if (deadline) facts.push(clockFact(deadline));
+    if (clock?.bank_seconds && clock.banks?.[i] !== undefined) facts.push(h("span", { class: "fact", text: `bank ${Math.round(clock.banks[i]!)} s` }));
     const classes = ["seat", acting.has(i) ? "acting" : "", i === mine ? "you" : ""].filter(Boolean).join(" ");
     list.append(
       h("li", { class: classes, "data-seat": i, "aria-current": acting.has(i) ? "true" : undefined },

@@ -7,6 +7,8 @@ import { TrapoulaClient } from "@trapoula/client";
 import { h, message } from "./ui.js";
 
 type OptionSchema = {
+  $ref?: string;
+  properties?: Record<string, OptionSchema>;
   type?: string | string[];
   enum?: JsonValue[];
   default?: JsonValue;
@@ -16,6 +18,44 @@ type OptionSchema = {
 };
 
 let games: GameInfo[] = [];
+
+/** A field of the create form for one option (a list of choices, a box, a number or a text), or
+ * null for a kind it cannot offer. */
+function optionField(
+  id: string,
+  key: string,
+  spec: OptionSchema,
+  value: JsonValue,
+): { row: HTMLElement; input: HTMLInputElement | HTMLSelectElement } | null {
+  let input: HTMLInputElement | HTMLSelectElement;
+  const types = Array.isArray(spec.type) ? spec.type : [spec.type];
+  if (spec.enum) {
+    input = h("select", { id, name: key, "data-option": key, "data-kind": "enum" });
+    for (const choice of spec.enum) input.append(h("option", { value: JSON.stringify(choice), text: String(choice) }));
+    input.value = JSON.stringify(value);
+  } else if (types.includes("boolean")) {
+    input = h("input", { id, name: key, type: "checkbox", "data-option": key, "data-kind": "boolean" });
+    input.checked = value === true;
+  } else if (types.includes("integer") || types.includes("number")) {
+    input = h("input", {
+      id, name: key, type: "number", "data-option": key, "data-kind": "number",
+      min: spec.minimum, max: spec.maximum, value: value === null ? "" : String(value),
+    });
+  } else if (types.includes("string")) {
+    input = h("input", { id, name: key, type: "text", "data-option": key, "data-kind": "text", value: value === null ? "" : String(value) });
+  } else return null;
+  const help = spec.description ? h("span", { class: "help", id: `${id}-help`, text: spec.description.replaceAll("``", "") }) : null;
+  if (help) input.setAttribute("aria-describedby", `${id}-help`);
+  return { row: h("p", { class: "field" }, h("label", { for: id, text: `${key.replaceAll("_", " ")} ` }), input, help), input };
+}
+
+/** The value a field of the create form holds (undefined: left empty). */
+function optionValue(input: HTMLInputElement | HTMLSelectElement): JsonValue | undefined {
+  if (input.dataset.kind === "boolean") return (input as HTMLInputElement).checked;
+  if (input.dataset.kind === "enum") return JSON.parse(input.value) as JsonValue;
+  if (input.value === "") return undefined;
+  return input.dataset.kind === "number" ? Number(input.value) : input.value;
+}
 
 export async function showLobby(main: HTMLElement): Promise<void> {
   main.replaceChildren(h("h1", { text: "Lobby" }), h("p", { text: "Loading…" }));
@@ -68,30 +108,29 @@ async function createForm(name: HTMLInputElement): Promise<HTMLElement> {
   const drawOptions = async () => {
     const g = info();
     options.replaceChildren(h("legend", { text: `${g.title}: options` }));
-    const schema = (await anonymous.gameSchema(g.key)) as { $defs?: { options?: { properties?: Record<string, OptionSchema> } } };
+    const schema = (await anonymous.gameSchema(g.key)) as {
+      $defs?: Record<string, OptionSchema> & { options?: { properties?: Record<string, OptionSchema> } };
+    };
     const props = schema.$defs?.options?.properties ?? {};
     const defaults = JSON.parse(g.optionsJson || "{}") as JsonObject;
     for (const [key, spec] of Object.entries(props)) {
-      const id = `option-${key}`;
-      const value = defaults[key] ?? spec.default ?? null;
-      let input: HTMLInputElement | HTMLSelectElement;
-      const types = Array.isArray(spec.type) ? spec.type : [spec.type];
-      if (spec.enum) {
-        input = h("select", { id, name: key, "data-option": key, "data-kind": "enum" });
-        for (const choice of spec.enum) input.append(h("option", { value: JSON.stringify(choice), text: String(choice) }));
-        input.value = JSON.stringify(value);
-      } else if (types.includes("boolean")) {
-        input = h("input", { id, name: key, type: "checkbox", "data-option": key, "data-kind": "boolean" });
-        input.checked = value === true;
-      } else if (types.includes("integer") || types.includes("number")) {
-        input = h("input", {
-          id, name: key, type: "number", "data-option": key, "data-kind": "number",
-          min: spec.minimum, max: spec.maximum, value: value === null ? "" : String(value),
-        });
-      } else continue;
-      const help = spec.description ? h("span", { class: "help", id: `${id}-help`, text: spec.description.replaceAll("``", "") }) : null;
-      if (help) input.setAttribute("aria-describedby", `${id}-help`);
-      options.append(h("p", { class: "field" }, h("label", { for: id, text: `${key.replaceAll("_", " ")} ` }), input, help));
+      // an option that is an object of its own (the time control, docs/clock.md): a field per part
+      const ref = spec.$ref?.startsWith("#/$defs/") ? schema.$defs?.[spec.$ref.slice(8)] : undefined;
+      if (ref?.properties) {
+        const given = (defaults[key] ?? {}) as JsonObject;
+        const group = h("fieldset", { class: "group", "data-option-group": key }, h("legend", { text: key.replaceAll("_", " ") }));
+        if (ref.description) group.append(h("p", { class: "help", text: ref.description.replaceAll("``", "") }));
+        for (const [part, partSpec] of Object.entries(ref.properties)) {
+          const field = optionField(`option-${key}-${part}`, part, partSpec, given[part] ?? partSpec.default ?? null);
+          if (!field) continue;
+          field.input.dataset.group = key;
+          group.append(field.row);
+        }
+        options.append(group);
+        continue;
+      }
+      const field = optionField(`option-${key}`, key, spec, defaults[key] ?? spec.default ?? null);
+      if (field) options.append(field.row);
     }
   };
   const drawGame = async () => {
@@ -120,11 +159,15 @@ async function createForm(name: HTMLInputElement): Promise<HTMLElement> {
       try {
         const chosen: JsonObject = {};
         for (const input of options.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-option]")) {
-          const key = input.dataset.option!;
-          if (input.dataset.kind === "boolean") chosen[key] = (input as HTMLInputElement).checked;
-          else if (input.dataset.kind === "enum") chosen[key] = JSON.parse(input.value) as JsonValue;
-          else if (input.value !== "") chosen[key] = Number(input.value);
+          const value = optionValue(input);
+          if (value === undefined) continue;
+          const group = input.dataset.group;
+          if (group) chosen[group] = { ...((chosen[group] ?? {}) as JsonObject), [input.dataset.option!]: value };
+          else chosen[input.dataset.option!] = value;
         }
+        // a time control without seconds per move is no clock: leave it out
+        const clock = chosen.clock as JsonObject | undefined;
+        if (clock && !clock.move_seconds) delete chosen.clock;
         const levels = [...others.querySelectorAll("select")].map((s) => s.value);
         const tableId = await createTable(game.value, levels.length + 1, chosen, who, levels, secret.checked);
         window.location.hash = `#/t/${encodeURIComponent(tableId)}`;

@@ -8,7 +8,7 @@
  */
 import { isStale, myMove, type CommandJson, type TrapoulaClient, type Update, type ViewJson } from "@trapoula/client";
 import { cardElement, isCard } from "./cards.js";
-import { boardNodes, resultsNodes, seatsNodes, type Scene, type SeatInfo } from "./board.js";
+import { boardNodes, resultsNodes, seatsNodes, timeLeft, type Scene, type SeatInfo } from "./board.js";
 import { commandNodes, commandText, eventNode } from "./describe.js";
 import { anonymous, clientFor, playerName, remember, seatOf, setPlayerName, tableLink, transport } from "./session.js";
 import { TrapoulaClient as Client } from "@trapoula/client";
@@ -89,8 +89,14 @@ class TablePage {
     this.client = clientFor(tableId);
   }
 
+  /** Ticks the turn clocks shown (every `[data-deadline]`) once a second. */
+  private readonly ticker = window.setInterval(() => {
+    for (const el of this.main.querySelectorAll<HTMLElement>("[data-deadline]")) el.textContent = `time: ${timeLeft(el.dataset.deadline!)}`;
+  }, 1000);
+
   close(): void {
     this.abort.abort();
+    window.clearInterval(this.ticker);
     window.removeEventListener("offline", this.onOffline);
     window.removeEventListener("online", this.onOnline);
   }

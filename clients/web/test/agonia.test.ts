@@ -71,9 +71,11 @@ describe("the web page", () => {
       if (!checkedHand) {
         // the table waits for this seat: the page's hand is the server's view of it
         const { version, view } = await server_.view(tableId);
-        expect(before.version).toBe(version);
-        expect(before.hand).toEqual(view.hand);
-        expect(before.hand.length).toBeGreaterThan(0);
+        await page.waitForFunction((v) => Number(document.getElementById("main")!.dataset.version) >= v, version);
+        const now = await shown(page);
+        expect(now.version).toBe(version);
+        expect(now.hand).toEqual(view.hand);
+        expect(now.hand.length).toBeGreaterThan(0);
         await page.screenshot({ path: `${SHOTS}table-agonia.png`, fullPage: true });
         checkedHand = true;
 
@@ -107,6 +109,7 @@ describe("the web page", () => {
           await phone.close();
         }
       }
+      const clicked = (await shown(page)).version;
       const card = page.locator("#hand button.card.legal").first();
       if ((await card.count()) > 0) {
         await card.click();
@@ -120,7 +123,7 @@ describe("the web page", () => {
       clicks++;
       await page.waitForFunction(
         (v) => Number(document.getElementById("main")!.dataset.version) > v && !document.getElementById("main")!.hasAttribute("aria-busy"),
-        before.version,
+        clicked,
         { timeout: 30_000 },
       );
     }

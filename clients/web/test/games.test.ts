@@ -53,9 +53,11 @@ async function play(game: string, seats: number, moves: number): Promise<void> {
     await page.waitForSelector('#main[data-my-turn="true"][data-status="playing"], #main[data-status="over"]', { timeout: 60_000 });
     const before = await dataset(page);
     if (before.status === "over") break;
-    const { view } = await client.view(tableId);
-    expect(before.hand).toEqual(view.hand ?? []);
+    const { version, view } = await client.view(tableId);
+    await page.waitForFunction((v) => Number(document.getElementById("main")!.dataset.version) >= v, version);
+    expect((await dataset(page)).hand).toEqual(view.hand ?? []);
     if (move === 1) await page.screenshot({ path: `${SHOTS}game-${game}.png`, fullPage: true });
+    const clicked = (await dataset(page)).version;
     const card = page.locator("#hand button.card.legal").first();
     const choice = page.locator("form.choice button[type=submit]").first();
     const button = page.locator('#moves button.move:not([data-kind="leave"])').first();
@@ -69,7 +71,7 @@ async function play(game: string, seats: number, moves: number): Promise<void> {
     }
     await page.waitForFunction(
       (v) => Number(document.getElementById("main")!.dataset.version) > v && !document.getElementById("main")!.hasAttribute("aria-busy"),
-      before.version,
+      clicked,
       { timeout: 60_000 },
     );
   }
@@ -88,5 +90,33 @@ describe("every game at the web page", () => {
     ["agonia", 2],
   ])("plays %s with computer players", async (game, seats) => {
     await play(game, seats, 6);
+  });
+});
+
+describe("a table with a turn clock", () => {
+  it("sets the time control from the create form and shows the seat's time ticking", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(server.webUrl);
+    await page.locator("#player-name").fill("ann");
+    await page.locator("#create-game").selectOption("agonia");
+    await page.locator("#create-seats").fill("2");
+    await page.locator("#create-seats").dispatchEvent("change");
+    await page.locator("#option-clock-move_seconds").fill("90");
+    await page.locator("#option-clock-bank_seconds").fill("60");
+    await page.locator("#create-submit").click();
+    await page.waitForURL(/#\/t\//);
+    const tableId = decodeURIComponent(new URL(page.url()).hash.replace("#/t/", ""));
+    await page.waitForSelector('#main[data-my-turn="true"]', { timeout: 60_000 });
+    const clock = page.locator('.seat[data-seat="0"] [data-deadline]');
+    await expect.poll(() => clock.textContent()).toMatch(/\d+ s left|min/);
+    const first = await clock.textContent();
+    await expect.poll(() => clock.textContent(), { timeout: 5_000 }).not.toBe(first); // it ticks
+    const { view } = await new TrapoulaClient(server.transport(), { seeds: false }).view(tableId);
+    const part = view.table?.clock as { move_seconds: number; bank_seconds: number; deadlines: { seat: number; deadline: string }[] };
+    expect(part.move_seconds).toBe(90);
+    expect(part.bank_seconds).toBe(60);
+    expect(await clock.getAttribute("data-deadline")).toBe(part.deadlines.find((d) => d.seat === 0)?.deadline);
+    await page.screenshot({ path: `${SHOTS}table-clock.png`, fullPage: true });
+    await page.close();
   });
 });
