@@ -6,8 +6,12 @@ STAMP := $(VENV)/.installed
 TS := clients/ts
 NODE_STAMP := $(TS)/node_modules/.installed
 BUF := $(TS)/node_modules/.bin/buf
+WEB := clients/web
+WEB_STAMP := $(WEB)/node_modules/.installed
+WEB_PAGE := service/trapoula/service/web/index.html
+WEB_SOURCES := $(WEB)/index.html $(WEB)/vite.config.ts $(wildcard $(WEB)/src/*) $(wildcard $(TS)/src/*.ts) protos/trapoula/api/v1/*.proto
 
-.PHONY: help install tsinstall proto test test-fast check imports lint fmt typecheck protolint protoimage tsclient demo serve play golden docs bench clean image compose-config
+.PHONY: help install tsinstall web webinstall webtest wheel proto test test-fast check imports lint fmt typecheck protolint protoimage tsclient demo serve play golden docs bench clean image compose-config
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -19,7 +23,9 @@ $(STAMP): pyproject.toml hatch_build.py protos/trapoula/api/v1/*.proto
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-install: $(STAMP)  ## create .venv and install trapoula with the server, PostgreSQL and dev extras
+install: $(STAMP)  ## create .venv and install trapoula with the server, PostgreSQL and dev extras; and build the web page where npm is (`make web`)
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory web; \
+	else echo "install: no npm here, so the web page is not built (Node.js 20 or newer, then \`make web\`)"; fi
 
 tsinstall: $(NODE_STAMP)  ## install the TypeScript client's packages (and buf) from clients/ts/package-lock.json (npm ci)
 
@@ -27,6 +33,25 @@ $(NODE_STAMP): $(TS)/package.json $(TS)/package-lock.json
 	@command -v npm >/dev/null || { echo "npm is needed for the TypeScript client and buf (Node.js 20 or newer)"; exit 1; }
 	cd $(TS) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
+
+webinstall: $(WEB_STAMP)  ## install the web page's packages (Vite, playwright-core) from clients/web/package-lock.json (npm ci)
+
+$(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed to build the web page (Node.js 20 or newer)"; exit 1; }
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(WEB_STAMP)
+
+web: $(WEB_PAGE)  ## build the web page (lobby, tables) with Vite into the Python package; `trapoula serve` serves it at / of the Connect endpoint
+
+$(WEB_PAGE): $(NODE_STAMP) $(WEB_STAMP) $(WEB_SOURCES)
+	cd $(TS) && npm run --silent generate
+	cd $(WEB) && npm run --silent build
+
+webtest: $(STAMP) web  ## the web page's tests: a real server and Debian's headless Chromium (/usr/bin/chromium, or $$CHROMIUM) driven by playwright-core
+	cd $(WEB) && npm run --silent e2e
+
+wheel: $(STAMP) web  ## build the wheel (with the web page) into dist/
+	$(PY) -m pip wheel --quiet --no-deps -w dist .
 
 proto: $(STAMP)  ## regenerate the gRPC/protobuf and Connect code from protos/ (never edit it by hand)
 	$(PY) hatch_build.py
@@ -72,13 +97,13 @@ protoimage: $(NODE_STAMP)  ## rewrite protos/v1.image.json, the contract buf bre
 tsclient: $(STAMP) $(NODE_STAMP)  ## the TypeScript client: generate from protos/, type-check, run its tests against a real server
 	cd $(TS) && npm test
 
-check: lint typecheck imports protolint test tsclient  ## everything CI runs
+check: lint typecheck imports protolint test tsclient webtest  ## everything CI runs
 
 demo: $(STAMP)  ## play a full Agonia match between four bots over gRPC on SQLite and verify its record
 	$(VENV)/bin/trapoula demo
 
-serve: $(STAMP)  ## run the server (TRAPOULA_ADDRESS, TRAPOULA_DATABASE_URL)
-	$(VENV)/bin/trapoula serve
+serve: install  ## run the server with the web page on http://127.0.0.1:8080/ (TRAPOULA_ADDRESS, TRAPOULA_DATABASE_URL, TRAPOULA_CONNECT_ADDRESS)
+	TRAPOULA_CONNECT_ADDRESS=$${TRAPOULA_CONNECT_ADDRESS:-127.0.0.1:8080} $(VENV)/bin/trapoula serve
 
 play: $(STAMP)  ## play Agonia in the terminal against three bots
 	$(VENV)/bin/trapoula play
@@ -110,4 +135,4 @@ clean:  ## remove the virtualenv and caches
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
 	find protos -name '*_pb2*' -delete
 	find protos -name '*_connect.py' -delete
-	rm -rf clients/ts/node_modules clients/ts/src/gen
+	rm -rf clients/ts/node_modules clients/ts/src/gen clients/web/node_modules service/trapoula/service/web

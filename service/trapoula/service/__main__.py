@@ -4,7 +4,8 @@ Settings come from flags, then ``TRAPOULA_*`` environment variables, then defaul
 :mod:`trapoula.service.settings`; ``--help`` lists them all).  Once serving, standard output gets
 ``trapoula serving on HOST:PORT`` and, when the metrics endpoint is up, ``trapoula metrics on
 http://HOST:PORT/metrics`` and, when the Connect endpoint is on, ``trapoula connect on
-http://HOST:PORT``; the log goes to standard error (``--log-format``, ``--log-level``).  When both
+http://HOST:PORT`` and, when it also serves the web page (``--web``), ``trapoula web on
+http://HOST:PORT/``; the log goes to standard error (``--log-format``, ``--log-level``).  When both
 go to the same terminal the log's own start-up lines already say these things (at ``--log-level``
 ``info`` or ``debug``), so the standard output lines are left out: a person reads each line once.
 Stops gracefully on SIGINT or SIGTERM.
@@ -33,6 +34,8 @@ METRICS_PREFIX = "trapoula metrics on "
 CONNECT_PREFIX = "trapoula connect on "
 """The line on standard output once the Connect endpoint serves (``--connect-address``), followed by
 its base URL (``http://HOST:PORT``)."""
+WEB_PREFIX = "trapoula web on "
+"""The line on standard output once the web page is served (``--web``), followed by the address to open."""
 
 
 def _same_terminal() -> bool:
@@ -68,6 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ready=None if quiet else _say(READY_PREFIX),
             metrics_ready=None if quiet else _say(f"{METRICS_PREFIX}http://", "/metrics"),
             connect_ready=None if quiet else _say(f"{CONNECT_PREFIX}http://"),
+            web_ready=None if quiet else _say(f"{WEB_PREFIX}http://", "/"),
         )
     except RuntimeError as exc:
         print(f"trapoula: {exc}", file=sys.stderr)

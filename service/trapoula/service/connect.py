@@ -26,6 +26,7 @@ import asyncio
 import logging
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn, cast
 
 import grpc
@@ -44,6 +45,7 @@ from trapoula.service.errors import clip
 from trapoula.service.servicecalls import Context
 from trapoula.service.servicer import Malformed, TableServicer, checked_stream, checked_unary
 from trapoula.service.settingvalues import DEFAULT_CALL_DEADLINE_SECONDS
+from trapoula.service.webpage import with_web_page
 
 log = logging.getLogger(__name__)
 
@@ -210,6 +212,12 @@ class ConnectTableService:
         """GetRecord."""
         return cast(pb.GetRecordResponse, await self._call("GetRecord", request, ctx))
 
+    async def replay_record(
+        self, request: pb.ReplayRecordRequest, ctx: RequestContext[Any, Any]
+    ) -> pb.ReplayRecordResponse:
+        """ReplayRecord."""
+        return cast(pb.ReplayRecordResponse, await self._call("ReplayRecord", request, ctx))
+
     async def list_tables(self, request: pb.ListTablesRequest, ctx: RequestContext[Any, Any]) -> pb.ListTablesResponse:
         """ListTables."""
         return cast(pb.ListTablesResponse, await self._call("ListTables", request, ctx))
@@ -271,7 +279,10 @@ class _Application(TableServiceASGIApplication):
 
 
 def connect_app(
-    servicer: TableServicer, cors_origins: Sequence[str] = (), call_deadline: float = DEFAULT_CALL_DEADLINE_SECONDS
+    servicer: TableServicer,
+    cors_origins: Sequence[str] = (),
+    call_deadline: float = DEFAULT_CALL_DEADLINE_SECONDS,
+    web_root: Path | None = None,
 ) -> ASGIApp:
     """The ASGI application serving ``servicer`` over the Connect protocol at
     ``/trapoula.api.v1.TableService/<Method>``; requests up to :data:`MAX_REQUEST_BYTES`, each
@@ -281,6 +292,9 @@ def connect_app(
     headers (preflights too: POST and GET, the headers of :data:`CORS_ALLOWED_HEADERS`, exposing
     :data:`CORS_EXPOSED_HEADERS`); empty: no CORS headers, so browsers allow same-origin calls only.
     No credentials (cookies) are involved: the seat token travels in ``authorization``.
+
+    ``web_root``: the built web page served at ``/`` beside the calls (:mod:`trapoula.service.webpage`);
+    None: the calls only.
     """
     app: ASGIApp = cast(
         ASGIApp,
@@ -290,6 +304,8 @@ def connect_app(
             read_max_bytes=MAX_REQUEST_BYTES,
         ),
     )
+    if web_root is not None:
+        app = with_web_page(app, web_root)
     if not cors_origins:
         return app
     return CORSMiddleware(

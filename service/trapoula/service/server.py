@@ -24,6 +24,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -46,6 +47,7 @@ from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
 from trapoula.service.servicer import POLL_SECONDS, TableServicer, add_to_server
 from trapoula.service.settings import Settings, display_url, identity_of, is_random_secret
+from trapoula.service.webpage import WEB_ROOT, is_built
 
 log = logging.getLogger(__name__)
 
@@ -257,10 +259,12 @@ async def start_connect(
     address: str,
     cors_origins: Sequence[str] = (),
     call_deadline: float = DEFAULT_CALL_DEADLINE_SECONDS,
+    web_root: Path | None = None,
 ) -> tuple[ConnectServer, int]:
     """Serve the servicer of ``server`` (made by :func:`create_server`) over the Connect protocol on
     ``address`` too (:mod:`trapoula.service.connect`), each request to be received within
-    ``call_deadline`` seconds and a unary call then answered within as long; returns the Connect
+    ``call_deadline`` seconds and a unary call then answered within as long, with the web page of
+    ``web_root`` at ``/`` (:mod:`trapoula.service.webpage`; None: none); returns the Connect
     server and its bound port.
     Stop it after :func:`stop_server`: by then its watch streams have ended and its calls drained.
 
@@ -270,7 +274,7 @@ async def start_connect(
     servicer = servicer_of(server)
     if servicer is None:
         raise StartupError("the gRPC server is not running")
-    connect = ConnectServer(connect_app(servicer, cors_origins, call_deadline), grace=GRACE_SECONDS)
+    connect = ConnectServer(connect_app(servicer, cors_origins, call_deadline, web_root), grace=GRACE_SECONDS)
     try:
         port = await connect.start(address)
     except (OSError, ValueError) as exc:
@@ -346,6 +350,7 @@ async def serve(
     stop: asyncio.Event | None = None,
     metrics_ready: Callable[[str], None] | None = None,
     connect_ready: Callable[[str], None] | None = None,
+    web_ready: Callable[[str], None] | None = None,
 ) -> None:
     """Serve until SIGINT/SIGTERM (or until ``stop`` is set), then stop gracefully.
 
@@ -354,7 +359,10 @@ async def serve(
     (``settings.metrics_address``; not called when it is off or cannot be bound: a metrics
     address that cannot be bound is logged as a warning and the server serves without it), then
     ``connect_ready(address)`` with the bound ``host:port`` of the Connect endpoint
-    (``settings.connect_address``, :mod:`trapoula.service.connect`; not called when it is off).
+    (``settings.connect_address``, :mod:`trapoula.service.connect`; not called when it is off),
+    then ``web_ready(address)`` with the same ``host:port`` when the Connect endpoint also serves
+    the web page (``settings.web``, :mod:`trapoula.service.webpage`; not called when either is off
+    or the page is not built: a warning says so).
     Stopping: background automatic play stops between batches, open watch streams end, calls in
     flight get :data:`GRACE_SECONDS` to finish, then the metrics endpoint and the store are closed.
 
@@ -389,7 +397,11 @@ async def serve(
         connect_bound: str | None = None
         if settings.connect_address is not None:
             connect, connect_port = await start_connect(
-                server, settings.connect_address, settings.cors_origins, settings.call_deadline_seconds
+                server,
+                settings.connect_address,
+                settings.cors_origins,
+                settings.call_deadline_seconds,
+                WEB_ROOT if settings.web else None,
             )
             connect_bound = display_address(settings.connect_address, connect_port)
         await start_server(server)
@@ -418,6 +430,12 @@ async def serve(
             log.info("Connect protocol on http://%s (CORS origins: %s)", connect_bound, origins)
             if connect_ready is not None:
                 connect_ready(connect_bound)
+            if settings.web and is_built(WEB_ROOT):
+                log.info("web page on http://%s/", connect_bound)
+                if web_ready is not None:
+                    web_ready(connect_bound)
+            elif settings.web:
+                log.warning("web page not built: `make web` builds it (Node.js 20 or newer); the Connect calls serve")
         stop = stop or asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -498,8 +516,11 @@ def run(
     ready: Callable[[str], None] | None = None,
     metrics_ready: Callable[[str], None] | None = None,
     connect_ready: Callable[[str], None] | None = None,
+    web_ready: Callable[[str], None] | None = None,
 ) -> None:
     """Serve in a new event loop until interrupted (the blocking form of :func:`serve`), with the
     garbage collector tuned for serving (:func:`~trapoula.service.collector.serving_collector`)."""
     with serving_collector():
-        asyncio.run(serve(settings, ready=ready, metrics_ready=metrics_ready, connect_ready=connect_ready))
+        asyncio.run(
+            serve(settings, ready=ready, metrics_ready=metrics_ready, connect_ready=connect_ready, web_ready=web_ready)
+        )

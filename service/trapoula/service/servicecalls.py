@@ -25,6 +25,7 @@ from trapoula.service.fanout import Fanout
 from trapoula.service.handoff import run_in
 from trapoula.service.inputs import check_key
 from trapoula.service.readmodels import ReadModels
+from trapoula.service.replays import replay_record
 from trapoula.service.served import served_schema_text
 
 T = TypeVar("T")
@@ -103,7 +104,7 @@ class CallRunner:
 
 
 class ReadCalls(CallRunner):
-    """The RPCs that only read: ``GetGameSchema``, ``GetSigningKey``, ``GetRecord``,
+    """The RPCs that only read: ``GetGameSchema``, ``GetSigningKey``, ``GetRecord``, ``ReplayRecord``,
     ``ListTables``, ``ListGames`` and the read models' ``ListLobby``, ``ListMatches`` and
     ``GetStandings`` (see the proto for each)."""
 
@@ -113,6 +114,15 @@ class ReadCalls(CallRunner):
         async def work() -> pb.GetGameSchemaResponse:
             spec = find_game(check_key(request.game, "game", "unknown_game"))
             return pb.GetGameSchemaResponse(schema_json=await self._run(served_schema_text, spec))
+
+        return await self._guard(context, work)
+
+    async def ReplayRecord(self, request: pb.ReplayRecordRequest, context: Context) -> pb.ReplayRecordResponse:
+        """A record replayed and audited, as one viewer saw it; see the proto
+        (:mod:`trapoula.service.replays`)."""
+
+        async def work() -> pb.ReplayRecordResponse:
+            return await self._run(replay_record, request)
 
         return await self._guard(context, work)
 

@@ -15,6 +15,7 @@
 | `--metrics-address` | `TRAPOULA_METRICS_ADDRESS` | `127.0.0.1:9464` | where Prometheus metrics are served over HTTP (`host:port`, port 0 picks a free port), or `off` ([docs/operations.md](docs/operations.md)) |
 | `--connect-address` | `TRAPOULA_CONNECT_ADDRESS` | `off` | where the same service is also served over the Connect protocol, HTTP/1.1, for browsers (`host:port`, port 0 picks a free port), or `off` ([docs/browser.md](docs/browser.md)) |
 | `--cors-origins` | `TRAPOULA_CORS_ORIGINS` | none | origins whose pages may call the Connect endpoint: comma-separated `scheme://host[:port]`, or `*` for any; none: same-origin calls only |
+| `--web` | `TRAPOULA_WEB` | `on` | `on` or `off`: whether the Connect endpoint also serves the web page (lobby, tables) at `/`, printed at start as `trapoula web on http://HOST:PORT/` ([docs/browser.md](docs/browser.md)) |
 | `--log-format` | `TRAPOULA_LOG_FORMAT` | `text` | `text` or `json` (one JSON object a line), on standard error ([docs/operations.md](docs/operations.md)) |
 | `--log-level` | `TRAPOULA_LOG_LEVEL` | `info` | `debug` (one line per call), `info`, `warning` or `error` |
 | `--limit-create-per-second` | `TRAPOULA_LIMIT_CREATE_PER_SECOND` | `20` | `CreateTable` calls a second per client, sustained, once its burst is spent; 0 for no limit ([docs/operations.md](docs/operations.md#limits)) |
@@ -293,6 +294,16 @@ class Settings(FlagSettings):
         ),
     ] = ()
     """Origins whose pages may call the Connect endpoint (``("*",)``: any); empty: same origin only."""
+    web: Annotated[
+        bool,
+        Option(
+            "on|off",
+            "`on` or `off`: whether the Connect endpoint also serves the web page (lobby, tables) at `/`, "
+            "printed at start as `trapoula web on http://HOST:PORT/` ([docs/browser.md](docs/browser.md))",
+            parse_switch,
+        ),
+    ] = True
+    """Whether the Connect endpoint (when on) serves the web page at ``/`` (:mod:`trapoula.service.webpage`)."""
     log_format: Annotated[
         str,
         Option(
