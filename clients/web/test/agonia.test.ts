@@ -1,27 +1,13 @@
 // Acceptance, in a real headless Chromium: create an agonia table with three computer players in
 // the lobby, play a hand to its end by clicking cards and buttons, and check the hand and the
 // totals the page shows against the server's own views.  Screenshots go to docs/screenshots/.
-import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { TrapoulaClient } from "@trapoula/client";
-import { launch, type Browser } from "./browser.js";
-import { startServer, type Server } from "./server.js";
+import { launch } from "./browser.js";
+import { SHOTS, useRig } from "./rig.js";
 
-const SHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
-
-let server: Server;
-let browser: Browser;
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const rig = useRig();
 
 /** What the page shows: its version, whose move, the cards of its hand. */
 async function shown(page: Page): Promise<{ version: number; status: string; myTurn: boolean; hand: string[] }> {
@@ -43,10 +29,10 @@ async function seatToken(page: Page, tableId: string): Promise<string> {
 
 describe("the web page", () => {
   it("creates an agonia table with three computer players and plays a hand to its end by clicking", async () => {
-    const page = await browser.context.newPage();
+    const page = await rig.browser.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (err) => errors.push(err.message));
-    await page.goto(server.webUrl);
+    await page.goto(rig.server.webUrl);
     await page.getByLabel("Your name").first().fill("ann");
     await page.locator("#create-game").selectOption("agonia");
     await page.locator("#create-seats").fill("4");
@@ -60,7 +46,7 @@ describe("the web page", () => {
     const tableId = decodeURIComponent(new URL(page.url()).hash.replace("#/t/", ""));
     await page.waitForSelector('#main[data-status="playing"], #main[data-status="over"]');
 
-    const server_ = new TrapoulaClient(server.transport(), { seeds: false });
+    const server_ = new TrapoulaClient(rig.server.transport(), { seeds: false });
     server_.token = await seatToken(page, tableId);
     let clicks = 0;
     let checkedHand = false;
@@ -80,9 +66,9 @@ describe("the web page", () => {
         checkedHand = true;
 
         // a dropped connection: the page says so, and once back resumes where it was
-        await browser.context.setOffline(true);
+        await rig.browser.context.setOffline(true);
         await expect.poll(() => page.locator("#connection").textContent(), { timeout: 30_000 }).toContain("reconnecting");
-        await browser.context.setOffline(false);
+        await rig.browser.context.setOffline(false);
         await expect.poll(() => page.locator("#connection").textContent(), { timeout: 30_000 }).toBe("");
         await page.waitForSelector('#main[data-my-turn="true"]');
         expect((await shown(page)).hand).toEqual(view.hand);
@@ -142,7 +128,7 @@ describe("the web page", () => {
     await page.screenshot({ path: `${SHOTS}table-agonia-over.png`, fullPage: true });
 
     // the finished match is in the lobby's history, and its record opens in the replay viewer
-    await page.goto(server.webUrl);
+    await page.goto(rig.server.webUrl);
     const replay = page.locator(`a[data-replay="${tableId}"]`);
     for (let i = 0; i < 50 && (await replay.count()) === 0; i++) {
       await page.waitForTimeout(200);

@@ -2,27 +2,12 @@
 // in the lobby, moves made by clicking (a card of the hand where one may be played, else the first
 // move) and one from the keyboard, the hand shown checked against the server's view each time the
 // table waits for the page.  A screenshot of each game's table goes to docs/screenshots/.
-import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { TrapoulaClient } from "@trapoula/client";
-import { launch, type Browser } from "./browser.js";
-import { startServer, type Server } from "./server.js";
+import { SHOTS, useRig } from "./rig.js";
 
-const SHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
-
-let server: Server;
-let browser: Browser;
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const rig = useRig();
 
 const dataset = (page: Page) =>
   page.evaluate(() => {
@@ -35,10 +20,10 @@ const dataset = (page: Page) =>
   });
 
 async function play(game: string, seats: number, moves: number): Promise<void> {
-  const page = await browser.context.newPage();
+  const page = await rig.browser.context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (err) => errors.push(err.message));
-  await page.goto(server.webUrl);
+  await page.goto(rig.server.webUrl);
   await page.locator("#player-name").fill("ann");
   await page.locator("#create-game").selectOption(game);
   await page.locator("#create-seats").fill(String(seats));
@@ -46,7 +31,7 @@ async function play(game: string, seats: number, moves: number): Promise<void> {
   await page.locator("#create-submit").click();
   await page.waitForURL(/#\/t\//);
   const tableId = decodeURIComponent(new URL(page.url()).hash.replace("#/t/", ""));
-  const client = new TrapoulaClient(server.transport(), { seeds: false });
+  const client = new TrapoulaClient(rig.server.transport(), { seeds: false });
   client.token = await page.evaluate((id) => JSON.parse(localStorage.getItem(`trapoula.table.${id}`)!).seatToken as string, tableId);
 
   for (let move = 0; move < moves; move++) {
@@ -95,8 +80,8 @@ describe("every game at the web page", () => {
 
 describe("a table with a turn clock", () => {
   it("sets the time control from the create form and shows the seat's time ticking", async () => {
-    const page = await browser.context.newPage();
-    await page.goto(server.webUrl);
+    const page = await rig.browser.context.newPage();
+    await page.goto(rig.server.webUrl);
     await page.locator("#player-name").fill("ann");
     await page.locator("#create-game").selectOption("agonia");
     await page.locator("#create-seats").fill("2");
@@ -111,7 +96,7 @@ describe("a table with a turn clock", () => {
     await expect.poll(() => clock.textContent()).toMatch(/\d+ s left|min/);
     const first = await clock.textContent();
     await expect.poll(() => clock.textContent(), { timeout: 5_000 }).not.toBe(first); // it ticks
-    const { view } = await new TrapoulaClient(server.transport(), { seeds: false }).view(tableId);
+    const { view } = await new TrapoulaClient(rig.server.transport(), { seeds: false }).view(tableId);
     const part = view.table?.clock as { move_seconds: number; bank_seconds: number; deadlines: { seat: number; deadline: string }[] };
     expect(part.move_seconds).toBe(90);
     expect(part.bank_seconds).toBe(60);

@@ -2,28 +2,16 @@
 // (dropped on it, or chosen as a file), stepped to a position, seen through a chosen seat's eyes;
 // the cards shown are the seat's cards in the server's replay of the record, and the audit's
 // verdict shows.
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { TrapoulaClient } from "@trapoula/client";
-import { launch, type Browser } from "./browser.js";
-import { startServer, type Server } from "./server.js";
+import { SHOTS, useRig } from "./rig.js";
 
-const SHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
 const VIDA = fileURLToPath(new URL("../../../tests/clients/records_v1/vida.jsonl", import.meta.url));
 
-let server: Server;
-let browser: Browser;
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const rig = useRig();
 
 async function position(page: Page): Promise<number> {
   return Number(await page.locator("#main").getAttribute("data-position"));
@@ -32,10 +20,10 @@ async function position(page: Page): Promise<number> {
 describe("the replay viewer", () => {
   it("steps through a recorded vida match through a chosen seat's eyes", async () => {
     const record = readFileSync(VIDA, "utf-8");
-    const page = await browser.context.newPage();
+    const page = await rig.browser.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (err) => errors.push(err.message));
-    await page.goto(`${server.webUrl}#/replay`);
+    await page.goto(`${rig.server.webUrl}#/replay`);
 
     // dropped on the page
     const drop = await page.evaluateHandle((text) => {
@@ -58,7 +46,7 @@ describe("the replay viewer", () => {
     await page.keyboard.press("ArrowLeft");
     await page.waitForSelector('#main[data-position="30"]');
 
-    const replay = new TrapoulaClient(server.transport(), { seeds: false });
+    const replay = new TrapoulaClient(rig.server.transport(), { seeds: false });
     const answer = await replay.service.replayRecord({ jsonl: record, seat: 2, positions: [30] });
     const view = JSON.parse(answer.positions[0]!.viewJson) as { hand: string[]; hand_sizes: number[] };
     const shown = await page.locator("#replay-cards .card").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.card));
@@ -79,8 +67,8 @@ describe("the replay viewer", () => {
     expect(errors).toEqual([]);
 
     // the same record chosen as a file
-    const chosen = await browser.context.newPage();
-    await chosen.goto(`${server.webUrl}#/replay`);
+    const chosen = await rig.browser.context.newPage();
+    await chosen.goto(`${rig.server.webUrl}#/replay`);
     await chosen.locator("#record-file").setInputFiles(VIDA);
     await chosen.waitForSelector('#verdict[data-verified="true"]');
     await chosen.locator("#replay-last").click();
@@ -88,8 +76,8 @@ describe("the replay viewer", () => {
   });
 
   it("says what is wrong with a file that is not a record", async () => {
-    const page = await browser.context.newPage();
-    await page.goto(`${server.webUrl}#/replay`);
+    const page = await rig.browser.context.newPage();
+    await page.goto(`${rig.server.webUrl}#/replay`);
     await page.locator("#record-file").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello\n") });
     await expect.poll(() => page.locator("#replay-error").textContent()).toContain("not a record");
   });

@@ -2,30 +2,13 @@
 // browser of their own (the second takes the seat from the shared link); a move stays sealed
 // from the other until both have moved, then both reveals show.  And vida's auction, chosen in
 // the bid form, as the server records it.
-import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { TrapoulaClient } from "@trapoula/client";
 import { launch, type Browser } from "./browser.js";
-import { startServer, type Server } from "./server.js";
+import { SHOTS, useRig } from "./rig.js";
 
-const SHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
-
-let server: Server;
-let ann: Browser;
-let bob: Browser;
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await startServer();
-  ann = await launch();
-  bob = await launch({ width: 420, height: 900 });
-});
-afterAll(async () => {
-  await ann?.close();
-  await bob?.close();
-  await server?.stop();
-});
+const rig = useRig([undefined, { width: 420, height: 900 }]);
 
 async function create(
   page: Page,
@@ -35,7 +18,7 @@ async function create(
   options: Record<string, string> = {},
   unlisted = false,
 ): Promise<string> {
-  await page.goto(server.webUrl);
+  await page.goto(rig.server.webUrl);
   await page.locator("#player-name").fill("ann");
   await page.locator("#create-game").selectOption(game);
   await page.locator("#create-seats").fill(String(seats));
@@ -69,15 +52,15 @@ async function moveOnce(page: Page): Promise<string | null> {
 
 describe("sealed rounds and the auction", () => {
   it("plays a romis round with two people in two browsers", async () => {
-    const a = await ann.context.newPage();
+    const a = await rig.browsers[0]!.context.newPage();
     const tableId = await create(a, "romis", 2, [1], {}, true); // private: joined from its link only
     await a.waitForSelector('#main[data-status="open"]');
     const link = (await a.locator(".share a").getAttribute("href"))!;
     expect(link).toMatch(new RegExp(`#/t/${tableId}/.+`));
-    const lobby = new TrapoulaClient(server.transport(), { seeds: false });
+    const lobby = new TrapoulaClient(rig.server.transport(), { seeds: false });
     expect((await lobby.service.listLobby({})).tables.map((t) => t.tableId)).not.toContain(tableId);
 
-    const b = await bob.context.newPage();
+    const b = await rig.browsers[1]!.context.newPage();
     await b.goto(link);
     await b.locator("#join-name").fill("bob");
     await b.locator("#join").click();
@@ -87,7 +70,7 @@ describe("sealed rounds and the auction", () => {
     await a.waitForSelector('#main[data-status="playing"]');
     await b.waitForSelector('#main[data-status="playing"]');
 
-    const spectator = new TrapoulaClient(server.transport(), { seeds: false });
+    const spectator = new TrapoulaClient(rig.server.transport(), { seeds: false });
     const round = (await spectator.view(tableId)).view.round;
     await moveOnce(a);
     // bob sees that ann moved, not what: her move is sealed until he has moved too
@@ -125,7 +108,7 @@ describe("sealed rounds and the auction", () => {
   });
 
   it("bids in vida's auction from the bid form", async () => {
-    const a = await ann.context.newPage();
+    const a = await rig.browsers[0]!.context.newPage();
     const tableId = await create(a, "vida", 4, []);
     await a.waitForSelector('#main[data-my-turn="true"]', { timeout: 60_000 });
     const form = a.locator('form.choice[data-kind="bid"]');
@@ -135,7 +118,7 @@ describe("sealed rounds and the auction", () => {
     await form.locator('select[data-field="points"]').selectOption(points!);
     await form.locator('select[data-field="suit"]').selectOption('"H"');
     await form.locator("button[type=submit]").click();
-    const spectator = new TrapoulaClient(server.transport(), { seeds: false });
+    const spectator = new TrapoulaClient(rig.server.transport(), { seeds: false });
     const calls = async () => ((await spectator.view(tableId)).view.auction ?? []) as Record<string, unknown>[];
     await expect.poll(async () => (await calls()).some((call) => call.seat === 0), { timeout: 20_000 }).toBe(true);
     const mine = JSON.stringify((await calls()).find((call) => call.seat === 0));
