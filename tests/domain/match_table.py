@@ -17,6 +17,7 @@ from trapoula.domain.errors import CommandRejected
 from trapoula.domain.events import Event
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.match import Match
+from trapoula.domain.tableevents import created_payload
 
 
 def names(events: Sequence[Event]) -> list[str]:
@@ -58,15 +59,9 @@ def table_entries(
     """The table's own events that open a record (docs/record.md): ``TableCreated`` for ``game``
     with ``options``, then a ``SeatTaken`` of each of ``names`` (a person unless ``bots`` gives the
     seat's level, its token's hash made up)."""
-    created = {
-        "game": game,
-        "seats": len(names),
-        "options": dict(options),
-        "first_dealer": None,
-        "initial_totals": None,
-        "manual_deal": manual_deal,
-    }
-    entries: list[tuple[str, dict[str, Any]]] = [("TableCreated", created)]
+    entries: list[tuple[str, dict[str, Any]]] = [
+        ("TableCreated", created_payload(game, len(names), options, manual_deal=manual_deal))
+    ]
     for seat, name in enumerate(names):
         token_hash = hashlib.sha256(f"token-{seat}".encode()).hexdigest()
         bot = bots[seat] if bots is not None else None

@@ -45,6 +45,7 @@ from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo
 from trapoula.domain.lifecycle import Role
 from trapoula.domain.match import Match
 from trapoula.domain.registry import DEFAULT_GAME, find_game
+from trapoula.domain.tableevents import created_payload
 from trapoula.domain.text import DescribeEvent, GameText, Turn
 
 __all__ = ["LocalSession", "RemoteSession", "Session", "bot_name", "play_loop"]
@@ -265,15 +266,7 @@ def table_entries(
     """The table's own events that open a local match's record, as a server writes them
     (docs/record.md 2.4): ``TableCreated``, then each seat's ``SeatTaken`` (a person's token is
     made up and never used: only its hash is written)."""
-    created = {
-        "game": game,
-        "seats": len(names),
-        "options": dict(options),
-        "first_dealer": None,
-        "initial_totals": None,
-        "manual_deal": False,
-    }
-    entries: list[RecordEntry] = [("TableCreated", created)]
+    entries: list[RecordEntry] = [("TableCreated", created_payload(game, len(names), options))]
     for seat, (name, bot) in enumerate(zip(names, bots, strict=True)):
         token_hash = None if bot is not None else hashlib.sha256(secrets.token_bytes(32)).hexdigest()
         entries.append(("SeatTaken", {"seat": seat, "name": name, "bot": bot, "token_hash": token_hash}))

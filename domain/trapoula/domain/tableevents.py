@@ -5,6 +5,7 @@ them, the audit checks them (REC7, REC9) and the service's JSON Schema describes
 (``trapoula.service.served``, docs/schemas/table.json).
 """
 
+from collections.abc import Mapping, Sequence
 from typing import Any, NotRequired, TypedDict
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "TableCreated",
     "TimeControlPayload",
     "TimedOut",
+    "created_payload",
     "fields_of",
 ]
 
@@ -124,3 +126,35 @@ def fields_of(name: str) -> tuple[frozenset[str], frozenset[str]]:
     """
     cls = TABLE_EVENT_TYPES[name]
     return frozenset(cls.__required_keys__), frozenset(cls.__annotations__)
+
+
+def created_payload(
+    game: str,
+    seats: int,
+    options: Mapping[str, Any],
+    first_dealer: int | None = None,
+    initial_totals: Sequence[int] | None = None,
+    manual_deal: bool = False,
+    private: bool = False,
+    clock: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The payload of ``TableCreated`` (:class:`TableCreated`; ``private`` only when true and
+    ``clock`` only when given, so the payload of a public table without a clock is as it always was).
+
+    >>> payload = created_payload("agonia", 2, {"target_points": 50})
+    >>> payload["options"], payload["manual_deal"], "private" in payload, "clock" in payload
+    ({'target_points': 50}, False, False, False)
+    """
+    payload: dict[str, Any] = {
+        "game": game,
+        "seats": seats,
+        "options": dict(options),
+        "first_dealer": first_dealer,
+        "initial_totals": list(initial_totals) if initial_totals is not None else None,
+        "manual_deal": manual_deal,
+    }
+    if private:
+        payload["private"] = True
+    if clock is not None:
+        payload["clock"] = dict(clock)
+    return payload

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from trapoula.domain import tableevents
 from trapoula.domain.clock import SeatClocks, TimeControl
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
@@ -158,21 +159,18 @@ def created_payload(
     private: bool = False,
     clock: TimeControl | None = None,
 ) -> Payload:
-    """The payload of ``TableCreated`` (``private`` only when true and ``clock`` only when given, so
-    the payload of a public table without a clock is as it always was)."""
-    payload: Payload = {
-        "game": game,
-        "seats": seats,
-        "options": dict(options),
-        "first_dealer": first_dealer,
-        "initial_totals": list(initial_totals) if initial_totals is not None else None,
-        "manual_deal": manual_deal,
-    }
-    if private:
-        payload["private"] = True
-    if clock is not None:
-        payload["clock"] = clock.payload()
-    return payload
+    """The payload of ``TableCreated`` (:func:`trapoula.domain.tableevents.created_payload`), with
+    the time control ``clock`` as its plain data."""
+    return tableevents.created_payload(
+        game,
+        seats,
+        options,
+        first_dealer,
+        initial_totals,
+        manual_deal,
+        private,
+        None if clock is None else clock.payload(),
+    )
 
 
 def start_state(table_id: str, entry: Entry, owner_token_hash: str) -> TableState:
