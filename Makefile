@@ -58,13 +58,13 @@ proto: $(STAMP)  ## regenerate the gRPC/protobuf and Connect code from protos/ (
 
 PYTEST := $(PY) -m pytest -q -o console_output_style=count -n 2 --dist loadscope --no-loadscope-reorder
 
-test: $(STAMP)  ## run the whole test suite, about 9 minutes on 2 cores (PostgreSQL tests use TEST_DATABASE_URL, else a container where Docker runs)
-	@echo "pytest: the whole suite, about 9 minutes on a 2-core machine ([done/total] at the end of each row; make test-fast: about 2)"
+test: $(STAMP)  ## run the whole test suite, about 7 minutes on 2 cores (PostgreSQL tests use TEST_DATABASE_URL, else a container where Docker runs)
+	@echo "pytest: the whole suite, about 7 minutes on a quiet 2-core machine ([done/total] at the end of each row; make test-fast: about 2½)"
 	$(PYTEST) tests
 	$(PY) -m pytest -q --doctest-modules domain
 
-test-fast: $(STAMP)  ## run every test but the long runs and the server processes (markers slow, process), about 2 minutes on 2 cores
-	@echo "pytest: all but the slow and process tests, about 2 minutes on a 2-core machine ([done/total] at the end of each row)"
+test-fast: $(STAMP)  ## run every test but the long runs and the server processes (markers slow, process), about 2½ minutes on 2 cores
+	@echo "pytest: all but the slow and process tests, about 2½ minutes on a quiet 2-core machine ([done/total] at the end of each row)"
 	$(PYTEST) -m "not slow and not process" tests
 	$(PY) -m pytest -q --doctest-modules domain
 
