@@ -245,7 +245,10 @@ def test_the_clock_waits_out_a_store_outage_and_then_moves_the_seat(
         assert not any(e.name == "TimedOut" for e in clocked.stored_events(table_id))
         monkeypatch.setattr(recorder, "max_notification_id", real)
         entries = wait_for(clocked, table_id, "TimedOut")
+        deadline = time.monotonic() + WAIT_SECONDS  # said once the look that saved the timeout is over
+        while not any("turn clocks running again" in r.getMessage() for r in caplog.records):
+            assert time.monotonic() < deadline, "the clock never said it runs again"
+            time.sleep(0.05)
     assert [e.payload["seat"] for e in entries if e.name == "TimedOut"][:1] == [0]
     paused = [r for r in caplog.records if "turn clocks paused" in r.getMessage()]
     assert len(paused) == 1 and "the store is unreachable" in paused[0].getMessage()
-    assert any("turn clocks running again" in r.getMessage() for r in caplog.records)
