@@ -27,7 +27,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import get_topic
 
 from trapoula.domain.bots import choose
 from trapoula.domain.clock import instant, timeout_command
@@ -38,7 +37,6 @@ from trapoula.service.commands import MAX_ATTEMPTS, Commands
 from trapoula.service.drafts import Draft, event_draft
 from trapoula.service.entries import TIMED_OUT
 from trapoula.service.errors import TableNotFound
-from trapoula.service.recording import Table
 from trapoula.service.tablestate import TableState
 
 log = logging.getLogger(__name__)
@@ -47,8 +45,6 @@ TICK_SECONDS = 0.2
 """How often the keeper looks at the deadlines it knows (a seat is moved at most this late)."""
 DISCOVER_SECONDS = 1.0
 """How often the keeper reads the tables created since it last looked (another replica's)."""
-CREATED_BATCH = 500
-"""``TableCreated`` notifications read at once."""
 SETTLE_SECONDS = 30.0
 """How long the notifications below the newest id may still be filled by saves in flight."""
 MAX_TIMEOUT_MOVES = 8
@@ -229,21 +225,13 @@ class ClockKeeper:
         The notifications up to the newest id are read; the next look starts again from the newest
         id of :data:`SETTLE_SECONDS` ago, so a creation committed late under a lower id (a replica
         frozen in its save) is still found, while the ids read before are never read again."""
-        topic = get_topic(Table.Created)
-        recorder, mapper = self.store.recorder, self.store.mapper
-        top = recorder.max_notification_id() or 0
-        start = self._next_created
-        while start <= top:
-            found = recorder.select_notifications(start=start, limit=CREATED_BATCH, stop=top, topics=[topic])
-            for n in found:
-                if n.id not in self._seen_created:
-                    self._seen_created.add(n.id)
-                    payload: Any = getattr(mapper.to_domain_event(n), "payload", {})
-                    if isinstance(payload, dict) and payload.get("clock") is not None:
-                        self._keep(str(n.originator_id))
-                start = n.id + 1
-            if len(found) < CREATED_BATCH:
-                break
+        top = self.store.recorder.max_notification_id() or 0
+        if self._next_created <= top:
+            for nid, table_id, payload in self.store.created(self._next_created, top):
+                if nid not in self._seen_created:
+                    self._seen_created.add(nid)
+                    if payload.get("clock") is not None:
+                        self._keep(table_id)
         self._marks.append((now, top))
         while self._marks and now - self._marks[0][0] >= SETTLE_SECONDS:
             settled = self._marks.popleft()[1] + 1

@@ -12,7 +12,6 @@ import threading
 from collections.abc import Callable, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from eventsourcing.utils import get_topic
 
 from trapoula.domain import bots
 from trapoula.domain.chain import GENESIS, record_header
@@ -101,18 +100,11 @@ class TableIndex:
         Raises:
             Exception: what the store raises when it cannot be read.
         """
-        topic = get_topic(Table.Created)
-        recorder, mapper = self.store.recorder, self.store.mapper
         with self._lock:
-            while True:
-                found = recorder.select_notifications(start=self._next, limit=500, topics=[topic])
-                for n in found:
-                    payload = getattr(mapper.to_domain_event(n), "payload", {})
-                    if payload.get("private") is not True:
-                        self._rows.append((n.id, str(n.originator_id), str(payload.get("game", ""))))
-                    self._next = n.id + 1
-                if len(found) < 500:
-                    break
+            for nid, table_id, payload in self.store.created(self._next):
+                if payload.get("private") is not True:
+                    self._rows.append((nid, table_id, str(payload.get("game", ""))))
+                self._next = nid + 1
             return list(self._rows)
 
     def page(

@@ -29,7 +29,7 @@ from typing import Any
 import sqlalchemy.engine
 from eventsourcing.application import AggregateNotFoundError, Application, LRUCache
 from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import Environment
+from eventsourcing.utils import Environment, get_topic
 
 from trapoula.service.committer import GroupCommit
 from trapoula.service.errors import ErrorContext, TableNotFound
@@ -89,6 +89,10 @@ def store_url(database_url: str) -> str:
         return database_url
     missing = {k: v for k, v in PG_CONNECTION_DEFAULTS.items() if k not in url.query}
     return url.update_query_dict(missing).render_as_string(hide_password=False) if missing else database_url
+
+
+CREATED_BATCH = 500
+"""``TableCreated`` notifications read at once (:meth:`TableStore.created`)."""
 
 
 class TableStore(Application):  # type: ignore[type-arg]
@@ -214,6 +218,25 @@ class TableStore(Application):  # type: ignore[type-arg]
         """The newest version of a table this process knows of (0: none announced)."""
         with self._heads_lock:
             return self._heads.get(table_id, 0)
+
+    def created(self, start: int, stop: int | None = None) -> list[tuple[int, str, dict[str, Any]]]:
+        """The tables created from notification id ``start`` up to ``stop`` (None: the newest), in
+        order: ``(notification id, table id, TableCreated payload)``; read
+        :data:`CREATED_BATCH` notifications at a time.
+
+        Raises:
+            Exception: what the store raises when it cannot be read.
+        """
+        topic = get_topic(Table.Created)
+        out: list[tuple[int, str, dict[str, Any]]] = []
+        while True:
+            found = self.recorder.select_notifications(start=start, limit=CREATED_BATCH, stop=stop, topics=[topic])
+            for n in found:
+                payload = getattr(self.mapper.to_domain_event(n), "payload", None)
+                out.append((n.id, str(n.originator_id), payload if isinstance(payload, dict) else {}))
+                start = n.id + 1
+            if len(found) < CREATED_BATCH:
+                return out
 
     # ----------------------------------------------------------------------- loading
 
