@@ -46,17 +46,19 @@ async def _expired(context: grpc.aio.ServicerContext[Any, Any], seconds: float, 
     raise AssertionError("abort returned")  # pragma: no cover
 
 
-async def _request(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]) -> Any:
-    """The call's one request (a second one, as gRPC's own unary handling, is never read).
+async def _request(context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+    """The call's one request, read from ``context`` (``ServicerContext.read``: one receive, without
+    the request iterator's async generator); a second one, as gRPC's own unary handling, is never
+    read.
 
     Raises (through ``context.abort``):
         grpc.aio.AbortError: the caller ended its side without a request (``INTERNAL``).
     """
-    try:
-        return await anext(requests)
-    except StopAsyncIteration:
+    request = await context.read()
+    if request is grpc.aio.EOF:  # type: ignore[attr-defined]  # the stubs lack it; grpc.aio exports it
         await context.abort(grpc.StatusCode.INTERNAL, "the call ended without its request")
-        raise AssertionError("abort returned") from None  # pragma: no cover
+        raise AssertionError("abort returned")  # pragma: no cover
+    return request
 
 
 class CallDeadline(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
@@ -122,7 +124,7 @@ class CallDeadline(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             limit = asyncio.timeout(seconds)
             try:
                 async with limit:
-                    return await behaviour(await _request(requests, context), context)
+                    return await behaviour(await _request(context), context)
             except TimeoutError:
                 if not limit.expired():
                     raise
@@ -130,12 +132,12 @@ class CallDeadline(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
 
         return handle
 
-    async def _first(self, requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+    async def _first(self, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
         """The request of a stream, within the deadline."""
         limit = asyncio.timeout(self.seconds)
         try:
             async with limit:
-                return await _request(requests, context)
+                return await _request(context)
         except TimeoutError:
             if not limit.expired():
                 raise
@@ -147,7 +149,7 @@ class CallDeadline(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         async def handle(
             requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]
         ) -> AsyncIterator[Any]:
-            request = await self._first(requests, context)
+            request = await self._first(context)
             async for item in behaviour(request, context):
                 yield item
 
@@ -157,7 +159,7 @@ class CallDeadline(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         """A streaming behaviour (a coroutine writing its replies) whose request must come within the deadline."""
 
         async def handle(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]) -> None:
-            request = await self._first(requests, context)
+            request = await self._first(context)
             await behaviour(request, context)
 
         return handle

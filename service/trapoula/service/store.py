@@ -27,7 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy.engine
-from eventsourcing.application import AggregateNotFoundError, Application, LRUCache
+from eventsourcing.application import AggregateNotFoundError, Application, LRUCache, ProcessingEvent
+from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import Environment, get_topic
 
@@ -353,8 +354,20 @@ class TableStore(Application):  # type: ignore[type-arg]
     def save(self, *objs: Any, **kwargs: Any) -> Any:
         """The library's save; then a snapshot (:meth:`save_snapshot`) of each table whose version
         passed a multiple of ``snapshot_every`` in this save.  A snapshot that cannot be taken or
-        stored is logged and skipped: the events are saved and the command answered all the same."""
-        recordings = super().save(*objs, **kwargs)
+        stored is logged and skipped: the events are saved and the command answered all the same.
+
+        Stored events alone (what every save of a table's facts passes) go straight to the
+        library's recording step (``Application._record``), without its collection of events from
+        aggregates, which asks each object whether it is an event through a ``typing`` protocol
+        (the slowest kind of ``isinstance``) and has nothing to collect here."""
+        if objs and all(isinstance(obj, DomainEvent) for obj in objs):
+            processing_event: ProcessingEvent[Any] = ProcessingEvent()
+            processing_event.events.extend(objs)
+            processing_event.saved_kwargs.update(kwargs)
+            recordings = self._record(processing_event)
+            self._notify(recordings)
+        else:
+            recordings = super().save(*objs, **kwargs)
         every = self.snapshot_every
         if every:
             spans: dict[str, tuple[int, int]] = {}
