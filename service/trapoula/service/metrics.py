@@ -31,12 +31,11 @@ never a table id or anything else a caller chose.  Plus prometheus_client's ``pr
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
 from typing import Any
 from wsgiref.simple_server import WSGIServer
@@ -193,6 +192,8 @@ class Metrics:
         GCCollector(registry=self.registry)
         self._tables: Tables | None = None
         self._executor: Executor | None = None
+        self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
+        """Labelled children of the call metrics, by metric and label values (:meth:`_child`)."""
         self._lock = threading.Lock()
         self._scrape_lock = threading.Lock()
         self._changed: dict[str, int] = {}
@@ -320,54 +321,39 @@ class Metrics:
 
     # ----------------------------------------------------------------------- calls
 
-    @contextlib.asynccontextmanager
-    async def track(self, method: str, request: Any, *, stream: bool = False) -> AsyncIterator[CallInfo]:
+    def track(self, method: str, request: Any, *, stream: bool = False) -> Tracked:
         """Count, time and log one call of ``method`` (``stream``: a server-streaming RPC, counted in
-        ``trapoula_watchers`` while open and not timed).
+        ``trapoula_watchers`` while open and not timed): an async context manager.
 
-        Yields the call's :class:`~trapoula.service.logs.CallInfo`, the context of its log
+        It yields the call's :class:`~trapoula.service.logs.CallInfo`, the context of its log
         records; the handler passes the reply to :meth:`~trapoula.service.logs.CallInfo.answered`
         and a failure is noted by :func:`~trapoula.service.logs.note_failure` where it becomes a
         status.  A call ending otherwise is counted ``CANCELLED`` (the caller went away) or
         ``UNKNOWN`` (an exception gRPC answers itself).  Counting never fails the call.
         """
-        info = CallInfo.of(method, request)
-        if method == "CreateTable":
-            info.game = self._game_key(getattr(request, "game", None))
-        token = enter_call(info)
-        start = time.perf_counter()
-        if stream:
-            self.watchers.inc()
-        cancelled = False
-        try:
-            yield info
-        except BaseException as exc:
-            cancelled = isinstance(exc, asyncio.CancelledError | GeneratorExit)
-            if info.result == "ok":
-                info.result, info.reason = ("CANCELLED", "cancelled") if cancelled else ("UNKNOWN", "unexpected")
-            raise
-        finally:
-            elapsed = time.perf_counter() - start
-            if stream:
-                self.watchers.dec()
-            try:
-                if method in COMMANDS and info.game is None and not cancelled:
-                    info.game = await self._game_of(info)
-            finally:
-                self._record(info, elapsed, stream)
-                leave_call(token)
+        return Tracked(self, method, request, stream)
+
+    def _child(self, metric: Any, labels: tuple[str, ...]) -> Any:
+        """``metric.labels(*labels)``, kept: a labelled child is looked up once per label values
+        (every label takes a bounded set of values, see the module docstring)."""
+        key = (id(metric), labels)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = metric.labels(*labels)
+        return child
 
     def _record(self, info: CallInfo, seconds: float, stream: bool) -> None:
         try:
             method, result = info.method, info.result
-            self.rpcs.labels(method, result).inc()
+            child = self._child
+            child(self.rpcs, (method, result)).inc()
             if not stream:
-                self.rpc_seconds.labels(method).observe(seconds)
+                child(self.rpc_seconds, (method,)).observe(seconds)
             if method in COMMANDS:
                 game = info.game or UNKNOWN_GAME
                 info.game = game
-                self.commands.labels(game, method, result, info.reason).inc()
-                self.command_seconds.labels(game, method).observe(seconds)
+                child(self.commands, (game, method, result, info.reason)).inc()
+                child(self.command_seconds, (game, method)).observe(seconds)
                 if method == "CreateTable" and result == "ok" and info.table_id is not None:
                     self._remember(info.table_id, game)
             if info.store_error is not None:
@@ -425,3 +411,44 @@ class Metrics:
             self._http_thread.join(timeout=5)
             self._http_thread = None
         self.http_address = None
+
+
+class Tracked:
+    """One call counted, timed and logged by :meth:`Metrics.track` (an async context manager whose
+    value is the call's :class:`~trapoula.service.logs.CallInfo`): a plain class, not a generator,
+    as it wraps every call."""
+
+    __slots__ = ("info", "metrics", "start", "stream", "token")
+
+    def __init__(self, metrics: Metrics, method: str, request: Any, stream: bool) -> None:
+        self.metrics = metrics
+        self.stream = stream
+        info = self.info = CallInfo.of(method, request)
+        if method == "CreateTable":
+            info.game = metrics._game_key(getattr(request, "game", None))
+        self.token: Any = None
+        self.start = 0.0
+
+    async def __aenter__(self) -> CallInfo:
+        self.token = enter_call(self.info)
+        self.start = time.perf_counter()
+        if self.stream:
+            self.metrics.watchers.inc()
+        return self.info
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+        elapsed = time.perf_counter() - self.start
+        info, metrics, stream = self.info, self.metrics, self.stream
+        cancelled = False
+        if exc is not None:
+            cancelled = isinstance(exc, asyncio.CancelledError | GeneratorExit)
+            if info.result == "ok":
+                info.result, info.reason = ("CANCELLED", "cancelled") if cancelled else ("UNKNOWN", "unexpected")
+        if stream:
+            metrics.watchers.dec()
+        try:
+            if info.method in COMMANDS and info.game is None and not cancelled:
+                info.game = await metrics._game_of(info)
+        finally:
+            metrics._record(info, elapsed, stream)
+            leave_call(self.token)
