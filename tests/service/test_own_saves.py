@@ -57,10 +57,10 @@ class Announcements:
     """The ``(table_id, version)`` a ``Tables``' follower thread announced (not its own saves')."""
 
     def __init__(self, tables: Tables) -> None:
-        store = tables.store
-        self._announce = store.announce
+        heads = tables.store.heads
+        self._announce = heads.announce
         self.heard: list[tuple[str, int]] = []
-        store.announce = self._record  # type: ignore[method-assign]
+        heads.announce = self._record  # type: ignore[method-assign]
 
     def _record(self, table_id: str, version: int) -> None:
         if threading.current_thread().name == "trapoula-follow":

@@ -181,11 +181,11 @@ class Tables(TableSeats, TableReads):
 
     def add_listener(self, listener: Callable[[str, int], None]) -> None:
         """Call ``listener(table_id, version)`` after every save, here or announced (any thread)."""
-        self.store.add_listener(listener)
+        self.store.heads.add_listener(listener)
 
     def remove_listener(self, listener: Callable[[str, int], None]) -> None:
         """Stop calling ``listener``."""
-        self.store.remove_listener(listener)
+        self.store.heads.remove_listener(listener)
 
     def add_load_listener(self, listener: Callable[[ColdLoad], None]) -> None:
         """Call ``listener(report)`` after every cold load of a table (see :meth:`TableStore.add_load_listener`)."""

@@ -126,7 +126,7 @@ class ClockKeeper:
         """Start keeping the clocks (once): listen to the store's announcements and start the thread."""
         if self._thread is not None:
             return
-        self.store.add_listener(self._announced)
+        self.store.heads.add_listener(self._announced)
         self._thread = threading.Thread(target=self._run, name="trapoula-clocks", daemon=True)
         self._thread.start()
 
@@ -134,7 +134,7 @@ class ClockKeeper:
         """Stop the thread and wait up to ``timeout`` seconds for it (a save under way finishes)."""
         self._stop.set()
         self._wake.set()
-        self.store.remove_listener(self._announced)
+        self.store.heads.remove_listener(self._announced)
         if self._thread is not None:
             self._thread.join(timeout=timeout)
 

@@ -131,7 +131,7 @@ class StoreFollower:
             self._last = max(self._last, saved.last)
         else:
             for table_id, version in saved.heads:
-                self.store.announce(table_id, version)
+                self.store.heads.announce(table_id, version)
                 self.announced += 1
             self._last = max(self._last, saved.last)
 
@@ -145,7 +145,7 @@ class StoreFollower:
                 key = str(n.originator_id)
                 heads[key] = max(heads.get(key, 0), n.originator_version)
             for table_id, version in heads.items():
-                self.store.announce(table_id, version)
+                self.store.heads.announce(table_id, version)
             if found:
                 self._last = max(self._last, found[-1].id)
             if len(found) < CATCH_UP_BATCH:

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-import sqlalchemy
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -46,7 +45,9 @@ from trapoula.service.metrics import Metrics
 from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
 from trapoula.service.servicer import POLL_SECONDS, TableServicer, add_to_server
-from trapoula.service.settings import Settings, display_url, identity_of, is_random_secret
+from trapoula.service.settings import Settings, display_url, is_random_secret
+from trapoula.service.startup import StartupError as StartupError
+from trapoula.service.startup import open_read_models, open_tables, serve_metrics
 from trapoula.service.webpage import WEB_ROOT, is_built
 
 log = logging.getLogger(__name__)
@@ -86,10 +87,6 @@ SERVER_OPTIONS: tuple[tuple[str, int], ...] = (
 clients' keepalive pings accepted every 10 s or more (the trapoula client pings every 20 s
 while a watch is open, to notice a frozen server), and up to :data:`MAX_PENDING_CALLS` calls
 waiting for the event loop without any dropped."""
-
-
-class StartupError(RuntimeError):
-    """The server cannot start: its message is one line naming what failed and the setting to fix."""
 
 
 @dataclass
@@ -297,52 +294,6 @@ def display_address(address: str, port: int) -> str:
     return f"{host}:{port}"
 
 
-def open_tables(settings: Settings) -> Tables:
-    """The ``Tables`` of ``settings``.
-
-    Raises:
-        StartupError: the event store cannot be opened; one line naming the store (password
-            masked), the cause, and the setting to fix.
-    """
-    try:
-        return Tables(
-            settings.database_url,
-            settings.secret,
-            schema=settings.database_schema,
-            snapshot_every=settings.snapshot_every,
-            cache_size=settings.cache_size,
-            auto_workers=settings.auto_workers,
-            recent_states=settings.recent_states,
-            identity=identity_of(settings),
-        )
-    except Exception as exc:
-        cause = _cause(exc, settings.database_url)
-        fix = (
-            "--database-schema or TRAPOULA_DATABASE_SCHEMA to a schema that exists: CREATE SCHEMA ..."
-            if settings.database_schema and "schema" in cause.lower()
-            else "--database-url or TRAPOULA_DATABASE_URL"
-        )
-        raise StartupError(
-            f"cannot open the event store {display_url(settings.database_url)}: {cause[:300]} (set {fix})"
-        ) from exc
-
-
-def _cause(exc: BaseException, database_url: str) -> str:
-    """The first line of ``exc`` (its type when it has no text), the store's password masked."""
-    lines = str(exc).strip().splitlines()
-    cause = lines[0] if lines else type(exc).__name__
-    password = _password(database_url)
-    return cause.replace(password, "***") if password else cause
-
-
-def _password(url: str) -> str | None:
-    try:
-        password = sqlalchemy.engine.make_url(url).password
-        return str(password) if password else None
-    except Exception:
-        return None
-
-
 async def serve(
     settings: Settings | None = None,
     *,
@@ -393,7 +344,7 @@ async def serve(
         projection = open_read_models(settings, tables, read_models)
         if projection is not None:
             metrics.follow_projection(projection)
-        metrics_bound = _serve_metrics(metrics, settings.metrics_address)
+        metrics_bound = serve_metrics(metrics, settings.metrics_address)
         connect_bound: str | None = None
         if settings.connect_address is not None:
             connect, connect_port = await start_connect(
@@ -461,53 +412,6 @@ async def serve(
             read_models.close()
         metrics.close_http()
         tables.close()
-
-
-def open_read_models(settings: Settings, tables: Tables, read_models: ReadModels) -> Projection | None:
-    """Migrate ``read_models`` (in the store of ``settings``) to the newest revision
-    (:mod:`trapoula.service.migrations`; replicas starting together take turns) and start their
-    projection; returns it (None when ``settings.projection`` is off: another server keeps them).
-
-    Raises:
-        StartupError: the read models cannot be migrated; one line naming the store (password
-            masked) and the cause.
-    """
-    try:
-        revision = read_models.migrate()
-    except Exception as exc:
-        cause = _cause(exc, settings.database_url)
-        raise StartupError(
-            f"cannot migrate the read models in {display_url(settings.database_url)}: {cause[:300]} "
-            "(the database user needs the right to create tables; see docs/read-models.md)"
-        ) from exc
-    log.debug("read models at migration %s", revision)
-    if not settings.projection:
-        log.info("projection off: this server does not keep the read models up to date")
-        return None
-    projection = Projection(tables, read_models)
-    projection.start()
-    return projection
-
-
-def _serve_metrics(metrics: Metrics, address: str | None) -> str | None:
-    """Serve ``metrics`` over HTTP on ``address`` (None: off); the bound ``host:port``, or None
-    when off or when the address cannot be bound (a warning: metrics never stop the game)."""
-    if address is None:
-        log.info("metrics off")
-        return None
-    try:
-        bound = metrics.serve_http(address)
-    except (OSError, ValueError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        log.warning(
-            "metrics not served: cannot listen on %r (%s); set --metrics-address or TRAPOULA_METRICS_ADDRESS "
-            "to a free port of this host, or off",
-            address,
-            why,
-        )
-        return None
-    log.info("metrics on http://%s/metrics", bound)
-    return bound
 
 
 def run(

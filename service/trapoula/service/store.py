@@ -13,7 +13,8 @@ service needs around them:
   snapshots on the way, and announce ``(table_id, version)`` to the listeners (the fan-out, the
   metrics, the projection);
 * the newest version known of each table: this process's saves, and other replicas' saves
-  announced by the store follower (:mod:`trapoula.service.follower`).
+  announced by the store follower (:mod:`trapoula.service.follower`), kept with their listeners
+  in :attr:`TableStore.heads` (:mod:`trapoula.service.heads`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import logging
 import threading
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -34,6 +34,7 @@ from eventsourcing.utils import Environment, get_topic
 
 from trapoula.service.committer import GroupCommit
 from trapoula.service.errors import ErrorContext, TableNotFound
+from trapoula.service.heads import Heads
 from trapoula.service.inputs import parse_table_id
 from trapoula.service.recorder import TableRecorder
 from trapoula.service.recording import Table
@@ -44,6 +45,7 @@ from trapoula.service.snapshots import (
     TableSnapshot,
     delete_snapshot,
     project,
+    snapshots_due,
 )
 
 log = logging.getLogger(__name__)
@@ -135,13 +137,8 @@ class TableStore(Application):  # type: ignore[type-arg]
         if self.snapshot_every:
             env["IS_SNAPSHOTTING_ENABLED"] = "y"
         self._load_listeners: list[Callable[[ColdLoad], None]] = []
-        self._listeners: list[Callable[[str, int], None]] = []
-        self._heads: dict[str, int] = {}
-        self._heads_lock = threading.Lock()
-        self._read_at: OrderedDict[str, float] = OrderedDict()
-        """When each table was last brought up to date from the store (``time.monotonic``), the
-        most recent last; at most :attr:`_reads_kept` tables (guarded by ``_heads_lock``)."""
-        self._reads_kept = 2 * max(1, cache_size)
+        self.heads = Heads(reads_kept=2 * max(1, cache_size))
+        """Each table's newest known version and its listeners (:mod:`trapoula.service.heads`)."""
         self._poll_locks = [threading.Lock() for _ in range(POLL_LOCKS)]
         """Loads with a ``max_age`` of one table take turns (tables share these by hash)."""
         self.replica = uuid.uuid4().hex[:12]
@@ -192,34 +189,6 @@ class TableStore(Application):  # type: ignore[type-arg]
         if callable(dispose):
             dispose()
 
-    # ----------------------------------------------------------------------- announcements
-
-    def add_listener(self, listener: Callable[[str, int], None]) -> None:
-        """Call ``listener(table_id, version)`` after every save announced (any thread)."""
-        self._listeners.append(listener)
-
-    def remove_listener(self, listener: Callable[[str, int], None]) -> None:
-        """Stop calling ``listener``."""
-        if listener in self._listeners:
-            self._listeners.remove(listener)
-
-    def announce(self, table_id: str, version: int) -> None:
-        """Table ``table_id`` reached ``version`` (saved here, or by another replica): remember it
-        as the newest known and tell the listeners; a listener's failure is logged, never raised."""
-        with self._heads_lock:
-            if version > self._heads.get(table_id, 0):
-                self._heads[table_id] = version
-        for listener in list(self._listeners):
-            try:
-                listener(table_id, version)
-            except Exception:  # a listener must never undo a saved command
-                log.exception("listener %r failed for table %s v%d", listener, table_id, version)
-
-    def known(self, table_id: str) -> int:
-        """The newest version of a table this process knows of (0: none announced)."""
-        with self._heads_lock:
-            return self._heads.get(table_id, 0)
-
     def created(self, start: int, stop: int | None = None) -> list[tuple[int, str, dict[str, Any]]]:
         """The tables created from notification id ``start`` up to ``stop`` (None: the newest), in
         order: ``(notification id, table id, TableCreated payload)``; read
@@ -259,8 +228,7 @@ class TableStore(Application):  # type: ignore[type-arg]
         if max_age is None:
             return self._fetch(table_id, tid)
         with self._poll_locks[hash(table_id) % len(self._poll_locks)]:
-            with self._heads_lock:
-                read_at = self._read_at.get(table_id)
+            read_at = self.heads.read_at(table_id)
             if read_at is not None and time.monotonic() - read_at < max_age:
                 cached = self.peek(table_id)
                 if cached is not None:
@@ -276,11 +244,7 @@ class TableStore(Application):  # type: ignore[type-arg]
         except AggregateNotFoundError:
             raise TableNotFound(f"no table {table_id}", context=ErrorContext(table_id=table_id)) from None
         assert isinstance(table, Table)
-        with self._heads_lock:
-            self._read_at.pop(table_id, None)
-            self._read_at[table_id] = asked
-            if len(self._read_at) > self._reads_kept:
-                self._read_at.popitem(last=False)
+        self.heads.note_read(table_id, asked)
         return table
 
     def peek(self, table_id: str) -> Table | None:
@@ -298,7 +262,7 @@ class TableStore(Application):  # type: ignore[type-arg]
             InvalidInput: a bad table id.
         """
         cache = self.repository.cache
-        known = self.known(table_id)
+        known = self.heads.known(table_id)
         if not known or cache is None:
             return None
         try:
@@ -348,7 +312,7 @@ class TableStore(Application):  # type: ignore[type-arg]
             assert isinstance(repository, SnapshotRepository)
             table = repository.apply_saved(parse_table_id(table_id), events)
         finally:  # after the copy has them: woken watchers find them in memory
-            self.announce(table_id, last)
+            self.heads.announce(table_id, last)
         return table
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
@@ -368,21 +332,11 @@ class TableStore(Application):  # type: ignore[type-arg]
             self._notify(recordings)
         else:
             recordings = super().save(*objs, **kwargs)
-        every = self.snapshot_every
-        if every:
-            spans: dict[str, tuple[int, int]] = {}
-            for obj in objs:
-                version = getattr(obj, "originator_version", None)
-                if isinstance(version, int):
-                    key = str(getattr(obj, "originator_id", ""))
-                    low, high = spans.get(key, (version, version))
-                    spans[key] = (min(low, version), max(high, version))
-            for table_id, (low, high) in spans.items():
-                if high // every > (low - 1) // every:
-                    try:
-                        self.save_snapshot(table_id)
-                    except Exception:
-                        log.warning("table %s: snapshot at v%d not taken", table_id, high, exc_info=True)
+        for table_id, high in snapshots_due(objs, self.snapshot_every):
+            try:
+                self.save_snapshot(table_id)
+            except Exception:
+                log.warning("table %s: snapshot at v%d not taken", table_id, high, exc_info=True)
         return recordings
 
     # ----------------------------------------------------------------------- snapshots
