@@ -3,7 +3,9 @@ store is reported (DESIGN, Errors)."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
+from pathlib import Path
 
 import grpc
 import psycopg.errors
@@ -200,3 +202,18 @@ def test_a_session_ended_by_the_idle_in_transaction_timeout_is_unavailable(postg
     assert isinstance(ended.value.__cause__.__cause__, psycopg.errors.IdleInTransactionSessionTimeout)
     code, _, reason, _ = status.describe(ended.value)
     assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "store_unavailable")
+
+
+def test_a_new_sqlite_file_is_in_wal_mode_once_the_store_is_open(tmp_path: Path) -> None:
+    """The store sets WAL mode when it opens, before any thread uses it: the library would set it
+    at the first transaction, where it can meet another thread's first write ("database is
+    locked", seen as a turn clock pausing on a new file)."""
+    from trapoula.service.store import TableStore
+
+    path = tmp_path / "new.sqlite3"
+    store = TableStore(f"sqlite:///{path}")
+    try:
+        with sqlite3.connect(path) as connection:  # no transaction of the store has run yet
+            assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        store.close()

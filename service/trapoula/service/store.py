@@ -148,6 +148,12 @@ class TableStore(Application):  # type: ignore[type-arg]
         self.committer = GroupCommit(lambda *events: self.save(*events), self._batched)
         """Stores the saves of :meth:`save_events` in batches (:mod:`trapoula.service.committer`)."""
         super().__init__(env=env)
+        init_wal = getattr(getattr(self.factory, "datastore", None), "init_sqlite_wal_mode", None)
+        if callable(init_wal):
+            # A SQLite file goes into WAL mode now, before any thread uses the store: the library
+            # does it at the first transaction, where it can meet another thread's first write on
+            # a new file and fail ("database is locked").  Elsewhere it does nothing.
+            init_wal()
         recorder = self.recorder
         if isinstance(recorder, TableRecorder):
             recorder.replica = self.replica
