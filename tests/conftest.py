@@ -106,7 +106,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The random-playout classes first: each holds one game's 1,000 matches and runs on one worker
+    """The random-playout classes first: each holds one game's 600 matches and runs on one worker
     (``make test`` runs ``--dist loadscope --no-loadscope-reorder``), so starting the longest work
     first lets the many short tests fill in around it on both workers."""
 

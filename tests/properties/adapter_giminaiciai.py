@@ -1,6 +1,6 @@
 """The property harness's knowledge of Giminaičiai (docs/rules/giminaiciai.md) beyond its ``GameSpec``.
 
-Its 1,000 random matches are among the costliest (about 70 s on one core): a hand lasts until
+Its 600 random matches a run are among the costliest (about 45 s on one core): a hand lasts until
 every player has laid down his whole hand (R8.1), the pile has been turned over twice with no lay-down
 (R8.4) or, rarely, both piles are empty (R8.2); and every turn lists the player's legal
 lay-downs (R5, in his view), some 40% of the time.  The random player is therefore steered by

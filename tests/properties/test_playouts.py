@@ -1,7 +1,7 @@
 """Random legal playouts of every registered game, invariants checked after every event
 (STYLE habit 11c; DESIGN "Visibility", "Fairness and audit"; shedding-common S4.1, S12, S13.3).
 
-By default 1,000 seeded matches per game (``random_case(key, 0..999)``) run in chunks, plus a
+By default 600 seeded matches per game (``random_case(key, 0..599)``) run in chunks, plus a
 Hypothesis search over the same space that shrinks a failing configuration.  ``TRAPOULA_SOAK=N``
 multiplies both counts for long runs.  A failure message starts with the case, e.g.
 ``case agonia#417: Case(...)``; ``play_and_check(random_case("agonia", 417))`` replays it.
@@ -28,7 +28,7 @@ from .harness import Case, Stats, card_tokens, play_and_check, random_case, run_
 
 SOAK = max(1, int(os.environ.get("TRAPOULA_SOAK", "1")))
 """Multiplier of the number of random matches (``TRAPOULA_SOAK=20`` for a long run)."""
-GAMES_PER_KEY = 1000 * SOAK
+GAMES_PER_KEY = 600 * SOAK
 """Seeded random matches per game."""
 CHUNK = 50
 """Matches per test item."""
