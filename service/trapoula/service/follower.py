@@ -3,7 +3,7 @@
 On PostgreSQL a background thread listens on the event table's channel.  Each save's ``NOTIFY``
 says which replica saved which tables at which versions (:mod:`trapoula.service.recorder`): the
 follower skips this process's own saves (already announced, and applied in memory) and announces
-the others' ``(table_id, version)`` through :meth:`TableStore.announce`, without reading a row;
+the others' ``(table_id, version)`` through :meth:`~trapoula.service.heads.Heads.announce`, without reading a row;
 a watcher or command then loads only the events its copy of that table lacks.  A notification
 it cannot read (another writer's, or a save of too many tables to list) makes it read the
 notification log from the last id it knows.
