@@ -11,7 +11,7 @@ WEB_STAMP := $(WEB)/node_modules/.installed
 WEB_PAGE := service/trapoula/service/web/index.html
 WEB_SOURCES := $(WEB)/index.html $(WEB)/vite.config.ts $(wildcard $(WEB)/src/*) $(wildcard $(TS)/src/*.ts) protos/trapoula/api/v1/*.proto
 
-.PHONY: help install tsinstall web webinstall webtest wheel proto test test-fast check imports lint fmt typecheck protolint protoimage tsclient demo serve play golden docs bench clean image compose-config
+.PHONY: help install tsinstall web webinstall webtest screenshots wheel proto test test-fast check imports lint fmt typecheck protolint protoimage tsclient demo serve play golden docs bench clean image compose-config
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -47,8 +47,11 @@ $(WEB_PAGE): $(NODE_STAMP) $(WEB_STAMP) $(WEB_SOURCES)
 	cd $(TS) && npm run --silent generate
 	cd $(WEB) && npm run --silent build
 
-webtest: $(STAMP) web  ## the web page's tests: a real server and Debian's headless Chromium (/usr/bin/chromium, or $$CHROMIUM) driven by playwright-core
+webtest: $(STAMP) web  ## the web page's tests: a real server and Debian's headless Chromium (/usr/bin/chromium, or $$CHROMIUM) driven by playwright-core; screenshots to a temporary folder
 	cd $(WEB) && npm run --silent e2e
+
+screenshots: $(STAMP) web  ## the web page's tests, saving their screenshots into docs/screenshots/ (the README's pictures)
+	cd $(WEB) && TRAPOULA_SCREENSHOTS=docs npm run --silent e2e
 
 wheel: $(STAMP) web  ## build the wheel (with the web page) into dist/
 	$(PY) -m pip wheel --quiet --no-deps -w dist .

@@ -38,9 +38,18 @@ async function play(game: string, seats: number, moves: number): Promise<void> {
     await page.waitForSelector('#main[data-my-turn="true"][data-status="playing"], #main[data-status="over"]', { timeout: 60_000 });
     const before = await dataset(page);
     if (before.status === "over") break;
-    const { version, view } = await client.view(tableId);
-    await page.waitForFunction((v) => Number(document.getElementById("main")!.dataset.version) >= v, version);
-    expect((await dataset(page)).hand).toEqual(view.hand ?? []);
+    // the page's hand against the server's view at the same version (the bots may move meanwhile:
+    // the view is read again while the page is past it)
+    let { version, view } = await client.view(tableId);
+    for (let tries = 1; ; tries++) {
+      await page.waitForFunction((v) => Number(document.getElementById("main")!.dataset.version) >= v, version);
+      const shown = await dataset(page);
+      if (shown.version === version || tries === 5) {
+        expect([shown.version, shown.hand]).toEqual([version, view.hand ?? []]);
+        break;
+      }
+      ({ version, view } = await client.view(tableId));
+    }
     if (move === 1) await page.screenshot({ path: `${SHOTS}game-${game}.png`, fullPage: true });
     const clicked = (await dataset(page)).version;
     const card = page.locator("#hand button.card.legal").first();

@@ -1,15 +1,22 @@
 /**
  * What every browser test file starts with: a real server (./server.ts) and one or more headless
  * Chromiums (./browser.ts), started before the file's tests and closed after them, and the folder
- * its screenshots go to (docs/screenshots/).
+ * its screenshots go to: docs/screenshots/ when TRAPOULA_SCREENSHOTS=docs (`make screenshots`),
+ * else a folder of the system's temporary directory, so that running the tests leaves the
+ * checkout as it was.
  */
 import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import { launch, type Browser } from "./browser.js";
 import { startServer, type Server } from "./server.js";
 
-export const SHOTS = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
+export const SHOTS =
+  process.env.TRAPOULA_SCREENSHOTS === "docs"
+    ? fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url))
+    : join(tmpdir(), "trapoula-screenshots") + "/";
 
 export interface Rig {
   /** The server, once started. */
