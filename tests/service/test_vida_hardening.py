@@ -37,6 +37,7 @@ from trapoula.domain.errors import CommandRejected, InvalidInput
 from trapoula.domain.games.vida.text import TEXT as VIDA_TEXT
 from trapoula.service import convert
 from trapoula.service.application import OWNER, SPECTATOR, Tables, seat_principal
+from trapoula.service.servicer import LOOP_REQUEST_BYTES
 
 Meta = tuple[tuple[str, str], ...]
 Auth = Callable[[str], Meta]
@@ -613,8 +614,10 @@ def test_a_give_or_deal_of_more_card_codes_than_any_game_has_is_refused_unread(
 def test_requests_are_converted_off_the_event_loop(
     server: Any, auth: Auth, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The conversions of CreateTable's options, StartMatch's deal and Act's command run in the
-    thread pool, as the store calls do, so that a large request never holds the event loop."""
+    """The conversions of CreateTable's options, StartMatch's deal and of an Act's command over
+    ``LOOP_REQUEST_BYTES`` run in the thread pool, as the store calls do, so that a large request
+    never holds the event loop.  (A move's command, a few bytes, is converted where the move runs:
+    on PostgreSQL on the event loop, ``trapoula.service.loopacts``.)"""
     threads: dict[str, int] = {}
 
     def spy(name: str) -> None:
@@ -628,10 +631,13 @@ def test_requests_are_converted_off_the_event_loop(
 
     for name in ("struct_to_dict", "start_deal", "command_to_dict"):
         spy(name)
+    large = pb.Command(json=json.dumps({"kind": "bid", "points": 80, "suit": "H"}) + " " * LOOP_REQUEST_BYTES)
     with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         table = Table(table_pb2_grpc.TableServiceStub(channel), auth, tables, {})
         table.start(deck_a())
-        table.act(0, bid(80, "H"))
+        played = table.act(0, large)
+        assert pb.ActRequest(table_id=table.table_id, command=large).ByteSize() > LOOP_REQUEST_BYTES
+        assert played.events[0].name == "BidMade"  # the bid of 80 in hearts made (R4.3)
     assert set(threads) == {"struct_to_dict", "start_deal", "command_to_dict"}
     assert server.thread.ident not in threads.values()
 

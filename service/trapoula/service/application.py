@@ -26,6 +26,7 @@ one batch; the rest of the automatic play follows in the background.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -195,10 +196,11 @@ class Tables(TableSeats, TableReads):
         """Stop calling ``listener``."""
         self.store.remove_load_listener(listener)
 
-    def follow_store(self) -> bool:
-        """Announce other replicas' saves (:class:`~trapoula.service.follower.StoreFollower`);
-        False on a store that cannot be followed (SQLite)."""
-        return self.follower.start()
+    def follow_store(self, loop: asyncio.AbstractEventLoop | None = None) -> bool:
+        """Announce other replicas' saves (:class:`~trapoula.service.follower.StoreFollower`), read
+        by ``loop`` (called on its thread) or by a thread of their own; False on a store that
+        cannot be followed (SQLite)."""
+        return self.follower.start(loop)
 
     def keep_clocks(self) -> None:
         """Keep the turn clocks of every table with a time control (:class:`~trapoula.service.clocks.ClockKeeper`):

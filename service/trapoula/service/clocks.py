@@ -37,6 +37,7 @@ from trapoula.service.commands import MAX_ATTEMPTS, Commands
 from trapoula.service.drafts import Draft, event_draft
 from trapoula.service.entries import TIMED_OUT
 from trapoula.service.errors import TableNotFound
+from trapoula.service.store import tables_created
 from trapoula.service.tablestate import TableState
 
 log = logging.getLogger(__name__)
@@ -227,7 +228,7 @@ class ClockKeeper:
         frozen in its save) is still found, while the ids read before are never read again."""
         top = self.store.recorder.max_notification_id() or 0
         if self._next_created <= top:
-            for nid, table_id, payload in self.store.created(self._next_created, top):
+            for nid, table_id, payload in tables_created(self.store, self._next_created, top):
                 if nid not in self._seen_created:
                     self._seen_created.add(nid)
                     if payload.get("clock") is not None:

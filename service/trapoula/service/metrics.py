@@ -444,11 +444,11 @@ class Tracked:
             cancelled = isinstance(exc, asyncio.CancelledError | GeneratorExit)
             if info.result == "ok":
                 info.result, info.reason = ("CANCELLED", "cancelled") if cancelled else ("UNKNOWN", "unexpected")
-        if stream:
-            metrics.watchers.dec()
         try:
             if info.method in COMMANDS and info.game is None and not cancelled:
                 info.game = await metrics._game_of(info)
         finally:
             metrics._record(info, elapsed, stream)
+            if stream:  # after its count: a scrape that sees the stream gone sees it counted
+                metrics.watchers.dec()
             leave_call(self.token)

@@ -24,7 +24,7 @@ from trapoula.service.entries import Entry
 from trapoula.service.errors import TableNotFound, clip
 from trapoula.service.inputs import check_key
 from trapoula.service.recording import Table
-from trapoula.service.store import TableStore
+from trapoula.service.store import TableStore, tables_created
 from trapoula.service.tablestate import apply_entry, start_state
 
 MAX_PAGE_TOKEN = 20
@@ -101,7 +101,7 @@ class TableIndex:
             Exception: what the store raises when it cannot be read.
         """
         with self._lock:
-            for nid, table_id, payload in self.store.created(self._next):
+            for nid, table_id, payload in tables_created(self.store, self._next):
                 if payload.get("private") is not True:
                     self._rows.append((nid, table_id, str(payload.get("game", ""))))
                 self._next = nid + 1

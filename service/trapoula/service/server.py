@@ -41,6 +41,8 @@ from trapoula.service.deadlines import DEFAULT_CALL_DEADLINE_SECONDS, CallDeadli
 from trapoula.service.fanout import Fanout
 from trapoula.service.health import StoreHealth, store_probe
 from trapoula.service.limits import Limits, LimitSettings
+from trapoula.service.loopacts import LoopActs
+from trapoula.service.loopsave import LoopSaver
 from trapoula.service.metrics import Metrics
 from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
@@ -164,6 +166,10 @@ def create_server(
             f"cannot listen on {address!r}: the port is in use or the address is not this host's "
             "(set --address or TRAPOULA_ADDRESS)"
         ) from cause
+    store = tables.store
+    saver = LoopSaver.for_engine(store.recorder, store.engine, store.batched)
+    if saver is not None:
+        servicer.loop_acts = LoopActs(tables, saver, executor)
     tables.add_listener(fanout.publish)
     servicer.metrics.attach(tables, executor)
     store_health = StoreHealth(health_servicer, store_probe(tables), (SERVICE_NAME,))
@@ -236,6 +242,8 @@ async def stop_server(server: grpc.aio.Server, grace: float = GRACE_SECONDS) -> 
         await parts.servicer.drain(grace)
     await server.stop(max(0.0, deadline - asyncio.get_running_loop().time()))
     if parts is not None:
+        if parts.servicer.loop_acts is not None:
+            await parts.servicer.loop_acts.saver.close()
         parts.executor.shutdown(wait=False, cancel_futures=True)
 
 
@@ -329,7 +337,7 @@ async def serve(
     projection: Projection | None = None
     connect: ConnectServer | None = None
     try:
-        if tables.follow_store():
+        if tables.follow_store(asyncio.get_running_loop()):
             log.info("following the store for other replicas' moves")
         read_models = ReadModels(settings.database_url, settings.database_schema)
         server, port = create_server(

@@ -36,6 +36,7 @@ from trapoula.service.application import Principal, Tables, WatchBatch, WatchIte
 from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
 from trapoula.service.limits import ACT, JOIN, Limits
+from trapoula.service.loopacts import LoopActs
 from trapoula.service.metrics import Metrics
 from trapoula.service.recording import forget_oldest
 from trapoula.service.servicecalls import Context, ReadCalls, abort_call, call_token
@@ -51,6 +52,11 @@ the table from the store less than this share of the poll interval ago (another 
 table polling at the same moment, as the watchers woken by one save do)."""
 ENCODED_KEPT = 4096
 """Stream messages kept serialised for the other streams that send the same one."""
+LOOP_REQUEST_BYTES = 1024
+"""The largest ``ActRequest`` (serialised bytes) converted and run on the event loop
+(:mod:`~trapoula.service.loopacts`); a larger one (a long JSON command, thousands of card codes)
+is converted on the store's threads, so that no request holds the loop for long.  A move is
+under 100 bytes."""
 
 
 class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
@@ -73,6 +79,9 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
         """The limits per client, checked first by ``CreateTable``, ``JoinTable``, ``Act`` and ``WatchTable``."""
         self.limits.attach(tables)
         self._encoded: OrderedDict[int, tuple[WatchItem, bytes]] = OrderedDict()
+        self.loop_acts: LoopActs | None = None
+        """Runs ``Act`` on the event loop where it can (PostgreSQL: :mod:`~trapoula.service.loopacts`);
+        None: every ``Act`` runs on the store's threads."""
 
     async def CreateTable(self, request: pb.CreateTableRequest, context: Context) -> pb.CreateTableResponse:
         """Create a table; see the proto."""
@@ -171,7 +180,14 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
 
         async def work() -> pb.ActResponse:
             self.limits.check(ACT, context)
-            return await self._run(act, call_token(context))
+            token = call_token(context)
+            if self.loop_acts is not None and request.ByteSize() <= LOOP_REQUEST_BYTES:
+                view_version = request.view_version if request.HasField("view_version") else None
+                command = convert.command_to_dict(request.command)
+                result = await self.loop_acts.act(request.table_id, token, request.command_id, command, view_version)
+                if result is not None:
+                    return convert.act_response(result)
+            return await self._run(act, token)
 
         return await self._guard(context, work)
 

@@ -145,7 +145,7 @@ class TableStore(Application):  # type: ignore[type-arg]
         """This process's id in the store's notifications (its follower skips its own saves)."""
         self.batches = 0
         """Batches of saves stored so far (group commit)."""
-        self.committer = GroupCommit(lambda *events: self.save(*events), self._batched)
+        self.committer = GroupCommit(lambda *events: self.save(*events), self.batched)
         """Stores the saves of :meth:`save_events` in batches (:mod:`trapoula.service.committer`)."""
         super().__init__(env=env)
         init_wal = getattr(getattr(self.factory, "datastore", None), "init_sqlite_wal_mode", None)
@@ -158,7 +158,8 @@ class TableStore(Application):  # type: ignore[type-arg]
         if isinstance(recorder, TableRecorder):
             recorder.replica = self.replica
 
-    def _batched(self, tables: int, events: int) -> None:
+    def batched(self, tables: int, events: int) -> None:
+        """Count a batch of saves stored (``tables`` tables' ``events`` events in one transaction)."""
         self.batches += 1
 
     def construct_env(self, name: str, env: Mapping[str, str] | None = None) -> Environment:
@@ -194,25 +195,6 @@ class TableStore(Application):  # type: ignore[type-arg]
         dispose = getattr(self.engine, "dispose", None)
         if callable(dispose):
             dispose()
-
-    def created(self, start: int, stop: int | None = None) -> list[tuple[int, str, dict[str, Any]]]:
-        """The tables created from notification id ``start`` up to ``stop`` (None: the newest), in
-        order: ``(notification id, table id, TableCreated payload)``; read
-        :data:`CREATED_BATCH` notifications at a time.
-
-        Raises:
-            Exception: what the store raises when it cannot be read.
-        """
-        topic = get_topic(Table.Created)
-        out: list[tuple[int, str, dict[str, Any]]] = []
-        while True:
-            found = self.recorder.select_notifications(start=start, limit=CREATED_BATCH, stop=stop, topics=[topic])
-            for n in found:
-                payload = getattr(self.mapper.to_domain_event(n), "payload", None)
-                out.append((n.id, str(n.originator_id), payload if isinstance(payload, dict) else {}))
-                start = n.id + 1
-            if len(found) < CREATED_BATCH:
-                return out
 
     # ----------------------------------------------------------------------- loading
 
@@ -312,13 +294,20 @@ class TableStore(Application):  # type: ignore[type-arg]
             Exception: what the store raises when it cannot write.
         """
         self.committer.commit(events)
-        last = events[-1].originator_version
+        return self.saved(table_id, events)
+
+    def saved(self, table_id: str, events: Sequence[Any]) -> Table | None:
+        """After this process stored one table's ``events``: apply them to its cached copy and
+        announce its new version; the table in memory (None when it is not cached).
+
+        Raises:
+            Exception: what the store raises when the copy was behind and cannot be fast-forwarded."""
         try:
             repository = self.repository
             assert isinstance(repository, SnapshotRepository)
             table = repository.apply_saved(parse_table_id(table_id), events)
         finally:  # after the copy has them: woken watchers find them in memory
-            self.heads.announce(table_id, last)
+            self.heads.announce(table_id, events[-1].originator_version)
         return table
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
@@ -408,3 +397,23 @@ class TableStore(Application):  # type: ignore[type-arg]
                 delete_snapshot(self.snapshots, table.id, ignored)
         except Exception:
             log.warning("table %s: snapshot after a long replay not taken", table.id, exc_info=True)
+
+
+def tables_created(store: TableStore, start: int, stop: int | None = None) -> list[tuple[int, str, dict[str, Any]]]:
+    """The tables created in ``store`` from notification id ``start`` up to ``stop`` (None: the
+    newest), in order: ``(notification id, table id, TableCreated payload)``; read
+    :data:`CREATED_BATCH` notifications at a time.
+
+    Raises:
+        Exception: what the store raises when it cannot be read.
+    """
+    topic = get_topic(Table.Created)
+    out: list[tuple[int, str, dict[str, Any]]] = []
+    while True:
+        found = store.recorder.select_notifications(start=start, limit=CREATED_BATCH, stop=stop, topics=[topic])
+        for n in found:
+            payload = getattr(store.mapper.to_domain_event(n), "payload", None)
+            out.append((n.id, str(n.originator_id), payload if isinstance(payload, dict) else {}))
+            start = n.id + 1
+        if len(found) < CREATED_BATCH:
+            return out

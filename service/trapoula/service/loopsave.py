@@ -1,0 +1,245 @@
+"""Saves sent from the event loop: group commit on psycopg's asynchronous connection (PostgreSQL).
+
+A command run on a store thread waits for its save on that thread: the loop hands the call to
+the thread, the thread waits for the database's answer (letting go of the GIL and taking it back)
+and hands the result back to the loop, several wake-ups of several threads per command.  A
+command run on the event loop (:mod:`trapoula.service.loopacts`) sends its save through
+:class:`LoopSaver` instead: the statement goes out on an asynchronous connection whose socket is
+in the loop's ``epoll``, and the loop serves other calls until the answer comes.
+
+The statement is the store's own (:func:`~trapoula.service.recorder.insert_sql`: the table lock,
+the inserts and the ``NOTIFY`` in one message, so the lock is never held across a round trip),
+and the saves are grouped as the store's threads group theirs
+(:mod:`trapoula.service.committer`): the saves that arrive while one batch is on its way go
+together in the next, one transaction, one lock, one ``NOTIFY``; when a batch collides with
+another replica's save (``IntegrityError``) each table's save is sent alone, so exactly the ones
+that lost their race fail.  Each table keeps its optimistic check, its hash chain and its command
+ids, exactly as on the store's threads.
+
+A batch is sent by a task of its own: a caller cancelled while waiting (its client went away)
+does not cut its save off; the save's ``finish`` step (applying the events to the table in
+memory, announcing them) runs when the answer comes, whoever still waits for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from eventsourcing import persistence
+from eventsourcing.persistence import StoredEvent
+
+from trapoula.service.committer import MAX_BATCH_EVENTS
+from trapoula.service.recorder import TableRecorder, insert_sql, notify_payload
+
+log = logging.getLogger(__name__)
+
+
+class NotOnLoop(Exception):
+    """This save cannot be sent from the loop (a value the statement cannot hold as a literal, or
+    a session whose settings forbid literals): nothing was sent; the store's threads save it."""
+
+
+class _Pending:
+    """One table's save waiting in :class:`LoopSaver`."""
+
+    __slots__ = ("events", "finish", "future")
+
+    def __init__(self, events: Sequence[StoredEvent], finish: Callable[[BaseException | None], Any]) -> None:
+        self.events = events
+        self.finish = finish
+        self.future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+
+class LoopSaver:
+    """Saves tables' stored events from the event loop, in batches (see the module docstring).
+
+    Made and used on one event loop (:func:`~trapoula.service.server.create_server` makes one per
+    server on PostgreSQL); ``connect_args`` are the psycopg connection's (the store engine's,
+    with its timeouts and keepalives).  ``on_batch(tables, events)`` hears of every batch stored.
+    """
+
+    def __init__(
+        self,
+        recorder: TableRecorder,
+        connect_args: dict[str, Any],
+        on_batch: Callable[[int, int], None] | None = None,
+    ) -> None:
+        table = recorder.events_record_cls.__table__
+        self._name = f'"{table.schema}"."{table.name}"' if table.schema else f'"{table.name}"'
+        self._recorder = recorder
+        self._connect_args = connect_args
+        self._on_batch = on_batch
+        self._connection: Any = None
+        self._waiting: list[_Pending] = []
+        self._sender: asyncio.Task[None] | None = None
+        self._closed = False
+        self.usable = True
+        """False once the database's session settings turned out to forbid literals (every save
+        then goes to the store's threads)."""
+
+    @classmethod
+    def for_engine(
+        cls, recorder: Any, engine: Any, on_batch: Callable[[int, int], None] | None = None
+    ) -> LoopSaver | None:
+        """A saver for the store of ``recorder`` on ``engine`` (SQLAlchemy), or None where the
+        loop cannot save: not PostgreSQL with psycopg, or not the store's own recorder."""
+        if engine is None or engine.dialect.name != "postgresql" or engine.dialect.driver != "psycopg":
+            return None
+        if not isinstance(recorder, TableRecorder):
+            return None
+        _args, kwargs = engine.dialect.create_connect_args(engine.url)
+        kwargs = {k: v for k, v in kwargs.items() if k != "context"}  # SQLAlchemy's type adapters: not needed here
+        return cls(recorder, kwargs, on_batch)
+
+    def save(self, events: Sequence[StoredEvent], finish: Callable[[BaseException | None], Any]) -> asyncio.Future[Any]:
+        """Send one table's stored ``events`` (chained to its head) with the next batch; returns a
+        future of what ``finish(error)`` returns once the batch's answer came (``error`` None: the
+        events are stored), or of the error ``finish`` raises.
+
+        ``finish`` runs on the loop exactly once per save, even when no one waits for the future
+        any more.  The save's own error reaches it: ``IntegrityError`` (another save took one of
+        these versions; none stored), ``OperationalError``/``InterfaceError`` (the database cannot
+        be reached or a timeout ended the statement; none stored, or the commit's answer lost),
+        :class:`NotOnLoop` (nothing sent).
+
+        Raises:
+            RuntimeError: the saver is closed.
+        """
+        if self._closed:
+            raise RuntimeError("the loop's saver is closed")
+        pending = _Pending(events, finish)
+        self._waiting.append(pending)
+        if self._sender is None:
+            self._sender = asyncio.get_running_loop().create_task(self._send_all())
+        return pending.future
+
+    async def close(self) -> None:
+        """Let the batches waiting be sent, then close the connection."""
+        self._closed = True
+        if self._sender is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._sender)
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.close()
+
+    async def _send_all(self) -> None:
+        """The sender task: one batch after another until none waits."""
+        try:
+            while self._waiting:
+                batch: list[_Pending] = []
+                count = 0
+                while self._waiting and (not batch or count + len(self._waiting[0].events) <= MAX_BATCH_EVENTS):
+                    pending = self._waiting.pop(0)
+                    batch.append(pending)
+                    count += len(pending.events)
+                try:
+                    errors = await self._store(batch)
+                except BaseException:  # cancelled (the loop is closing) with the batch on its way
+                    lost = persistence.OperationalError("the server stopped while this save was on its way")
+                    for pending in batch:
+                        _settle(pending, lost)
+                    raise
+                for pending, error in zip(batch, errors, strict=True):
+                    _settle(pending, error)
+        finally:
+            self._sender = None
+            if self._waiting:  # cancelled (the loop is closing): nothing more is sent
+                for pending in self._waiting:
+                    _settle(pending, persistence.OperationalError("the server stopped before this save was sent"))
+                self._waiting.clear()
+
+    async def _store(self, batch: list[_Pending]) -> list[BaseException | None]:
+        """Store a batch in one statement; on a collision, each save alone.  The error of each save."""
+        try:
+            await self._insert([e for pending in batch for e in pending.events])
+        except persistence.IntegrityError as exc:
+            if len(batch) == 1:
+                return [exc]
+            errors: list[BaseException | None] = []
+            for pending in batch:  # find the table(s) that lost their race; the others are stored alone
+                try:
+                    await self._insert(pending.events)
+                except Exception as alone:
+                    errors.append(alone)
+                else:
+                    errors.append(None)
+            return errors
+        except Exception as exc:
+            return [exc] * len(batch)
+        if self._on_batch is not None:
+            self._on_batch(len(batch), sum(len(p.events) for p in batch))
+        return [None] * len(batch)
+
+    async def _insert(self, events: Sequence[StoredEvent]) -> None:
+        """One statement: the events of one or several tables, all or none.
+
+        Raises:
+            NotOnLoop: a value or a session setting the statement cannot take as a literal.
+            eventsourcing.persistence.IntegrityError: a version taken (nothing stored).
+            eventsourcing.persistence.OperationalError, InterfaceError: the database.
+        """
+        import psycopg  # the PostgreSQL driver: only on this path
+
+        recorder = self._recorder
+        sql = insert_sql(self._name, events, recorder.channel_name, notify_payload(recorder.replica, events))
+        if sql is None:
+            raise NotOnLoop("a value the statement cannot hold as a literal")
+        try:
+            connection = await self._connect()
+            try:
+                async with psycopg.AsyncClientCursor(connection) as cursor:
+                    await cursor.execute(sql)
+                    cursor.nextset()
+                    await cursor.fetchone()
+            except psycopg.OperationalError:
+                if connection.broken:
+                    self._connection = None
+                    with contextlib.suppress(Exception):
+                        await connection.close()
+                raise
+        except psycopg.IntegrityError as exc:
+            raise persistence.IntegrityError(str(exc)) from exc
+        except psycopg.InterfaceError as exc:
+            raise persistence.InterfaceError(str(exc)) from exc
+        except psycopg.Error as exc:
+            raise persistence.OperationalError(str(exc)) from exc
+
+    async def _connect(self) -> Any:
+        """The saves' connection (autocommit), opened on first use and again after it broke.
+
+        Raises:
+            NotOnLoop: the session is not UTF-8 with ``standard_conforming_strings`` on.
+            psycopg.Error: the database cannot be reached.
+        """
+        import psycopg
+
+        connection = self._connection
+        if connection is not None and not connection.closed:
+            return connection
+        connection = await psycopg.AsyncConnection.connect(autocommit=True, **self._connect_args)
+        info = connection.info
+        if info.encoding != "utf-8" or info.parameter_status("standard_conforming_strings") != "on":
+            await connection.close()
+            self.usable = False
+            raise NotOnLoop("the session's settings forbid literals")
+        self._connection = connection
+        return connection
+
+
+def _settle(pending: _Pending, error: BaseException | None) -> None:
+    """Run a save's ``finish`` and hand its outcome to the save's future."""
+    future = pending.future
+    try:
+        result = pending.finish(error)
+    except BaseException as exc:
+        if not future.done():
+            future.set_exception(exc)
+        return
+    if not future.done():
+        future.set_result(result)
