@@ -239,7 +239,8 @@ def test_a_cancelled_caller_leaves_its_save_to_land_and_the_lock_free(
 
 
 def _terminate(url: str, like: str) -> int:
-    """End the database sessions whose last statement contains ``like``; how many."""
+    """End the database sessions whose last statement contains ``like`` (name the test's schema in
+    it: the other tests' sessions share the database); how many."""
     engine = sqlalchemy.create_engine(url)
     try:
         with engine.begin() as conn:
@@ -267,7 +268,7 @@ def test_a_cut_save_connection_answers_store_unavailable_then_connects_again(
         stub = table_pb2_grpc.TableServiceStub(channel)
         with TableClient(server.address, token=other0) as ann:
             assert ann.act(other, {"kind": "play", "card": "4D"}).version == 11  # the save connection is open
-        assert _terminate(postgres_store.url, "LOCK TABLE") >= 1
+        assert _terminate(postgres_store.url, f'LOCK TABLE "{postgres_store.schema}".') >= 1  # this test's only
         request = pb.ActRequest(table_id=table_id, command_id="m1", command=pb.Command(play=pb.PlayCard(card="4D")))
         metadata = (("authorization", f"Bearer {t0}"),)
         with pytest.raises(grpc.RpcError) as cut:
@@ -298,7 +299,7 @@ def test_the_follower_on_the_loop_announces_other_saves_and_comes_back_after_a_c
         assert asyncio.run_coroutine_threadsafe(_start(a, loop), loop).result(10)
         b.act(table_id, b.authenticate(table_id, t0), "p", {"kind": "play", "card": "4D"})
         _until(lambda: (table_id, 11, "test-follow-loop") in heard, f"A's loop did not announce B's move: {heard}")
-        assert _terminate(postgres_store.url, "LISTEN") == 1
+        assert _terminate(postgres_store.url, f'LISTEN "{postgres_store.schema}_') == 1  # A's; B does not listen
         drawn = b.act(table_id, b.authenticate(table_id, t1), "d", {"kind": "draw"})
         _until(lambda: any(v == drawn.version for _, v, _ in heard), f"B's draw was never announced: {heard}")
         _until(lambda: a.follower._watched is not None, "the loop never took the listening connection back")

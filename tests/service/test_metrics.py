@@ -93,12 +93,15 @@ def command(samples: Samples, command: str, result: str = "ok", reason: str = ""
 
 
 def wait_for_watchers(server: MeteredServer, count: int) -> Samples:
-    """Scrape until ``trapoula_watchers`` is ``count`` (a cancelled stream ends on the server a moment later)."""
+    """Scrape until ``trapoula_watchers`` is ``count`` (a cancelled stream ends on the server a
+    moment later), then once more: one scrape reads the metrics one after another while the
+    server goes on, so the scrape that saw the last stream gone may have read the calls' counts
+    before that stream was counted (a stream is counted before the gauge falls)."""
     deadline = time.monotonic() + 10
     while True:
         samples = server.scrape()
         if value(samples, "trapoula_watchers") == count or time.monotonic() > deadline:
-            return samples
+            return server.scrape()
         time.sleep(0.05)
 
 

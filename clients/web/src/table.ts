@@ -190,7 +190,8 @@ class TablePage {
   }
 
   private apply(update: { version: number; view: ViewJson }): void {
-    if (update.version < this.version) return;
+    // a closed page (another route took `main`) writes nothing more, whatever answers still arrive
+    if (this.abort.signal.aborted || update.version < this.version) return;
     this.version = update.version;
     this.view = update.view;
     this.render();

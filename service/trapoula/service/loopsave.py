@@ -33,7 +33,7 @@ from eventsourcing import persistence
 from eventsourcing.persistence import StoredEvent
 
 from trapoula.service.committer import MAX_BATCH_EVENTS
-from trapoula.service.recorder import TableRecorder, insert_sql, notify_payload
+from trapoula.service.recorder import TableRecorder, insert_sql, library_error, notify_payload
 
 log = logging.getLogger(__name__)
 
@@ -203,12 +203,8 @@ class LoopSaver:
                     with contextlib.suppress(Exception):
                         await connection.close()
                 raise
-        except psycopg.IntegrityError as exc:
-            raise persistence.IntegrityError(str(exc)) from exc
-        except psycopg.InterfaceError as exc:
-            raise persistence.InterfaceError(str(exc)) from exc
         except psycopg.Error as exc:
-            raise persistence.OperationalError(str(exc)) from exc
+            raise library_error(exc) from exc
 
     async def _connect(self) -> Any:
         """The saves' connection (autocommit), opened on first use and again after it broke.

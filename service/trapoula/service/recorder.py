@@ -197,12 +197,21 @@ class TableRecorder(SQLAlchemyApplicationRecorder):
                     if raw.broken:
                         connection.invalidate()  # a broken connection goes back to no pool
                     raise
-        except psycopg.IntegrityError as exc:
-            raise persistence.IntegrityError(str(exc)) from exc
-        except psycopg.InterfaceError as exc:
-            raise persistence.InterfaceError(str(exc)) from exc
         except psycopg.Error as exc:
-            raise persistence.OperationalError(str(exc)) from exc
+            raise library_error(exc) from exc
+
+
+def library_error(exc: Exception) -> Exception:
+    """The eventsourcing library's error for a psycopg error of a save: ``IntegrityError`` (a
+    version taken), ``InterfaceError``, else ``OperationalError`` (the database cannot be reached,
+    a timeout ended the statement)."""
+    import psycopg
+
+    if isinstance(exc, psycopg.IntegrityError):
+        return persistence.IntegrityError(str(exc))
+    if isinstance(exc, psycopg.InterfaceError):
+        return persistence.InterfaceError(str(exc))
+    return persistence.OperationalError(str(exc))
 
 
 def _send(raw: Any, name: str, stored_events: Sequence[StoredEvent], notify: tuple[str, str]) -> list[int]:
