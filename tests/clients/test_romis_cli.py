@@ -317,11 +317,16 @@ def test_trapoula_play_romis_reads_typed_commands_from_standard_input() -> None:
 
 def test_play_romis_at_a_server(address: str) -> None:
     """``trapoula play --address``: the same session with the server's bots (RemoteSession), the bots
-    and the person submitting in the same rounds (R5.1)."""
-    out = io.StringIO()
-    code = main(["play", *SHORT, "--address", address], out=out, inp=Typist(out).stdin())
-    text = out.getvalue()
-    assert code == 0, text[-3000:]
+    and the person submitting in the same rounds (R5.1).  The server deals at random, and a deal
+    may leave the person no reveal in round 1 (R4.7: he then submits ``cannot``): such a match is
+    played to its end and another one started, at most three in all."""
+    for _match in range(3):
+        out = io.StringIO()
+        code = main(["play", *SHORT, "--address", address], out=out, inp=Typist(out).stdin())
+        text = out.getvalue()
+        assert code == 0, text[-3000:]
+        if re.search(r"Round 1 resolved: you reveal", text):
+            break
     assert "Your hand (you): " in text and "You have submitted (sealed): reveal" in text, text[-3000:]
     assert re.search(r"Round 1 resolved: you reveal", text)
     assert re.search(r"Match over: (You win|heuristic bot \d wins)", text) and "Thanks for playing." in text
