@@ -24,6 +24,7 @@ suit, R4.1) and makes versions 10 and 11 (``CardPlayed``, ``TurnStarted``); 5C i
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 import time
 from collections.abc import Iterator
@@ -98,15 +99,13 @@ def _acts(tables: Tables) -> tuple[LoopActs, asyncio.AbstractEventLoop]:
     return LoopActs(tables, saver, _Inline()), loop
 
 
-class _Inline:
+class _Inline(concurrent.futures.Executor):
     """An executor running each call at once (snapshots, loads of tables that left the cache)."""
 
-    def submit(self, fn: Any, *args: Any) -> Any:
-        import concurrent.futures
-
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         try:
-            future.set_result(fn(*args))
+            future.set_result(fn(*args, **kwargs))
         except BaseException as exc:
             future.set_exception(exc)
         return future

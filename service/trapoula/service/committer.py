@@ -19,12 +19,42 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from eventsourcing.persistence import IntegrityError
 
 MAX_BATCH_EVENTS = 2000
 """Most events one batch stores (the rest wait for the next)."""
+
+
+class Waiting(Protocol):
+    """A save waiting for its batch: its events."""
+
+    events: Sequence[Any]
+
+
+W = TypeVar("W", bound=Waiting)
+
+
+def next_batch(waiting: list[W]) -> list[W]:
+    """Take the next batch off the front of ``waiting`` (oldest first): the saves whose events add
+    up to at most :data:`MAX_BATCH_EVENTS`, and always at least one (a bigger save goes alone).
+
+    >>> class S:
+    ...     def __init__(self, n): self.events = [0] * n
+    >>> queue = [S(1500), S(400), S(200), S(5000)]
+    >>> [len(s.events) for s in next_batch(queue)], [len(s.events) for s in queue]
+    ([1500, 400], [200, 5000])
+    >>> [len(s.events) for s in next_batch(queue)], [len(s.events) for s in next_batch(queue)]
+    ([200], [5000])
+    """
+    batch: list[W] = []
+    count = 0
+    while waiting and (not batch or count + len(waiting[0].events) <= MAX_BATCH_EVENTS):
+        save = waiting.pop(0)
+        batch.append(save)
+        count += len(save.events)
+    return batch
 
 
 class _Save:
@@ -87,12 +117,7 @@ class GroupCommit:
     def _lead(self) -> None:
         """Store one batch of the saves waiting, wake them, and pass the lead on."""
         with self._lock:
-            batch: list[_Save] = []
-            count = 0
-            while self._waiting and (not batch or count + len(self._waiting[0].events) <= MAX_BATCH_EVENTS):
-                save = self._waiting.pop(0)
-                batch.append(save)
-                count += len(save.events)
+            batch = next_batch(self._waiting)
         try:
             self._store(batch)
         finally:

@@ -32,7 +32,7 @@ from typing import Any
 from eventsourcing import persistence
 from eventsourcing.persistence import StoredEvent
 
-from trapoula.service.committer import MAX_BATCH_EVENTS
+from trapoula.service.committer import next_batch
 from trapoula.service.recorder import TableRecorder, insert_sql, library_error, notify_payload
 
 log = logging.getLogger(__name__)
@@ -132,12 +132,7 @@ class LoopSaver:
         """The sender task: one batch after another until none waits."""
         try:
             while self._waiting:
-                batch: list[_Pending] = []
-                count = 0
-                while self._waiting and (not batch or count + len(self._waiting[0].events) <= MAX_BATCH_EVENTS):
-                    pending = self._waiting.pop(0)
-                    batch.append(pending)
-                    count += len(pending.events)
+                batch = next_batch(self._waiting)
                 try:
                     errors = await self._store(batch)
                 except BaseException:  # cancelled (the loop is closing) with the batch on its way

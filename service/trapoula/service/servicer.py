@@ -170,8 +170,10 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
     async def Act(self, request: pb.ActRequest, context: Context) -> pb.ActResponse:
         """Issue a command for the caller's seat; see the proto."""
 
-        def act(token: str | None) -> pb.ActResponse:  # one thread hop: convert (cost grows with size), act
-            command = convert.command_to_dict(request.command)
+        def act(token: str | None, command: dict[str, Any] | None) -> pb.ActResponse:
+            # one thread hop: convert (cost grows with size; unless done on the loop already), act
+            if command is None:
+                command = convert.command_to_dict(request.command)
             principal = self.tables.authenticate(request.table_id, token)
             logs.note_seat(principal.seat)
             view_version = request.view_version if request.HasField("view_version") else None
@@ -181,13 +183,14 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
         async def work() -> pb.ActResponse:
             self.limits.check(ACT, context)
             token = call_token(context)
+            command = None
             if self.loop_acts is not None and request.ByteSize() <= LOOP_REQUEST_BYTES:
                 view_version = request.view_version if request.HasField("view_version") else None
                 command = convert.command_to_dict(request.command)
                 result = await self.loop_acts.act(request.table_id, token, request.command_id, command, view_version)
                 if result is not None:
                     return convert.act_response(result)
-            return await self._run(act, token)
+            return await self._run(act, token, command)
 
         return await self._guard(context, work)
 
