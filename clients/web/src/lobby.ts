@@ -57,11 +57,20 @@ function optionValue(input: HTMLInputElement | HTMLSelectElement): JsonValue | u
   return input.dataset.kind === "number" ? Number(input.value) : input.value;
 }
 
-export async function showLobby(main: HTMLElement): Promise<void> {
+/** Show the lobby in `main`; returns what leaves it: once left (another route took `main`), the
+ * answers still on their way write nothing into `main`. */
+export function showLobby(main: HTMLElement): () => void {
+  const left = new AbortController();
+  void drawLobby(main, left.signal);
+  return () => left.abort();
+}
+
+async function drawLobby(main: HTMLElement, left: AbortSignal): Promise<void> {
   main.replaceChildren(h("h1", { text: "Lobby" }), h("p", { text: "Loading…" }));
   try {
     games = (await anonymous.service.listGames({})).games;
   } catch (err) {
+    if (left.aborted) return;
     main.replaceChildren(h("h1", { text: "Lobby" }), h("p", { role: "alert", text: `The server did not answer: ${message(err)}` }));
     return;
   }
@@ -69,13 +78,16 @@ export async function showLobby(main: HTMLElement): Promise<void> {
   name.addEventListener("change", () => setPlayerName(name.value.trim()));
   const tables = h("section", { "aria-labelledby": "open-tables" });
   const matches = h("section", { "aria-labelledby": "finished" });
+  const form = await createForm(name);
+  if (left.aborted) return;
   main.replaceChildren(
     h("h1", { text: "Lobby" }),
     h("p", { class: "field" }, h("label", { for: "player-name", text: "Your name " }), name),
-    await createForm(name),
+    form,
     tables,
     matches,
   );
+  // these write into their own sections only, which are out of the page once it is left
   await Promise.all([listTables(tables, name), listMatches(matches)]);
 }
 

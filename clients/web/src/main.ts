@@ -22,7 +22,7 @@ function route(): void {
     leave = showTable(main, decodeURIComponent(table[1]!), table[2] ? decodeURIComponent(table[2]) : "");
   } else {
     document.title = "trapoula: lobby";
-    void showLobby(main);
+    leave = showLobby(main);
   }
 }
 

@@ -28,10 +28,17 @@ function cardsOf(command: CommandJson): string[] {
   return Array.isArray(command.cards) ? command.cards.filter(isCard) : [];
 }
 
+/** A move's field as a choice: its JSON text, or "" when the move has no such field (agonia's
+ * ace played without naming a suit, R5.1.2, beside the aces that name one). */
+function fieldText(command: CommandJson, key: string): string {
+  const value = command[key];
+  return value === undefined ? "" : JSON.stringify(value);
+}
+
 /** The fields in which `entries` differ. */
 function varying(entries: CommandJson[]): string[] {
   const keys = [...new Set(entries.flatMap((e) => Object.keys(e)))];
-  return keys.filter((k) => new Set(entries.map((e) => JSON.stringify(e[k]))).size > 1);
+  return keys.filter((k) => new Set(entries.map((e) => fieldText(e, k))).size > 1);
 }
 
 /** Entries that differ only in a few scalar fields (so a form of lists can choose among them). */
@@ -40,8 +47,11 @@ function choosable(entries: CommandJson[]): boolean {
   return keys.length > 0 && keys.length <= 3 && entries.every((e) => keys.every((k) => e[k] === null || typeof e[k] !== "object"));
 }
 
-/** A choice's words: a suit's sign and name, else the value. */
-function valueText(value: unknown): string[] {
+/** A choice's words (`text`: a field's {@link fieldText}): a suit's sign and name, "none" for a
+ * field the move lacks, else the value. */
+function choiceText(text: string): string[] {
+  if (text === "") return ["none"];
+  const value = JSON.parse(text) as unknown;
   if (typeof value === "string" && value.length === 1 && "CDHS".includes(value)) {
     return [`${{ C: "♣ clubs", D: "♦ diamonds", H: "♥ hearts", S: "♠ spades" }[value]}`];
   }
@@ -119,15 +129,16 @@ class TablePage {
     this.main.dataset.table = this.tableId;
     window.addEventListener("offline", this.onOffline);
     window.addEventListener("online", this.onOnline);
+    let first: Awaited<ReturnType<TrapoulaClient["view"]>>;
     try {
-      const first = await this.client.view(this.tableId);
+      first = await this.client.view(this.tableId);
       const game = (await anonymous.service.listGames({})).games.find((g) => g.key === first.view.game);
       if (game?.botLevels.length) this.levels = [...game.botLevels].sort((a, b) => Number(b === "heuristic") - Number(a === "heuristic"));
-      this.apply(first);
     } catch (err) {
       this.main.replaceChildren(h("h1", { text: "Table" }), h("p", { role: "alert", text: `No such table: ${message(err)}` }));
       return;
     }
+    this.apply(first); // a failure to show it is the page's own (a page error), not "no such table"
     await this.follow();
   }
 
@@ -404,14 +415,14 @@ class TablePage {
     const form = h("form", { class: "choice", "data-kind": kind, "aria-label": commandText({ kind }) });
     const selects = keys.map((key) => h("select", { id: `choice-${kind}-${key}`, "data-key": `choice-${kind}-${key}`, "data-field": key }));
     const submit = h("button", { type: "submit", class: "move", "data-kind": kind, "data-key": `choice-${kind}` });
-    const matching = () => entries.filter((e) => selects.every((sel) => JSON.stringify(e[sel.dataset.field!]) === sel.value));
+    const matching = () => entries.filter((e) => selects.every((sel) => fieldText(e, sel.dataset.field!) === sel.value));
     const refill = (from: number) => {
       for (let i = from; i < selects.length; i++) {
         const select = selects[i]!;
         const before = select.value;
-        const fits = entries.filter((e) => selects.slice(0, i).every((sel) => JSON.stringify(e[sel.dataset.field!]) === sel.value));
-        const values = [...new Set(fits.map((e) => JSON.stringify(e[keys[i]!])))];
-        select.replaceChildren(...values.map((v) => h("option", { value: v }, ...valueText(JSON.parse(v) as unknown))));
+        const fits = entries.filter((e) => selects.slice(0, i).every((sel) => fieldText(e, sel.dataset.field!) === sel.value));
+        const values = [...new Set(fits.map((e) => fieldText(e, keys[i]!)))];
+        select.replaceChildren(...values.map((v) => h("option", { value: v }, ...choiceText(v))));
         if (values.includes(before)) select.value = before;
       }
       const [chosen] = matching();

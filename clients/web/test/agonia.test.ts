@@ -1,6 +1,8 @@
 // Acceptance, in a real headless Chromium: create an agonia table with three computer players in
 // the lobby, play a hand to its end by clicking cards and buttons, and check the hand and the
 // totals the page shows against the server's own views.  Screenshots go to docs/screenshots/.
+// And a dealt hand whose many plays differ in a field some lack (aces naming a suit or none),
+// chosen in the page's form of choices.
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { TrapoulaClient } from "@trapoula/client";
@@ -140,6 +142,53 @@ describe("the web page", () => {
     await page.locator("#replay-last").click();
     await page.waitForSelector('#main[data-seat="0"][data-position]:not([data-position="0"])');
     await page.screenshot({ path: `${SHOTS}replay-agonia.png`, fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it("offers many plays as a form whose suit may be none (aces beside plain cards, R4.1, R5.1.2) and plays the one chosen", async () => {
+    // seat 0 (first to play, S5.3) holds four aces and three diamonds on the up-card 3D: the
+    // diamonds match its suit and the aces are wild (R4.1, R5.1.1), each played naming a suit or
+    // none (R5.1.2): 3 + 4 x 5 = 23 plays, more than the page lists as buttons
+    const hands = ["AC AD AH AS 4D 5D 6D", "3C 4C 6C 8H 9H TH JH"].map((hand) => hand.split(" "));
+    const used = new Set([...hands.flat(), "3D"]);
+    const stock = [..."CDHS"].flatMap((suit) => [..."23456789TJQKA"].map((rank) => rank + suit)).filter((card) => !used.has(card));
+    const owner = new TrapoulaClient(rig.server.transport(), { seeds: false });
+    const { tableId, ownerToken } = await owner.createTable("agonia", 2, { target_points: 0 }, { manualDeal: true });
+    const ann = await owner.join(tableId, "ann", 0);
+    await owner.join(tableId, "bob", 1);
+    await owner.startMatch(tableId, ownerToken, { deal: { hands: hands.map((cards) => ({ cards })), starter: "3D", stock } });
+    const seat = new TrapoulaClient(rig.server.transport(), { seeds: false });
+    seat.token = ann.seatToken;
+    const before = await seat.view(tableId);
+    expect(before.version).toBe(9); // created, two seats taken, started, dealt, up-card turned, seat 0's turn
+    expect((before.view.legal as { kind: string }[]).filter((c) => c.kind === "play")).toHaveLength(23);
+
+    const page = await rig.browser.context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (err) => errors.push(err.message));
+    await page.goto(rig.server.webUrl);
+    await page.evaluate(
+      ([id, token]) => localStorage.setItem(`trapoula.table.${id}`, JSON.stringify({ seat: 0, seatToken: token, name: "ann" })),
+      [tableId, ann.seatToken] as const,
+    );
+    // to the table at once, the lobby still loading: what it loads later must not replace the table
+    await page.goto(`${rig.server.webUrl}#/t/${encodeURIComponent(tableId)}`);
+    await page.waitForSelector(`#main[data-my-turn="true"][data-version="${before.version}"]`);
+    expect(await page.locator('#moves form.choice[data-kind="play"]').count()).toBe(1);
+    const options = (select: string) => page.locator(`${select} option`).evaluateAll((els) => els.map((e) => e.textContent));
+    expect(await options("#choice-play-card")).toEqual(["AC", "4D", "5D", "6D", "AD", "AH", "AS"]);
+    expect(await options("#choice-play-suit")).toEqual(["none", "♣ clubs", "♦ diamonds", "♥ hearts", "♠ spades"]);
+    await page.locator("#choice-play-card").selectOption('"4D"');
+    expect(await options("#choice-play-suit")).toEqual(["none"]);
+    await page.locator('#moves form.choice[data-kind="play"] button[type="submit"]').click();
+
+    // 4D is played: CardPlayed and TurnStarted (versions 10 and 11), bob to move
+    await page.waitForSelector('#main[data-version="11"][data-my-turn="false"]');
+    const after = await seat.view(tableId);
+    expect(after.version).toBe(11);
+    expect([...(after.view.hand as string[])].sort()).toEqual(["5D", "6D", "AC", "AD", "AH", "AS"]);
+    expect(await page.locator("#hand .card").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.card))).toEqual(after.view.hand);
+    expect(await page.locator('[role="alert"]').allTextContents()).toEqual([]);
     expect(errors).toEqual([]);
   });
 });
