@@ -24,6 +24,7 @@ import os
 import platform
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -63,7 +64,7 @@ from .figures import (
     may_skip,
     ratio,
 )
-from .servers import ServerProcess, postgres_schema, postgres_url
+from .servers import ServerProcess, postgres_cpu_seconds, postgres_schema, postgres_url
 
 PARTS = frozenset({"domain", "replay", "grpc", "paced", "saturation", "memory"})
 """The parts of a run (``--only``); the gRPC part holds the Act rows, their baselines and the fan-out."""
@@ -390,24 +391,44 @@ class Bench:
                 if replicas == 1:
                     self.results.notes.append(f"saturation: {info}")
                 return
-            addresses = []
+            servers = []
             for i in range(replicas):  # one after the other: the first creates the store's tables
                 server = ServerProcess.trapoula(url, self.scratch / f"saturation-{name}-{i}.log", schema).launch()
                 stack.callback(server.stop)
-                addresses.append(server.wait().address)
-            result = loads.saturated(
-                addresses, p.saturation_tables, p.saturation_seconds, self.scratch / f"saturation-{name}.log"
-            )
+                servers.append(server.wait())
+            with _CpuSamples(servers) as samples:
+                result = loads.saturated(
+                    [s.address for s in servers],
+                    p.saturation_tables,
+                    p.saturation_seconds,
+                    self.scratch / f"saturation-{name}.log",
+                )
         r = self.results
         r.put("saturation.tables", p.saturation_tables)
         r.put(f"saturation.{name}.per_s", result.achieved_rate)
         r.put(f"saturation.{name}.errors", result.final.error_count)
+        window = samples.play(result.final.elapsed)
+        for part, why in zip(("replicas", "load", "postgres"), _CPU_MISSING, strict=True):
+            per_move = None
+            if window is not None:
+                seconds, before, after = window
+                used = _grew(before[part], after[part])
+                if used is not None and seconds > 0:
+                    per_move = used * 1000.0 / (result.achieved_rate * seconds)
+            self._put_or_skip(f"saturation.{name}.{part}_cpu_ms", per_move, why if window else "the play was too short")
         self._load_notes(f"saturation, {name} replica(s)", result)
         if replicas == 2:
             self._ratio("saturation.ratio.two_vs_one", "saturation.two.per_s", r.number("saturation.one.per_s"))
             value = r.values.get("saturation.ratio.two_vs_one")
             if isinstance(value, str):  # the one-replica run failed: the ratio is missing, say so
                 self.results.values["saturation.ratio.two_vs_one"] = "failed: the one-replica run was not measured"
+            parts = [r.number(f"saturation.two.{part}_cpu_ms") for part in ("replicas", "load", "postgres")]
+            one = r.number("saturation.one.per_s")
+            if None in parts or not one or not sum(x for x in parts if x is not None):
+                r.skip(["saturation.ratio.ceiling"], "a CPU figure of the runs, or the one-replica rate, is missing")
+            else:
+                cores = os.cpu_count() or 1
+                r.put("saturation.ratio.ceiling", cores * 1000.0 / sum(x for x in parts if x is not None) / one)
 
     def step_memory(self) -> None:
         """Memory per open table."""
@@ -620,6 +641,70 @@ def _machine() -> dict[str, str]:
 
 def _number(value: Value | None) -> float | None:
     return float(value) if isinstance(value, int | float) else None
+
+
+_CPU_MISSING = (
+    "no /proc to read the replicas' CPU time from",
+    "no CPU time of this process",
+    "PostgreSQL's processes are not on this machine (or no /proc)",
+)
+"""Why each CPU figure of a saturation run (replicas, load generator, PostgreSQL) may be missing."""
+
+
+def _machine_cpu(servers: Sequence[ServerProcess]) -> dict[str, float | None]:
+    """CPU time so far (s) of the replicas (together; None when one cannot be read), of this
+    process (the load generator runs in it) and of PostgreSQL's processes on this machine."""
+    replicas = [s.cpu_seconds() for s in servers]
+    return {
+        "replicas": None if None in replicas else sum(c for c in replicas if c is not None),
+        "load": time.process_time(),
+        "postgres": postgres_cpu_seconds(),
+    }
+
+
+def _grew(before: float | None, after: float | None) -> float | None:
+    return None if before is None or after is None else after - before
+
+
+class _CpuSamples:
+    """:func:`_machine_cpu` every :attr:`EVERY` seconds from a thread of its own, while the block
+    runs (a load run, whose set-up comes before its play)."""
+
+    EVERY = 0.2
+
+    def __init__(self, servers: Sequence[ServerProcess]) -> None:
+        self.servers = servers
+        self.samples: list[tuple[float, dict[str, float | None]]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="bench-cpu", daemon=True)
+
+    def __enter__(self) -> _CpuSamples:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            self.samples.append((time.monotonic(), _machine_cpu(self.servers)))
+            if self._stop.wait(self.EVERY):
+                self.samples.append((time.monotonic(), _machine_cpu(self.servers)))
+                return
+
+    def play(self, elapsed: float) -> tuple[float, dict[str, float | None], dict[str, float | None]] | None:
+        """The samples around the play, the last ``elapsed`` seconds before the block ended (the
+        set-up left out): ``(seconds between them, the first, the last)``; None when the play had
+        fewer than two samples."""
+        if not self.samples:
+            return None
+        start = self.samples[-1][0] - elapsed
+        inside = [sample for sample in self.samples if sample[0] >= start]
+        if len(inside) < 2:
+            return None
+        (t0, first), (t1, last) = inside[0], inside[-1]
+        return t1 - t0, first, last
 
 
 def _shown(form: Callable[[float], str]) -> Callable[[Value | None], str]:
@@ -909,7 +994,10 @@ def report(results: Results, plan: Plan, out: Console) -> None:
     t = Table(
         title=f"Saturation: closed-loop trapoula load, {_count(v('saturation.tables'))} {loads.GAME} tables of "
         f"{loads.SEATS} bots + {loads.WATCHERS} spectator, {plan.saturation_seconds:g} s, PostgreSQL",
-        caption="the same load against one replica, then spread over two replicas on one schema (--address A,B)",
+        caption="the same load against one replica, then spread over two replicas on one schema (--address A,B); "
+        "CPU over each run's play (its set-up left out): the replicas', the load generator's (this process) and "
+        "PostgreSQL's on this machine; at most: the cores' CPU time over the two-replica run's CPU a move, as "
+        "moves/s, over the one-replica run's",
     )
     t.add_column("figure")
     t.add_column("value", justify="right")
@@ -927,6 +1015,10 @@ def report(results: Results, plan: Plan, out: Console) -> None:
         _times(v("saturation.ratio.two_vs_one")),
         _bound_cell(results, plan, "saturation.ratio.two_vs_one"),
     )
+    for name, what in (("one", "one replica"), ("two", "two replicas")):
+        cpu = " / ".join(_ms(v(f"saturation.{name}.{part}_cpu_ms")) for part in ("replicas", "load", "postgres"))
+        t.add_row(f"{what}: CPU ms a move, replicas / load / PostgreSQL", cpu, "")
+    t.add_row("two / one at most on this machine (its cores)", _times(v("saturation.ratio.ceiling")), "")
     out.print(t)
 
     rows = [

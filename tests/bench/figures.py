@@ -253,11 +253,23 @@ SATURATION_KEYS = [
     "saturation.tables",
     "saturation.one.per_s",
     "saturation.one.errors",
+    "saturation.one.replicas_cpu_ms",
+    "saturation.one.load_cpu_ms",
+    "saturation.one.postgres_cpu_ms",
     "saturation.two.per_s",
     "saturation.two.errors",
+    "saturation.two.replicas_cpu_ms",
+    "saturation.two.load_cpu_ms",
+    "saturation.two.postgres_cpu_ms",
     "saturation.ratio.two_vs_one",
+    "saturation.ratio.ceiling",
 ]
-"""Closed-loop ``trapoula load`` against one replica, then two on the same database."""
+"""Closed-loop ``trapoula load`` against one replica, then two on the same database: moves a
+second, errors, and the CPU per move (ms, over the play, its set-up left out) of the
+replicas, of the load generator (the bench's own process) and of PostgreSQL (its processes on
+this machine); the ratio two / one, and the most it can be on this machine: its cores'
+CPU time over the two-replica run's CPU per move (replicas + load generator + PostgreSQL), as
+moves a second, over the one-replica run's moves a second."""
 
 MEMORY_KEYS = ["memory.tables", "memory.traced_bytes_per_table", "memory.rss_bytes_per_table"]
 """Tables held open, Python heap growth per table (tracemalloc) and the process's RSS growth per table."""

@@ -228,3 +228,27 @@ def postgres_schema(url: str) -> Iterator[tuple[str | None, str]]:
         with contextlib.suppress(Exception), engine.begin() as conn:
             conn.execute(sqlalchemy.text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
         engine.dispose()
+
+
+def postgres_cpu_seconds() -> float | None:
+    """The CPU time so far (user and system, s) of the PostgreSQL processes of this machine (those
+    whose ``/proc/<pid>/comm`` is ``postgres``: the server and its backends; one that ended
+    meanwhile is no longer counted); None where there is no ``/proc`` or no such process (the
+    database runs elsewhere)."""
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return None
+    ticks, found = 0, False
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/comm", encoding="ascii", errors="replace") as comm:
+                if comm.read().strip() != "postgres":
+                    continue
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # ended meanwhile, or not readable
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+        found = True
+    return ticks / os.sysconf("SC_CLK_TCK") if found else None

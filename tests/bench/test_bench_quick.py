@@ -54,7 +54,7 @@ def test_every_figure_is_measured_or_says_why_it_was_skipped(quick_run: tuple[An
     # every game (two figures each: the six built-in games and any plugged in), the bare program,
     # open_spiel, replay; per store and level Act (12), the baselines (10), the ratios (4); fan-out,
     # paced load, saturation, memory
-    assert len(keys) == 2 * len(GAMES) + 3 + 4 + 4 + 2 * 2 * (12 + 10 + 4) + 11 + 11 + 6 + 3
+    assert len(keys) == 2 * len(GAMES) + 3 + 4 + 4 + 2 * 2 * (12 + 10 + 4) + 11 + 11 + 13 + 3
     assert len(GAMES) >= 6
     missing = [k for k in keys if k not in figures]
     assert missing == []
@@ -105,6 +105,12 @@ def test_the_figures_that_must_be_positive_are(quick_run: tuple[Any, dict[str, A
         assert figures["saturation.one.per_s"] > 0 and figures["saturation.two.per_s"] > 0
         one, two = figures["saturation.one.per_s"], figures["saturation.two.per_s"]
         assert figures["saturation.ratio.two_vs_one"] == pytest.approx(two / one)
+        if sys.platform == "linux":  # the CPU a move of every part, and the machine's ceiling from them
+            parts = [figures[f"saturation.two.{part}_cpu_ms"] for part in ("replicas", "load", "postgres")]
+            assert all(figures[f"saturation.one.{part}_cpu_ms"] > 0 for part in ("replicas", "load", "postgres"))
+            assert all(p > 0 for p in parts)
+            cores = os.cpu_count() or 1
+            assert figures["saturation.ratio.ceiling"] == pytest.approx(cores * 1000.0 / sum(parts) / one)
     assert figures["memory.tables"] == QUICK.memory_tables
     assert figures["memory.traced_bytes_per_table"] > 0
 
