@@ -164,12 +164,7 @@ class ServerProcess:
                 return total / 1e9
         except (OSError, IndexError, ValueError):
             pass
-        try:
-            with open(f"/proc/{self.process.pid}/stat", encoding="ascii") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+        return stat_cpu_seconds(self.process.pid)
 
     def log_tail(self, lines: int = 20) -> str:
         """The last ``lines`` lines of its log."""
@@ -239,16 +234,26 @@ def postgres_cpu_seconds() -> float | None:
         pids = [p for p in os.listdir("/proc") if p.isdigit()]
     except OSError:
         return None
-    ticks, found = 0, False
+    total, found = 0.0, False
     for pid in pids:
         try:
             with open(f"/proc/{pid}/comm", encoding="ascii", errors="replace") as comm:
                 if comm.read().strip() != "postgres":
                     continue
-            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
+        except OSError:
             continue  # ended meanwhile, or not readable
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
-        found = True
-    return ticks / os.sysconf("SC_CLK_TCK") if found else None
+        seconds = stat_cpu_seconds(int(pid))
+        if seconds is not None:
+            total, found = total + seconds, True
+    return total if found else None
+
+
+def stat_cpu_seconds(pid: int) -> float | None:
+    """The CPU time so far (user and system, s) of process ``pid``, from ``/proc/<pid>/stat`` (in
+    clock ticks, 1/100 s on Linux); None where it cannot be read (no ``/proc``, the process ended)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    except (OSError, IndexError, ValueError):
+        return None
