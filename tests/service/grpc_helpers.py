@@ -1,7 +1,8 @@
 """Helpers shared by the gRPC service tests of the games (imported from this folder, which the
 folder's conftest and the contract suite's put on ``sys.path``): an in-process server, call
 metadata types, the ``ErrorInfo`` of a refusal, a caller's view, the stored events, a whole watch
-stream and ``trapoula verify`` of a record."""
+stream, ``trapoula verify`` of a record, a view's legal payload as a ``Command`` and a started
+two-person table of an explicit deal."""
 
 from __future__ import annotations
 
@@ -208,3 +209,46 @@ def connect_post(base: str, method: str, body: dict[str, Any], token: str | None
             return reply.status, json.loads(reply.read())
     except urllib.error.HTTPError as err:
         return err.code, json.loads(err.read())
+
+
+def command(payload: dict[str, Any]) -> pb.Command:
+    """A legal-command payload from a view as a ``Command`` message."""
+    kind = payload["kind"]
+    if kind == "play":
+        return pb.Command(
+            play=pb.PlayCard(
+                card=payload["card"], suit=payload.get("suit") or "", announce=payload.get("announce", False)
+            )
+        )
+    if kind == "draw":
+        return pb.Command(draw=pb.DrawCard())
+    if kind == "pass":
+        message = pb.Command()
+        getattr(message, "pass").SetInParent()  # "pass" is a Python keyword
+        return message
+    if kind == "choose_suit":
+        return pb.Command(choose_suit=pb.ChooseSuit(suit=payload["suit"]))
+    raise AssertionError(kind)
+
+
+def explicit(deal: dict[str, Any]) -> pb.ExplicitDeal:
+    return pb.ExplicitDeal(
+        hands=[pb.CardList(cards=h) for h in deal["hands"]], starter=deal["starter"], stock=deal["stock"]
+    )
+
+
+def two_people(stub: Stub, auth: Auth, deal: dict[str, Any]) -> tuple[str, Meta, Meta]:
+    """A started two-person table dealt ``deal``: ``(table_id, metadata of seat 0, of seat 1)``; the
+    table is created for explicit deals (``manual_deal``: S5.3 as the rules owners answered)."""
+    created = stub.CreateTable(
+        pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}, manual_deal=True)
+    )
+    j0 = stub.JoinTable(pb.JoinTableRequest(table_id=created.table_id, name="ann"))
+    j1 = stub.JoinTable(pb.JoinTableRequest(table_id=created.table_id, name="bob"))
+    assert (j0.seat, j1.seat) == (0, 1)
+    started = stub.StartMatch(
+        pb.StartMatchRequest(table_id=created.table_id, command_id="start", deal=explicit(deal)),
+        metadata=auth(created.owner_token),
+    )
+    assert started.version == 9
+    return created.table_id, auth(j0.seat_token), auth(j1.seat_token)

@@ -133,7 +133,14 @@ def test_watch_streams_over_http_1_1_until_the_match_ends(both: Both) -> None:
     with grpc.insecure_channel(both.thread.address) as channel:
         stub = table_pb2_grpc.TableServiceStub(channel)
         over_grpc = list(stub.WatchTable(pb.WatchTableRequest(table_id=created.table_id), timeout=60))
+        batched_grpc = list(stub.WatchTable(pb.WatchTableRequest(table_id=created.table_id, batch=True), timeout=60))
     assert over_grpc == items
+    with TableServiceClientSync(both.base) as client:  # batched: the finished match's 200 first events, and so on
+        batched = list(client.watch_table(pb.WatchTableRequest(table_id=created.table_id, batch=True)))
+    assert batched == batched_grpc
+    assert [len(m.events) for m in batched] == [min(200, len(items) - i) for i in range(0, len(items), 200)]
+    assert [e for m in batched for e in m.events] == [item.event for item in items]
+    assert [m.view for m in batched] == [items[min(i + 199, len(items) - 1)].view for i in range(0, len(items), 200)]
 
 
 def test_cors_answers_the_allowed_origin_only(both: Both) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_helpers import error_info, view_of
+from grpc_helpers import command, error_info, two_people, view_of
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from trapoula.api.v1 import table_pb2 as pb
@@ -25,49 +25,6 @@ from trapoula.service.application import Tables
 
 Meta = Callable[[str], tuple[tuple[str, str], ...]]
 pytestmark = pytest.mark.timeout(120)
-
-
-def command(payload: dict[str, Any]) -> pb.Command:
-    """A legal-command payload from a view as a ``Command`` message."""
-    kind = payload["kind"]
-    if kind == "play":
-        return pb.Command(
-            play=pb.PlayCard(
-                card=payload["card"], suit=payload.get("suit") or "", announce=payload.get("announce", False)
-            )
-        )
-    if kind == "draw":
-        return pb.Command(draw=pb.DrawCard())
-    if kind == "pass":
-        message = pb.Command()
-        getattr(message, "pass").SetInParent()  # "pass" is a Python keyword
-        return message
-    if kind == "choose_suit":
-        return pb.Command(choose_suit=pb.ChooseSuit(suit=payload["suit"]))
-    raise AssertionError(kind)
-
-
-def explicit(deal: dict[str, Any]) -> pb.ExplicitDeal:
-    return pb.ExplicitDeal(
-        hands=[pb.CardList(cards=h) for h in deal["hands"]], starter=deal["starter"], stock=deal["stock"]
-    )
-
-
-def two_people(stub: table_pb2_grpc.TableServiceStub, auth: Meta, deal: dict[str, Any]) -> tuple[str, Any, Any]:
-    """A started two-person table dealt ``deal``: ``(table_id, metadata of seat 0, of seat 1)``; the
-    table is created for explicit deals (``manual_deal``: S5.3 as the rules owners answered)."""
-    created = stub.CreateTable(
-        pb.CreateTableRequest(game="agonia", seats=2, options={"target_points": 0}, manual_deal=True)
-    )
-    j0 = stub.JoinTable(pb.JoinTableRequest(table_id=created.table_id, name="ann"))
-    j1 = stub.JoinTable(pb.JoinTableRequest(table_id=created.table_id, name="bob"))
-    assert (j0.seat, j1.seat) == (0, 1)
-    started = stub.StartMatch(
-        pb.StartMatchRequest(table_id=created.table_id, command_id="start", deal=explicit(deal)),
-        metadata=auth(created.owner_token),
-    )
-    assert started.version == 9
-    return created.table_id, auth(j0.seat_token), auth(j1.seat_token)
 
 
 def test_health_answers_serving_and_reflection_lists_the_service(channel: grpc.Channel) -> None:

@@ -17,7 +17,7 @@
     trapoula standings [--game G] [--player NAME] [--limit 50] [--address HOST:PORT]
     trapoula load    [--address HOST:PORT] [--tables 200] [--duration 60] [--game G] [--seats 4] [--bots LEVEL]
                      [--target N] [--option K=V ...] [--every 5] [--watchers 1] [--channels 8] [--timeout 30]
-                     [--seed N] [--matches N] [--rate MOVES_PER_S] [--set-up-first]
+                     [--seed N] [--matches N] [--rate MOVES_PER_S] [--set-up-first] [--every-view]
 
 ``serve`` hands every argument to ``python -m trapoula.service`` (its settings module parses
 them, so the two accept the same flags and environment); ``serve`` and ``demo`` (without
@@ -644,6 +644,7 @@ def _cmd_load(args: argparse.Namespace, out: TextIO) -> int:
         matches=args.matches,
         rate=args.rate or 0.0,
         set_up_first=args.set_up_first,
+        batch=not args.every_view,
     )
     result = run_load(plan, out)
     if result.interrupted:
@@ -809,6 +810,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="set every table up (seats, streams, match started and its start received) before the clock starts "
         "(always so with --rate)",
+    )
+    p.add_argument(
+        "--every-view",
+        action="store_true",
+        help="streams of one event a message, each with the view after it (default: batched, the events of a save "
+        "in one message with the view after the last, as a client acting on the current view watches)",
     )
     return parser
 

@@ -353,6 +353,9 @@ class LoadPlan:
             the whole duration).
         rate: moves a second in all, paced (open loop, see the module docstring); 0: closed loop.
         set_up_first: set every table up before the clock starts (always so when paced).
+        batch: the streams are batched watches (``WatchTableRequest.batch``: the events of a save
+            in one message, with the view after the last), as a client acting on the current view
+            watches; False: one event a message, each with its view.
     """
 
     address: str
@@ -370,6 +373,7 @@ class LoadPlan:
     matches: int = 0
     rate: float = 0.0
     set_up_first: bool = False
+    batch: bool = True
 
     @property
     def paced(self) -> bool:
@@ -654,14 +658,16 @@ class _Run:
         plan, metadata = self.plan, _bearer(token)
         last = 0
         due: float | None = None  # paced: the due time of the move this bot is making (kept across a retry)
-        call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table.table_id), metadata=metadata)
+        watch = table_pb2.WatchTableRequest(table_id=table.table_id, batch=plan.batch)
+        call = stub.WatchTable(watch, metadata=metadata)
         try:
             async for message in call:
                 if not self.heard(table):
                     return
-                if message.event.name in self.match_ended:
+                events = message.events or (message.event,)  # a batched watch's run, or one event
+                if any(e.name in self.match_ended for e in events):
                     return
-                version = int(message.event.version)
+                version = int(events[-1].version)
                 table.saw(seat, version)
                 if version <= last or not message.HasField("view"):
                     continue  # an event this bot's own command caused, already answered
@@ -726,12 +732,13 @@ class _Run:
         Raises:
             grpc.aio.AioRpcError: the stream failed.
         """
-        call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table.table_id))
+        call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table.table_id, batch=self.plan.batch))
         try:
             async for message in call:
                 if not self.heard(table):
                     return
-                table.saw(stream, int(message.event.version))
+                events = message.events or (message.event,)  # a batched watch's run, or one event
+                table.saw(stream, int(events[-1].version))
         finally:
             call.cancel()
 

@@ -34,7 +34,7 @@ import secrets
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, NamedTuple, TypeVar
@@ -385,6 +385,19 @@ def _json(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"value": value}
 
 
+def _updates(call: Iterable[table_pb2.WatchTableResponse]) -> Iterator[Update]:
+    """The updates of a ``WatchTable`` call's messages: one a message, or (a batched watch) one
+    an event of ``events``, the message's view on the last and ``{}`` on the others."""
+    for message in call:
+        view = message.view if message.HasField("view") else None
+        if not message.events:
+            yield _update(message.event, view)
+            continue
+        last = len(message.events) - 1
+        for i, event in enumerate(message.events):
+            yield _update(event, view if i == last else None)
+
+
 def _update(event: table_pb2.Event, view: table_pb2.View | None) -> Update:
     return Update(
         version=int(event.version),
@@ -577,9 +590,9 @@ class Watch:
     Args:
         call: the open ``WatchTable`` call.
         client: the client to re-open through (None: a break is raised, nothing is re-opened).
-        table_id, from_version, target, token: what the call was opened with: the table, the
-            version it streams after, the server, the token (``""``: none); a re-opened call
-            keeps the table and the token.
+        table_id, from_version, target, token, batch: what the call was opened with: the table,
+            the version it streams after, the server, the token (``""``: none), whether batched
+            (:meth:`TableClient.watch`); a re-opened call keeps the table, the token and ``batch``.
 
     Raises (while iterating):
         Unavailable: the budget is spent (its message names the servers tried and the last
@@ -597,8 +610,10 @@ class Watch:
         from_version: int = 0,
         target: str = "",
         token: str = "",
+        batch: bool = False,
     ) -> None:
         self._call = call
+        self._batch = batch
         self._cancelled = threading.Event()
         self._lock = threading.Lock()
         self._client = client
@@ -645,8 +660,7 @@ class Watch:
         while True:
             call = self._call
             try:
-                for message in call:
-                    update = _update(message.event, message.view if message.HasField("view") else None)
+                for update in _updates(call):
                     if update.version <= self._version:
                         continue  # already yielded before the stream was re-opened
                     if outage is not None:
@@ -684,7 +698,9 @@ class Watch:
                 with self._lock:
                     if self._cancelled.is_set():
                         return
-                    self._call, self._target = client._open_watch(self._table_id, self._version, self._token)
+                    self._call, self._target = client._open_watch(
+                        self._table_id, self._version, self._token, self._batch
+                    )
                 opened = time.monotonic()
 
 
@@ -942,10 +958,10 @@ class TableClient:
             return None
         return wait
 
-    def _open_watch(self, table_id: str, from_version: int, token: str) -> tuple[Any, str]:
+    def _open_watch(self, table_id: str, from_version: int, token: str, batch: bool = False) -> tuple[Any, str]:
         """A ``WatchTable`` call on the current server with ``token`` (``""``: none), and that server."""
         index = self._current
-        request = table_pb2.WatchTableRequest(table_id=table_id, from_version=from_version)
+        request = table_pb2.WatchTableRequest(table_id=table_id, from_version=from_version, batch=batch)
         return self._stubs[index].WatchTable(request, metadata=self._metadata(token)), self.targets[index]
 
     @staticmethod
@@ -1205,9 +1221,15 @@ class TableClient:
         self.seen(table_id, update.view)
         return update
 
-    def watch(self, table_id: str, from_version: int = 0) -> Watch:
+    def watch(self, table_id: str, from_version: int = 0, *, batch: bool = False) -> Watch:
         """Stream the caller's events after ``from_version``, then live; use as a context manager
         (leaving it cancels the call).
+
+        ``batch``: the server sends the events ready together in one message, with the view
+        after the last of them only (``WatchTableRequest.batch``): every event is still yielded,
+        once and in order, but an update followed by another of the same message has an empty
+        ``view`` (``{}``, as in :attr:`ActResult.events`).  Fewer messages and renderings, for a
+        caller that acts on the current view (a bot, a table on screen).
 
         The stream has no deadline (it is live); cancel it, or leave its ``with``, to stop.  When
         it breaks with a failure that is not the caller's (:data:`RESUME_CODES`), it resumes from
@@ -1219,8 +1241,16 @@ class TableClient:
         table_id = _text(table_id, "table_id")
         from_version = _whole(from_version, "from_version", 0, _UINT64_MAX)
         token = self.token or ""  # a re-opened stream keeps this viewer, whatever the client's token becomes
-        call, target = self._open_watch(table_id, from_version, token)
-        return Watch(call, client=self, table_id=table_id, from_version=from_version, target=target, token=token)
+        call, target = self._open_watch(table_id, from_version, token, bool(batch))
+        return Watch(
+            call,
+            client=self,
+            table_id=table_id,
+            from_version=from_version,
+            target=target,
+            token=token,
+            batch=bool(batch),
+        )
 
     def record(self, table_id: str) -> str:
         """The record of the table's finished hands, JSON Lines (docs/record.md), one message of

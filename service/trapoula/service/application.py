@@ -68,6 +68,7 @@ from trapoula.service.views import (
     SeenEvent,
     WatchBatch,
     WatchItem,
+    WatchRun,
     table_view,
 )
 
@@ -83,15 +84,13 @@ __all__ = [
     "Tables",
     "WatchBatch",
     "WatchItem",
+    "WatchRun",
     "parse_table_id",
     "seat_principal",
     "store_url",
     "table_view",
     "token_hash",
 ]
-
-MAX_WATCH_RENDERS_INLINE = 8
-"""Most new renderings :meth:`Tables.watch_in_memory` makes itself; more go to a thread."""
 
 
 class Tables(TableSeats, TableReads):

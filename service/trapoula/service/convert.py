@@ -21,7 +21,7 @@ from google.protobuf.message import Message
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.domain.errors import InvalidInput
-from trapoula.service.application import ActResult, GameInfo, SeenEvent, TableSummary, WatchItem
+from trapoula.service.application import ActResult, GameInfo, SeenEvent, TableSummary, WatchItem, WatchRun
 from trapoula.service.errors import PermissionDenied, clip
 from trapoula.service.readpages import rfc3339
 from trapoula.service.readresults import LobbyTable, MatchSummary, Standing
@@ -290,8 +290,13 @@ def act_response(result: ActResult) -> pb.ActResponse:
     )
 
 
-def watch_response(item: WatchItem) -> pb.WatchTableResponse:
-    """One message of ``WatchTable``."""
+def watch_response(item: WatchItem | WatchRun) -> pb.WatchTableResponse:
+    """One message of ``WatchTable``: an event with the view after it, or (a batched watch) a run
+    of events in ``events`` with the view after the last."""
+    if isinstance(item, WatchRun):
+        return pb.WatchTableResponse(
+            events=[event_to_proto(e) for e in item.events], view=view_to_proto(item.version, item.last.view)
+        )
     return pb.WatchTableResponse(event=event_to_proto(item.event), view=view_to_proto(item.event.version, item.view))
 
 

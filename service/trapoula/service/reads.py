@@ -100,9 +100,12 @@ class TableReads:
         *,
         fresh: bool = True,
         max_age: float | None = None,
+        every_view: bool = True,
     ) -> WatchBatch:
         """The events after position ``after`` that ``principal`` may receive (at most ``limit``),
-        redacted for it, each with ``principal``'s view after it.
+        redacted for it, each with ``principal``'s view after it; with ``every_view`` False, one
+        :class:`~trapoula.service.views.WatchRun` of them with the view after the last only (a
+        batched watch).
 
         ``fresh`` False: read the table as this process knows it, without asking the store when
         its cached copy is at the newest version announced (:meth:`TableStore.current`; for a
@@ -122,11 +125,13 @@ class TableReads:
         """
         check_version(after)
         table = self.store.load(table_id, max_age) if fresh else self.store.current(table_id)
-        batch = watch_batch(table, principal, after, limit)
+        batch = watch_batch(table, principal, after, limit, every_view=every_view)
         self.automation.resume_if_due(table.state)
         return batch
 
-    def watch_in_memory(self, table_id: str, principal: Principal, after: int, limit: int = 1000) -> WatchBatch | None:
+    def watch_in_memory(
+        self, table_id: str, principal: Principal, after: int, limit: int = 1000, *, every_view: bool = True
+    ) -> WatchBatch | None:
         """:meth:`events_after` with ``fresh`` False when it needs neither the store nor much work
         (the table in memory at the newest version known, at most :data:`MAX_WATCH_RENDERS_INLINE`
         renderings to make), so an event loop may call it without a thread; else None.
@@ -138,10 +143,10 @@ class TableReads:
         table = self.store.peek(table_id)
         if table is None:
             return None
-        missing = renders_missing(table, principal, after)
+        missing = renders_missing(table, principal, after, every_view=every_view)
         if not 0 <= missing <= MAX_WATCH_RENDERS_INLINE:
             return None
-        return watch_batch(table, principal, after, limit)
+        return watch_batch(table, principal, after, limit, every_view=every_view)
 
     def record(self, table_id: str) -> tuple[str, int]:
         """The table's record: ``(jsonl, finished hands)``.

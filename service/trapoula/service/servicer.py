@@ -32,7 +32,7 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.domain.errors import InvalidInput
 from trapoula.service import convert, logs
-from trapoula.service.application import Principal, Tables, WatchBatch, WatchItem
+from trapoula.service.application import Principal, Tables, WatchBatch, WatchItem, WatchRun
 from trapoula.service.errors import Unavailable, clip
 from trapoula.service.fanout import Fanout
 from trapoula.service.limits import ACT, JOIN, Limits
@@ -50,6 +50,8 @@ POLL_SHARED = 0.5
 """A watcher's poll takes the table in memory instead of asking the store when the process read
 the table from the store less than this share of the poll interval ago (another watcher of the
 table polling at the same moment, as the watchers woken by one save do)."""
+BATCH_EVENTS = 200
+"""Most events in one message of a batched watch (``WatchTableRequest.batch``)."""
 ENCODED_KEPT = 4096
 """Stream messages kept serialised for the other streams that send the same one."""
 LOOP_REQUEST_BYTES = 1024
@@ -78,7 +80,7 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
         self.limits = limits or Limits()
         """The limits per client, checked first by ``CreateTable``, ``JoinTable``, ``Act`` and ``WatchTable``."""
         self.limits.attach(tables)
-        self._encoded: OrderedDict[int, tuple[WatchItem, bytes]] = OrderedDict()
+        self._encoded: OrderedDict[int, tuple[WatchItem | WatchRun, bytes]] = OrderedDict()
         self.loop_acts: LoopActs | None = None
         """Runs ``Act`` on the event loop where it can (PostgreSQL: :mod:`~trapoula.service.loopacts`);
         None: every ``Act`` runs on the store's threads."""
@@ -220,13 +222,16 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
         self, request: pb.WatchTableRequest, context: Context
     ) -> AsyncIterator[pb.WatchTableResponse | bytes]:
         """Stream the caller's events and views after ``from_version``, then live (see :meth:`watch_items`),
-        each message serialised once for every stream that sends it (:meth:`encoded`)."""
+        each message serialised once for every stream that sends it (:meth:`encoded`): one event a
+        message, or with ``batch`` the events ready together and the view after the last."""
         async for item in self.watch_items(request, context):
             yield self.encoded(item)
 
-    async def watch_items(self, request: pb.WatchTableRequest, context: Context) -> AsyncIterator[WatchItem]:
-        """The items of a ``WatchTable`` stream: the caller's events and views after ``from_version``,
-        then live (the gRPC and the Connect streams send them).
+    async def watch_items(self, request: pb.WatchTableRequest, context: Context) -> AsyncIterator[WatchItem | WatchRun]:
+        """The items of a ``WatchTable`` stream, one a message: the caller's events and views after
+        ``from_version``, then live (the gRPC and the Connect streams send them).  An item is one
+        :class:`WatchItem` an event; with ``request.batch``, one :class:`WatchRun` of the events
+        ready together (at most :data:`BATCH_EVENTS`), with the view after the last only.
 
         A stream woken by a save renders the new events from the table in memory; one that waited
         :attr:`poll_seconds` in vain re-reads the table from the store (in case a wake-up was
@@ -243,15 +248,18 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
             counted = self.limits.open_watch(context)  # refused over the client's limit of streams
             principal = await self._run(self.tables.authenticate, table_id, call_token(context))
             after = int(request.from_version)
+            every_view = not request.batch
+            limit = 1000 if every_view else BATCH_EVENTS
             batch: WatchBatch | None = None
             while True:
                 if self.fanout.closed:
                     raise Unavailable(f"the server is stopping; watch again from version {after}")
                 if batch is None:  # first, after a timed-out wait, or more than the table in memory can give
-                    batch = await self._run(self.tables.events_after, table_id, principal, after)
+                    first = functools.partial(self.tables.events_after, limit=limit, every_view=every_view)
+                    batch = await self._run(first, table_id, principal, after)
                 for item in batch.items:
                     yield item
-                    after = item.event.version
+                    after = item.version
                 if after < batch.position:
                     batch = None
                     continue
@@ -260,12 +268,19 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
                 # woken by an announced save: the table in memory has it, and renders it without a thread
                 woken = await self.fanout.wait(table_id, batch.head, timeout=self.poll_seconds)
                 if woken:
-                    batch = self.tables.watch_in_memory(table_id, principal, after)
+                    batch = self.tables.watch_in_memory(table_id, principal, after, limit, every_view=every_view)
                     if batch is None:
-                        read = functools.partial(self.tables.events_after, fresh=False)
+                        read = functools.partial(
+                            self.tables.events_after, limit=limit, fresh=False, every_view=every_view
+                        )
                         batch = await self._run(read, table_id, principal, after)
                 else:  # a poll for a lost wake-up: the table's watchers, waiting alike, share one store read
-                    poll = functools.partial(self.tables.events_after, max_age=self.poll_seconds * POLL_SHARED)
+                    poll = functools.partial(
+                        self.tables.events_after,
+                        limit=limit,
+                        max_age=self.poll_seconds * POLL_SHARED,
+                        every_view=every_view,
+                    )
                     batch = await self._run(poll, table_id, principal, after)
         except asyncio.CancelledError:
             raise
@@ -274,7 +289,7 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
         finally:
             self.limits.close_watch(counted)
 
-    def encoded(self, item: WatchItem) -> bytes:
+    def encoded(self, item: WatchItem | WatchRun) -> bytes:
         """The ``WatchTableResponse`` of ``item``, serialised once for every stream that sends this
         same rendering (the watchers who see a table alike share ``item``, :mod:`~trapoula.service.views`)."""
         key = id(item)

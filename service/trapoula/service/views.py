@@ -22,6 +22,10 @@ from trapoula.service.principals import Principal
 from trapoula.service.recording import Table, forget_oldest, state_at
 from trapoula.service.tablestate import TableState, apply_entry
 
+SEEN_PER_RENDER = 8
+"""Events redacted for a viewer that cost about one rendering of its view (what a batched watch's
+run counts, :func:`renders_missing`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class SeenEvent:
@@ -56,12 +60,39 @@ class WatchItem:
     event: SeenEvent
     view: Payload
 
+    @property
+    def version(self) -> int:
+        """The event's position for the watcher (the stream goes on after it)."""
+        return self.event.version
+
+
+@dataclass(frozen=True, slots=True)
+class WatchRun:
+    """Several events for a watcher in one message, with the watcher's view after the last of them
+    only (a batched watch, ``WatchTableRequest.batch``)."""
+
+    before: tuple[SeenEvent, ...]
+    """The events before the last, in order, without a view."""
+    last: WatchItem
+    """The last event, with the watcher's view after it."""
+
+    @property
+    def version(self) -> int:
+        """The last event's position for the watcher (the stream goes on after it)."""
+        return self.last.event.version
+
+    @property
+    def events(self) -> tuple[SeenEvent, ...]:
+        """Every event of the run, in order."""
+        return (*self.before, self.last.event)
+
 
 @dataclass(frozen=True, slots=True)
 class WatchBatch:
     """The events after a version, for one viewer."""
 
-    items: tuple[WatchItem, ...]
+    items: tuple[WatchItem, ...] | tuple[WatchRun, ...]
+    """One item an event; or, for a batched watch (``every_view`` False), one run of them all."""
     head: int
     """The table's version when read (what the fan-out counts)."""
     position: int
@@ -185,9 +216,12 @@ def act_result(table: Table, span: tuple[int, int], principal: Principal) -> Act
     return ActResult(position, tuple(events), view)
 
 
-def watch_batch(table: Table, principal: Principal, after: int, limit: int = 1000) -> WatchBatch:
+def watch_batch(
+    table: Table, principal: Principal, after: int, limit: int = 1000, *, every_view: bool = True
+) -> WatchBatch:
     """The events after position ``after`` of ``table`` as it is in memory that ``principal`` may
-    receive (at most ``limit``), each with ``principal``'s view after it (see ``Tables.events_after``).
+    receive (at most ``limit``), each with ``principal``'s view after it (see ``Tables.events_after``);
+    with ``every_view`` False, one :class:`WatchRun` of them with the view after the last only.
 
     Raises:
         VersionAhead: ``after`` is beyond the viewer's position at the head (``version_ahead``).
@@ -201,25 +235,60 @@ def watch_batch(table: Table, principal: Principal, after: int, limit: int = 100
             f"from_version {after} is beyond version {top} of table {head_state.table_id}",
             context=ErrorContext(head_state.table_id, principal.seat, top),
         )
-    items: list[WatchItem] = []
+    picked: list[tuple[int, Entry, int]] = []  # (seq, entry, the viewer's position)
     position = after
-    key = (principal.kind, viewer)
     entries = table.entries
-    state: TableState | None = None
     for seq in range(head_state.version_at(viewer, after) + 1, head + 1):
-        if len(items) >= limit:
+        if len(picked) >= limit:
             break
         entry = entries[seq - 1]
-        if not shown(entry, viewer):
-            continue
-        position += 1
-        shared = table.renders.get(seq)
-        item = shared.get(key) if shared is not None else None
-        if item is None or item.event.version != position:
+        if shown(entry, viewer):
+            position += 1
+            picked.append((seq, entry, position))
+    if not every_view:
+        runs = (_run(table, principal, picked),) if picked else ()
+        return WatchBatch(runs, head, top, head_state.over)
+    items: list[WatchItem] = []
+    state: TableState | None = None
+    for seq, entry, position in picked:
+        item = _shared_item(table, seq, principal, position)
+        if item is None:
             state = _state_after(table, seq, state)
             item = _render(table, seq, entry, principal, position, state)
         items.append(item)
     return WatchBatch(tuple(items), head, top, head_state.over)
+
+
+def _shared_item(table: Table, seq: int, principal: Principal, position: int) -> WatchItem | None:
+    """The rendering of event ``seq`` at ``position`` that the watchers who see the table as
+    ``principal`` does share, when one was made; else None."""
+    shared = table.renders.get(seq)
+    item = shared.get((principal.kind, principal.viewer)) if shared is not None else None
+    return item if isinstance(item, WatchItem) and item.event.version == position else None
+
+
+def _run(table: Table, principal: Principal, picked: list[tuple[int, Entry, int]]) -> WatchRun:
+    """The events ``picked`` (``(seq, entry, position)``, at least one) as one run, rendered after
+    the last only; shared, while the last is recent, with every watcher who sees the table alike and
+    is sent the same events (their streams serialise it once)."""
+    viewer = principal.viewer
+    seq, entry, position = picked[-1]
+    key = ((principal.kind, viewer), picked[0][2])
+    shared = table.renders.get(seq)
+    run = shared.get(key) if shared is not None else None
+    if isinstance(run, WatchRun) and run.version == position:
+        return run
+    last = _shared_item(table, seq, principal, position)
+    if last is None:
+        last = _render(table, seq, entry, principal, position, _state_after(table, seq, None))
+    before = []
+    for s, e, p in picked[:-1]:
+        item = _shared_item(table, s, principal, p)
+        before.append(item.event if item is not None else seen(e, viewer, p))
+    run = WatchRun(tuple(before), last)
+    if seq > table.state.version - table.recent_states:  # only the recent ones are shared
+        _shared(table, seq)[key] = run
+    return run
 
 
 def _render(table: Table, seq: int, entry: Entry, principal: Principal, position: int, state: TableState) -> WatchItem:
@@ -237,10 +306,13 @@ def _render(table: Table, seq: int, entry: Entry, principal: Principal, position
     return item
 
 
-def renders_missing(table: Table, principal: Principal, after: int) -> int:
+def renders_missing(table: Table, principal: Principal, after: int, *, every_view: bool = True) -> int:
     """How many of the events after position ``after`` that ``principal`` receives have no shared
     rendering yet (the work :func:`watch_batch` would do), or -1 when reading them would ask the
-    store (events before a snapshot's version not yet loaded)."""
+    store (events before a snapshot's version not yet loaded).  With ``every_view`` False, the
+    renderings are one at most (the last event's) and every :data:`SEEN_PER_RENDER` events count
+    as one more (each is redacted for the viewer), unless the run is shared already.
+    """
     head_state = table.state
     viewer = principal.viewer
     if after > head_state.position(viewer):
@@ -250,8 +322,16 @@ def renders_missing(table: Table, principal: Principal, after: int) -> int:
         return -1
     key = (principal.kind, viewer)
     missing = 0
+    renders = table.renders
+    if not every_view:
+        last = head_state.version
+        shared = renders.get(last)
+        if shared is not None and ((key, after + 1) in shared):
+            return 0
+        events = last - begin
+        return (1 if shared is None or key not in shared else 0) + events // SEEN_PER_RENDER
     for seq in range(begin + 1, head_state.version + 1):
-        shared = table.renders.get(seq)
+        shared = renders.get(seq)
         if shared is None or key not in shared:
             missing += 1
     return missing

@@ -1,0 +1,168 @@
+"""A batched watch (``WatchTableRequest.batch``): the events ready together in one message, with
+the view after the last only; every event still once and in order, nothing hidden shown.
+
+On the explicit deal of the conftest (:data:`DEAL`, S5.3): seat 0 holds 4D 5C 6H KS QS JS 2S,
+seat 1 3C 4C 6C 8H 9H TH JH, the up-card is 3D and the stock begins 2C; the started table is at
+version 9.  Seat 0 plays 4D (same suit as the up-card, R4.1): CardPlayed and TurnStarted, versions
+10 and 11, saved together.  Seat 1 then draws (R4.3): CardsDrawn 2C, version 12.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+from grpc_helpers import Auth, ServerThread, Stub, command, two_people
+
+from trapoula.api.v1 import table_pb2 as pb
+from trapoula.clients.table import TableClient, Update
+from trapoula.service.application import OWNER, SPECTATOR, Tables, WatchRun, seat_principal
+
+pytestmark = pytest.mark.timeout(120)
+
+SEAT0_HIDDEN = ("5C", "6H", "KS", "QS", "JS", "2S")
+"""Seat 0's cards still in its hand after it played 4D: never in a message to seat 1 (S13.3)."""
+
+
+def _messages(call: Any, until: int) -> list[pb.WatchTableResponse]:
+    """The messages of ``call`` up to the one whose last event is at version ``until``."""
+    got: list[pb.WatchTableResponse] = []
+    for message in call:
+        got.append(message)
+        if message.events[-1].version >= until:
+            break
+    return got
+
+
+def _shape(messages: list[pb.WatchTableResponse]) -> list[tuple[list[int], int]]:
+    """``([event versions], view version)`` of each message."""
+    return [([int(e.version) for e in m.events], int(m.view.version)) for m in messages]
+
+
+def test_a_batched_watch_sends_each_save_in_one_message_with_the_view_after_its_last_event(
+    stub: Stub, auth: Auth, deal: dict[str, Any]
+) -> None:
+    """History 1-9 in one message; the move 10-11 (one save) in one; the draw 12 alone.  The events
+    are those of the one-event-a-message watch, and each view is the view after the message's last."""
+    table_id, seat0, seat1 = two_people(stub, auth, deal)
+    batched = stub.WatchTable(pb.WatchTableRequest(table_id=table_id, batch=True), metadata=seat1)
+    try:
+        got = _messages(batched, 9)
+        live: list[pb.WatchTableResponse] = []
+        reader = threading.Thread(target=lambda: live.extend(_messages(batched, 11)))
+        reader.start()
+        play = pb.ActRequest(table_id=table_id, command_id="p1", command=command({"kind": "play", "card": "4D"}))
+        assert stub.Act(play, metadata=seat0).version == 11
+        reader.join(timeout=60)
+        got += live
+        reader = threading.Thread(target=lambda: live.extend(_messages(batched, 12)))
+        live.clear()
+        reader.start()
+        draw = pb.ActRequest(table_id=table_id, command_id="d1", command=pb.Command(draw=pb.DrawCard()))
+        assert stub.Act(draw, metadata=seat1).version == 12
+        reader.join(timeout=60)
+        got += live
+    finally:
+        batched.cancel()  # type: ignore[no-untyped-call]
+    assert _shape(got) == [(list(range(1, 10)), 9), ([10, 11], 11), ([12], 12)]
+    assert not any(m.HasField("event") for m in got)
+    played, turn = got[1].events
+    assert (played.name, json.loads(played.payload_json)["card"]) == ("CardPlayed", "4D")
+    assert turn.name == "TurnStarted" and json.loads(turn.payload_json)["seat"] == 1
+    after_play = json.loads(got[1].view.view_json)
+    assert after_play["top_card"] == "4D" and after_play["to_act"] == 1 and after_play["table"]["version"] == 11
+    assert after_play["hand"] == ["3C", "4C", "6C", "8H", "9H", "TH", "JH"]
+    drawn = got[2].events[0]
+    assert drawn.name == "CardsDrawn" and json.loads(drawn.payload_json)["cards"] == ["2C"]
+    assert "2C" in json.loads(got[2].view.view_json)["hand"]
+    plain = stub.WatchTable(pb.WatchTableRequest(table_id=table_id), metadata=seat1)  # one event a message
+    try:
+        one_a_message = [m for _, m in zip(range(12), plain, strict=False)]
+    finally:
+        plain.cancel()  # type: ignore[no-untyped-call]
+    assert [m.event.version for m in one_a_message] == list(range(1, 13))
+    events = [e for m in got for e in m.events]
+    assert [(e.version, e.name, e.payload_json) for e in events] == [
+        (m.event.version, m.event.name, m.event.payload_json) for m in one_a_message
+    ]
+    assert [m.view.view_json for m in got] == [one_a_message[v - 1].view.view_json for v in (9, 11, 12)]
+    for m in got:
+        text = "".join(e.payload_json for e in m.events) + m.view.view_json
+        assert not any(f'"{card}"' in text for card in SEAT0_HIDDEN)
+
+
+def test_a_batched_watch_from_a_version_sends_only_what_follows(stub: Stub, auth: Auth, deal: dict[str, Any]) -> None:
+    """From version 4: one message of 5-9; a ``from_version`` beyond the table is OUT_OF_RANGE."""
+    table_id, _, seat1 = two_people(stub, auth, deal)
+    call = stub.WatchTable(pb.WatchTableRequest(table_id=table_id, from_version=4, batch=True), metadata=seat1)
+    try:
+        assert _shape(_messages(call, 9)) == [([5, 6, 7, 8, 9], 9)]
+    finally:
+        call.cancel()  # type: ignore[no-untyped-call]
+    ahead = stub.WatchTable(pb.WatchTableRequest(table_id=table_id, from_version=10, batch=True), metadata=seat1)
+    with pytest.raises(grpc.RpcError) as raised:
+        next(iter(ahead))
+    assert raised.value.code() == grpc.StatusCode.OUT_OF_RANGE
+
+
+def test_the_client_yields_every_event_of_a_batched_watch_with_the_view_on_the_last(
+    server: ServerThread, stub: Stub, auth: Auth, deal: dict[str, Any]
+) -> None:
+    """``TableClient.watch(batch=True)``: updates 1-9, the view ({}) left empty on all but 9."""
+    table_id, _, _ = two_people(stub, auth, deal)
+    with TableClient(f"127.0.0.1:{server.port}") as client:
+        updates: list[Update] = []
+        with client.watch(table_id, batch=True) as watch:  # a spectator
+            for update in watch:
+                updates.append(update)
+                if update.version == 9:
+                    break
+    assert [u.version for u in updates] == list(range(1, 10))
+    assert [bool(u.view) for u in updates] == [False] * 8 + [True]
+    assert updates[-1].view["table"]["version"] == 9 and "hand" not in updates[-1].view
+    dealt = [u.payload for u in updates if u.name == "CardsDealt"]
+    assert [d["cards"] for d in dealt] == [None, None]  # a spectator sees no hand (S13.3)
+
+
+@pytest.fixture
+def started(tables: Tables, deal: dict[str, Any]) -> Iterator[str]:
+    """A two-seat table of :data:`DEAL`, started (version 9), seat 0 having played 4D (11)."""
+    table_id, _ = tables.create_table("agonia", 2, {"target_points": 0}, manual_deal=True)
+    tables.join(table_id, "ann")
+    tables.join(table_id, "bob")
+    assert tables.start_match(table_id, OWNER, "start", deal=deal).version == 9
+    tables.act(table_id, seat_principal(0), "p1", {"kind": "play", "card": "4D"})
+    yield table_id
+
+
+def test_watchers_who_see_the_table_alike_share_one_run(tables: Tables, started: str) -> None:
+    """Two spectators woken after the move get the same run object (serialised once for both),
+    rendered once; a seat's run differs from the spectators' (its hand is in its view)."""
+    first = tables.watch_in_memory(started, SPECTATOR, 9, every_view=False)
+    second = tables.watch_in_memory(started, SPECTATOR, 9, every_view=False)
+    assert first is not None and second is not None
+    (run,) = first.items
+    assert isinstance(run, WatchRun) and second.items[0] is run
+    assert [e.version for e in run.events] == [10, 11] and run.version == 11
+    assert [e.name for e in run.events] == ["CardPlayed", "TurnStarted"]
+    assert run.last.view["table"]["viewer"] == "spectator" and "hand" not in run.last.view
+    (seat_run,) = tables.events_after(started, seat_principal(1), 9, every_view=False).items
+    assert isinstance(seat_run, WatchRun) and seat_run is not run
+    assert seat_run.last.view["hand"] == ["3C", "4C", "6C", "8H", "9H", "TH", "JH"]
+
+
+def test_a_run_holds_at_most_limit_events_and_the_rest_follows(tables: Tables, started: str) -> None:
+    """``limit`` 4 from 0: a run of 1-4 with the view at 4; then 5-8; then 9-11."""
+    runs = []
+    after = 0
+    while after < 11:
+        (run,) = tables.events_after(started, SPECTATOR, after, limit=4, every_view=False).items
+        assert isinstance(run, WatchRun)
+        runs.append(([e.version for e in run.events], run.last.view["table"]["version"]))
+        after = run.version
+    assert runs == [([1, 2, 3, 4], 4), ([5, 6, 7, 8], 8), ([9, 10, 11], 11)]
+    assert tables.events_after(started, SPECTATOR, 11, every_view=False).items == ()
