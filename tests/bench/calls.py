@@ -8,8 +8,9 @@ from sending the request to having the reply (:class:`~bench.figures.Window`).
 
 ``Act``: each table is a match of :data:`GAME` with :data:`SEATS` seats, each seat a client-side
 bot (:func:`trapoula.domain.bots.choose`, level :data:`LEVEL`) that follows its seat's
-``WatchTable`` stream and sends ``Act`` when its view offers it a move, as a person's client
-does (``trapoula load``'s players).  A table thus has at most one command in flight: N tables is
+``WatchTable`` stream (batched: a save's events in one message, with the view after the last) and
+sends ``Act`` when its view offers it a move, as a person's client does (``trapoula load``'s
+players).  A table thus has at most one command in flight: N tables is
 a concurrency of N.  When a match ends its slot sets up a new table (those calls are not counted).
 
 Beside the latencies, an ``Act`` run notes the sizes its baselines copy: the mean ``ActRequest``
@@ -90,7 +91,8 @@ class _Meter:
     def message(self, now: float, table_id: str, message: Any) -> None:
         """One stream message of a table received at ``now``."""
         if self.begin <= now <= self.end:
-            self.messages.append((table_id, int(message.event.version), message.ByteSize()))
+            last = message.events[-1] if message.events else message.event  # a batched watch's run, or one event
+            self.messages.append((table_id, int(last.version), message.ByteSize()))
 
     def caused(self) -> tuple[int, int]:
         """The messages received in the window that the tables' commands caused (those after
@@ -154,13 +156,14 @@ async def _seat_bot(
     """
     metadata = _bearer(token)
     last = 0
-    call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table_id), metadata=metadata)
+    call = stub.WatchTable(table_pb2.WatchTableRequest(table_id=table_id, batch=True), metadata=metadata)
     try:
         async for message in call:
             meter.message(time.perf_counter(), table_id, message)
-            if message.event.name == "MatchEnded":
+            events = message.events or (message.event,)
+            if any(e.name == "MatchEnded" for e in events):
                 return
-            version = int(message.event.version)
+            version = int(events[-1].version)
             if version <= last or not message.HasField("view"):
                 continue  # an event this seat's own command caused, already answered
             last = version
