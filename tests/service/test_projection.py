@@ -7,6 +7,7 @@ fed through ``Projection.apply`` to check paging.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 import uuid
@@ -21,7 +22,7 @@ from trapoula.service.application import OWNER, Tables
 from trapoula.service.migrations import differences, head
 from trapoula.service.projection import Projection
 from trapoula.service.projectionfold import Fact, Fold
-from trapoula.service.readmodels import ReadModels
+from trapoula.service.readmodels import ReadModels, _wal
 from trapoula.service.readpages import parse_time, rfc3339
 from trapoula.service.readresults import SeatedPlayer
 from trapoula.service.readtables import Base
@@ -577,3 +578,30 @@ def test_a_standings_token_after_the_longest_names_is_accepted_back() -> None:
     token = encode_standings_token(row)
     assert len(token) <= MAX_PAGE_TOKEN
     assert standings_token(token) == (2**31 - 1, 2**31 - 1, "𝔸" * 64, "𝔸" * 64, "id:" + "𝔹" * 128, "Ω" * 64)
+
+
+class _Refusing:
+    """A DB-API connection whose first ``locked`` executes fail as SQLite fails a journal-mode
+    switch while another connection of a new file makes it."""
+
+    def __init__(self, locked: int, error: str = "database is locked") -> None:
+        self.locked = locked
+        self.error = error
+        self.sent: list[str] = []
+
+    def execute(self, sql: str) -> None:
+        self.sent.append(sql)
+        if len(self.sent) <= self.locked:
+            raise sqlite3.OperationalError(self.error)
+
+
+def test_wal_is_asked_again_while_another_connection_holds_the_new_file() -> None:
+    """Three connections opening a new file together: the journal-mode switch refused as locked
+    is tried again until it goes through; any other failure is raised at once."""
+    refusing = _Refusing(locked=2)
+    _wal(refusing)
+    assert refusing.sent == ["PRAGMA journal_mode=WAL"] * 3
+    broken = _Refusing(locked=1, error="disk I/O error")
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+        _wal(broken)
+    assert len(broken.sent) == 1

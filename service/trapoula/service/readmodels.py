@@ -17,7 +17,9 @@ skips a row that was already there when the first page was read.
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -80,7 +82,7 @@ def make_engine(database_url: str, schema: str | None = None, *, immediate: bool
         def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
             dbapi_connection.isolation_level = None  # SQLAlchemy's begin event says when
             if not memory:
-                dbapi_connection.execute("PRAGMA journal_mode=WAL")
+                _wal(dbapi_connection)
 
         @event.listens_for(engine, "begin")
         def _sqlite_begin(connection: Connection) -> None:
@@ -98,6 +100,26 @@ def make_engine(database_url: str, schema: str | None = None, *, immediate: bool
             dbapi_connection.commit()
 
     return engine
+
+
+def _wal(dbapi_connection: Any) -> None:
+    """``PRAGMA journal_mode=WAL`` on a new SQLite connection.  SQLite refuses it at once, without
+    its busy timeout ("database is locked"), while another connection of the same new file is
+    switching it too (replicas, or a server's threads, opening the file together): tried again
+    every 10 ms for up to :data:`SQLITE_BUSY_SECONDS`.
+
+    Raises:
+        sqlite3.OperationalError: still locked after that, or another failure.
+    """
+    deadline = time.monotonic() + SQLITE_BUSY_SECONDS
+    while True:
+        try:
+            dbapi_connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.01)
 
 
 # --------------------------------------------------------------------------- queries
