@@ -351,27 +351,45 @@ export class TrapoulaClient {
   /** The caller's events after `fromVersion`, each with the view after it, then live; ends when the
    * match is over.  A stream that breaks (UNAVAILABLE: the server stopping; a lost connection) is
    * opened again from the last version received, so nothing is missed nor repeated, up to
-   * `watchRetries` times in a row.  `signal` cancels it. */
-  async *watch(tableId: string, fromVersion = 0, signal?: AbortSignal): AsyncGenerator<Update> {
+   * `watchRetries` times in a row.  `signal` cancels it.  `batch` (WatchTableRequest.batch): the
+   * server sends the events ready together in one message with the view after the last only;
+   * every event is still yielded, once and in order, and an update followed by another of the
+   * same message has an empty view (`{}`). */
+  async *watch(
+    tableId: string,
+    fromVersion = 0,
+    signal?: AbortSignal,
+    options: { batch?: boolean } = {},
+  ): AsyncGenerator<Update> {
     let after = fromVersion;
     let failures = 0;
     for (;;) {
       try {
         const stream = this.service.watchTable(
-          { tableId, fromVersion: BigInt(after) },
+          { tableId, fromVersion: BigInt(after), batch: options.batch ?? false },
           { headers: this.headers(), signal },
         );
         for await (const item of stream) {
           failures = 0;
-          const event = item.event ? eventOf(item.event) : undefined;
-          const update: Update = {
-            version: event ? event.version : after,
-            event: event && { name: event.name, payload: event.payload },
-            view: viewOf(item.view),
-          };
-          after = update.version;
-          this.seen(tableId, update.view);
-          yield update;
+          const events = item.events.length > 0 ? item.events : item.event ? [item.event] : [];
+          if (events.length === 0) {
+            const update: Update = { version: after, view: viewOf(item.view) };
+            this.seen(tableId, update.view);
+            yield update;
+            continue;
+          }
+          for (const [i, each] of events.entries()) {
+            const event = eventOf(each);
+            const last = i === events.length - 1;
+            const update: Update = {
+              version: event.version,
+              event: { name: event.name, payload: event.payload },
+              view: last ? viewOf(item.view) : {},
+            };
+            after = update.version;
+            if (last) this.seen(tableId, update.view);
+            yield update;
+          }
         }
         return;
       } catch (err) {

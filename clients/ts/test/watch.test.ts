@@ -44,6 +44,22 @@ describe("watching over Connect", () => {
     expect(rest.at(-1)?.view).toEqual(whole.at(-1)?.view);
   });
 
+  it("yields every event of a batched watch, with the view on each message's last", async () => {
+    const tableId = await botMatch();
+    const watcher = new TrapoulaClient(server.transport());
+    const whole = await take(watcher.watch(tableId));
+    const batched = await take(watcher.watch(tableId, 0, undefined, { batch: true }));
+    expect(batched.map((u) => [u.version, u.event?.name, u.event?.payload])).toEqual(
+      whole.map((u) => [u.version, u.event?.name, u.event?.payload]),
+    );
+    // a finished match: its history in messages of 200 events (servicer.BATCH_EVENTS)
+    const ends = batched.flatMap((u, i) => (Object.keys(u.view).length > 0 ? [i] : []));
+    const expected = [];
+    for (let i = 199; i < whole.length - 1; i += 200) expected.push(i);
+    expect(ends).toEqual([...expected, whole.length - 1]);
+    for (const i of ends) expect(batched[i]!.view).toEqual(whole[i]!.view);
+  });
+
   it("gives the seat's seed by itself once a new hand awaits seeds", async () => {
     const owner = new TrapoulaClient(server.transport());
     const { tableId, ownerToken } = await owner.createTable("agonia", 2, { target_points: 30 });
