@@ -20,6 +20,7 @@ from grpc_helpers import Auth, ServerThread, Stub, command, two_people
 
 from trapoula.api.v1 import table_pb2 as pb
 from trapoula.clients.table import TableClient, Update
+from trapoula.service import views
 from trapoula.service.application import OWNER, SPECTATOR, Tables, WatchRun, seat_principal
 
 pytestmark = pytest.mark.timeout(120)
@@ -166,3 +167,41 @@ def test_a_run_holds_at_most_limit_events_and_the_rest_follows(tables: Tables, s
         after = run.version
     assert runs == [([1, 2, 3, 4], 4), ([5, 6, 7, 8], 8), ([9, 10, 11], 11)]
     assert tables.events_after(started, SPECTATOR, 11, every_view=False).items == ()
+
+
+def test_a_client_that_stops_in_the_middle_of_a_message_gets_the_rest_when_it_goes_on(
+    server: ServerThread, stub: Stub, auth: Auth, deal: dict[str, Any]
+) -> None:
+    """History 1-9 comes in one message: leaving the loop at 5 and iterating the same watch again
+    yields 6-9 next, then the move's 10-11 (nothing of the message dropped)."""
+    table_id, seat0, _ = two_people(stub, auth, deal)
+    with TableClient(f"127.0.0.1:{server.port}") as client, client.watch(table_id, batch=True) as watch:
+        first = []
+        for update in watch:
+            first.append(update.version)
+            if update.version == 5:
+                break
+        play = pb.ActRequest(table_id=table_id, command_id="p1", command=command({"kind": "play", "card": "4D"}))
+        assert stub.Act(play, metadata=seat0).version == 11
+        rest = []
+        for update in watch:
+            rest.append((update.version, bool(update.view)))
+            if update.version == 11:
+                break
+    assert first == [1, 2, 3, 4, 5]
+    assert rest == [(6, False), (7, False), (8, False), (9, True), (10, False), (11, True)]
+
+
+def test_a_long_run_is_made_for_its_watcher_alone(
+    tables: Tables, started: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A catch-up run of more than ``SHARED_RUN_EVENTS`` events (4 here) is not kept for others: two
+    spectators from 0 get equal runs of 1-5, not one shared object; a short run (9-11) is shared."""
+    monkeypatch.setattr(views, "SHARED_RUN_EVENTS", 4)
+    (a,) = tables.events_after(started, SPECTATOR, 0, limit=5, every_view=False).items
+    (b,) = tables.events_after(started, SPECTATOR, 0, limit=5, every_view=False).items
+    assert isinstance(a, WatchRun) and isinstance(b, WatchRun)
+    assert a == b and a is not b and [e.version for e in a.events] == [1, 2, 3, 4, 5]
+    (c,) = tables.events_after(started, SPECTATOR, 8, every_view=False).items
+    (d,) = tables.events_after(started, SPECTATOR, 8, every_view=False).items
+    assert c is d and [e.version for e in c.events] == [9, 10, 11]

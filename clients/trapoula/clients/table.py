@@ -27,6 +27,7 @@ Commands are plain dicts, the payloads of a view's ``legal`` list (``{"kind": "p
 
 from __future__ import annotations
 
+import collections
 import json
 import logging
 import random
@@ -614,6 +615,7 @@ class Watch:
     ) -> None:
         self._call = call
         self._batch = batch
+        self._pending: collections.deque[Update] = collections.deque()
         self._cancelled = threading.Event()
         self._lock = threading.Lock()
         self._client = client
@@ -653,6 +655,18 @@ class Watch:
         """The server the stream is (or was last) open on."""
         return self._target
 
+    def _received(self, call: Iterable[table_pb2.WatchTableResponse]) -> Iterator[Update]:
+        """The updates of ``call``'s messages (:func:`_updates`), those of a batched message not
+        yet yielded kept on the watch: a caller that stops iterating in the middle of a message
+        and iterates again gets the rest of it first."""
+        pending = self._pending
+        while pending:
+            yield pending.popleft()
+        for message in call:
+            pending.extend(_updates((message,)))
+            while pending:
+                yield pending.popleft()
+
     def __iter__(self) -> Iterator[Update]:
         outage: _Outage | None = None
         opened = time.monotonic()
@@ -660,7 +674,7 @@ class Watch:
         while True:
             call = self._call
             try:
-                for update in _updates(call):
+                for update in self._received(call):
                     if update.version <= self._version:
                         continue  # already yielded before the stream was re-opened
                     if outage is not None:

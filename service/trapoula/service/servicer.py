@@ -40,6 +40,7 @@ from trapoula.service.loopacts import LoopActs
 from trapoula.service.metrics import Metrics
 from trapoula.service.recording import forget_oldest
 from trapoula.service.servicecalls import Context, ReadCalls, abort_call, call_token
+from trapoula.service.views import SHARED_RUN_EVENTS
 
 T = TypeVar("T")
 
@@ -50,6 +51,8 @@ POLL_SHARED = 0.5
 """A watcher's poll takes the table in memory instead of asking the store when the process read
 the table from the store less than this share of the poll interval ago (another watcher of the
 table polling at the same moment, as the watchers woken by one save do)."""
+WATCH_EVENTS = 1000
+"""Most events one read of a watch gives (one message each); the stream then reads again."""
 BATCH_EVENTS = 200
 """Most events in one message of a batched watch (``WatchTableRequest.batch``)."""
 ENCODED_KEPT = 4096
@@ -249,7 +252,7 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
             principal = await self._run(self.tables.authenticate, table_id, call_token(context))
             after = int(request.from_version)
             every_view = not request.batch
-            limit = 1000 if every_view else BATCH_EVENTS
+            limit = WATCH_EVENTS if every_view else BATCH_EVENTS
             batch: WatchBatch | None = None
             while True:
                 if self.fanout.closed:
@@ -292,6 +295,8 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
     def encoded(self, item: WatchItem | WatchRun) -> bytes:
         """The ``WatchTableResponse`` of ``item``, serialised once for every stream that sends this
         same rendering (the watchers who see a table alike share ``item``, :mod:`~trapoula.service.views`)."""
+        if isinstance(item, WatchRun) and len(item.before) >= SHARED_RUN_EVENTS:  # a catch-up: one stream's
+            return convert.watch_response(item).SerializeToString()
         key = id(item)
         cached = self._encoded.get(key)
         if cached is not None and cached[0] is item:

@@ -22,6 +22,10 @@ from trapoula.service.principals import Principal
 from trapoula.service.recording import Table, forget_oldest, state_at
 from trapoula.service.tablestate import TableState, apply_entry
 
+SHARED_RUN_EVENTS = 16
+"""A batched watch's run of at most this many events is shared by the watchers who see the table
+alike (kept in :attr:`Table.renders`, its bytes in the servicer's cache); a longer one is a
+watcher's catch-up, made for it alone."""
 SEEN_PER_RENDER = 8
 """Events redacted for a viewer that cost about one rendering of its view (what a batched watch's
 run counts, :func:`renders_missing`)."""
@@ -269,8 +273,9 @@ def _shared_item(table: Table, seq: int, principal: Principal, position: int) ->
 
 def _run(table: Table, principal: Principal, picked: list[tuple[int, Entry, int]]) -> WatchRun:
     """The events ``picked`` (``(seq, entry, position)``, at least one) as one run, rendered after
-    the last only; shared, while the last is recent, with every watcher who sees the table alike and
-    is sent the same events (their streams serialise it once)."""
+    the last only; shared, while the last is recent and the run short (:data:`SHARED_RUN_EVENTS`),
+    with every watcher who sees the table alike and is sent the same events (their streams
+    serialise it once)."""
     viewer = principal.viewer
     seq, entry, position = picked[-1]
     key = ((principal.kind, viewer), picked[0][2])
@@ -286,7 +291,7 @@ def _run(table: Table, principal: Principal, picked: list[tuple[int, Entry, int]
         item = _shared_item(table, s, principal, p)
         before.append(item.event if item is not None else seen(e, viewer, p))
     run = WatchRun(tuple(before), last)
-    if seq > table.state.version - table.recent_states:  # only the recent ones are shared
+    if len(picked) <= SHARED_RUN_EVENTS and seq > table.state.version - table.recent_states:  # recent, short
         _shared(table, seq)[key] = run
     return run
 
