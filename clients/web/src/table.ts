@@ -153,9 +153,14 @@ class TablePage {
       try {
         // from a few events back, so that the log shows what happened just before
         const from = this.logged.size === 0 ? Math.max(this.version - BACKLOG, 0) : Math.max(this.version, 0);
-        for await (const update of this.client.watch(this.tableId, from, stream.signal)) {
+        // batched: a save's events come in one message, with the view after the last only
+        const waiting: Update[] = [];
+        for await (const update of this.client.watch(this.tableId, from, stream.signal, { batch: true })) {
           if (navigator.onLine) status("");
-          this.note(update);
+          waiting.push(update);
+          if (Object.keys(update.view).length === 0) continue; // more of this message follows
+          for (const each of waiting) this.note(each, update.view);
+          waiting.length = 0;
           this.apply(update);
         }
         return; // the match is over
@@ -189,10 +194,11 @@ class TablePage {
     this.stream?.abort();
   };
 
-  private note(update: Update): void {
+  /** Log `update`'s event, naming the seats as `view` (the view after its message) does. */
+  private note(update: Update, view: ViewJson): void {
     if (!update.event || this.logged.has(update.version)) return;
     this.logged.add(update.version);
-    const line = eventNode(update.event.name, update.event.payload, this.names(update.view));
+    const line = eventNode(update.event.name, update.event.payload, this.names(view));
     if (!line) return;
     line.dataset.version = String(update.version);
     line.dataset.event = update.event.name;

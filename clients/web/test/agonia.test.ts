@@ -184,6 +184,12 @@ describe("the web page", () => {
 
     // 4D is played: CardPlayed and TurnStarted (versions 10 and 11), bob to move
     await page.waitForSelector('#main[data-version="11"][data-my-turn="false"]');
+    // the page's watch is batched: 10 and 11 come in one message with the view after 11 only, and
+    // the log names the seat of 10 from that view (TurnStarted, 11, is not logged)
+    const played = page.locator('#log li[data-version="10"]');
+    await played.waitFor();
+    expect(await played.getAttribute("data-event")).toBe("CardPlayed");
+    expect(await played.textContent()).toContain("ann: card played");
     const after = await seat.view(tableId);
     expect(after.version).toBe(11);
     expect([...(after.view.hand as string[])].sort()).toEqual(["5D", "6D", "AC", "AD", "AH", "AS"]);
