@@ -386,17 +386,14 @@ def _json(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"value": value}
 
 
-def _updates(call: Iterable[table_pb2.WatchTableResponse]) -> Iterator[Update]:
-    """The updates of a ``WatchTable`` call's messages: one a message, or (a batched watch) one
-    an event of ``events``, the message's view on the last and ``{}`` on the others."""
-    for message in call:
-        view = message.view if message.HasField("view") else None
-        if not message.events:
-            yield _update(message.event, view)
-            continue
-        last = len(message.events) - 1
-        for i, event in enumerate(message.events):
-            yield _update(event, view if i == last else None)
+def _updates(message: table_pb2.WatchTableResponse) -> list[Update]:
+    """The updates of one ``WatchTable`` message: its event, or (a batched watch) one an event of
+    ``events``, the message's view on the last and ``{}`` on the others."""
+    view = message.view if message.HasField("view") else None
+    if not message.events:
+        return [_update(message.event, view)]
+    last = len(message.events) - 1
+    return [_update(event, view if i == last else None) for i, event in enumerate(message.events)]
 
 
 def _update(event: table_pb2.Event, view: table_pb2.View | None) -> Update:
@@ -663,7 +660,7 @@ class Watch:
         while pending:
             yield pending.popleft()
         for message in call:
-            pending.extend(_updates((message,)))
+            pending.extend(_updates(message))
             while pending:
                 yield pending.popleft()
 
