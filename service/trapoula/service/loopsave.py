@@ -187,19 +187,17 @@ class LoopSaver:
             raise NotOnLoop("a value the statement cannot hold as a literal")
         try:
             connection = await self._connect()
-            try:
-                async with psycopg.AsyncClientCursor(connection) as cursor:
-                    await cursor.execute(sql)
-                    cursor.nextset()
-                    await cursor.fetchone()
-            except psycopg.OperationalError:
-                if connection.broken:
-                    self._connection = None
-                    with contextlib.suppress(Exception):
-                        await connection.close()
-                raise
         except psycopg.Error as exc:
             raise library_error(exc) from exc
+        try:
+            refused = await simple_query(connection.pgconn, sql)
+        except psycopg.Error as exc:  # the connection failed under the statement: a new one next time
+            self._connection = None
+            with contextlib.suppress(Exception):
+                await connection.close()
+            raise library_error(exc) from exc
+        if refused is not None:
+            raise refused
 
     async def _connect(self) -> Any:
         """The saves' connection (autocommit), opened on first use and again after it broke.
@@ -221,6 +219,61 @@ class LoopSaver:
             raise NotOnLoop("the session's settings forbid literals")
         self._connection = connection
         return connection
+
+
+async def simple_query(pgconn: Any, sql: bytes) -> Exception | None:
+    """Send ``sql`` as one simple-query message on the libpq connection ``pgconn`` (psycopg's
+    ``pq.PGconn``, nonblocking, idle, autocommit) and read all its results, waiting for the socket
+    on the running loop: a save costs the driver's calls and no more (no cursor, no query object).
+
+    Returns the eventsourcing library's error for the first statement PostgreSQL refused
+    (``IntegrityError`` for an integrity violation, SQLSTATE class 23; ``OperationalError`` for any
+    other, such as a lock or statement timeout), None when every statement succeeded: the
+    connection is idle again either way.
+
+    Raises:
+        psycopg.OperationalError: the connection failed (closed by the server, cut); it is unusable.
+    """
+    from psycopg import pq
+
+    loop = asyncio.get_running_loop()
+    fd = pgconn.socket
+    pgconn.send_query(sql)
+    while pgconn.flush():  # the message is not all sent: wait to write (and read what the server sends)
+        await _socket_ready(loop, fd, write=True)
+        pgconn.consume_input()
+    refused: Exception | None = None
+    while True:
+        while pgconn.is_busy():
+            await _socket_ready(loop, fd)
+            pgconn.consume_input()
+        result = pgconn.get_result()
+        if result is None:
+            return refused
+        if result.status == pq.ExecStatus.FATAL_ERROR and refused is None:
+            sqlstate = (result.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode("ascii", "replace")
+            message = (result.error_message or b"").decode("utf-8", "replace").strip()
+            error = persistence.IntegrityError if sqlstate.startswith("23") else persistence.OperationalError
+            refused = error(f"{message} (SQLSTATE {sqlstate})")
+
+
+async def _socket_ready(loop: asyncio.AbstractEventLoop, fd: int, *, write: bool = False) -> None:
+    """Wait until ``fd`` can be read (or, with ``write``, read or written)."""
+    ready = loop.create_future()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(fd, wake)
+    if write:
+        loop.add_writer(fd, wake)
+    try:
+        await ready
+    finally:
+        loop.remove_reader(fd)
+        if write:
+            loop.remove_writer(fd)
 
 
 def _settle(pending: _Pending, error: BaseException | None) -> None:
