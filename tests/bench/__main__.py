@@ -39,6 +39,7 @@ from rich.table import Table
 
 from trapoula.clients.load import LoadResult
 from trapoula.domain.registry import GAMES
+from trapoula.service import eventloop
 
 from . import bare, calls, domain, loads, store
 from .figures import (
@@ -636,6 +637,7 @@ def _machine() -> dict[str, str]:
         "eventsourcing-sqlalchemy": of("eventsourcing-sqlalchemy"),
         "sqlalchemy": of("sqlalchemy"),
         "psycopg": of("psycopg"),
+        "event_loop": eventloop.loop_name(),
     }
 
 
@@ -824,7 +826,7 @@ def report(results: Results, plan: Plan, out: Console) -> None:
     out.print(
         f"grpcio {m.get('grpcio')}, protobuf {m.get('protobuf')}, eventsourcing {m.get('eventsourcing')}, "
         f"SQLAlchemy {m.get('sqlalchemy')}, psycopg {m.get('psycopg')}, PostgreSQL {m.get('postgresql', '-')}, "
-        f"open_spiel {m.get('open_spiel', '-')}",
+        f"open_spiel {m.get('open_spiel', '-')}; event loop (servers and bare server) {m.get('event_loop', '-')}",
         highlight=False,
     )
 

@@ -1,0 +1,57 @@
+"""The event loop a server runs on: uvloop where it is installed, else asyncio's own.
+
+Everything the server does on its loop (gRPC's completions, the streams' wake-ups, the loop's
+saves and the store's notifications) goes through the loop's scheduling: ``call_soon``, futures,
+tasks, ``epoll``.  asyncio's own loop does that in Python; uvloop (libuv, in Cython) does it in C,
+and grpc.aio supports it.  Counted in instructions (``valgrind --tool=callgrind``, one table of
+two seats on PostgreSQL, docs/benchmarks.md), an ``Act`` costs the server about a seventh less on
+uvloop, and a bare grpc.aio unary call about two fifths less.
+
+uvloop comes with the server's extra on Linux and macOS (it has no Windows build); where it is
+missing the server runs on asyncio's loop, with the same behaviour.  Every server of a process
+(``trapoula serve``, the tests' servers in threads, the bench's bare server) makes its loop here,
+so they all run on the same kind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop]:
+    """The function making a new event loop: ``uvloop.new_event_loop`` where uvloop imports, else
+    ``asyncio.new_event_loop``."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop
+    return uvloop.new_event_loop
+
+
+def loop_name() -> str:
+    """What :func:`loop_factory` makes, for the log: ``uvloop 0.23.0`` or ``asyncio``."""
+    try:
+        import uvloop
+    except ImportError:
+        return "asyncio"
+    return f"uvloop {getattr(uvloop, '__version__', '?')}"
+
+
+def new_event_loop() -> asyncio.AbstractEventLoop:
+    """A new event loop of the kind :func:`loop_factory` makes (not set as the thread's current)."""
+    return loop_factory()()
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """Run ``main`` to its end in a new event loop of that kind, as ``asyncio.run`` does (the loop
+    closed afterwards, its async generators and default executor shut down); returns its result.
+
+    Raises:
+        BaseException: what ``main`` raises (``KeyboardInterrupt`` included).
+    """
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+        return runner.run(main)
