@@ -11,7 +11,7 @@ WEB_STAMP := $(WEB)/node_modules/.installed
 WEB_PAGE := service/trapoula/service/web/index.html
 WEB_SOURCES := $(WEB)/index.html $(WEB)/vite.config.ts $(wildcard $(WEB)/src/*) $(wildcard $(TS)/src/*.ts) protos/trapoula/api/v1/*.proto
 
-.PHONY: help install tsinstall web webinstall webtest screenshots wheel proto test test-fast check imports lint fmt typecheck protolint protoimage tsclient demo serve play golden docs bench clean image compose-config
+.PHONY: help install tsinstall web webinstall webtest screenshots wheel proto test test-fast check imports lint fmt typecheck protolint protoimage tsclient demo serve play golden docs bench bench-instructions clean image compose-config
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -124,6 +124,9 @@ bench: $(STAMP)  ## measure domain, replay, Act over gRPC, fan-out, paced load, 
 		--only-binary :all: --timeout 20 --retries 1 open_spiel >/dev/null 2>&1 || \
 		echo "bench: open_spiel did not install (no network, or no wheel for this Python): its reference is skipped"
 	PYTHONPATH=tests $(PY) -m bench $(BENCH_FLAGS)
+
+bench-instructions: $(STAMP)  ## count the server's instructions per Act and per bare call under valgrind (steady where CPU time drifts; about 4 minutes; docs/benchmarks.md)
+	PYTHONPATH=tests $(PY) -m bench.instructions $(BENCH_FLAGS)
 
 image:  ## build the server image (needs a Docker engine)
 	docker build -f deploy/Dockerfile -t trapoula .
