@@ -1,7 +1,8 @@
 """``trapoula.service.eventloop``: the server's loop is uvloop where it imports, else asyncio's own.
 
 * With uvloop installed (the server extra on Linux and macOS, as here): a new loop is a
-  ``uvloop.Loop``, named ``uvloop <version>`` for the serving line.
+  ``uvloop.Loop``, named ``uvloop <version>`` for the serving line; a loop given is named by its
+  own kind (an asyncio loop: ``asyncio``).
 * With uvloop missing (``import uvloop`` fails, as on Windows): asyncio's own selector loop,
   named ``asyncio``; nothing else changes.
 * ``run`` runs a coroutine to its end in a loop of that kind and returns its result; what the
@@ -27,6 +28,19 @@ def test_with_uvloop_installed_a_new_loop_is_uvloops() -> None:
     finally:
         loop.close()
     assert eventloop.loop_name() == f"uvloop {uvloop.__version__}"
+
+
+def test_the_name_is_that_of_the_loop_given_whatever_is_installed() -> None:
+    """The serving line names the loop that runs: a server started on asyncio's loop by a client
+    (``trapoula demo``) says asyncio although uvloop is installed."""
+    mine = asyncio.new_event_loop()
+    theirs = uvloop.new_event_loop()
+    try:
+        assert eventloop.loop_name(mine) == "asyncio"
+        assert eventloop.loop_name(theirs) == f"uvloop {uvloop.__version__}"
+    finally:
+        mine.close()
+        theirs.close()
 
 
 def test_without_uvloop_the_loop_is_asyncios_own(monkeypatch: pytest.MonkeyPatch) -> None:

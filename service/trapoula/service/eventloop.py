@@ -8,9 +8,10 @@ two seats on PostgreSQL, docs/benchmarks.md), an ``Act`` costs the server about 
 uvloop, and a bare grpc.aio unary call about two fifths less.
 
 uvloop comes with the server's extra on Linux and macOS (it has no Windows build); where it is
-missing the server runs on asyncio's loop, with the same behaviour.  Every server of a process
-(``trapoula serve``, the tests' servers in threads, the bench's bare server) makes its loop here,
-so they all run on the same kind.
+missing the server runs on asyncio's loop, with the same behaviour.  ``trapoula serve``, the
+tests' servers in threads and the bench's bare server make their loops here, so they run on the
+same kind; ``trapoula demo`` and ``trapoula play`` run their server on their own client's loop.
+The serving line names the loop that runs (:func:`loop_name`).
 """
 
 from __future__ import annotations
@@ -32,12 +33,16 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop]:
     return uvloop.new_event_loop
 
 
-def loop_name() -> str:
-    """What :func:`loop_factory` makes, for the log: ``uvloop 0.23.0`` or ``asyncio``."""
-    try:
-        import uvloop
-    except ImportError:
+def loop_name(loop: asyncio.AbstractEventLoop | None = None) -> str:
+    """The kind of ``loop`` (default: of the loops :func:`loop_factory` makes), for the log:
+    ``uvloop 0.23.0`` or ``asyncio``."""
+    if loop is None:
+        loop = new_event_loop()
+        loop.close()
+    if not type(loop).__module__.startswith("uvloop"):
         return "asyncio"
+    import uvloop
+
     return f"uvloop {getattr(uvloop, '__version__', '?')}"
 
 

@@ -372,7 +372,7 @@ async def serve(
             bound,
             display_url(settings.database_url),
             schema,
-            eventloop.loop_name(),
+            eventloop.loop_name(asyncio.get_running_loop()),
         )
         public = signing.public_key_hex(tables.signing_key)
         log.info("records signed with key %s (ed25519 %s; verify --key)", signing.key_id(public), public)
