@@ -39,7 +39,6 @@ from rich.table import Table
 
 from trapoula.clients.load import LoadResult
 from trapoula.domain.registry import GAMES
-from trapoula.service import eventloop
 
 from . import bare, calls, domain, loads, store
 from .figures import (
@@ -639,7 +638,6 @@ def _machine() -> dict[str, str]:
         "eventsourcing-sqlalchemy": of("eventsourcing-sqlalchemy"),
         "sqlalchemy": of("sqlalchemy"),
         "psycopg": of("psycopg"),
-        "event_loop": eventloop.loop_name(),
     }
 
 
@@ -828,7 +826,7 @@ def report(results: Results, plan: Plan, out: Console) -> None:
     out.print(
         f"grpcio {m.get('grpcio')}, protobuf {m.get('protobuf')}, eventsourcing {m.get('eventsourcing')}, "
         f"SQLAlchemy {m.get('sqlalchemy')}, psycopg {m.get('psycopg')}, PostgreSQL {m.get('postgresql', '-')}, "
-        f"open_spiel {m.get('open_spiel', '-')}; event loop (servers and bare server) {m.get('event_loop', '-')}",
+        f"open_spiel {m.get('open_spiel', '-')}",
         highlight=False,
     )
 

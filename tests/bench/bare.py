@@ -1,8 +1,6 @@
 """The bare ``grpc.aio`` baselines: a unary call and server-stream messages with no work behind
 them, served by ``python -m bench --bare-server`` (:func:`serve_bare`) in its own process, whose
-CPU time is what they cost.  It runs on the event loop trapoula's server runs on
-(:mod:`trapoula.service.eventloop`: uvloop where installed), so a ratio to it counts trapoula's
-own work, not a difference of loops.
+CPU time is what they cost.
 
 * :data:`UNARY_METHOD` (a generic unary handler on raw bytes, no protobuf): the request's first
   4 bytes (big-endian) say how long the reply is; the reply is that many bytes, made once per
@@ -36,7 +34,6 @@ from dataclasses import dataclass
 import grpc
 
 from trapoula.clients.load import CHANNEL_OPTIONS
-from trapoula.service import eventloop
 
 from .figures import CpuPerCall, Window, cpu_over_window
 
@@ -170,7 +167,7 @@ async def _serve_bare() -> None:
 def serve_bare() -> None:
     """Serve the bare methods on a free port of 127.0.0.1 until SIGTERM; print
     ``bare serving on HOST:PORT`` once serving."""
-    eventloop.run(_serve_bare())
+    asyncio.run(_serve_bare())
 
 
 # --------------------------------------------------------------------------- the client

@@ -23,7 +23,6 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.clients.cli import main
 from trapoula.domain.chain import GENESIS, event_hash
-from trapoula.service import eventloop
 from trapoula.service.application import OWNER, Tables
 from trapoula.service.projection import Projection
 from trapoula.service.readmodels import ReadModels
@@ -49,7 +48,7 @@ class ServerThread:
     ) -> None:
         self.tables, self.read_models = tables, read_models
         self.options: dict[str, Any] = {"poll_seconds": poll_seconds, **options}
-        self.loop = eventloop.new_event_loop()  # the kind trapoula serve runs on
+        self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="test-grpc-loop", daemon=True)
         self.server: grpc.aio.Server | None = None
         self.port = 0

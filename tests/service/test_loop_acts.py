@@ -39,7 +39,6 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.api.v1 import table_pb2_grpc
 from trapoula.clients.errors import CommandRejected
 from trapoula.clients.table import TableClient
-from trapoula.service import eventloop
 from trapoula.service.application import OWNER, Tables
 from trapoula.service.loopacts import LoopActs
 from trapoula.service.loopsave import LoopSaver
@@ -94,7 +93,7 @@ def pg_tables(postgres_store: Any) -> Iterator[Tables]:
 
 def _acts(tables: Tables) -> tuple[LoopActs, asyncio.AbstractEventLoop]:
     """A :class:`LoopActs` of ``tables`` on a new event loop (the caller closes the loop)."""
-    loop = eventloop.new_event_loop()
+    loop = asyncio.new_event_loop()
     saver = LoopSaver.for_engine(tables.store.recorder, tables.store.engine, tables.store.batched)
     assert saver is not None
     return LoopActs(tables, saver, _Inline()), loop
@@ -289,7 +288,7 @@ def test_the_follower_on_the_loop_announces_other_saves_and_comes_back_after_a_c
     (version 12 on) while A listens again from a thread: the save is announced all the same, and
     the loop reads the new connection once it is back: B's next table is announced from the loop."""
     a, b = postgres_store.open(), postgres_store.open()
-    loop = eventloop.new_event_loop()
+    loop = asyncio.new_event_loop()
     runner = threading.Thread(target=loop.run_forever, name="test-follow-loop", daemon=True)
     runner.start()
     heard: list[tuple[str, int, str]] = []

@@ -14,13 +14,14 @@ on the event loop, without a cursor (PostgreSQL).
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import psycopg
 import pytest
 from eventsourcing import persistence
 
-from trapoula.service import eventloop, loopsave
+from trapoula.service import loopsave
 from trapoula.service.loopsave import simple_query
 
 pytestmark = pytest.mark.postgres
@@ -41,7 +42,7 @@ def _run(postgres_store: Any, body: Any) -> Any:
         finally:
             await connection.close()
 
-    return eventloop.run(main())
+    return asyncio.run(main())
 
 
 async def _rows(connection: Any) -> list[tuple[int, str]]:
@@ -126,4 +127,4 @@ def test_a_connection_the_server_ended_raises_the_driver_error(postgres_store: A
         finally:
             await connection.close()
 
-    assert eventloop.run(main())
+    assert asyncio.run(main())

@@ -33,7 +33,7 @@ from grpc_reflection.v1alpha import reflection
 
 from trapoula.api.v1 import table_pb2
 from trapoula.domain import signing
-from trapoula.service import eventloop, logs, redaction
+from trapoula.service import logs, redaction
 from trapoula.service.application import Tables
 from trapoula.service.collector import serving_collector
 from trapoula.service.connect import ConnectServer, connect_app
@@ -367,12 +367,7 @@ async def serve(
         bound = display_address(settings.address, port)
         schema = f", schema {settings.database_schema}" if settings.database_schema else ""
         log.info(
-            "trapoula serving %s on %s, store %s%s, event loop %s",
-            SERVICE_NAME,
-            bound,
-            display_url(settings.database_url),
-            schema,
-            eventloop.loop_name(asyncio.get_running_loop()),
+            "trapoula serving %s on %s, store %s%s", SERVICE_NAME, bound, display_url(settings.database_url), schema
         )
         public = signing.public_key_hex(tables.signing_key)
         log.info("records signed with key %s (ed25519 %s; verify --key)", signing.key_id(public), public)
@@ -435,10 +430,9 @@ def run(
     connect_ready: Callable[[str], None] | None = None,
     web_ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve in a new event loop (uvloop where installed, :mod:`~trapoula.service.eventloop`) until
-    interrupted (the blocking form of :func:`serve`), with the garbage collector tuned for serving
-    (:func:`~trapoula.service.collector.serving_collector`)."""
+    """Serve in a new event loop until interrupted (the blocking form of :func:`serve`), with the
+    garbage collector tuned for serving (:func:`~trapoula.service.collector.serving_collector`)."""
     with serving_collector():
-        eventloop.run(
+        asyncio.run(
             serve(settings, ready=ready, metrics_ready=metrics_ready, connect_ready=connect_ready, web_ready=web_ready)
         )
