@@ -40,7 +40,6 @@ from trapoula.service.loopacts import LoopActs
 from trapoula.service.metrics import Metrics
 from trapoula.service.recording import forget_oldest
 from trapoula.service.servicecalls import Context, ReadCalls, abort_call, call_token
-from trapoula.service.views import SHARED_RUN_EVENTS
 
 T = TypeVar("T")
 
@@ -295,7 +294,7 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
     def encoded(self, item: WatchItem | WatchRun) -> bytes:
         """The ``WatchTableResponse`` of ``item``, serialised once for every stream that sends this
         same rendering (the watchers who see a table alike share ``item``, :mod:`~trapoula.service.views`)."""
-        if isinstance(item, WatchRun) and len(item.before) >= SHARED_RUN_EVENTS:  # a catch-up: one stream's
+        if isinstance(item, WatchRun) and not item.shareable:  # a catch-up: one stream's
             return convert.watch_response(item).SerializeToString()
         key = id(item)
         cached = self._encoded.get(key)

@@ -90,6 +90,12 @@ class WatchRun:
         """Every event of the run, in order."""
         return (*self.before, self.last.event)
 
+    @property
+    def shareable(self) -> bool:
+        """Short enough (at most :data:`SHARED_RUN_EVENTS` events) to be shared by the watchers who
+        see the table alike and serialised once for them; a longer run is one watcher's catch-up."""
+        return len(self.before) < SHARED_RUN_EVENTS
+
 
 @dataclass(frozen=True, slots=True)
 class WatchBatch:
@@ -291,7 +297,7 @@ def _run(table: Table, principal: Principal, picked: list[tuple[int, Entry, int]
         item = _shared_item(table, s, principal, p)
         before.append(item.event if item is not None else seen(e, viewer, p))
     run = WatchRun(tuple(before), last)
-    if len(picked) <= SHARED_RUN_EVENTS and seq > table.state.version - table.recent_states:  # recent, short
+    if run.shareable and seq > table.state.version - table.recent_states:  # short, and recent
         _shared(table, seq)[key] = run
     return run
 
