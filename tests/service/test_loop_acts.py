@@ -8,7 +8,8 @@ suit, R4.1) and makes versions 10 and 11 (``CardPlayed``, ``TurnStarted``); 5C i
 * Over gRPC, a seat's moves run on the loop: each is counted there, a repeated command id returns
   the first result and stores nothing, a refusal goes to the store's threads and is answered as
   before (``FAILED_PRECONDITION``, R4.1), and the log stored equals the one in memory, chained.
-* Saves of ten tables sent together go in one batch (one transaction).
+* Saves of ten tables sent together go in one batch (one transaction); saves of tables close
+  together wait a moment for each other, a table saving alone never waits.
 * A batch holding a save that lost its race to another replica: the other tables' saves are
   stored from the loop, the loser's command goes to a thread, which decides it again on the
   store's latest state; every log stays gap-free and chained, each command in it once.
@@ -91,10 +92,11 @@ def pg_tables(postgres_store: Any) -> Iterator[Tables]:
         app.close()
 
 
-def _acts(tables: Tables) -> tuple[LoopActs, asyncio.AbstractEventLoop]:
-    """A :class:`LoopActs` of ``tables`` on a new event loop (the caller closes the loop)."""
+def _acts(tables: Tables, **waits: float) -> tuple[LoopActs, asyncio.AbstractEventLoop]:
+    """A :class:`LoopActs` of ``tables`` on a new event loop (the caller closes the loop); ``waits``
+    go to the saver (``gather_seconds``, ``siblings_seconds``)."""
     loop = asyncio.new_event_loop()
-    saver = LoopSaver.for_engine(tables.store.recorder, tables.store.engine, tables.store.batched)
+    saver = LoopSaver.for_engine(tables.store.recorder, tables.store.engine, tables.store.batched, **waits)
     assert saver is not None
     return LoopActs(tables, saver, _Inline()), loop
 
@@ -170,6 +172,53 @@ def test_ten_tables_moved_together_are_saved_in_one_batch(
     assert pg_tables.store.batches - before == 1
     assert (acts.on_loop, acts.handed) == (10, 0)
     for tid, _, _ in made:
+        assert _same_log(postgres_store, pg_tables, tid)[9:] == ["CardPlayed", "TurnStarted"]
+
+
+def test_saves_of_tables_close_together_wait_for_each_other_and_a_table_alone_never_waits(
+    postgres_store: Any, pg_tables: Tables, deal: dict[str, Any]
+) -> None:
+    """A saver waiting 0.5 s for company (``gather_seconds``) once saves of two tables came less
+    than 60 s apart (``siblings_seconds``).  At table X, seat 0's 4D (R4.1: versions 10, 11) and
+    then seat 1's draw (version 12, ``CardsDrawn``) are each sent at once: the first save of all,
+    then a save of the same table (nobody else saves).  Seat 0's 4D at Y then comes after X's
+    saves: the sender waits, and seat 0's 4D at Z, made 0.05 s later, joins it: one batch for Y
+    and Z (one transaction), each table at version 11 in the store."""
+    (x, x0, x1), (y, y0, _), (z, z0, _) = (_table(pg_tables, deal) for _ in range(3))
+    acts, loop = _acts(pg_tables, gather_seconds=0.5, siblings_seconds=60.0)
+    saver = acts.saver
+    store = pg_tables.store
+    try:
+
+        async def play() -> tuple[list[int], list[int], int]:
+            try:
+                batches, gathered, versions = [], [], []
+                for tid, token, move in ((x, x0, {"kind": "play", "card": "4D"}), (x, x1, {"kind": "draw"})):
+                    before = store.batches
+                    result = await acts.act(tid, token, "m", move)
+                    versions.append(result.version)
+                    batches.append(store.batches - before)
+                    gathered.append(saver.gathered)
+                before = store.batches
+
+                async def later() -> Any:
+                    await asyncio.sleep(0.05)
+                    return await acts.act(z, z0, "m", {"kind": "play", "card": "4D"})
+
+                on_y, on_z = await asyncio.gather(acts.act(y, y0, "m", {"kind": "play", "card": "4D"}), later())
+                versions += [on_y.version, on_z.version]
+                return versions, batches + gathered, store.batches - before
+            finally:
+                await saver.close()
+
+        versions, alone, together = loop.run_until_complete(play())
+    finally:
+        loop.close()
+    assert versions == [11, 12, 11, 11]
+    assert alone == [1, 1, 0, 0]  # X's two saves: a batch each, neither waited
+    assert together == 1 and saver.gathered == 1  # Y's and Z's: one batch, after one wait
+    assert _same_log(postgres_store, pg_tables, x)[9:] == ["CardPlayed", "TurnStarted", "CardsDrawn"]
+    for tid in (y, z):
         assert _same_log(postgres_store, pg_tables, tid)[9:] == ["CardPlayed", "TurnStarted"]
 
 
