@@ -20,6 +20,8 @@ suit, R4.1) and makes versions 10 and 11 (``CardPlayed``, ``TurnStarted``); 5C i
 * The follower on the loop: another replica's save is announced by the loop's thread, its own
   skipped; with its connection cut, a thread listens again, announces what was saved meanwhile
   and hands the new connection back to the loop.
+* While the follower listens, the watches' polls of an idle table take it in memory and ask the
+  store nothing; after its connection is cut, they ask the store again.
 """
 
 from __future__ import annotations
@@ -366,3 +368,44 @@ def test_the_follower_on_the_loop_announces_other_saves_and_comes_back_after_a_c
 
 async def _start(tables: Tables, loop: asyncio.AbstractEventLoop) -> bool:
     return tables.follow_store(loop)
+
+
+def test_with_the_follower_listening_the_polls_of_an_idle_table_ask_no_store_and_after_a_cut_they_do(
+    postgres_store: Any, pg_tables: Tables
+) -> None:
+    """Five spectators of a table where nothing happens, on a server polling every 0.2 s whose
+    loop follows the store: 25 polls and more take the table in memory and ask the store nothing
+    (no save can have been missed).  Once the database ends the follower's connection, the polls
+    ask the store again (until ``RESTEADY_SECONDS`` after it listened again)."""
+    tables = pg_tables
+    table_id, _owner = tables.create_table("agonia", 2, {"target_points": 0})
+    recorder = tables.store.recorder
+    select = recorder.select_events
+    counts = {"reads": 0, "in_memory": 0}
+    watch_in_memory = tables.watch_in_memory
+
+    def read(*args: Any, **kwargs: Any) -> Any:
+        counts["reads"] += 1
+        return select(*args, **kwargs)
+
+    def in_memory(*args: Any, **kwargs: Any) -> Any:
+        counts["in_memory"] += 1
+        return watch_in_memory(*args, **kwargs)
+
+    with ServerThread(tables, poll_seconds=0.2) as server:
+        assert asyncio.run_coroutine_threadsafe(_start(tables, server.loop), server.loop).result(10)
+        recorder.select_events = read  # type: ignore[method-assign]
+        tables.watch_in_memory = in_memory  # type: ignore[method-assign]
+        with grpc.insecure_channel(server.address) as channel:
+            stub = table_pb2_grpc.TableServiceStub(channel)
+            streams = [stub.WatchTable(pb.WatchTableRequest(table_id=table_id)) for _ in range(5)]
+            assert [next(s).event.name for s in streams] == ["TableCreated"] * 5
+            reads_open = counts["reads"]
+            polls_open = counts["in_memory"]
+            _until(lambda: counts["in_memory"] - polls_open >= 25, "fewer than 25 polls")
+            assert counts["reads"] == reads_open  # the follower listens: no poll asked the store
+            assert _terminate(postgres_store.url, f'LISTEN "{postgres_store.schema}_') == 1
+            _until(lambda: counts["reads"] > reads_open, "no poll asked the store after the follower was cut")
+            assert not tables.follower.follows_since(time.monotonic())
+            for s in streams:
+                s.cancel()

@@ -18,8 +18,10 @@ When the connection breaks (the database restarts or the network drops) a thread
 again after :data:`FOLLOW_RETRY_SECONDS` (doubling up to :data:`FOLLOW_RETRY_MAX_SECONDS`) and
 then reads the notification log from the last id it had, so saves made meanwhile are announced
 late, never lost (with a loop, the loop reads the new connection once it is back); watchers also
-re-read the store on their own every few seconds.  SQLite cannot be listened to: there only this
-process's saves are announced.
+re-read the store on their own every few seconds, unless the follower has listened without a
+break since they last read (:meth:`StoreFollower.follows_since`: then no save can have been
+missed, and a watch's poll takes the table in memory).  SQLite cannot be listened to: there only
+this process's saves are announced.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from typing import Any
 
 from trapoula.service.recorder import parse_payload
@@ -43,6 +46,10 @@ WAKE_SECONDS = 0.5
 """How often the thread looks at its stop flag while no notification comes."""
 CATCH_UP_BATCH = 500
 """Notifications read at once when catching up."""
+RESTEADY_SECONDS = 30.0
+"""After the follower listens again, the watches' polls keep asking the store this long: a save
+committed during the break under a notification id below those already read (one held up in a
+frozen replica until the database ended its session) is found by them."""
 
 
 def first_line(exc: BaseException) -> str:
@@ -67,6 +74,9 @@ class StoreFollower:
         self._last = 0
         self._catch_from: int | None = None
         self._catching = False
+        self._steady_since: float | None = None
+        """``time.monotonic()`` from which every save is announced (listening without a break, no
+        catch-up pending); None while not (not started, cut off, catching up)."""
         self.skipped = 0
         """Notifications of this process's own saves, skipped."""
         self.announced = 0
@@ -86,6 +96,7 @@ class StoreFollower:
             return False
         self._last = self.store.recorder.max_notification_id() or 0
         connection = self._listen()
+        self._steady_since = time.monotonic()
         if loop is not None:
             self._loop = loop
             self._watch(connection)
@@ -93,8 +104,17 @@ class StoreFollower:
             self._start_thread(connection)
         return True
 
+    def follows_since(self, moment: float) -> bool:
+        """True when every save of every replica committed since ``moment`` (``time.monotonic()``)
+        was or will be announced: the follower has listened without a break since then (and for
+        :data:`RESTEADY_SECONDS` after it listened again), with no catch-up pending.  A watcher that
+        has waited since ``moment`` without a wake-up then missed nothing; False on SQLite."""
+        steady = self._steady_since
+        return steady is not None and steady <= moment
+
     def stop(self, timeout: float = 5.0) -> None:
         """Stop following and wait up to ``timeout`` seconds for the thread to end."""
+        self._steady_since = None
         self._stop.set()
         loop = self._loop
         if loop is not None and self._watched is not None:
@@ -148,6 +168,7 @@ class StoreFollower:
             while (notify := pgconn.notifies()) is not None:
                 self._notified(notify.extra.decode("utf-8", "replace"))
         except Exception as exc:
+            self._steady_since = None
             log.warning("lost the store's notifications (%s); listening again", first_line(exc))
             self._unwatch()
             if not self._stop.is_set():
@@ -175,6 +196,7 @@ class StoreFollower:
                     connection = self._listen()
                     log.info("following the store again from notification %d", self._last)
                     self._catch_up(self._last + 1)
+                    self._steady_since = time.monotonic() + RESTEADY_SECONDS
                     loop = self._loop
                     if loop is not None:  # back: the loop reads it from now on
                         try:
@@ -188,6 +210,7 @@ class StoreFollower:
                     if self._stop.is_set():
                         break
             except Exception as exc:
+                self._steady_since = None
                 log.warning("lost the store's notifications (%s); listening again in %.1fs", first_line(exc), delay)
                 if connection is not None:
                     _close(connection)
@@ -231,21 +254,26 @@ class StoreFollower:
         reading goes on from the earliest start asked)."""
         with self._last_lock:
             self._catch_from = start if self._catch_from is None else min(self._catch_from, start)
+            self._steady_since = None  # saves not announced yet: polls ask the store until caught up
             if self._catching:
                 return
             self._catching = True
         threading.Thread(target=self._catching_up, name="trapoula-catch-up", daemon=True).start()
 
     def _catching_up(self) -> None:
+        failed = False
         while True:
             with self._last_lock:
                 start, self._catch_from = self._catch_from, None
                 if start is None:
                     self._catching = False
+                    if not failed and self._watched is not None:
+                        self._steady_since = time.monotonic()
                     return
             try:
                 self._catch_up(start)
             except Exception as exc:  # watchers re-read the store on their own meanwhile
+                failed = True
                 log.warning("could not read the store's notification log (%s)", first_line(exc))
 
     def _catch_up(self, start: int) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
@@ -237,7 +238,9 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
 
         A stream woken by a save renders the new events from the table in memory; one that waited
         :attr:`poll_seconds` in vain re-reads the table from the store (in case a wake-up was
-        lost), unless the process read it less than :data:`POLL_SHARED` of that ago.
+        lost), unless the process read it less than :data:`POLL_SHARED` of that ago, or the store
+        follower has listened without a break since the wait began (PostgreSQL: no save can have
+        been missed; ``StoreFollower.follows_since``), when it takes the table in memory.
 
         The stream ends by itself once the match is over and its last event was sent.  A
         ``from_version`` beyond the table's version is ``OUT_OF_RANGE`` (``version_ahead``).  When
@@ -268,8 +271,9 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
                 if batch.over:
                     return
                 # woken by an announced save: the table in memory has it, and renders it without a thread
+                waited_from = time.monotonic()
                 woken = await self.fanout.wait(table_id, batch.head, timeout=self.poll_seconds)
-                if woken:
+                if woken or self.tables.follower.follows_since(waited_from):
                     batch = self.tables.watch_in_memory(table_id, principal, after, limit, every_view=every_view)
                     if batch is None:
                         read = functools.partial(
