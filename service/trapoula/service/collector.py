@@ -14,9 +14,16 @@ they live as long as the process, ``gc.freeze``), runs a young collection once
 :data:`THRESHOLDS` [0] new objects were made (a few milliseconds: it walks only the new objects
 still alive, which a busy server's calls keep to a few thousand whatever the threshold, so a
 high threshold makes few collections; at 2,000 the collector still took 5 to 8 % of the
-server's CPU under a closed-loop ``Act`` load), and runs a full collection
-only once in :data:`THRESHOLDS` [2] middle ones (once in 20 million new objects, about a quarter
-of an hour under the paced load, with Python's rule that the objects new since the last one make a quarter of the heap).
+server's CPU under a closed-loop ``Act`` load), a middle one at every other young one
+(:data:`THRESHOLDS` [1]), and a full collection only once in :data:`THRESHOLDS` [2] middle ones
+(once in 20 million new objects, about a quarter of an hour under the paced load, with Python's
+rule that the objects new since the last one make a quarter of the heap).
+
+The middle collections are frequent because most of what a move makes outlives a young
+collection (the renderings and states a table keeps for its watchers), so a middle collection
+walks everything made since the last one.  With one in ten young ones (Python's ratio) each
+paused every thread for 95 to 145 ms under the paced load (400 tables, 400 moves a second);
+with one in two, 30 to 50 ms, for the same time in the collector in all (docs/benchmarks.md).
 Cyclic garbage is still found: young cycles at once, older ones at the next full collection.
 """
 
@@ -26,7 +33,7 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
-THRESHOLDS = (20_000, 10, 100)
+THRESHOLDS = (20_000, 1, 500)
 """``gc.set_threshold`` while serving: new objects before a young collection, young collections
 before a middle one, middle ones before a full one (Python's defaults: 700, 10, 10)."""
 
