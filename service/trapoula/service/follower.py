@@ -47,7 +47,8 @@ WAKE_SECONDS = 0.5
 CATCH_UP_BATCH = 500
 """Notifications read at once when catching up."""
 RESTEADY_SECONDS = 30.0
-"""After the follower listens again, the watches' polls keep asking the store this long: a save
+"""After the follower listens again (or caught up after a notification it could not read), the
+watches' polls keep asking the store this long: a save
 committed during the break under a notification id below those already read (one held up in a
 frozen replica until the database ended its session) is found by them."""
 
@@ -168,9 +169,10 @@ class StoreFollower:
             while (notify := pgconn.notifies()) is not None:
                 self._notified(notify.extra.decode("utf-8", "replace"))
         except Exception as exc:
-            self._steady_since = None
             log.warning("lost the store's notifications (%s); listening again", first_line(exc))
             self._unwatch()
+            with self._last_lock:  # after the unwatch: a catch-up ending now sees no connection
+                self._steady_since = None
             if not self._stop.is_set():
                 self._start_thread(None)
 
@@ -268,7 +270,7 @@ class StoreFollower:
                 if start is None:
                     self._catching = False
                     if not failed and self._watched is not None:
-                        self._steady_since = time.monotonic()
+                        self._steady_since = time.monotonic() + RESTEADY_SECONDS
                     return
             try:
                 self._catch_up(start)

@@ -55,6 +55,10 @@ WATCH_EVENTS = 1000
 """Most events one read of a watch gives (one message each); the stream then reads again."""
 BATCH_EVENTS = 200
 """Most events in one message of a batched watch (``WatchTableRequest.batch``)."""
+MEMORY_POLLS = 3
+"""Most polls in a row a watch takes in memory while the store follower listens; the next asks
+the store all the same, so a listening connection that went silent without breaking (a stuck
+backend or proxy) delays a wake-up by at most this many poll intervals and one more."""
 ENCODED_KEPT = 4096
 """Stream messages kept serialised for the other streams that send the same one."""
 LOOP_REQUEST_BYTES = 1024
@@ -240,7 +244,8 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
         :attr:`poll_seconds` in vain re-reads the table from the store (in case a wake-up was
         lost), unless the process read it less than :data:`POLL_SHARED` of that ago, or the store
         follower has listened without a break since the wait began (PostgreSQL: no save can have
-        been missed; ``StoreFollower.follows_since``), when it takes the table in memory.
+        been missed; ``StoreFollower.follows_since``), when it takes the table in memory, at most
+        :data:`MEMORY_POLLS` times in a row.
 
         The stream ends by itself once the match is over and its last event was sent.  A
         ``from_version`` beyond the table's version is ``OUT_OF_RANGE`` (``version_ahead``).  When
@@ -256,6 +261,7 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
             every_view = not request.batch
             limit = WATCH_EVENTS if every_view else BATCH_EVENTS
             batch: WatchBatch | None = None
+            memory_polls = 0
             while True:
                 if self.fanout.closed:
                     raise Unavailable(f"the server is stopping; watch again from version {after}")
@@ -273,7 +279,10 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
                 # woken by an announced save: the table in memory has it, and renders it without a thread
                 waited_from = time.monotonic()
                 woken = await self.fanout.wait(table_id, batch.head, timeout=self.poll_seconds)
-                if woken or self.tables.follower.follows_since(waited_from):
+                if not woken and memory_polls < MEMORY_POLLS and self.tables.follower.follows_since(waited_from):
+                    memory_polls += 1
+                    woken = True  # no save can have been missed: the table in memory is current
+                if woken:
                     batch = self.tables.watch_in_memory(table_id, principal, after, limit, every_view=every_view)
                     if batch is None:
                         read = functools.partial(
@@ -281,6 +290,7 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
                         )
                         batch = await self._run(read, table_id, principal, after)
                 else:  # a poll for a lost wake-up: the table's watchers, waiting alike, share one store read
+                    memory_polls = 0
                     poll = functools.partial(
                         self.tables.events_after,
                         limit=limit,

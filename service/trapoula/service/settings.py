@@ -5,7 +5,7 @@
 | `--address` | `TRAPOULA_ADDRESS` | `127.0.0.1:50051` | where the gRPC server listens (`host:port`; port 0 picks a free port) |
 | `--database-url` | `TRAPOULA_DATABASE_URL` | `sqlite:///trapoula.sqlite3` | the event store, a SQLAlchemy URL; PostgreSQL: `postgresql+psycopg://user@host:5432/db` |
 | `--database-schema` | `TRAPOULA_DATABASE_SCHEMA` | none (the default schema) | PostgreSQL schema holding the event tables (it must exist: `CREATE SCHEMA ...`) |
-| `--watch-poll-seconds` | `TRAPOULA_WATCH_POLL_SECONDS` | `5` | how often an idle watch stream re-reads the store (a change wakes it at once; on PostgreSQL only after the store follower was cut off); 0.05 to 3600 |
+| `--watch-poll-seconds` | `TRAPOULA_WATCH_POLL_SECONDS` | `5` | how often an idle watch stream re-reads the store (a change wakes it at once; on PostgreSQL, while the store follower listens, only every fourth time); 0.05 to 3600 |
 | `--call-deadline-seconds` | `TRAPOULA_CALL_DEADLINE_SECONDS` | `30` | the server's deadline of a call: a unary call whole, a watch stream until its request has come ([docs/operations.md](docs/operations.md)); 0.05 to 3600 |
 | `--snapshot-every` | `TRAPOULA_SNAPSHOT_EVERY` | `512` | events between two snapshots of a table, so loading a long match does not replay it all ([docs/storage.md](docs/storage.md)); 0 for none |
 | `--cache-size` | `TRAPOULA_CACHE_SIZE` | `1000` | tables kept in memory (more: fewer store reads, more memory); 1 to 1000000 |
@@ -203,8 +203,8 @@ class Settings(FlagSettings):
         float,
         Option(
             "SECONDS",
-            "how often an idle watch stream re-reads the store (a change wakes it at once; on PostgreSQL only "
-            "after the store follower was cut off); 0.05 to 3600",
+            "how often an idle watch stream re-reads the store (a change wakes it at once; on PostgreSQL, while "
+            "the store follower listens, only every fourth time); 0.05 to 3600",
             parse_poll_seconds,
         ),
     ] = DEFAULT_WATCH_POLL_SECONDS
