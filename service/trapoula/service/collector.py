@@ -23,7 +23,7 @@ The middle collections are frequent because most of what a move makes outlives a
 collection (the renderings and states a table keeps for its watchers), so a middle collection
 walks everything made since the last one.  With one in ten young ones (Python's ratio) each
 paused every thread for 95 to 145 ms under the paced load (400 tables, 400 moves a second);
-with one in two, 30 to 50 ms, for the same time in the collector in all (docs/benchmarks.md).
+with one in two, 30 to 55 ms, for about the same time in the collector in all (docs/benchmarks.md).
 Cyclic garbage is still found: young cycles at once, older ones at the next full collection.
 """
 

@@ -18,10 +18,10 @@ When the connection breaks (the database restarts or the network drops) a thread
 again after :data:`FOLLOW_RETRY_SECONDS` (doubling up to :data:`FOLLOW_RETRY_MAX_SECONDS`) and
 then reads the notification log from the last id it had, so saves made meanwhile are announced
 late, never lost (with a loop, the loop reads the new connection once it is back); watchers also
-re-read the store on their own every few seconds, unless the follower has listened without a
-break since they last read (:meth:`StoreFollower.follows_since`: then no save can have been
-missed, and a watch's poll takes the table in memory).  SQLite cannot be listened to: there only
-this process's saves are announced.
+re-read the store on their own every few seconds; while the follower has listened without a
+break since they last read (:meth:`StoreFollower.follows_since`: no save can have been missed),
+three polls in four take the table in memory instead (``servicer.MEMORY_POLLS``).  SQLite
+cannot be listened to: there only this process's saves are announced.
 """
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ CATCH_UP_BATCH = 500
 """Notifications read at once when catching up."""
 RESTEADY_SECONDS = 30.0
 """After the follower listens again (or caught up after a notification it could not read), the
-watches' polls keep asking the store this long: a save
-committed during the break under a notification id below those already read (one held up in a
-frozen replica until the database ended its session) is found by them."""
+watches' polls keep asking the store this long: a save committed during the break under a
+notification id below those already read (one held up in a frozen replica until the database
+ended its session) is found by them."""
 
 
 def first_line(exc: BaseException) -> str:
