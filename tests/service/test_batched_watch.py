@@ -9,6 +9,7 @@ version 9.  Seat 0 plays 4D (same suit as the up-card, R4.1): CardPlayed and Tur
 
 from __future__ import annotations
 
+import gc
 import json
 import threading
 from collections.abc import Iterator
@@ -154,6 +155,40 @@ def test_watchers_who_see_the_table_alike_share_one_run(tables: Tables, started:
     (seat_run,) = tables.events_after(started, seat_principal(1), 9, every_view=False).items
     assert isinstance(seat_run, WatchRun) and seat_run is not run
     assert seat_run.last.view["hand"] == ["3C", "4C", "6C", "8H", "9H", "TH", "JH"]
+
+
+def _tracked_below(root: Any) -> int:
+    """How many objects the cyclic collector tracks among those reachable from ``root`` (``root``
+    included, classes left out): what a young collection walks while ``root`` is alive."""
+    seen: set[int] = set()
+    stack = [root]
+    count = 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or not gc.is_tracked(obj) or isinstance(obj, type):  # an object's class is not its data
+            continue
+        seen.add(id(obj))
+        count += 1
+        stack.extend(gc.get_referents(obj))
+    return count
+
+
+def test_a_kept_rendering_holds_its_view_and_events_as_text(tables: Tables, started: str) -> None:
+    """The renderings a table keeps for its watchers hold each view and each redacted payload as
+    its JSON text, made once: the same text as the view rendered afresh (S13.1), read back equal,
+    and no dict or list of it kept for the collector to walk.  Seat 1's run after 4D (versions 10,
+    11): the view shows its hand 3C 4C 6C 8H 9H TH JH (S13.3)."""
+    (run,) = tables.events_after(started, seat_principal(1), 9, every_view=False).items
+    assert isinstance(run, WatchRun)
+    table = tables.store.load(started)
+    fresh = views.table_view(table.state, seat_principal(1))
+    assert json.loads(run.last.view_json) == fresh == run.last.view
+    assert run.last.view["hand"] == ["3C", "4C", "6C", "8H", "9H", "TH", "JH"]
+    assert [json.loads(e.payload_json) for e in run.events] == [e.payload for e in run.events]
+    assert json.loads(run.events[0].payload_json)["card"] == "4D"
+    containers = _tracked_below(fresh)  # the view as a value: its lists, and its dicts that hold them
+    # the run, its item and its two events, each event's tuple: what the collector walks, whatever the view's size
+    assert _tracked_below(run) <= 5 < containers
 
 
 def test_a_run_holds_at_most_limit_events_and_the_rest_follows(tables: Tables, started: str) -> None:

@@ -14,21 +14,33 @@ from trapoula.service.handoff import Waker, run_in, waker
 
 
 def counting_wakes(loop: asyncio.AbstractEventLoop) -> list[int]:
-    """Count the wake-ups of ``loop`` from other threads (``call_soon_threadsafe``) in the list's
-    one item."""
-    wakes = [0]
-    schedule = loop.call_soon_threadsafe
+    """Count the wake-ups a :class:`Waker` of ``loop`` schedules, in the list's first item, and
+    those of them written to the loop's self-pipe (``call_soon_threadsafe``, from another thread)
+    in its second."""
+    wakes = [0, 0]
+    threadsafe, soon = loop.call_soon_threadsafe, loop.call_soon
 
-    def counted(*args: Any) -> Any:
-        wakes[0] += 1
-        return schedule(*args)
+    def waker_run(callback: Any) -> bool:
+        return isinstance(getattr(callback, "__self__", None), Waker)
 
-    loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+    def from_thread(callback: Any, *args: Any, **kwargs: Any) -> Any:
+        if waker_run(callback):
+            wakes[0] += 1
+            wakes[1] += 1
+        return threadsafe(callback, *args, **kwargs)
+
+    def on_loop(callback: Any, *args: Any, **kwargs: Any) -> Any:
+        if waker_run(callback):
+            wakes[0] += 1
+        return soon(callback, *args, **kwargs)
+
+    loop.call_soon_threadsafe = from_thread  # type: ignore[method-assign]
+    loop.call_soon = on_loop  # type: ignore[method-assign]
     return wakes
 
 
 def test_the_hand_offs_before_the_loop_runs_them_wake_it_once() -> None:
-    async def main() -> tuple[list[int], int]:
+    async def main() -> tuple[list[int], list[int]]:
         loop = asyncio.get_running_loop()
         hand = Waker(loop)
         wakes = counting_wakes(loop)
@@ -47,13 +59,13 @@ def test_the_hand_offs_before_the_loop_runs_them_wake_it_once() -> None:
         thread.start()
         thread.join()  # the loop is busy meanwhile: it runs nothing
         await asyncio.sleep(0.01)
-        hand.call(ran.append, 50)  # after the loop ran the queue: a new wake-up
+        hand.call(ran.append, 50)  # after the loop ran the queue: a new wake-up, from the loop's own thread
         await asyncio.sleep(0.01)
-        return ran, wakes[0]
+        return ran, wakes
 
     ran, wakes = asyncio.run(main())
     assert ran == list(range(51))
-    assert wakes == 2
+    assert wakes == [2, 1]  # the thread's hand-offs wrote to the self-pipe once; the loop's own, never
 
 
 def test_run_in_gives_the_result_the_error_and_the_context() -> None:

@@ -15,7 +15,8 @@ docs/architecture.md.  In short:
 * :mod:`~trapoula.service.entries`, :mod:`~trapoula.service.tablestate`,
   :mod:`~trapoula.service.recording`: the stored events (one per fact, hash-chained), the
   table's folded state, and the aggregate that holds both.
-* :mod:`~trapoula.service.views`, :mod:`~trapoula.service.reads`: what callers see.
+* :mod:`~trapoula.service.views`, :mod:`~trapoula.service.jsontext`, :mod:`~trapoula.service.reads`:
+  what callers see, and the JSON text it goes out as.
 * :mod:`~trapoula.service.principals`, :mod:`~trapoula.service.identity`,
   :mod:`~trapoula.service.limits`: who calls (tokens, the owner, invitation codes, the app's
   identity tokens) and how much one client may ask.

@@ -21,6 +21,7 @@ from eventsourcing.persistence import IntegrityError
 from trapoula.domain.errors import CommandRejected
 from trapoula.service.drafts import Draft, chain
 from trapoula.service.errors import Conflict, ErrorContext, PermissionDenied, StaleView, VersionAhead, annotate
+from trapoula.service.jsontext import dumps
 from trapoula.service.principals import Principal
 from trapoula.service.recording import Table
 from trapoula.service.store import TableStore
@@ -157,7 +158,7 @@ class Commands:
                     if cached:
                         cached = False
                         continue
-                    return ActResult(state.position(principal.viewer), (), table_view(state, principal))
+                    return ActResult(state.position(principal.viewer), (), dumps(table_view(state, principal)))
                 try:
                     table = self.save(table, drafts, command_id)
                 except IntegrityError:

@@ -15,7 +15,6 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ParamSpec, TypeVar
 
-import orjson
 from google.protobuf import json_format, struct_pb2
 from google.protobuf.message import Message
 
@@ -23,6 +22,7 @@ from trapoula.api.v1 import table_pb2 as pb
 from trapoula.domain.errors import InvalidInput
 from trapoula.service.application import ActResult, GameInfo, SeenEvent, TableSummary, WatchItem, WatchRun
 from trapoula.service.errors import PermissionDenied, clip
+from trapoula.service.jsontext import dumps
 from trapoula.service.readpages import rfc3339
 from trapoula.service.readresults import LobbyTable, MatchSummary, Standing
 
@@ -53,17 +53,6 @@ def reads_request(reason: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
         return wrapper
 
     return decorate
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON (UTF-8 text, not ASCII-escaped), as ``json.dumps(value, ensure_ascii=False,
-    separators=(",", ":"))`` writes it, encoded by orjson (a view is encoded once per viewer and
-    event: the server's most repeated work after gRPC itself); keys that are not text are written
-    as text, as ``json`` does.  Values orjson refuses (an int beyond 64 bits) go to ``json``."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
-    except (TypeError, orjson.JSONEncodeError):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def plain_numbers(value: Any) -> Any:
@@ -273,7 +262,7 @@ def start_deal(request: pb.StartMatchRequest) -> dict[str, Any] | None:
 
 def event_to_proto(event: SeenEvent) -> pb.Event:
     """One redacted event on the wire."""
-    return pb.Event(version=event.version, name=event.name, payload_json=dumps(event.payload))
+    return pb.Event(version=event.version, name=event.name, payload_json=event.payload_json)
 
 
 def view_to_proto(version: int, view: Mapping[str, Any]) -> pb.View:
@@ -286,7 +275,7 @@ def act_response(result: ActResult) -> pb.ActResponse:
     return pb.ActResponse(
         version=result.version,
         events=[event_to_proto(e) for e in result.events],
-        view=view_to_proto(result.version, result.view),
+        view=pb.View(version=result.version, view_json=result.view_json),
     )
 
 
@@ -295,9 +284,11 @@ def watch_response(item: WatchItem | WatchRun) -> pb.WatchTableResponse:
     of events in ``events`` with the view after the last."""
     if isinstance(item, WatchRun):
         return pb.WatchTableResponse(
-            events=[event_to_proto(e) for e in item.events], view=view_to_proto(item.version, item.last.view)
+            events=[event_to_proto(e) for e in item.events],
+            view=pb.View(version=item.version, view_json=item.last.view_json),
         )
-    return pb.WatchTableResponse(event=event_to_proto(item.event), view=view_to_proto(item.event.version, item.view))
+    view = pb.View(version=item.version, view_json=item.view_json)
+    return pb.WatchTableResponse(event=event_to_proto(item.event), view=view)
 
 
 def summary_to_proto(summary: TableSummary) -> pb.TableSummary:

@@ -8,7 +8,8 @@ the loop is busy: each write is a system call that lets go of the GIL, which the
 waits to take back from the loop.  :class:`Waker` queues what the threads hand over and writes
 once until the loop has run the queue.  A call that :func:`run_in` runs on a thread hands over
 its wake-ups with its result: the loop is woken once, when the thread is done, and does not
-take the GIL from it meanwhile.
+take the GIL from it meanwhile.  A hand-off made on the loop's own thread (a save answered on the
+loop announces it there) is queued with ``call_soon``: no self-pipe write, no wake-up.
 """
 
 from __future__ import annotations
@@ -56,7 +57,10 @@ class Waker:
 
     def _wake(self) -> None:
         try:
-            self.loop.call_soon_threadsafe(self._run)
+            if asyncio._get_running_loop() is self.loop:  # on the loop's own thread: no self-pipe write
+                self.loop.call_soon(self._run)
+            else:
+                self.loop.call_soon_threadsafe(self._run)
         except RuntimeError:
             with self._lock:
                 self._scheduled = False

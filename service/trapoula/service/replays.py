@@ -21,7 +21,7 @@ from trapoula.clients.replay import Replay
 from trapoula.domain.audit import audit_record
 from trapoula.domain.errors import InvalidInput
 from trapoula.domain.lifecycle import Role
-from trapoula.service.convert import dumps
+from trapoula.service.jsontext import dumps
 
 MAX_POSITIONS = 64
 """Most views one call answers (a page asks for the position it shows and its neighbours)."""

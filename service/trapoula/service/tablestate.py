@@ -13,7 +13,6 @@ to what :func:`apply_entry` makes of an event bumps
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,7 @@ from trapoula.domain import tableevents
 from trapoula.domain.clock import SeatClocks, TimeControl
 from trapoula.domain.events import Payload, Viewer
 from trapoula.domain.game import GameSpec, MatchConfig, SeatInfo, acting_seats
+from trapoula.domain.games.frozen import replace_fields
 from trapoula.domain.lifecycle import Role
 from trapoula.domain.registry import find_game
 from trapoula.domain.seeding import NO_SEEDS, SEED_EVENTS, SERVER_SEED_REVEALED, SeedBook
@@ -240,11 +240,17 @@ def tick(state: TableState, entry: Entry) -> TableState:
         own=actor.startswith("seat:"),
         timed_out=timed_out if isinstance(timed_out, int) else None,
     )
-    return state if ticked is clock else dataclasses.replace(state, clock=ticked)
+    return state if ticked is clock else _rep(state, clock=ticked)
+
+
+def _rep(state: TableState, **changes: Any) -> TableState:
+    """``state`` with ``changes`` (``dataclasses.replace`` without ``__init__``: a table's state
+    is copied at every event, :func:`~trapoula.domain.games.frozen.replace_fields`)."""
+    return replace_fields(state, changes)
 
 
 def _apply(state: TableState, entry: Entry) -> TableState:
-    rep = dataclasses.replace
+    rep = _rep
     if entry.name == SEAT_TAKEN:
         p = entry.payload
         seat = int(p["seat"])

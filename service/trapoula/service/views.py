@@ -5,7 +5,10 @@ asks the store, except a watch reaching before a snapshot's version (the table's
 are then read once, :class:`~trapoula.service.entries.EntryLog`).  Watchers that see a table
 alike (the same principal kind and viewer: the spectators, or the watchers of one seat) share one
 rendering of each event (:attr:`Table.renders`), and a woken watcher takes the folded state after
-each new event from :attr:`Table.recent` instead of folding again.
+each new event from :attr:`Table.recent` instead of folding again.  A rendering keeps its view and
+its events' redacted payloads as the JSON text they are sent as (:mod:`~trapoula.service.jsontext`),
+made once: kept for a table's last :attr:`Table.recent_states` versions, the dicts and lists they
+were made of would be walked by every young collection of the garbage collector meanwhile.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from trapoula.domain.events import Payload, Viewer, redact, visible
 from trapoula.domain.game import acting_seats
 from trapoula.service.entries import Entry
 from trapoula.service.errors import ErrorContext, VersionAhead
+from trapoula.service.jsontext import dumps, loads
 from trapoula.service.principals import Principal
 from trapoula.service.recording import Table, forget_oldest, state_at
 from trapoula.service.tablestate import TableState, apply_entry
@@ -39,8 +43,15 @@ class SeenEvent:
     """The event's position for this viewer (``TableState.position``): its version in the log,
     except at a table of a game with withheld events, where another seat's are not counted."""
     name: str
-    payload: Payload
-    """Redacted for the viewer (hidden fields and other seats' cards are None)."""
+    payload_json: str
+    """The payload redacted for the viewer (hidden fields and other seats' cards are None), as its
+    compact JSON text (``Event.payload_json``; kept as text, :mod:`~trapoula.service.jsontext`)."""
+
+    @property
+    def payload(self) -> Payload:
+        """The payload redacted for the viewer (:attr:`payload_json` read back: a new dict at each call)."""
+        payload: Payload = loads(self.payload_json)
+        return payload
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +64,15 @@ class ActResult:
     events: tuple[SeenEvent, ...]
     """The caller's view of the command's events and of the automatic play saved with them (at
     most :data:`CHUNK_EVENTS` events in all; later automatic play is saved in the background)."""
-    view: Payload
-    """The caller's view after them."""
+    view_json: str
+    """The caller's view after them, as its compact JSON text (``View.view_json``; the rendering
+    the caller's own watchers are sent)."""
+
+    @property
+    def view(self) -> Payload:
+        """The caller's view after them (:attr:`view_json` read back: a new dict at each call)."""
+        view: Payload = loads(self.view_json)
+        return view
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +80,21 @@ class WatchItem:
     """One event for a watcher, with the watcher's view after it."""
 
     event: SeenEvent
-    view: Payload
+    view_json: str
+    """The watcher's view after the event (:func:`table_view`), as its compact JSON text
+    (``View.view_json``): made once per rendering and kept as text while the table keeps the
+    rendering (:mod:`~trapoula.service.jsontext`)."""
 
     @property
     def version(self) -> int:
         """The event's position for the watcher (the stream goes on after it)."""
         return self.event.version
+
+    @property
+    def view(self) -> Payload:
+        """The watcher's view after the event (:attr:`view_json` read back: a new dict at each call)."""
+        view: Payload = loads(self.view_json)
+        return view
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +141,8 @@ class WatchBatch:
 
 def seen(entry: Entry, viewer: Viewer, position: int) -> SeenEvent:
     """``entry`` as ``viewer`` may see it, at its ``position`` (``TableState.position``)."""
-    payload = redact(entry.event, viewer) if entry.event is not None else dict(entry.payload)
-    return SeenEvent(position, entry.name, payload)
+    payload = redact(entry.event, viewer) if entry.event is not None else entry.payload
+    return SeenEvent(position, entry.name, dumps(payload))
 
 
 def shown(entry: Entry, viewer: Viewer) -> bool:
@@ -222,8 +249,8 @@ def act_result(table: Table, span: tuple[int, int], principal: Principal) -> Act
     if events and events[-1].version == position and shown(last_entry, viewer):
         # the caller's view after its command is the rendering its own watchers get for that event
         item = _render(table, last, last_entry, principal, position, state)
-    view = item.view if item is not None else table_view(state, principal)
-    return ActResult(position, tuple(events), view)
+    view_json = item.view_json if item is not None else dumps(table_view(state, principal))
+    return ActResult(position, tuple(events), view_json)
 
 
 def watch_batch(
@@ -311,7 +338,7 @@ def _render(table: Table, seq: int, entry: Entry, principal: Principal, position
     item = parts.get(key)
     if isinstance(item, WatchItem) and item.event.version == position:
         return item
-    item = WatchItem(seen(entry, principal.viewer, position), table_view(state, principal, parts))
+    item = WatchItem(seen(entry, principal.viewer, position), dumps(table_view(state, principal, parts)))
     if recent:
         parts[key] = item
     return item
