@@ -225,27 +225,36 @@ def postgres_schema(url: str) -> Iterator[tuple[str | None, str]]:
         engine.dispose()
 
 
+_POSTGRES_SEEN: dict[tuple[int, str], float] = {}
+"""CPU time (s) of every PostgreSQL process read so far, at its last reading, by ``(pid, its start
+time)`` (a pid used again is another process)."""
+
+
 def postgres_cpu_seconds() -> float | None:
     """The CPU time so far (user and system, s) of the PostgreSQL processes of this machine (those
-    whose ``/proc/<pid>/comm`` is ``postgres``: the server and its backends; one that ended
-    meanwhile is no longer counted); None where there is no ``/proc`` or no such process (the
-    database runs elsewhere)."""
+    whose ``/proc/<pid>/comm`` is ``postgres``: the server and its backends), never less than at
+    an earlier call: a process that ended meanwhile (another test's connection closed) counts at
+    its last reading instead of taking its time out of the sum; None where there is no ``/proc``
+    or no such process (the database runs elsewhere)."""
     try:
         pids = [p for p in os.listdir("/proc") if p.isdigit()]
     except OSError:
         return None
-    total, found = 0.0, False
+    found = False
     for pid in pids:
         try:
             with open(f"/proc/{pid}/comm", encoding="ascii", errors="replace") as comm:
                 if comm.read().strip() != "postgres":
                     continue
-        except OSError:
+            with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+                started = stat.read().rsplit(")", 1)[1].split()[19]  # starttime, in clock ticks after boot
+        except (OSError, IndexError):
             continue  # ended meanwhile, or not readable
         seconds = stat_cpu_seconds(int(pid))
         if seconds is not None:
-            total, found = total + seconds, True
-    return total if found else None
+            _POSTGRES_SEEN[(int(pid), started)] = seconds
+            found = True
+    return sum(_POSTGRES_SEEN.values()) if found else None
 
 
 def stat_cpu_seconds(pid: int) -> float | None:

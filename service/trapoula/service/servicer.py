@@ -225,20 +225,20 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
 
         return await self._guard(context, work)
 
-    async def WatchTable(  # type: ignore[override]  # it also yields messages already serialised
+    def WatchTable(  # type: ignore[override]  # it yields messages already serialised
         self, request: pb.WatchTableRequest, context: Context
-    ) -> AsyncIterator[pb.WatchTableResponse | bytes]:
+    ) -> AsyncIterator[bytes]:
         """Stream the caller's events and views after ``from_version``, then live (see :meth:`watch_items`),
         each message serialised once for every stream that sends it (:meth:`encoded`): one event a
-        message, or with ``batch`` the events ready together and the view after the last."""
-        async for item in self.watch_items(request, context):
-            yield self.encoded(item)
+        message, or with ``batch`` the events ready together and the view after the last.  (The
+        stream of :meth:`watch_items` itself, serialising as it goes: no generator in between.)"""
+        return self._watch(request, context, self.encoded)
 
-    async def watch_items(self, request: pb.WatchTableRequest, context: Context) -> AsyncIterator[WatchItem | WatchRun]:
+    def watch_items(self, request: pb.WatchTableRequest, context: Context) -> AsyncIterator[WatchItem | WatchRun]:
         """The items of a ``WatchTable`` stream, one a message: the caller's events and views after
-        ``from_version``, then live (the gRPC and the Connect streams send them).  An item is one
-        :class:`WatchItem` an event; with ``request.batch``, one :class:`WatchRun` of the events
-        ready together (at most :data:`BATCH_EVENTS`), with the view after the last only.
+        ``from_version``, then live (the Connect stream sends them; the gRPC stream, serialised).
+        An item is one :class:`WatchItem` an event; with ``request.batch``, one :class:`WatchRun`
+        of the events ready together (at most :data:`BATCH_EVENTS`), with the view after the last only.
 
         A stream woken by a save renders the new events from the table in memory; one that waited
         :attr:`poll_seconds` in vain re-reads the table from the store (in case a wake-up was
@@ -252,6 +252,12 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
         the server stops, open streams end at once with ``UNAVAILABLE`` (``server_stopping``):
         watch again, from the last version seen, once the server (or another replica) is back.
         """
+        return self._watch(request, context, _as_is)
+
+    async def _watch(
+        self, request: pb.WatchTableRequest, context: Context, message: Callable[[WatchItem | WatchRun], T]
+    ) -> AsyncIterator[T]:
+        """:meth:`watch_items`, each item yielded as ``message`` makes it (:meth:`encoded`, or as it is)."""
         table_id = request.table_id
         counted: str | None = None
         try:
@@ -269,16 +275,17 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
                     first = functools.partial(self.tables.events_after, limit=limit, every_view=every_view)
                     batch = await self._run(first, table_id, principal, after)
                 for item in batch.items:
-                    yield item
+                    yield message(item)
                     after = item.version
                 if after < batch.position:
                     batch = None
                     continue
                 if batch.over:
                     return
+                head, batch = batch.head, None  # not kept while waiting: the collector would walk it
                 # woken by an announced save: the table in memory has it, and renders it without a thread
                 waited_from = time.monotonic()
-                woken = await self.fanout.wait(table_id, batch.head, timeout=self.poll_seconds)
+                woken = await self.fanout.wait(table_id, head, timeout=self.poll_seconds)
                 if not woken and memory_polls < MEMORY_POLLS and self.tables.follower.follows_since(waited_from):
                     memory_polls += 1
                     woken = True  # no save can have been missed: the table in memory is current
@@ -319,6 +326,11 @@ class TableServicer(ReadCalls, table_pb2_grpc.TableServiceServicer):
         if len(self._encoded) > ENCODED_KEPT:
             forget_oldest(self._encoded, ENCODED_KEPT)
         return data
+
+
+def _as_is(item: WatchItem | WatchRun) -> WatchItem | WatchRun:
+    """``item`` itself (:meth:`TableServicer.watch_items` yields the items as they are)."""
+    return item
 
 
 # --------------------------------------------------------------------------- registration
