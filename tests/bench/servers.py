@@ -247,13 +247,13 @@ def postgres_cpu_seconds() -> float | None:
                 if comm.read().strip() != "postgres":
                     continue
             with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
-                started = stat.read().rsplit(")", 1)[1].split()[19]  # starttime, in clock ticks after boot
-        except (OSError, IndexError):
+                fields = stat.read().rsplit(")", 1)[1].split()
+            seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+            started = fields[19]  # starttime, in clock ticks after boot
+        except (OSError, IndexError, ValueError):
             continue  # ended meanwhile, or not readable
-        seconds = stat_cpu_seconds(int(pid))
-        if seconds is not None:
-            _POSTGRES_SEEN[(int(pid), started)] = seconds
-            found = True
+        _POSTGRES_SEEN[(int(pid), started)] = seconds
+        found = True
     return sum(_POSTGRES_SEEN.values()) if found else None
 
 

@@ -250,7 +250,6 @@ def _rep(state: TableState, **changes: Any) -> TableState:
 
 
 def _apply(state: TableState, entry: Entry) -> TableState:
-    rep = _rep
     if entry.name == SEAT_TAKEN:
         p = entry.payload
         seat = int(p["seat"])
@@ -259,18 +258,18 @@ def _apply(state: TableState, entry: Entry) -> TableState:
         seats[seat] = SeatRecord(p["name"], p.get("bot"), p.get("token_hash"), since, p.get("player_id"))
         cut = entry.seq if state.game_state is None or _extends_record(state, entry) else state.record_cut
         waiting = tuple(w for w in state.waiting if w[0] != p.get("queued"))
-        return rep(state, seats=tuple(seats), version=entry.seq, last_hash=entry.hash, record_cut=cut, waiting=waiting)
+        return _rep(state, seats=tuple(seats), version=entry.seq, last_hash=entry.hash, record_cut=cut, waiting=waiting)
     if entry.name == JOIN_QUEUED:
         p = entry.payload
         who = SeatRecord(p["name"], p.get("bot"), p.get("token_hash"), 0, p.get("player_id"))
-        return rep(state, version=entry.seq, last_hash=entry.hash, waiting=(*state.waiting, (entry.seq, who)))
+        return _rep(state, version=entry.seq, last_hash=entry.hash, waiting=(*state.waiting, (entry.seq, who)))
     if entry.name in SEED_EVENTS:  # the server's seed of the hand just ended belongs to its record
         revealed = entry.name == SERVER_SEED_REVEALED and _extends_record(state, entry)
         cut = entry.seq if revealed else state.record_cut
         seeds = state.seeds.apply(entry.name, entry.payload)
-        return rep(state, version=entry.seq, last_hash=entry.hash, record_cut=cut, seeds=seeds)
+        return _rep(state, version=entry.seq, last_hash=entry.hash, record_cut=cut, seeds=seeds)
     if entry.event is None:
-        return rep(state, version=entry.seq, last_hash=entry.hash)
+        return _rep(state, version=entry.seq, last_hash=entry.hash)
     event = entry.event  # the game's fields are read from the event, upcast, not from the stored payload
     role = event.role
     if role is Role.SEAT_VACATED and state.spec.seat_changes:
@@ -283,7 +282,7 @@ def _apply(state: TableState, entry: Entry) -> TableState:
             former = state.former
             if gone.token_hash is not None:
                 former = (*former, (gone.token_hash, seat, entry.seq, gone.since))
-            state = rep(state, seats=tuple(seats), former=former)
+            state = _rep(state, seats=tuple(seats), former=former)
     spec = state.spec
     game_state = state.game_state if state.game_state is not None else spec.initial_state(state.config())
     game_state = spec.evolve(game_state, event)
@@ -297,7 +296,7 @@ def _apply(state: TableState, entry: Entry) -> TableState:
     cut, record_hands = state.record_cut, state.record_hands
     if role is Role.HAND_REVEALED or (entry.event.between_hands and _extends_record(state, entry)):
         cut, record_hands = entry.seq, hands_finished
-    return rep(
+    return _rep(
         state,
         version=entry.seq,
         last_hash=entry.hash,
