@@ -207,6 +207,39 @@ def test_a_person_gets_the_turn_back_and_the_bots_batches_stay_bounded(batched: 
     assert batched.view(table_id, SPECTATOR)[1]["table"]["status"] == "over"
 
 
+def test_every_save_of_a_bot_match_of_several_hands_holds_at_most_a_batch(
+    batched: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match of three bots over several hands (target 100, R6.10): after the start's own save
+    (the start, its deal and seeds: a first step always goes in) each save holds at most CHUNK
+    events.  A deal brings the next hand's seed commitments and the bots' seeds with it
+    (docs/shuffle.md 2a) and a hand's end its server seed's reveal; a step with what it brings
+    that would pass the bound waits for the next save whole."""
+    saves: list[int] = []
+    save = batched.commands.save
+
+    def counted(table: Any, drafts: Any, command_id: str | None) -> Any:
+        saves.append(len(drafts))
+        return save(table, drafts, command_id)
+
+    monkeypatch.setattr(batched.commands, "save", counted)
+    table_id, _owner = batched.create_table("agonia", 3, {"target_points": 100})
+    for level in ("heuristic", "random", "heuristic"):
+        batched.add_bot(table_id, level)
+    before = len(stored_before := batched.stored_events(table_id))
+    assert [e.name for e in stored_before][-3:] == ["SeatTaken"] * 3
+    saves.clear()
+    batched.start_match(table_id, OWNER, "go")
+    assert batched.settle(timeout=60)
+    stored = batched.stored_events(table_id)
+    assert stored[-1].name == "MatchEnded" and sum(e.name == "HandStarted" for e in stored) >= 2
+    assert sum(saves) == len(stored) - before and len(saves) >= 2
+    first = next(i for i, e in enumerate(stored[before:]) if e.command_id is None)  # the start's own save
+    assert saves[0] == first and stored[before].name == "MatchStarted"
+    assert max(saves[1:]) <= CHUNK, saves
+    assert [e.seq for e in stored] == list(range(1, len(stored) + 1))
+
+
 def test_automatic_play_left_by_a_stopped_service_resumes_at_the_next_read(store: Any) -> None:
     """A stop between batches leaves bots to act; the next service to read the table plays on."""
     first = store.open(chunk_events=CHUNK)

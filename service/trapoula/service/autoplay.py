@@ -196,9 +196,11 @@ class Dealer:
         return match.explicit_deal(deal, secret=self.hand_seed(state.table_id, hand_no))
 
     def autoplay(self, state: TableState, game_state: Any, drafts: list[Draft]) -> None:
-        """Append bot moves and automatic deals to ``drafts`` while they are due, until ``drafts``
-        holds :data:`CHUNK_EVENTS` events (a step that would pass the bound waits for the next
-        batch; a first step always goes in).  ``state`` is the table before ``drafts``.
+        """Append bot moves and automatic deals to ``drafts`` while they are due, as long as
+        ``drafts`` holds at most :data:`CHUNK_EVENTS` events: a step (a move or a deal with the
+        seed steps and the reveal it brings, a seat taken, seeds given) that would pass the bound
+        waits for the next batch; a first step always goes in.  ``state`` is the table before
+        ``drafts``.
 
         Deterministic: a bot's choice depends on the secret, the table and the version it moves
         at, a deal's seed on the hand number, so where one batch ends changes nothing.
@@ -225,8 +227,11 @@ class Dealer:
                 bot_seats = tuple(b for b in bot_seats if b[0] != d.payload.get("seat"))
         version = state.version + len(drafts)
         while len(drafts) < self.chunk:
-            book, seeded = self.seed_drafts(state, game_state, book, hands, bot_seats)
+            book_after, seeded = self.seed_drafts(state, game_state, book, hands, bot_seats)
             if seeded:
+                if drafts and len(drafts) + len(seeded) > self.chunk:
+                    return  # the next batch starts with these seeds
+                book = book_after
                 drafts.extend(seeded)
                 version += len(seeded)
                 continue
@@ -238,6 +243,8 @@ class Dealer:
                     log.exception("table %s: queued join %d refused", state.table_id, queued)
                     waiting.clear()
                     continue
+                if drafts and len(drafts) + len(joined) > self.chunk:
+                    return  # the next batch seats the newcomer
                 drafts.extend(joined)
                 version += len(joined)
                 if who.bot is not None:
@@ -254,22 +261,24 @@ class Dealer:
             if not events:
                 log.error("table %s: automatic command %r caused no event", state.table_id, command)
                 return
-            if drafts and len(drafts) + len(events) > self.chunk:
-                return  # the next batch starts with this step
-            game_state = after.state
-            before = len(drafts)
+            step: list[Draft] = []  # the step's events with the seed steps it brings
+            step_book, step_hands, step_bots = book, hands, bot_seats
             if any(event.role is Role.HAND_STARTED for event in events):  # the next hand's seed, ahead
-                book, ahead = self.seed_drafts(state, game_state, book, hands + 1, bot_seats)
-                drafts.extend(ahead)
+                step_book, ahead = self.seed_drafts(state, after.state, step_book, hands + 1, bot_seats)
+                step.extend(ahead)
             for event in events:
-                drafts.append(event_draft(event, actor))
-                hands += event.role is Role.HAND_STARTED
+                step.append(event_draft(event, actor))
+                step_hands += event.role is Role.HAND_STARTED
                 if event.role is Role.HAND_REVEALED:
-                    book = self._reveal(state, book, hands, drafts)
+                    step_book = self._reveal(state, step_book, step_hands, step)
                 if event.role is Role.SEAT_VACATED and spec.seat_changes:  # a player gone plays no more
                     gone = getattr(event, "seat", None)
-                    bot_seats = tuple(b for b in bot_seats if b[0] != gone)
-            version += len(drafts) - before
+                    step_bots = tuple(b for b in step_bots if b[0] != gone)
+            if drafts and len(drafts) + len(step) > self.chunk:
+                return  # the next batch starts with this step
+            game_state, book, hands, bot_seats = after.state, step_book, step_hands, step_bots
+            drafts.extend(step)
+            version += len(step)
 
     def _reveal(self, state: TableState, book: SeedBook, hand: int, drafts: list[Draft]) -> SeedBook:
         """Append the ``ServerSeedRevealed`` of ``hand`` (just ended by the last of ``drafts``, the
