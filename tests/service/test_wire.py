@@ -158,6 +158,38 @@ def test_a_cancelled_waiter_leaves_nothing_behind() -> None:
     fanout.publish("t", 1)  # nobody to wake: no error
 
 
+def test_waits_time_out_each_at_its_own_deadline_and_a_woken_one_never() -> None:
+    """Waits share a timer per timeout (fanout._Deadlines): each still times out at its own
+    deadline (within the loop's timer slack), in order, whatever woke the others meanwhile."""
+    fanout = Fanout()
+
+    async def scenario() -> dict[str, tuple[bool, float]]:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        ended: dict[str, tuple[bool, float]] = {}
+
+        async def wait(name: str, table: str, after: int, timeout: float) -> None:
+            woken = await fanout.wait(table, after, timeout=timeout)
+            ended[name] = (woken, round(loop.time() - start, 2))
+
+        tasks = [asyncio.ensure_future(wait("a", "t", 0, 0.4))]
+        await asyncio.sleep(0.1)
+        tasks.append(asyncio.ensure_future(wait("b", "u", 0, 0.4)))
+        await asyncio.sleep(0.1)
+        tasks += [asyncio.ensure_future(wait("c", "t", 5, 0.4)), asyncio.ensure_future(wait("d", "t", 5, 0.1))]
+        await asyncio.sleep(0.05)
+        fanout.publish("t", 1)  # wakes a (waits for more than 0), not c nor d (more than 5)
+        await asyncio.wait_for(asyncio.gather(*tasks), 5)  # a deadline never handled would hang here
+        return ended
+
+    ended = asyncio.run(scenario())
+    assert [name for name, _ in sorted(ended.items(), key=lambda kv: kv[1][1])] == ["a", "d", "b", "c"]
+    assert ended["a"][0] is True and 0.2 <= ended["a"][1] < 0.4  # woken at 0.25 s, before its deadline
+    assert {name: woken for name, (woken, _) in ended.items() if name != "a"} == {"b": False, "c": False, "d": False}
+    assert 0.3 <= ended["d"][1] < 0.65 and 0.5 <= ended["b"][1] < 0.85 and 0.6 <= ended["c"][1] < 0.95
+    assert fanout.watchers("t") == 0 and fanout.watchers("u") == 0
+
+
 # --------------------------------------------------------------------------- bots
 
 

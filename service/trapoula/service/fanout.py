@@ -25,9 +25,70 @@ def _wake(futures: list[asyncio.Future[bool]]) -> None:
             future.set_result(True)
 
 
-def _time_out(future: asyncio.Future[bool]) -> None:
-    if not future.done():
-        future.set_result(False)
+_EARLY = 0.001
+"""Seconds before its deadline a wait may time out (the loop runs a timer up to its clock's
+resolution early; a wait due this close is not worth another turn of the timer)."""
+
+
+class _Deadlines:
+    """The timeouts of one event loop's waits, kept without a timer each.
+
+    Waits of the same timeout end in the order they began, so each timeout has one dict of its
+    waiting futures (insertion order: deadline order) and at most one loop timer, set for the
+    earliest deadline; when it fires, the futures whose deadline passed get False, and the
+    timer is set again for the next.  A wait woken before its deadline leaves its dict at once.
+    A watch stream waits up to :attr:`TableServicer.poll_seconds` for each of its wake-ups: a
+    timer each (a ``TimerHandle``, its context and arguments, in the loop's heap) cost each
+    message three objects the collector walked, and the heap's comparisons.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._waits: dict[float, dict[asyncio.Future[bool], float]] = {}
+        """timeout -> {future: its deadline on the loop's clock}, earliest first."""
+        self._timers: dict[float, asyncio.TimerHandle] = {}
+        """timeout -> the timer set for its earliest deadline."""
+
+    def add(self, future: asyncio.Future[bool], timeout: float) -> None:
+        """Set ``future`` to False ``timeout`` seconds from now unless it is done by then."""
+        waits = self._waits.get(timeout)
+        if waits is None:
+            waits = self._waits[timeout] = {}
+        deadline = self._loop.time() + timeout
+        waits[future] = deadline
+        if timeout not in self._timers:
+            self._timers[timeout] = self._loop.call_at(deadline, self._expire, timeout)
+
+    def discard(self, future: asyncio.Future[bool], timeout: float) -> None:
+        """Forget ``future``'s deadline (it was woken, or its wait ended otherwise)."""
+        waits = self._waits.get(timeout)
+        if waits is not None:
+            waits.pop(future, None)
+
+    def _expire(self, timeout: float) -> None:
+        """The timer of ``timeout``: time out the waits whose deadline passed, then set the timer
+        for the next deadline (none when nobody waits)."""
+        del self._timers[timeout]
+        waits = self._waits.get(timeout)
+        if not waits:
+            self._waits.pop(timeout, None)
+            return
+        now = self._loop.time() + _EARLY
+        expired = []
+        following = None
+        for future, deadline in waits.items():
+            if deadline > now:
+                following = deadline
+                break
+            expired.append(future)
+        for future in expired:
+            del waits[future]
+            if not future.done():
+                future.set_result(False)
+        if following is not None:
+            self._timers[timeout] = self._loop.call_at(following, self._expire, timeout)
+        elif not waits:
+            del self._waits[timeout]
 
 
 def _wake_all(waiters: list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[bool]]]) -> None:
@@ -50,6 +111,8 @@ class Fanout:
         self._latest: dict[str, int] = {}
         self._waiters: dict[str, list[tuple[int, asyncio.AbstractEventLoop, asyncio.Future[bool]]]] = {}
         self._closed = False
+        self._deadlines: dict[asyncio.AbstractEventLoop, _Deadlines] = {}
+        """Each event loop's wait timeouts (touched on that loop only)."""
 
     @property
     def closed(self) -> bool:
@@ -98,12 +161,17 @@ class Fanout:
             if self._closed or self._latest.get(table_id, 0) > after:
                 return True
             self._waiters.setdefault(table_id, []).append(entry)
-        timer = loop.call_later(timeout, _time_out, future) if timeout is not None else None
+        deadlines = None
+        if timeout is not None:  # not asyncio.wait_for: no task per wait, nor a timer
+            deadlines = self._deadlines.get(loop)
+            if deadlines is None:
+                deadlines = self._deadlines.setdefault(loop, _Deadlines(loop))
+            deadlines.add(future, timeout)
         try:
-            return await future  # a timer, not asyncio.wait_for: no task per wait
+            return await future
         finally:
-            if timer is not None:
-                timer.cancel()
+            if deadlines is not None and timeout is not None:
+                deadlines.discard(future, timeout)
             with self._lock:
                 waiting = self._waiters.get(table_id)
                 if waiting is not None:
