@@ -188,6 +188,8 @@ def test_waits_time_out_each_at_its_own_deadline_and_a_woken_one_never() -> None
     assert {name: woken for name, (woken, _) in ended.items() if name != "a"} == {"b": False, "c": False, "d": False}
     assert 0.3 <= ended["d"][1] < 0.65 and 0.5 <= ended["b"][1] < 0.85 and 0.6 <= ended["c"][1] < 0.95
     assert fanout.watchers("t") == 0 and fanout.watchers("u") == 0
+    assert asyncio.run(fanout.wait("t", 9, timeout=0.01)) is False  # another loop, the first one closed
+    assert len(fanout._deadlines) == 1  # the closed loop's timeouts forgotten
 
 
 # --------------------------------------------------------------------------- bots

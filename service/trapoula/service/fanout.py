@@ -164,7 +164,9 @@ class Fanout:
         deadlines = None
         if timeout is not None:  # not asyncio.wait_for: no task per wait, nor a timer
             deadlines = self._deadlines.get(loop)
-            if deadlines is None:
+            if deadlines is None:  # a loop's first wait: forget the loops closed since
+                for closed in [other for other in list(self._deadlines) if other.is_closed()]:
+                    self._deadlines.pop(closed, None)
                 deadlines = self._deadlines.setdefault(loop, _Deadlines(loop))
             deadlines.add(future, timeout)
         try:
