@@ -191,6 +191,27 @@ def test_a_kept_rendering_holds_its_view_and_events_as_text(tables: Tables, star
     assert _tracked_below(run) <= 5 < containers
 
 
+def test_an_event_that_hides_nothing_is_one_object_for_every_viewer(tables: Tables, started: str) -> None:
+    """4D played (CardPlayed, TurnStarted: versions 10 and 11, no hidden nor private field) reaches
+    both seats and the spectators as the same two events, made once (S13.1); seat 1's draw of 2C
+    (CardsDrawn, version 12: its cards private to seat 1, S13.3) is seat 1's own, the others get
+    it without the cards."""
+    viewers = (SPECTATOR, seat_principal(0), seat_principal(1))
+    runs = [tables.events_after(started, p, 9, every_view=False).items[0] for p in viewers]
+    assert all(isinstance(run, WatchRun) for run in runs)
+    spectator, seat0, seat1 = (run.events for run in runs)  # type: ignore[union-attr]
+    assert [e.version for e in spectator] == [10, 11] and json.loads(spectator[0].payload_json)["card"] == "4D"
+    assert all(a is b is c for a, b, c in zip(spectator, seat0, seat1, strict=True))
+    drawn = tables.act(started, seat_principal(1), "d1", {"kind": "draw"})
+    assert drawn.events[0].name == "CardsDrawn" and drawn.events[0].version == 12
+    assert json.loads(drawn.events[0].payload_json)["cards"] == ["2C"]
+    (others,) = tables.events_after(started, SPECTATOR, 11, every_view=False).items
+    assert isinstance(others, WatchRun) and others.events[0].version == 12
+    assert others.events[0] is not drawn.events[0] and json.loads(others.events[0].payload_json)["cards"] is None
+    (seat0_run,) = tables.events_after(started, seat_principal(0), 11, every_view=False).items
+    assert json.loads(seat0_run.events[0].payload_json)["cards"] is None  # type: ignore[union-attr]
+
+
 def test_a_run_holds_at_most_limit_events_and_the_rest_follows(tables: Tables, started: str) -> None:
     """``limit`` 4 from 0: a run of 1-4 with the view at 4; then 5-8; then 9-11."""
     runs = []

@@ -145,6 +145,22 @@ def seen(entry: Entry, viewer: Viewer, position: int) -> SeenEvent:
     return SeenEvent(position, entry.name, dumps(payload))
 
 
+def _seen_alike(table: Table, entry: Entry, viewer: Viewer, position: int) -> SeenEvent:
+    """``seen(entry, viewer, position)``, one for every viewer at ``position`` when the event hides
+    nothing from anyone (no ``hidden`` nor ``private`` fields: every viewer gets its payload
+    whole) and is recent: kept with the version's renderings, so the watchers of a table's seats
+    and its spectators share it (one payload text, one object the collector walks)."""
+    event = entry.event
+    seq = entry.seq
+    if (event is not None and (event.hidden or event.private)) or seq <= table.state.version - table.recent_states:
+        return seen(entry, viewer, position)
+    parts = _shared(table, seq)
+    item = parts.get(position)  # an int: the renderings' keys are tuples
+    if not isinstance(item, SeenEvent):
+        item = parts[position] = seen(entry, viewer, position)
+    return item
+
+
 def shown(entry: Entry, viewer: Viewer) -> bool:
     """True when ``viewer`` receives ``entry`` at all (``events.visible``: ``Event.withheld``)."""
     return entry.event is None or visible(entry.event, viewer)
@@ -244,7 +260,7 @@ def act_result(table: Table, span: tuple[int, int], principal: Principal) -> Act
     for entry in table.entries[first - 1 : last]:
         if shown(entry, viewer):
             position += 1
-            events.append(seen(entry, viewer, position))
+            events.append(_seen_alike(table, entry, viewer, position))
     last_entry = table.entries[last - 1]
     if events and events[-1].version == position and shown(last_entry, viewer):
         # the caller's view after its command is the rendering its own watchers get for that event
@@ -322,7 +338,7 @@ def _run(table: Table, principal: Principal, picked: list[tuple[int, Entry, int]
     before = []
     for s, e, p in picked[:-1]:
         item = _shared_item(table, s, principal, p)
-        before.append(item.event if item is not None else seen(e, viewer, p))
+        before.append(item.event if item is not None else _seen_alike(table, e, viewer, p))
     run = WatchRun(tuple(before), last)
     if run.shareable and seq > table.state.version - table.recent_states:  # short, and recent
         _shared(table, seq)[key] = run
@@ -338,7 +354,7 @@ def _render(table: Table, seq: int, entry: Entry, principal: Principal, position
     item = parts.get(key)
     if isinstance(item, WatchItem) and item.event.version == position:
         return item
-    item = WatchItem(seen(entry, principal.viewer, position), dumps(table_view(state, principal, parts)))
+    item = WatchItem(_seen_alike(table, entry, principal.viewer, position), dumps(table_view(state, principal, parts)))
     if recent:
         parts[key] = item
     return item
