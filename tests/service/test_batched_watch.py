@@ -212,6 +212,18 @@ def test_an_event_that_hides_nothing_is_one_object_for_every_viewer(tables: Tabl
     assert json.loads(seat0_run.events[0].payload_json)["cards"] is None  # type: ignore[union-attr]
 
 
+def test_a_viewers_renderings_are_kept_under_one_key_object(tables: Tables, started: str) -> None:
+    """One rendering an event (``every_view``) for the spectator and for seat 1, versions 10 and
+    11: each version's renderings are kept under ``(kind, viewer)``, the very same tuple at every
+    version (not a new one each rendering for the collector to walk)."""
+    for principal in (SPECTATOR, seat_principal(1)):
+        assert [i.version for i in tables.events_after(started, principal, 9).items] == [10, 11]
+    renders = tables.store.load(started).renders
+    keys = [[k for k in renders[seq] if isinstance(k, tuple) and isinstance(k[0], str)] for seq in (10, 11)]
+    assert sorted(keys[0], key=str) == [("seat", 1), ("spectator", None)]
+    assert all(any(k is other for other in keys[1]) for k in keys[0])
+
+
 def test_a_run_holds_at_most_limit_events_and_the_rest_follows(tables: Tables, started: str) -> None:
     """``limit`` 4 from 0: a run of 1-4 with the view at 4; then 5-8; then 9-11."""
     runs = []

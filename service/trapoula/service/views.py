@@ -312,6 +312,17 @@ def watch_batch(
     return WatchBatch(tuple(items), head, top, head_state.over)
 
 
+_KEYS: dict[tuple[str, Viewer], tuple[str, Viewer]] = {}
+"""The renderings' keys, one object each: a key kept in a version's renderings is not a new
+tuple for the collector to walk at every rendering."""
+
+
+def _key(principal: Principal) -> tuple[str, Viewer]:
+    """``(principal.kind, principal.viewer)``: who sees a table alike (their renderings' key)."""
+    key = (principal.kind, principal.viewer)
+    return _KEYS.setdefault(key, key)
+
+
 def _shared_item(table: Table, seq: int, principal: Principal, position: int) -> WatchItem | None:
     """The rendering of event ``seq`` at ``position`` that the watchers who see the table as
     ``principal`` does share, when one was made; else None."""
@@ -327,7 +338,7 @@ def _run(table: Table, principal: Principal, picked: list[tuple[int, Entry, int]
     serialise it once)."""
     viewer = principal.viewer
     seq, entry, position = picked[-1]
-    key = ((principal.kind, viewer), picked[0][2])
+    key = (_key(principal), picked[0][2])
     shared = table.renders.get(seq)
     run = shared.get(key) if shared is not None else None
     if isinstance(run, WatchRun) and run.version == position:
@@ -348,7 +359,7 @@ def _run(table: Table, principal: Principal, picked: list[tuple[int, Entry, int]
 def _render(table: Table, seq: int, entry: Entry, principal: Principal, position: int, state: TableState) -> WatchItem:
     """``principal``'s rendering of event ``seq`` (``entry``, at ``position``) and of ``state`` after
     it, shared with every caller who sees the table alike while ``seq`` is recent."""
-    key = (principal.kind, principal.viewer)
+    key = _key(principal)
     recent = seq > table.state.version - table.recent_states  # only the recent ones are shared
     parts = _shared(table, seq) if recent else {}
     item = parts.get(key)
