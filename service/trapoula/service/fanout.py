@@ -37,9 +37,9 @@ class _Deadlines:
     waiting futures (insertion order: deadline order) and at most one loop timer, set for the
     earliest deadline; when it fires, the futures whose deadline passed get False, and the
     timer is set again for the next.  A wait woken before its deadline leaves its dict at once.
-    A watch stream waits up to :attr:`TableServicer.poll_seconds` for each of its wake-ups: a
-    timer each (a ``TimerHandle``, its context and arguments, in the loop's heap) cost each
-    message three objects the collector walked, and the heap's comparisons.
+    A watch stream waits up to :attr:`TableServicer.poll_seconds` for each of its wake-ups, so a
+    timer a wait (a ``TimerHandle``, its context and arguments in the loop's heap) would be
+    three objects a stream message for the collector to walk, and comparisons in the heap.
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:

@@ -327,7 +327,7 @@ def _shared_item(table: Table, seq: int, principal: Principal, position: int) ->
     """The rendering of event ``seq`` at ``position`` that the watchers who see the table as
     ``principal`` does share, when one was made; else None."""
     shared = table.renders.get(seq)
-    item = shared.get((principal.kind, principal.viewer)) if shared is not None else None
+    item = shared.get(_key(principal)) if shared is not None else None
     return item if isinstance(item, WatchItem) and item.event.version == position else None
 
 
@@ -385,7 +385,7 @@ def renders_missing(table: Table, principal: Principal, after: int, *, every_vie
     begin = head_state.version_at(viewer, after)
     if begin < table.entries.base and not table.entries.prefix_loaded:
         return -1
-    key = (principal.kind, viewer)
+    key = _key(principal)
     missing = 0
     renders = table.renders
     if not every_view:
