@@ -372,6 +372,97 @@ def test_facts_out_of_order_are_refused_and_apply_nothing(sqlite_store: Any) -> 
     models.close()
 
 
+def hands_of(models: ReadModels, table_id: str) -> tuple[int, int]:
+    """``(hands, record_hands)`` of the table's lobby row."""
+    lobby = Base.metadata.tables["trapoula_lobby"]
+    with models.engine.connect() as conn:
+        row = conn.execute(sqlalchemy.select(lobby.c.hands, lobby.c.record_hands).where(lobby.c.table_id == table_id))
+        hands, record_hands = row.one()
+    return hands, record_hands
+
+
+def test_a_projection_reads_the_rows_again_after_another_one_applied_a_batch(store: Any) -> None:
+    """Each ``SeedRevealed`` ends a hand (S5.1: role hand_revealed): three of them, applied by A,
+    then B, then A again, make 3 hands, not the 2 that A's rows of its first batch would make."""
+    models = [open_models(store), open_models(store)]
+    a, b = (Projection(None, m) for m in models)  # type: ignore[arg-type]  # apply() reads no log
+    log = Log()
+    table_id = str(uuid.uuid4())
+    log.created(table_id, "mau_mau", 2)
+    log.seat(table_id, 0, "ann")
+    log.seat(table_id, 1, "bob")
+    log.add(table_id, "MatchStarted")
+    log.add(table_id, "SeedRevealed")  # position 5: hand 1 ends
+    try:
+        assert a.apply(log.facts) == 5 and hands_of(models[0], table_id) == (1, 1)
+        log.add(table_id, "SeedRevealed")  # hand 2
+        assert b.apply(log.facts) == 1 and hands_of(models[0], table_id) == (2, 2)
+        log.add(table_id, "SeedRevealed")  # hand 3
+        assert a.apply(log.facts) == 1
+        assert hands_of(models[0], table_id) == (3, 3)
+    finally:
+        for m in models:
+            m.close()
+
+
+def test_a_projection_keeps_its_rows_between_batches_and_none_of_a_failed_one(
+    sqlite_store: Any, monkeypatch: Any
+) -> None:
+    """A batch that touches only tables the projection wrote reads no lobby row; a batch that
+    fails after folding (its transaction rolled back) leaves nothing kept: applied again it counts
+    its hand once (S5.1)."""
+    models = open_models(sqlite_store)
+    projection = Projection(None, models)  # type: ignore[arg-type]
+    log = Log()
+    table_id = str(uuid.uuid4())
+    log.created(table_id, "mau_mau", 2)
+    log.seat(table_id, 0, "ann")
+    log.seat(table_id, 1, "bob")
+    log.add(table_id, "MatchStarted")
+    assert projection.apply(log.facts) == 4
+    reads: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and "trapoula_lobby" in statement:
+            reads.append(statement)
+
+    sqlalchemy.event.listen(models.write_engine, "before_cursor_execute", seen)
+    try:
+        log.add(table_id, "SeedRevealed")  # hand 1
+        assert projection.apply(log.facts) == 1 and hands_of(models, table_id) == (1, 1)
+        assert reads == []  # the row came from what the first batch wrote
+
+        log.add(table_id, "SeedRevealed")  # hand 2
+        flush = Fold.flush
+
+        def failing(self: Fold) -> None:
+            flush(self)
+            raise RuntimeError("the database went away")
+
+        monkeypatch.setattr(Fold, "flush", failing)
+        with pytest.raises(RuntimeError, match="went away"):
+            projection.apply(log.facts)
+        assert hands_of(models, table_id) == (1, 1) and models.position() == 5
+        monkeypatch.setattr(Fold, "flush", flush)
+        assert projection.apply(log.facts) == 1
+        assert hands_of(models, table_id) == (2, 2)  # not 3: the failed batch's fold was dropped
+        assert len(reads) == 1  # read again once, after the failure
+    finally:
+        sqlalchemy.event.remove(models.write_engine, "before_cursor_execute", seen)
+        models.close()
+
+
+def test_the_pause_after_a_catch_up_grows_with_its_length_up_to_a_second() -> None:
+    """A catch-up of 1 ms pauses the 0.1 s floor; one of 50 ms, four times that (0.2 s); one of
+    half a second or more, the 1 s cap; a floor above the cap wins."""
+    projection = Projection(None, None)  # type: ignore[arg-type]  # no I/O
+    assert projection.pause_after(0.001) == 0.1
+    assert projection.pause_after(0.05) == pytest.approx(0.2)
+    assert projection.pause_after(0.5) == projection.pause_after(30.0) == 1.0
+    slow = Projection(None, None, pause_seconds=2.0)  # type: ignore[arg-type]
+    assert slow.pause_after(0.01) == slow.pause_after(5.0) == 2.0
+
+
 # --------------------------------------------------------------------------- 10,000 matches
 
 NAMES = [f"player {i:02d}" for i in range(20)]

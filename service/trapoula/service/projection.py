@@ -24,9 +24,10 @@ become visible in the order of their numbers and none is passed over.
 :class:`Projection` runs in a background thread of the server: woken by the application's
 listeners after each save (and, on PostgreSQL, after other replicas' saves that
 ``Tables.follow_store`` announces), and every ``poll_seconds`` in case a wake-up was missed; it
-pauses ``pause_seconds`` after each catch-up so that a busy server's saves are applied in
-batches.  Read models are eventually consistent: a finished match is listed shortly after its
-a match's ``match_ended`` event is saved (docs/read-models.md).
+pauses after each catch-up (:meth:`Projection.pause_after`: longer after a longer one) so that
+a busy server's saves are applied in batches, and keeps the lobby rows it wrote for its next
+batch while no other replica has applied one since.  Read models are eventually consistent: a
+finished match is listed shortly after its ``match_ended`` event is saved (docs/read-models.md).
 """
 
 from __future__ import annotations
@@ -43,19 +44,30 @@ from sqlalchemy.engine import Connection
 
 from trapoula.service.application import Tables
 from trapoula.service.projectionfold import Fact, Fold, fact_of
-from trapoula.service.projectionrows import LOBBY, MATCHES, PLAYERS, POSITION, STANDINGS
+from trapoula.service.projectionrows import LOBBY, MATCHES, PLAYERS, POSITION, STANDINGS, FoldedTable
 from trapoula.service.readmodels import ReadModels
 from trapoula.service.readtables import PROJECTION_NAME
 from trapoula.service.status import store_down
 
 log = logging.getLogger(__name__)
 
+KNOWN_TABLES = 4096
+"""Most lobby rows (with their players) the projection keeps between its batches (the tables
+played most recently): a batch reads from the database only the rows of tables it has not
+kept."""
 BATCH_SIZE = 500
 """Most notifications applied in one transaction."""
 POLL_SECONDS = 5.0
 """The background projection looks at the log at least this often, even without a wake-up."""
 PAUSE_SECONDS = 0.1
-"""Pause after each catch-up, so that the saves of a busy server are applied in batches."""
+"""Shortest pause after each catch-up, so that the saves of a busy server are applied in batches."""
+PAUSE_FACTOR = 4.0
+"""After a catch-up that took t seconds the background thread pauses at least this many times t
+(so it spends at most a fifth of its time applying, and a busy server's batches grow instead of
+their number: each transaction costs a few queries whatever its size)."""
+PAUSE_MAX_SECONDS = 1.0
+"""Longest pause after a catch-up (the read models lag the log by about this much at most, on a
+server keeping up)."""
 RETRY_SECONDS = 0.5
 """First wait after a failed catch-up (doubles each time)."""
 RETRY_MAX_SECONDS = 30.0
@@ -72,7 +84,7 @@ class Projection:
             :meth:`ReadModels.migrate`).
         batch_size: most notifications per transaction.
         poll_seconds: the background thread looks at the log at least this often.
-        pause_seconds: the background thread's pause after each catch-up.
+        pause_seconds: the background thread's shortest pause after each catch-up.
     """
 
     def __init__(
@@ -97,6 +109,13 @@ class Projection:
         """``(position, head)`` as the background thread last saw them (for the metrics; no I/O)."""
         self.failures = 0
         """Catch-ups of the background thread that failed (each is logged)."""
+        self.known_tables = KNOWN_TABLES
+        self._known: dict[str, FoldedTable] = {}
+        """The rows as this projection last wrote them, oldest use first; valid only while the
+        stored position is :attr:`_known_at` (nobody else has applied a batch since)."""
+        self._known_at: int | None = None
+        self._steps = threading.Lock()
+        """One batch at a time in this process (other processes: the position row's lock)."""
 
     # ----------------------------------------------------------------------- transactions
 
@@ -132,22 +151,42 @@ class Projection:
     def _step(self, fetch: Callable[[int], Sequence[Fact]]) -> int:
         """One transaction: lock the position, fold the facts ``fetch(position)`` gives after it,
         write the rows and the new position.  Returns how many facts were applied (-1: another
-        replica holds the position)."""
-        with self._transaction() as conn:
-            position = self._lock_position(conn)
-            if position is None:
-                return -1
-            facts = [f for f in fetch(position) if f.position > position]
-            if not facts:
-                return 0
-            for before, after in itertools.pairwise(facts):
-                if after.position <= before.position:
-                    raise ValueError(f"facts out of order: position {after.position} after {before.position}")
-            fold = Fold(conn)
-            fold.run(facts)
-            fold.flush()
-            conn.execute(update(POSITION).where(POSITION.c.name == PROJECTION_NAME).values(position=facts[-1].position))
+        replica holds the position).
+
+        The rows this projection wrote are kept for the next batch while they are what is stored:
+        when the position it finds is the one it last wrote.  A batch that fails leaves none."""
+        with self._steps:
+            with self._transaction() as conn:
+                position = self._lock_position(conn)
+                if position is None:
+                    return -1
+                known = self._known if position == self._known_at else {}
+                self._known_at = None  # until this transaction has committed
+                facts = [f for f in fetch(position) if f.position > position]
+                if not facts:
+                    self._known_at = position if known else None
+                    return 0
+                for before, after in itertools.pairwise(facts):
+                    if after.position <= before.position:
+                        raise ValueError(f"facts out of order: position {after.position} after {before.position}")
+                fold = Fold(conn, known)
+                fold.run(facts)
+                fold.flush()
+                position = facts[-1].position
+                conn.execute(update(POSITION).where(POSITION.c.name == PROJECTION_NAME).values(position=position))
+            self._keep(known, fold.tables, position)
             return len(facts)
+
+    def _keep(self, known: dict[str, FoldedTable], written: dict[str, FoldedTable], position: int) -> None:
+        """Keep the rows of a committed batch (``written``, now stored at ``position``) with those
+        kept before (``known``), the most recently used :attr:`known_tables` of them."""
+        for table_id, table in written.items():
+            table.stored()
+            known.pop(table_id, None)
+            known[table_id] = table
+        while len(known) > self.known_tables:
+            del known[next(iter(known))]
+        self._known, self._known_at = known, position
 
     def _fetch(self, position: int) -> list[Fact]:
         recorder = self.tables.recorder
@@ -207,11 +246,13 @@ class Projection:
         Raises:
             Exception: as :meth:`catch_up`.
         """
-        with self._transaction() as conn:
-            self._lock_position(conn, wait=True)
-            for table in (STANDINGS, MATCHES, PLAYERS, LOBBY):
-                conn.execute(delete(table))
-            conn.execute(update(POSITION).where(POSITION.c.name == PROJECTION_NAME).values(position=0))
+        with self._steps:
+            self._known, self._known_at = {}, None
+            with self._transaction() as conn:
+                self._lock_position(conn, wait=True)
+                for table in (STANDINGS, MATCHES, PLAYERS, LOBBY):
+                    conn.execute(delete(table))
+                conn.execute(update(POSITION).where(POSITION.c.name == PROJECTION_NAME).values(position=0))
         return self.catch_up()
 
     def wait_caught_up(self, timeout: float = 10.0, position: int | None = None) -> bool:
@@ -262,6 +303,7 @@ class Projection:
             if self._stop.is_set():
                 return
             self._wake.clear()
+            started = time.monotonic()
             try:
                 head, position = self.head(), self.position  # two reads; an idle poll takes no write lock
                 if head > position:
@@ -287,7 +329,13 @@ class Projection:
                 log.info("projection: applying the event log again")
             failing = False
             delay = RETRY_SECONDS
-            self._stop.wait(self.pause_seconds)
+            self._stop.wait(self.pause_after(time.monotonic() - started))
+
+    def pause_after(self, took: float) -> float:
+        """Seconds the background thread pauses after a catch-up that took ``took`` seconds:
+        :data:`PAUSE_FACTOR` times as long, at least ``pause_seconds``, at most
+        :data:`PAUSE_MAX_SECONDS` (or ``pause_seconds`` if that is longer)."""
+        return max(self.pause_seconds, min(PAUSE_MAX_SECONDS, PAUSE_FACTOR * took))
 
     def _safe_position(self) -> str:
         try:

@@ -142,8 +142,11 @@ class Fold:
     """One transaction's fold: the rows the facts touch are read once, changed in memory, and
     written back together by :meth:`flush`."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, known: Mapping[str, FoldedTable] | None = None) -> None:
         self.conn = conn
+        self.known: Mapping[str, FoldedTable] = known if known is not None else {}
+        """Rows as stored already, by table id, taken instead of reading them (the projection's
+        cache: :class:`~trapoula.service.projection.Projection` passes it only while it holds)."""
         self.tables: dict[str, FoldedTable] = {}
         self.matches: list[dict[str, Any]] = []
         self.standings: dict[tuple[str, str, str], list[Any]] = {}
@@ -152,8 +155,17 @@ class Fold:
     # ----------------------------------------------------------------------- reading
 
     def load(self, table_ids: Sequence[str]) -> None:
-        """Read the rows of ``table_ids`` not read yet (unknown ones are skipped)."""
-        wanted = [t for t in dict.fromkeys(table_ids) if t not in self.tables]
+        """Read the rows of ``table_ids`` not read yet (unknown ones are skipped); those in
+        :attr:`known` are taken from there."""
+        wanted = []
+        for table_id in dict.fromkeys(table_ids):
+            if table_id in self.tables:
+                continue
+            cached = self.known.get(table_id)
+            if cached is not None:
+                self.tables[table_id] = cached
+            else:
+                wanted.append(table_id)
         for chunk in _chunks(wanted):
             for r in self.conn.execute(select(LOBBY).where(LOBBY.c.table_id.in_(chunk))):
                 self.tables[r.table_id] = FoldedTable(**{c: getattr(r, c) for c in FoldedTable._COLUMNS})

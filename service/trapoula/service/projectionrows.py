@@ -95,6 +95,12 @@ class FoldedTable:
         """The row's columns, by name."""
         return {c: getattr(self, c) for c in self._COLUMNS}
 
+    def stored(self) -> None:
+        """Mark the row and its players' rows as written (neither new nor changed)."""
+        self.new = self.dirty = False
+        for player in self.players:
+            player.new = player.dirty = False
+
     @property
     def started(self) -> bool:
         """True once the match has started (``playing`` or ``over``)."""
