@@ -213,6 +213,36 @@ def test_a_restart_in_the_middle_of_catching_up_leaves_no_duplicates(store: Any,
         tables.close()
 
 
+def test_a_catch_up_ends_with_the_first_batch_short_of_full(store: Any, monkeypatch: Any) -> None:
+    """A log of n notifications in batches of b: ceil(n / b) transactions, one more only when b
+    divides n (the last full batch cannot tell it reached the end)."""
+    tables = store.open()
+    models = open_models(store)
+    try:
+        play_matches(tables, MATCHES[:1])
+        n = len(notification_ids(tables))
+        steps = 0
+        step = Projection._step
+
+        def counted(self: Projection, fetch: Any) -> int:
+            nonlocal steps
+            steps += 1
+            return step(self, fetch)
+
+        monkeypatch.setattr(Projection, "_step", counted)
+        ragged = next(b for b in range(5, n) if n % b)
+        projection = Projection(tables, models, batch_size=ragged)
+        assert projection.catch_up() == n
+        assert steps == -(-n // ragged)
+        steps = 0
+        projection.batch_size = next(b for b in range(2, n + 1) if n % b == 0)
+        assert projection.rebuild() == n  # the whole log again, in batches that divide it
+        assert steps == n // projection.batch_size + 1
+    finally:
+        models.close()
+        tables.close()
+
+
 def test_two_projections_at_once_apply_each_event_exactly_once(store: Any) -> None:
     tables = store.open()
     models = [open_models(store), open_models(store)]

@@ -236,6 +236,8 @@ class Projection:
                 break
             total += applied
             batches += 1
+            if applied < self.batch_size:
+                break  # the log's end, as it was when this batch was read
         return total
 
     def rebuild(self) -> int:
