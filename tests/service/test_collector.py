@@ -18,7 +18,7 @@ def test_serving_freezes_what_exists_and_raises_the_thresholds_then_puts_both_ba
     assert gc.get_freeze_count() == 0
     existing = [object() for _ in range(3)]
     with serving_collector():
-        assert gc.get_threshold() == (20_000, 1, 500)
+        assert gc.get_threshold() == (2_000, 1, 5_000)
         frozen = gc.get_freeze_count()
         assert frozen > 1_000  # the modules, classes and functions loaded so far
         assert not any(existing is o for o in gc.get_objects())  # frozen objects are no generation's

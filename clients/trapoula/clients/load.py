@@ -108,11 +108,12 @@ CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
 """The options of each channel the load generator opens."""
 BOT_NAMES = ("Anna", "Babis", "Chrysa", "Dimos", "Eleni", "Fotis", "Gogo")
 """The bots' display names, by seat."""
-GC_THRESHOLDS = (2_000, 10, 1_000)
+GC_THRESHOLDS = (2_000, 1, 5_000)
 """``gc.set_threshold`` during a run, as the server's (``trapoula.service.collector``, which the
 client does not import): the run's thousands of open calls and its tables' views live seconds,
 and with Python's defaults (700, 10, 10) they pushed the collector into a full walk of the heap
-every few seconds."""
+every few seconds; a middle collection at every other young one keeps each pause short (every
+move the run times waits behind one)."""
 
 
 def _json_loads() -> Callable[[str], Any]:

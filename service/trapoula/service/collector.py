@@ -11,20 +11,24 @@ and the collector took 14 to 17 % of the server's CPU under the paced load.
 
 :func:`serving_collector` freezes what exists when serving begins (modules, classes, functions:
 they live as long as the process, ``gc.freeze``), runs a young collection once
-:data:`THRESHOLDS` [0] new objects were made (a few milliseconds: it walks only the new objects
-still alive, which a busy server's calls keep to a few thousand whatever the threshold, so a
-high threshold makes few collections; at 2,000 the collector still took 5 to 8 % of the
-server's CPU under a closed-loop ``Act`` load), a middle one at every other young one
+:data:`THRESHOLDS` [0] new objects were made, a middle one at every other young one
 (:data:`THRESHOLDS` [1]), and a full collection only once in :data:`THRESHOLDS` [2] middle ones
-(once in 20 million new objects, about a quarter of an hour under the paced load, with Python's
-rule that the objects new since the last one make a quarter of the heap).
+(and, by Python's rule, only once the objects new since the last one make a quarter of the
+heap).
 
-The middle collections are frequent because most of what a move makes outlives a young
-collection (the renderings and states a table keeps for its watchers), so a middle collection
-walks everything made since the last one.  With one in ten young ones (Python's ratio) each
-paused every thread for 95 to 145 ms under the paced load (400 tables, 400 moves a second);
-with one in two, 30 to 55 ms, for about the same time in the collector in all (docs/benchmarks.md).
-Cyclic garbage is still found: young cycles at once, older ones at the next full collection.
+A collection walks the new objects still alive, and what a move keeps (its table's folded
+states and renderings, for its watchers) outlives a young collection, so a middle collection
+walks everything kept since the last one: each pause is about proportional to the young
+threshold, and the time in the collector in all about the same whatever the threshold.  The
+pauses are what a player feels: every call waits behind one.  Under the paced load (400 tables,
+300 and 400 moves a second, docs/benchmarks.md) a young threshold of 20,000 paused every thread
+for up to 45 to 110 ms (young) and 105 to 160 ms (middle), and the Act p99 was 88 to 137 ms; at
+2,000 the longest pauses were 10 to 15 ms and 16 to 27 ms and the p99 73 ms, for about a fifth
+more time in the collector (about 4 % of the server's CPU).  The full collections stay rare:
+once in 5,000 middle ones, about every 20 minutes under that load (a full one walks the whole
+heap: about a second with 400 tables).
+Cyclic garbage is still found: young cycles at once (gRPC leaves a few objects in a cycle per
+call), older ones at the next full collection.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
-THRESHOLDS = (20_000, 1, 500)
+THRESHOLDS = (2_000, 1, 5_000)
 """``gc.set_threshold`` while serving: new objects before a young collection, young collections
 before a middle one, middle ones before a full one (Python's defaults: 700, 10, 10)."""
 
