@@ -411,17 +411,23 @@ def hands_of(models: ReadModels, table_id: str) -> tuple[int, int]:
     return hands, record_hands
 
 
-def test_a_projection_reads_the_rows_again_after_another_one_applied_a_batch(store: Any) -> None:
-    """Each ``SeedRevealed`` ends a hand (S5.1: role hand_revealed): three of them, applied by A,
-    then B, then A again, make 3 hands, not the 2 that A's rows of its first batch would make."""
-    models = [open_models(store), open_models(store)]
-    a, b = (Projection(None, m) for m in models)  # type: ignore[arg-type]  # apply() reads no log
+def started_mau_mau() -> tuple[Log, str]:
+    """A log of a 2-seat mau_mau table whose match has started (positions 1-4), and its id."""
     log = Log()
     table_id = str(uuid.uuid4())
     log.created(table_id, "mau_mau", 2)
     log.seat(table_id, 0, "ann")
     log.seat(table_id, 1, "bob")
     log.add(table_id, "MatchStarted")
+    return log, table_id
+
+
+def test_a_projection_reads_the_rows_again_after_another_one_applied_a_batch(store: Any) -> None:
+    """Each ``SeedRevealed`` ends a hand (S5.1: role hand_revealed): three of them, applied by A,
+    then B, then A again, make 3 hands, not the 2 that A's rows of its first batch would make."""
+    models = [open_models(store), open_models(store)]
+    a, b = (Projection(None, m) for m in models)  # type: ignore[arg-type]  # apply() reads no log
+    log, table_id = started_mau_mau()
     log.add(table_id, "SeedRevealed")  # position 5: hand 1 ends
     try:
         assert a.apply(log.facts) == 5 and hands_of(models[0], table_id) == (1, 1)
@@ -443,12 +449,7 @@ def test_a_projection_keeps_its_rows_between_batches_and_none_of_a_failed_one(
     its hand once (S5.1)."""
     models = open_models(sqlite_store)
     projection = Projection(None, models)  # type: ignore[arg-type]
-    log = Log()
-    table_id = str(uuid.uuid4())
-    log.created(table_id, "mau_mau", 2)
-    log.seat(table_id, 0, "ann")
-    log.seat(table_id, 1, "bob")
-    log.add(table_id, "MatchStarted")
+    log, table_id = started_mau_mau()
     assert projection.apply(log.facts) == 4
     reads: list[str] = []
 

@@ -110,6 +110,7 @@ class Projection:
         self.failures = 0
         """Catch-ups of the background thread that failed (each is logged)."""
         self.known_tables = KNOWN_TABLES
+        """Most tables whose rows are kept between batches (:data:`KNOWN_TABLES`)."""
         self._known: dict[str, FoldedTable] = {}
         """The rows as this projection last wrote them, oldest use first; valid only while the
         stored position is :attr:`_known_at` (nobody else has applied a batch since)."""
