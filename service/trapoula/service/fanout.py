@@ -165,7 +165,7 @@ class Fanout:
         if timeout is not None:  # not asyncio.wait_for: no task per wait, nor a timer
             deadlines = self._deadlines.get(loop)
             if deadlines is None:  # a loop's first wait: forget the loops closed since
-                for closed in [other for other in list(self._deadlines) if other.is_closed()]:
+                for closed in [other for other in self._deadlines if other.is_closed()]:
                     self._deadlines.pop(closed, None)
                 deadlines = self._deadlines.setdefault(loop, _Deadlines(loop))
             deadlines.add(future, timeout)

@@ -145,6 +145,12 @@ def seen(entry: Entry, viewer: Viewer, position: int) -> SeenEvent:
     return SeenEvent(position, entry.name, dumps(payload))
 
 
+def _recent(table: Table, seq: int) -> bool:
+    """True when event ``seq`` is among the table's last :attr:`Table.recent_states` versions: only
+    the renderings of those are kept and shared."""
+    return seq > table.state.version - table.recent_states
+
+
 def _seen_alike(table: Table, entry: Entry, viewer: Viewer, position: int) -> SeenEvent:
     """``seen(entry, viewer, position)``, one for every viewer at ``position`` when the event hides
     nothing from anyone (no ``hidden`` nor ``private`` fields: every viewer gets its payload
@@ -152,7 +158,7 @@ def _seen_alike(table: Table, entry: Entry, viewer: Viewer, position: int) -> Se
     and its spectators share it (one payload text, one object the collector walks)."""
     event = entry.event
     seq = entry.seq
-    if (event is not None and (event.hidden or event.private)) or seq <= table.state.version - table.recent_states:
+    if (event is not None and (event.hidden or event.private)) or not _recent(table, seq):
         return seen(entry, viewer, position)
     parts = _shared(table, seq)
     item = parts.get(position)  # an int: the renderings' keys are tuples
@@ -351,7 +357,7 @@ def _run(table: Table, principal: Principal, picked: list[tuple[int, Entry, int]
         item = _shared_item(table, s, principal, p)
         before.append(item.event if item is not None else _seen_alike(table, e, viewer, p))
     run = WatchRun(tuple(before), last)
-    if run.shareable and seq > table.state.version - table.recent_states:  # short, and recent
+    if run.shareable and _recent(table, seq):  # short, and recent
         _shared(table, seq)[key] = run
     return run
 
@@ -360,7 +366,7 @@ def _render(table: Table, seq: int, entry: Entry, principal: Principal, position
     """``principal``'s rendering of event ``seq`` (``entry``, at ``position``) and of ``state`` after
     it, shared with every caller who sees the table alike while ``seq`` is recent."""
     key = _key(principal)
-    recent = seq > table.state.version - table.recent_states  # only the recent ones are shared
+    recent = _recent(table, seq)  # only the recent ones are shared
     parts = _shared(table, seq) if recent else {}
     item = parts.get(key)
     if isinstance(item, WatchItem) and item.event.version == position:
