@@ -61,6 +61,7 @@ from .figures import (
     bounds,
     domain_keys,
     expected_keys,
+    histogram_quantile,
     may_skip,
     ratio,
 )
@@ -362,6 +363,7 @@ class Bench:
                 result = loads.paced(
                     server.address, p.paced_tables, p.paced_rate, p.paced_seconds, self.scratch / "paced-load.log"
                 )
+                acts = server.histogram("trapoula_rpc_seconds", method="Act")  # the play's: no Act before it
         r = self.results
         r.put("paced.tables", p.paced_tables)
         r.put("paced.rate", p.paced_rate)
@@ -378,6 +380,14 @@ class Bench:
         r.put("paced.p90_ms", spread.p90)
         r.put("paced.p99_ms", spread.p99)
         r.put("paced.max_ms", spread.max)
+        lag = result.send_lag
+        self._put_or_skip("paced.send_lag_p99_ms", lag.p99 if lag else None, "no bot was ready before a move was due")
+        server_p99 = histogram_quantile(acts, 0.99) if acts else None
+        self._put_or_skip(
+            "paced.server_p99_ms",
+            server_p99 * 1000.0 if server_p99 is not None else None,
+            "no metrics from the replica",
+        )
 
     def _load_notes(self, what: str, result: LoadResult) -> None:
         for kind, message in sorted(result.examples.items()):
@@ -990,6 +1000,16 @@ def report(results: Results, plan: Plan, out: Console) -> None:
     t.add_row("Act p50 / p90 ms", f"{_ms(v('paced.p50_ms'))} / {_ms(v('paced.p90_ms'))}", "")
     t.add_row("Act p99 ms", _ms(v("paced.p99_ms")), _bound_cell(results, plan, "paced.p99_ms"))
     t.add_row("Act max ms", _ms(v("paced.max_ms")), "")
+    t.add_row(
+        "  within it: the load generator's send lag p99 ms (moves ready before due)",
+        _ms(v("paced.send_lag_p99_ms")),
+        "",
+    )
+    t.add_row(
+        "  within it: the replica's own Act p99 ms (its histogram: at most this bucket)",
+        _ms(v("paced.server_p99_ms")),
+        "",
+    )
     t.add_row("errors", _count(v("paced.errors")), _bound_cell(results, plan, "paced.errors"))
     out.print(t)
 

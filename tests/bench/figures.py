@@ -118,6 +118,25 @@ def ratio(numerator: float | None, denominator: float | None) -> float | None:
     return numerator / denominator
 
 
+def histogram_quantile(buckets: Sequence[tuple[float, float]], q: float) -> float | None:
+    """The upper bound of the bucket the ``q``-quantile (0 < q <= 1) falls in, of a Prometheus
+    histogram given as its cumulative ``(le, count)`` buckets (``le`` ascending, the last
+    ``inf``): the quantile is at most that; None when the histogram counted nothing.
+
+    >>> histogram_quantile([(0.01, 90.0), (0.05, 99.0), (0.1, 100.0), (float("inf"), 100.0)], 0.99)
+    0.05
+    >>> histogram_quantile([(0.01, 0.0), (float("inf"), 0.0)], 0.5) is None
+    True
+    """
+    total = buckets[-1][1] if buckets else 0.0
+    if total <= 0:
+        return None
+    for le, count in buckets:
+        if count >= q * total:
+            return le
+    return buckets[-1][0]
+
+
 def domain_keys(games: Sequence[str]) -> list[str]:
     """Hands and commands per CPU second of random play in the pure domain, per game; the bare
     program's, open_spiel's crazy_eights reference and the ratios."""
@@ -245,6 +264,8 @@ PACED_KEYS = [
     "paced.max_ms",
     "paced.errors",
     "paced.behind",
+    "paced.send_lag_p99_ms",
+    "paced.server_p99_ms",
 ]
 """``trapoula load --rate``: tables, target rate, seconds played, set-up time, the rate achieved,
 ``Act`` latency from each move's due time, errors, moves due but not made at the end."""

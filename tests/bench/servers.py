@@ -25,10 +25,12 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import sqlalchemy
+from prometheus_client.parser import text_string_to_metric_families
 
 from trapoula.service.settings import display_url
 
@@ -40,6 +42,10 @@ STARTUP_SECONDS = 60.0
 """How long a server process may take to say it serves."""
 TRAPOULA_READY = "trapoula serving on "
 """The line ``python -m trapoula.service`` prints once serving, followed by ``host:port``."""
+METRICS_READY = "trapoula metrics on "
+"""The line it prints once its metrics are served, followed by their URL."""
+METRICS_TIMEOUT = 5.0
+"""Seconds a read of a server's metrics may take."""
 
 
 class ServerProcess:
@@ -59,6 +65,8 @@ class ServerProcess:
         self.env = env
         self.address = ""
         """``host:port`` it listens on, once :meth:`start` returned."""
+        self.metrics_url = ""
+        """Where its metrics are served (:data:`METRICS_READY`), once it said so; else empty."""
         self.process: subprocess.Popen[str] | None = None
         self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
 
@@ -100,6 +108,8 @@ class ServerProcess:
 
         def read() -> None:
             for line in stdout:
+                if line.startswith(METRICS_READY):
+                    self.metrics_url = line[len(METRICS_READY) :].strip()
                 self._lines.put(line)
             self._lines.put(None)
 
@@ -165,6 +175,26 @@ class ServerProcess:
         except (OSError, IndexError, ValueError):
             pass
         return stat_cpu_seconds(self.process.pid)
+
+    def histogram(self, name: str, **labels: str) -> list[tuple[float, float]] | None:
+        """The cumulative buckets ``(le seconds, count)`` of the server's histogram ``name`` (its
+        samples with ``labels``), read from its metrics now; None where it serves none, or they
+        cannot be read."""
+        if not self.metrics_url:
+            return None
+        try:
+            with urllib.request.urlopen(self.metrics_url, timeout=METRICS_TIMEOUT) as reply:
+                text = reply.read().decode("utf-8")
+        except (OSError, ValueError):
+            return None
+        buckets = [
+            (float(sample.labels["le"]), float(sample.value))
+            for family in text_string_to_metric_families(text)
+            if family.name == name
+            for sample in family.samples
+            if sample.name == f"{name}_bucket" and all(sample.labels.get(k) == v for k, v in labels.items())
+        ]
+        return sorted(buckets) or None
 
     def log_tail(self, lines: int = 20) -> str:
         """The last ``lines`` lines of its log."""

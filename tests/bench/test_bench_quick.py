@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from trapoula.domain.registry import GAMES
+from trapoula.service.metrics import LATENCY_BUCKETS
 
 from .__main__ import QUICK
 from .figures import SKIPPED, bounds, expected_keys, may_skip
@@ -54,7 +55,7 @@ def test_every_figure_is_measured_or_says_why_it_was_skipped(quick_run: tuple[An
     # every game (two figures each: the six built-in games and any plugged in), the bare program,
     # open_spiel, replay; per store and level Act (12), the baselines (10), the ratios (4); fan-out,
     # paced load, saturation, memory
-    assert len(keys) == 2 * len(GAMES) + 3 + 4 + 4 + 2 * 2 * (12 + 10 + 4) + 11 + 11 + 13 + 3
+    assert len(keys) == 2 * len(GAMES) + 3 + 4 + 4 + 2 * 2 * (12 + 10 + 4) + 11 + 13 + 13 + 3
     assert len(GAMES) >= 6
     missing = [k for k in keys if k not in figures]
     assert missing == []
@@ -102,6 +103,9 @@ def test_the_figures_that_must_be_positive_are(quick_run: tuple[Any, dict[str, A
     if not isinstance(figures["paced.per_s"], str):  # PostgreSQL was there
         assert figures["paced.tables"] == QUICK.paced_tables and figures["paced.errors"] == 0
         assert figures["paced.per_s"] > 0 and 0 < figures["paced.p50_ms"] <= figures["paced.p99_ms"]
+        # the replica's own p99 is a bucket's bound of its histogram (prometheus_client's defaults)
+        assert any(figures["paced.server_p99_ms"] == pytest.approx(b * 1000.0) for b in LATENCY_BUCKETS)
+        assert 0 <= figures["paced.send_lag_p99_ms"] <= figures["paced.max_ms"]
         assert figures["saturation.one.per_s"] > 0 and figures["saturation.two.per_s"] > 0
         one, two = figures["saturation.one.per_s"], figures["saturation.two.per_s"]
         assert figures["saturation.ratio.two_vs_one"] == pytest.approx(two / one)

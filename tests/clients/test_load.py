@@ -259,6 +259,17 @@ def _act_ms(row: str) -> tuple[float, float, float, float]:
     return float(found[1]), float(found[2]), float(found[3]), float(found[4])
 
 
+def _send_lag(row: str) -> tuple[float, float, int]:
+    """p50, max and the count of moves of the summary's ``send`` lag row."""
+    found = re.fullmatch(
+        r"  send lag  p50 (\S+)  p90 \S+  p99 \S+  max (\S+) ms after the due time, "
+        r"of the (\d+) moves ready before it \(this generator's own lag\)",
+        row,
+    )
+    assert found is not None, row
+    return float(found[1]), float(found[2]), int(found[3])
+
+
 def test_a_pace_is_a_poisson_schedule_and_counts_the_moves_due() -> None:
     pace = load._Pace(4.0, random.Random(11))
     pace.start(100.0)
@@ -311,6 +322,10 @@ def test_a_paced_run_makes_the_moves_due_at_the_rate_and_the_store_holds_them(
     assert rows["commands"].startswith(f"  commands  {made} Act calls, ") and "(target 24.0/s)" in rows["commands"]
     p50, _p90, p99, _max = _act_ms(rows["Act"])
     assert 0 < p50 <= p99
+    # the bots wait for most moves (a table's gaps, 1/6 s on average, are longer than a call):
+    # the send lag counts those, each a move made, none before its due time
+    lag_p50, lag_max, ready = _send_lag(rows["send"])
+    assert made // 2 <= ready <= made and 0 <= lag_p50 <= lag_max
     # each counted move is a seat's command in the store (a call cut short at the end may be stored too)
     app = served.tables
     logs = [app.stored_events(tid) for tid in app.table_ids()]
@@ -342,6 +357,32 @@ def test_a_paced_run_counts_latency_from_the_due_time_when_the_server_falls_behi
     p50, _p90, _p99, most = _act_ms(rows["Act"])
     assert p50 >= 200.0  # never less than the server's own time
     assert most >= 1000.0  # the last moves were made long after they were due
+    # behind from its second move on, a bot is never ready before a move is due: no send lag
+    # counts the server's slowness (only the first moves, due before the first reply, may be early)
+    assert "send" not in rows or _send_lag(rows["send"])[2] <= 2
+
+
+def test_the_send_lag_shows_a_load_generator_short_of_time(
+    served: Served, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each bot's choice holds the load generator's event loop for 30 ms (a generator short of
+    CPU): bots waiting for their moves' due times wake late behind it, and the send lag says so."""
+    choose = load.choose
+
+    def busy(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.03)  # blocks the one event loop every bot runs on
+        return choose(*args, **kwargs)
+
+    monkeypatch.setattr(load, "choose", busy)
+    argv = ["--address", served.address, "--tables", "4", "--seats", "2", "--rate", "12", "--seed", "3"]
+    code, lines, err = _run([*argv, "--duration", "4", "--every", "4", "--watchers", "0"], capsys)
+    assert code == 0, "\n".join([*lines[-10:], err])
+    rows = _summary(lines)
+    made = int(rows["commands"].split()[1])
+    _p50, lag_max, ready = _send_lag(rows["send"])
+    # about 48 moves, 36 % of the time blocked: moves due in a blocked stretch are sent at its end,
+    # up to 30 ms late (with no blocking the lag stays well under 5 ms: the paced test above)
+    assert 0 < ready <= made and lag_max >= 10.0
 
 
 def test_a_table_is_caught_up_once_every_stream_has_the_start_s_last_event() -> None:

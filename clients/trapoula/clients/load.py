@@ -24,7 +24,9 @@ Two ways to play:
   the time the move was due, not from the time it was sent, so that a slow server shows as the
   waits its players would have seen (no coordinated omission).  The lines then show the rate
   achieved beside the target, and the summary how many moves were due and how many still
-  behind schedule at the end.
+  behind schedule at the end, and the send lag: of the moves a bot was ready to make before
+  they were due, how late the load generator sent them (its own event loop's lag; where it is
+  large, the generator was short of CPU and its ``Act`` figures hold its lag beside the server's).
 
 With :attr:`LoadPlan.set_up_first` (always when paced) every table is set up (created, seated,
 its streams opened, its match started, and the start's events received on every one of its
@@ -406,6 +408,11 @@ class LoadResult:
     set up first (:attr:`LoadPlan.setup_before_clock`)."""
     scheduled: int = 0
     """Paced: the moves due by the end of the run (made or not); 0 for a closed loop."""
+    send_lag: Spread | None = None
+    """Paced: of the moves a bot was ready to make before they were due (it waited for the due
+    time), how late after the due time the call went out, in ms: the load generator's own lag
+    (its event loop busy), counted in the ``Act`` latency too.  None for a closed loop, or when
+    no bot was ever ready early."""
 
     @property
     def achieved_rate(self) -> float:
@@ -453,6 +460,12 @@ def summary_block(plan: LoadPlan, result: LoadResult) -> str:
         lines.append(f"  Act ms    p50 {s.p50:.1f}  p90 {s.p90:.1f}  p99 {s.p99:.1f}  max {s.max:.1f}{since}")
     else:
         lines.append("  Act ms    - (no Act call completed)")
+    if result.send_lag is not None:
+        s = result.send_lag
+        lines.append(
+            f"  send lag  p50 {s.p50:.1f}  p90 {s.p90:.1f}  p99 {s.p99:.1f}  max {s.max:.1f} ms after the due time, "
+            f"of the {s.count} moves ready before it (this generator's own lag)"
+        )
     lines.append(f"  streamed  {final.events} messages, {final.events / seconds:.1f}/s")
     lines.append(f"  tables    {final.tables} created, {final.matches} matches played to the end")
     lines.append(f"  errors    {_errors_text(final.errors) if final.error_count else 'none'}")
@@ -586,6 +599,8 @@ class _Run:
         self.options = struct_pb2.Struct()
         self.options.update(dict(plan.options))
         self.latencies = Latencies()
+        self.send_lags: list[float] = []
+        """Paced: ms from the due time to the call, of each move a bot was ready for before it was due."""
         self.commands = 0
         self.stale = 0
         self.events = 0
@@ -692,6 +707,8 @@ class _Run:
                             await asyncio.sleep(wait)
                         if not self.running:
                             return
+                        if wait > 0:  # ready before it was due: how late this process sends it
+                            self.send_lags.append((time.perf_counter() - due) * 1000.0)
                         began = due
                     else:
                         began = time.perf_counter()
@@ -958,6 +975,7 @@ class _Run:
                 stale=self.stale,
                 setup_seconds=setup_seconds,
                 scheduled=sum(p.due_by(end) for p in self.paces),
+                send_lag=Spread.of(sorted(self.send_lags)),
             )
         finally:
             self.running = False
