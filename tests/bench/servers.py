@@ -177,9 +177,9 @@ class ServerProcess:
         return stat_cpu_seconds(self.process.pid)
 
     def histogram(self, name: str, **labels: str) -> list[tuple[float, float]] | None:
-        """The cumulative buckets ``(le seconds, count)`` of the server's histogram ``name`` (its
-        samples with ``labels``), read from its metrics now; None where it serves none, or they
-        cannot be read."""
+        """The cumulative buckets ``(le, count)`` of the server's histogram ``name`` (its samples
+        with ``labels``; ``le`` in the histogram's unit, seconds for trapoula's), read from its
+        metrics now, ``le`` ascending; None where it serves none, or they cannot be read."""
         if not self.metrics_url:
             return None
         try:
