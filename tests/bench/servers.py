@@ -32,6 +32,7 @@ from pathlib import Path
 import sqlalchemy
 from prometheus_client.parser import text_string_to_metric_families
 
+from trapoula.service.__main__ import METRICS_PREFIX, READY_PREFIX
 from trapoula.service.settings import display_url
 
 from .bare import READY
@@ -40,9 +41,9 @@ DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 """The PostgreSQL database tried when no URL is set."""
 STARTUP_SECONDS = 60.0
 """How long a server process may take to say it serves."""
-TRAPOULA_READY = "trapoula serving on "
+TRAPOULA_READY = READY_PREFIX
 """The line ``python -m trapoula.service`` prints once serving, followed by ``host:port``."""
-METRICS_READY = "trapoula metrics on "
+METRICS_READY = METRICS_PREFIX
 """The line it prints once its metrics are served, followed by their URL."""
 METRICS_TIMEOUT = 5.0
 """Seconds a read of a server's metrics may take."""
