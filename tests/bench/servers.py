@@ -1,8 +1,9 @@
 """The processes the gRPC figures are measured against, and the PostgreSQL schema they use.
 
 * :class:`ServerProcess` ``("trapoula")``: ``python -m trapoula.service`` on port 0, what an operator
-  runs, with its default settings but the store (and a free port for its metrics, when it serves
-  them, so that several run side by side).
+  runs, with its default settings but the store, a free port for its metrics (so that several run
+  side by side) and an ``Act`` rate limit per client of :data:`BENCH_ACT_LIMIT` (the checks run,
+  none refuses).
 * :class:`ServerProcess` ``("bare")``: ``python -m bench --bare-server``: a bare ``grpc.aio`` server
   (:mod:`bench.bare`): a unary call and stream messages with no work behind them, the floor any
   gRPC call in Python stands on.
@@ -47,6 +48,9 @@ METRICS_READY = METRICS_PREFIX
 """The line it prints once its metrics are served, followed by their URL."""
 METRICS_TIMEOUT = 5.0
 """Seconds a read of a server's metrics may take."""
+BENCH_ACT_LIMIT = 1_000_000
+"""The ``Act`` calls a second, and at once, a client may make on a bench's trapoula server: far above
+any bench load (a closed loop on one replica makes 1,000-1,300 a second on a 2-core machine)."""
 
 
 class ServerProcess:
@@ -92,6 +96,11 @@ class ServerProcess:
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRAPOULA_") and k != "PYTHONPATH"}
         env["TRAPOULA_SECRET"] = secrets.token_hex(32)
         env["TRAPOULA_METRICS_ADDRESS"] = "127.0.0.1:0"  # servers side by side: no fixed port to share
+        # The limits per client stay on (their checks are part of an Act's cost), at an Act rate no
+        # bench load reaches: a closed loop on a fast machine runs past the default 1,000 a second,
+        # and a refused call would be measured as a cheap Act (or, through the client, a slow one).
+        env["TRAPOULA_LIMIT_ACT_PER_SECOND"] = str(BENCH_ACT_LIMIT)
+        env["TRAPOULA_LIMIT_ACT_BURST"] = str(BENCH_ACT_LIMIT)
         return cls(argv, TRAPOULA_READY, log_path, env)
 
     @classmethod
