@@ -28,7 +28,7 @@ import signal
 import struct
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -177,6 +177,23 @@ def _channels(address: str, count: int) -> list[grpc.aio.Channel]:
     return [grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) for _ in range(max(1, min(CHANNELS, count)))]
 
 
+DRAIN_SECONDS = 0.1
+"""How long :func:`close_channels` keeps the loop running after the channels closed."""
+
+
+async def close_channels(channels: Sequence[grpc.aio.Channel]) -> None:
+    """Close ``channels`` (cancelling their calls), then keep the running loop going for
+    :data:`DRAIN_SECONDS`, so that grpc hands it the completions of the calls just cancelled.
+
+    Each step of the bench runs its own event loop (``asyncio.run``), and grpc's asyncio completion
+    queue is one for the whole process: a completion that arrives after its loop has closed is
+    delivered by the next step's loop, which logs it as ``RuntimeError: Event loop is closed``
+    (hundreds of tracebacks after a run whose calls were refused and its tables abandoned).
+    """
+    await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)
+    await asyncio.sleep(DRAIN_SECONDS)
+
+
 @dataclass(frozen=True, slots=True)
 class Bare(CpuPerCall):
     """Bare calls or messages in a window, and the bare server's CPU in it."""
@@ -231,7 +248,7 @@ async def unary_run(
         used = await cpu_over_window(tasks, warmup, end, cpu)
         return Bare(Window.of(latencies, window, len(errors), errors[0] if errors else ""), used)
     finally:
-        await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)
+        await close_channels(channels)
 
 
 async def stream_run(
@@ -296,4 +313,4 @@ async def stream_run(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)
+        await close_channels(channels)

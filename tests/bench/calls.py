@@ -37,6 +37,7 @@ from trapoula.clients.load import CHANNEL_OPTIONS
 from trapoula.clients.table import command_message, my_move
 from trapoula.domain.bots import choose
 
+from .bare import close_channels
 from .figures import CpuPerCall, Window, cpu_over_window
 
 GAME = "agonia"
@@ -306,7 +307,7 @@ async def act_run(
             streamed_bytes / max(1, streamed),
         )
     finally:
-        await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)
+        await close_channels(channels)
 
 
 # --------------------------------------------------------------------------- fan-out
@@ -449,4 +450,4 @@ async def fanout_run(
             watchers, rounds, Window.of(delays, 0.0), acts[len(acts) // 2], used, messages, sizes / max(1, messages)
         )
     finally:
-        await asyncio.gather(*(c.close(None) for c in channels), return_exceptions=True)
+        await close_channels(channels)

@@ -76,10 +76,13 @@ class ServerProcess:
         self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
 
     @classmethod
-    def trapoula(cls, database_url: str, log_path: Path, schema: str | None = None) -> ServerProcess:
+    def trapoula(
+        cls, database_url: str, log_path: Path, schema: str | None = None, act_limit: int = BENCH_ACT_LIMIT
+    ) -> ServerProcess:
         """``python -m trapoula.service`` on ``127.0.0.1:0`` with the store ``database_url``, as a
         serving replica: ``--projection off`` (the read models are kept by a replica of their own,
-        docs/replicas.md; the bench reads none of them)."""
+        docs/replicas.md; the bench reads none of them); ``Act`` calls a client may make a second,
+        and at once: ``act_limit``."""
         argv = [
             sys.executable,
             "-m",
@@ -99,8 +102,8 @@ class ServerProcess:
         # The limits per client stay on (their checks are part of an Act's cost), at an Act rate no
         # bench load reaches: a closed loop on a fast machine runs past the default 1,000 a second,
         # and a refused call would be measured as a cheap Act (or, through the client, a slow one).
-        env["TRAPOULA_LIMIT_ACT_PER_SECOND"] = str(BENCH_ACT_LIMIT)
-        env["TRAPOULA_LIMIT_ACT_BURST"] = str(BENCH_ACT_LIMIT)
+        env["TRAPOULA_LIMIT_ACT_PER_SECOND"] = str(act_limit)
+        env["TRAPOULA_LIMIT_ACT_BURST"] = str(act_limit)
         return cls(argv, TRAPOULA_READY, log_path, env)
 
     @classmethod

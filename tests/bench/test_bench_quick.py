@@ -153,3 +153,14 @@ def test_every_bound_is_printed_beside_its_figure_and_marked(quick_run: tuple[An
             assert verdict["met"] == bound.met(verdict["value"])
     met = sum(1 for v in judged.values() if v["met"])
     assert f"bounds: {met} of {len(judged)} met" in text
+
+
+def test_the_run_logs_no_traceback_and_its_servers_refuse_no_call(quick_run: tuple[Any, dict[str, Any]]) -> None:
+    """Nothing the run did was logged as an error (an ``Event loop is closed`` from a step's calls
+    reaching the next step's loop, a callback that raised), and no call was refused by a limit
+    per client (``make bench`` raises the ``Act`` rate of its servers, bench.servers)."""
+    done, _ = quick_run
+    for stream in (done.stdout, done.stderr):
+        assert "Traceback" not in stream, stream[stream.find("Traceback") - 500 :][:3000]
+        assert "Exception in callback" not in stream
+        assert "RESOURCE_EXHAUSTED" not in stream
