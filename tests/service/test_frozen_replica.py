@@ -195,8 +195,6 @@ def test_a_replica_frozen_in_the_middle_of_a_save_pauses_the_other_replicas_save
         a = ServerProcess(_named(pg_url, A_NAME), tmp_path / "a.log", schema=schema)
         b = ServerProcess(pg_url, tmp_path / "b.log", schema=schema)
         started.extend((a, b))
-        # the store's tables first: two replicas starting at once on an empty schema race to make them
-        Tables(pg_url, SECRET, schema=schema).close()
         _start_both(a, b)
         person = Player(b.address)
         for _ in range(3):

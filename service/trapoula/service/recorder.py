@@ -23,6 +23,10 @@ The ``NOTIFY`` payload says who saved what (:func:`notify_payload`), so a replic
 skips its own saves and announces the others' without reading them
 (:mod:`trapoula.service.follower`).  SQLite, and calls inside a caller's session, take the
 library's path unchanged.
+
+The store's tables (the events', :class:`TableRecorder`; the snapshots', :class:`SnapshotRecorder`)
+are made where missing when a process opens the store; on PostgreSQL under an advisory lock
+(:func:`create_in_turn`), so that replicas opening a new store together take turns.
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ from uuid import UUID
 from eventsourcing import persistence
 from eventsourcing.persistence import StoredEvent
 from eventsourcing_sqlalchemy.factory import SQLAlchemyFactory
-from eventsourcing_sqlalchemy.recorders import SQLAlchemyApplicationRecorder
+from eventsourcing_sqlalchemy.recorders import SQLAlchemyAggregateRecorder, SQLAlchemyApplicationRecorder
+from sqlalchemy import Connection, Engine, Table, text
 
 NOTIFY_LIMIT = 7900
 """Longest payload list of a ``NOTIFY`` (PostgreSQL takes under 8000 bytes); a longer one says ``*``."""
@@ -117,6 +122,44 @@ def channel_name(events_table_name: str, schema_name: str | None) -> str:
     return f"{name.encode('utf-8')[:46].decode('utf-8', 'ignore')}_{digest}"
 
 
+def creation_lock_key(schema: str | None) -> int:
+    """The PostgreSQL advisory lock key under which the store's tables in ``schema`` are made (a
+    signed 64-bit integer; one per schema, apart from the read models' migrations' key)."""
+    digest = hashlib.sha256(f"trapoula event store/{schema or ''}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def create_in_turn(engine: Engine | Connection | None, schema: str | None, tables: Sequence[Table]) -> bool:
+    """On PostgreSQL, make those of ``tables`` that are missing, in one transaction holding the
+    advisory lock of ``schema`` (:func:`creation_lock_key`): replicas opening a new store at once
+    take turns, where the library's ``create_table`` (each table's ``CREATE TABLE`` after a look
+    for it) lets two of them both find a table missing and the second fail (``relation ...
+    already exists``, or a duplicate key in ``pg_type``).  False, doing nothing, elsewhere: the
+    library's way then (SQLite: one process's file, its tables made by the first; a store bound to
+    a caller's connection: the caller's transaction).
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database refused or cannot be reached.
+    """
+    if not isinstance(engine, Engine) or engine.dialect.name != "postgresql":
+        return False
+    with engine.begin() as connection:
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": creation_lock_key(schema)})
+        for table in tables:
+            table.create(connection, checkfirst=True)
+    return True
+
+
+class SnapshotRecorder(SQLAlchemyAggregateRecorder):
+    """The library's recorder of snapshots, its table made in turn on PostgreSQL
+    (:func:`create_in_turn`)."""
+
+    def create_table(self) -> None:
+        """Make the snapshots' table where missing (see :func:`create_in_turn`)."""
+        if not create_in_turn(self.datastore.engine, self.schema_name, self.tables):
+            super().create_table()
+
+
 class TableRecorder(SQLAlchemyApplicationRecorder):
     """The library's application recorder; on PostgreSQL its saves take one round trip (see the
     module docstring).
@@ -138,6 +181,12 @@ class TableRecorder(SQLAlchemyApplicationRecorder):
         self._saver: Any = None
         """The psycopg connection kept for saves (autocommit; None until the first, or after it broke)."""
         self._saver_lock = threading.Lock()
+
+    def create_table(self) -> None:
+        """Make the events' table where missing (see
+        :func:`create_in_turn`)."""
+        if not create_in_turn(self.datastore.engine, self.schema_name, self.tables):
+            super().create_table()
 
     def insert_events(
         self, stored_events: Sequence[StoredEvent], *, session: Any = None, **kwargs: Any
@@ -298,3 +347,4 @@ class TableFactory(SQLAlchemyFactory):
     (``PERSISTENCE_MODULE=trapoula.service.recorder:TableFactory``)."""
 
     application_recorder_class = TableRecorder
+    aggregate_recorder_class = SnapshotRecorder
