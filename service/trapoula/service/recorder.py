@@ -183,8 +183,7 @@ class TableRecorder(SQLAlchemyApplicationRecorder):
         self._saver_lock = threading.Lock()
 
     def create_table(self) -> None:
-        """Make the events' table where missing (see
-        :func:`create_in_turn`)."""
+        """Make the events' table where missing (see :func:`create_in_turn`)."""
         if not create_in_turn(self.datastore.engine, self.schema_name, self.tables):
             super().create_table()
 
