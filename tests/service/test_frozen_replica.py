@@ -244,3 +244,59 @@ def test_a_replica_frozen_in_the_middle_of_a_save_pauses_the_other_replicas_save
                 assert moves == answered  # each answered move stored, in the order answered
         finally:
             store.close()
+
+
+WATCH_FAILOVER_SECONDS = 35.0
+"""How long an open watch may take to leave a frozen replica and yield an event made on the other:
+the client pings every 20 s and gives up on a ping unanswered for 10 s (docs/replicas.md, Faults:
+"about 30 seconds"), then reconnects and reads from its last version."""
+
+
+def test_a_watch_on_a_frozen_replica_resumes_on_the_other_within_about_thirty_seconds(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A spectator watches a new table through replica A (``TableClient("A,B")``); A is frozen
+    (SIGSTOP), and a seat is taken through replica B.  The watch gives A up and resumes on B
+    within :data:`WATCH_FAILOVER_SECONDS` of the freeze, and yields the ``SeatTaken`` event made
+    through B, once.  (gRPC waits for a ping's answer 60 s unless told otherwise: the watch took
+    80 s.)"""
+    with fresh_schema(pg_url) as schema, servers(tmp_path) as started:
+        a = ServerProcess(pg_url, tmp_path / "a.log", schema=schema)
+        b = ServerProcess(pg_url, tmp_path / "b.log", schema=schema)
+        started.extend((a, b))
+        _start_both(a, b)
+        with TableClient(b.address) as maker:
+            table_id = maker.create_table("agonia", seats=2).table_id
+        seen: list[tuple[float, int, str]] = []
+        failure: list[BaseException] = []
+
+        def spectate() -> None:
+            try:
+                with TableClient(f"{a.address},{b.address}") as spectator, spectator.watch(table_id) as updates:
+                    for update in updates:
+                        seen.append((time.monotonic(), update.version, update.name))
+                        if update.name == "SeatTaken":
+                            return
+            except BaseException as exc:
+                failure.append(exc)
+
+        watcher = threading.Thread(target=spectate, daemon=True)
+        watcher.start()
+        deadline = time.monotonic() + 10.0
+        while not seen and time.monotonic() < deadline:  # the watch is open on A: it sent the table's start
+            time.sleep(0.05)
+        assert seen, f"the watch on A sent nothing: {failure}\n{a.log_tail()}"
+        os.kill(a.pid, signal.SIGSTOP)
+        frozen_at = time.monotonic()
+        try:
+            with TableClient(b.address) as player:
+                player.join(table_id, "late", seat=0)
+            watcher.join(WATCH_FAILOVER_SECONDS + 5.0)
+        finally:
+            os.kill(a.pid, signal.SIGCONT)
+        assert not failure, failure
+        joined = [(at, version) for at, version, name in seen if name == "SeatTaken"]
+        assert len(joined) == 1, f"SeatTaken seen {len(joined)} times: {seen}"
+        assert joined[0][0] - frozen_at <= WATCH_FAILOVER_SECONDS, f"after {joined[0][0] - frozen_at:.1f} s"
+        versions = [version for _, version, _ in seen]
+        assert versions == sorted(set(versions)), f"an event repeated or out of order: {versions}"

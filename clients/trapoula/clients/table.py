@@ -122,10 +122,13 @@ CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.max_reconnect_backoff_ms", int(BACKOFF_MAX * 1000)),
     ("grpc.keepalive_time_ms", 20_000),
     ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.http2.ping_timeout_ms", 10_000),
 )
 """The options of a channel the client opens: a ping every 20 s while a call is open, the
 connection given up when a ping goes unanswered for 10 s (a frozen or unplugged server: an open
-watch then breaks and resumes elsewhere instead of waiting forever); messages up to :data:`MAX_MESSAGE_BYTES`, and the
+watch then breaks and resumes elsewhere instead of waiting forever; gRPC waits for any ping's
+answer ``ping_timeout_ms``, 60 s unless set, whatever ``keepalive_timeout_ms`` says, so both are
+set); messages up to :data:`MAX_MESSAGE_BYTES`, and the
 channel's own reconnect backoff from :data:`BACKOFF_INITIAL` to :data:`BACKOFF_MAX` (gRPC's
 defaults, 1 s to 120 s, would leave a restarted server unused for up to two minutes)."""
 
