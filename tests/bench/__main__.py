@@ -436,11 +436,14 @@ class Bench:
                 self.results.values["saturation.ratio.two_vs_one"] = "failed: the one-replica run was not measured"
             parts = [r.number(f"saturation.two.{part}_cpu_ms") for part in ("replicas", "load", "postgres")]
             one = r.number("saturation.one.per_s")
+            ceilings = ["saturation.ratio.ceiling", "saturation.ratio.ceiling_free_load"]
             if None in parts or not one or not sum(x for x in parts if x is not None):
-                r.skip(["saturation.ratio.ceiling"], "a CPU figure of the runs, or the one-replica rate, is missing")
+                r.skip(ceilings, "a CPU figure of the runs, or the one-replica rate, is missing")
             else:
+                replicas_ms, load_ms, postgres_ms = (x or 0.0 for x in parts)
                 cores = os.cpu_count() or 1
-                r.put("saturation.ratio.ceiling", cores * 1000.0 / sum(x for x in parts if x is not None) / one)
+                r.put("saturation.ratio.ceiling", cores * 1000.0 / (replicas_ms + load_ms + postgres_ms) / one)
+                r.put("saturation.ratio.ceiling_free_load", cores * 1000.0 / (replicas_ms + postgres_ms) / one)
 
     def step_memory(self) -> None:
         """Memory per open table."""
@@ -1019,7 +1022,7 @@ def report(results: Results, plan: Plan, out: Console) -> None:
         caption="the same load against one replica, then spread over two replicas on one schema (--address A,B); "
         "CPU over each run's play (its set-up left out): the replicas', the load generator's (this process) and "
         "PostgreSQL's on this machine; at most: the cores' CPU time over the two-replica run's CPU a move, as "
-        "moves/s, over the one-replica run's",
+        "moves/s, over the one-replica run's (with a free load generator: the replicas' and PostgreSQL's CPU alone)",
     )
     t.add_column("figure")
     t.add_column("value", justify="right")
@@ -1041,6 +1044,11 @@ def report(results: Results, plan: Plan, out: Console) -> None:
         cpu = " / ".join(_ms(v(f"saturation.{name}.{part}_cpu_ms")) for part in ("replicas", "load", "postgres"))
         t.add_row(f"{what}: CPU ms a move, replicas / load / PostgreSQL", cpu, "")
     t.add_row("two / one at most on this machine (its cores)", _times(v("saturation.ratio.ceiling")), "")
+    t.add_row(
+        "two / one at most here with a load generator costing nothing",
+        _times(v("saturation.ratio.ceiling_free_load")),
+        "",
+    )
     out.print(t)
 
     rows = [

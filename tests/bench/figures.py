@@ -284,13 +284,15 @@ SATURATION_KEYS = [
     "saturation.two.postgres_cpu_ms",
     "saturation.ratio.two_vs_one",
     "saturation.ratio.ceiling",
+    "saturation.ratio.ceiling_free_load",
 ]
 """Closed-loop ``trapoula load`` against one replica, then two on the same database: moves a
 second, errors, and the CPU per move (ms, over the play, its set-up left out) of the
 replicas, of the load generator (the bench's own process) and of PostgreSQL (its processes on
 this machine); the ratio two / one, and the most it can be on this machine: its cores'
 CPU time over the two-replica run's CPU per move (replicas + load generator + PostgreSQL), as
-moves a second, over the one-replica run's moves a second."""
+moves a second, over the one-replica run's moves a second; and the same with a load generator that
+cost nothing (replicas + PostgreSQL alone): the most any load generator on this machine could show."""
 
 MEMORY_KEYS = ["memory.tables", "memory.traced_bytes_per_table", "memory.rss_bytes_per_table"]
 """Tables held open, Python heap growth per table (tracemalloc) and the process's RSS growth per table."""

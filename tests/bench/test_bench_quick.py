@@ -55,7 +55,7 @@ def test_every_figure_is_measured_or_says_why_it_was_skipped(quick_run: tuple[An
     # every game (two figures each: the six built-in games and any plugged in), the bare program,
     # open_spiel, replay; per store and level Act (12), the baselines (10), the ratios (4); fan-out,
     # paced load, saturation, memory
-    assert len(keys) == 2 * len(GAMES) + 3 + 4 + 4 + 2 * 2 * (12 + 10 + 4) + 11 + 13 + 13 + 3
+    assert len(keys) == 2 * len(GAMES) + 3 + 4 + 4 + 2 * 2 * (12 + 10 + 4) + 11 + 13 + 14 + 3
     assert len(GAMES) >= 6
     missing = [k for k in keys if k not in figures]
     assert missing == []
@@ -115,6 +115,9 @@ def test_the_figures_that_must_be_positive_are(quick_run: tuple[Any, dict[str, A
             assert all(p > 0 for p in parts)
             cores = os.cpu_count() or 1
             assert figures["saturation.ratio.ceiling"] == pytest.approx(cores * 1000.0 / sum(parts) / one)
+            free_load = cores * 1000.0 / (parts[0] + parts[2]) / one  # the load generator's CPU left out
+            assert figures["saturation.ratio.ceiling_free_load"] == pytest.approx(free_load)
+            assert figures["saturation.ratio.ceiling_free_load"] > figures["saturation.ratio.ceiling"]
     assert figures["memory.tables"] == QUICK.memory_tables
     assert figures["memory.traced_bytes_per_table"] > 0
 
