@@ -27,7 +27,7 @@ import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -40,7 +40,7 @@ from rich.table import Table
 from trapoula.clients.load import LoadResult
 from trapoula.domain.registry import GAMES
 
-from . import bare, calls, domain, loads, store
+from . import bare, calls, domain, loads, saturation, store
 from .figures import (
     ACT_FIELDS,
     BARE_KEYS,
@@ -107,13 +107,15 @@ class Plan:
     """Closed-loop tables of each saturation run."""
     saturation_seconds: float
     """Seconds each saturation run plays (after its tables are set up)."""
+    saturation_turns: int
+    """Turns of each kind (one replica, then two), alternating (:mod:`bench.saturation`)."""
     memory_tables: int
     """Tables opened in each memory pass."""
 
 
-FULL = Plan(2.0, 1000, 1.5, (1, 100), 2.0, 8.0, 1.0, 3.0, 1000, 5, 400, 400.0, 15.0, 40, 15.0, 100)
+FULL = Plan(2.0, 1000, 1.5, (1, 100), 2.0, 8.0, 1.0, 3.0, 1000, 5, 400, 400.0, 15.0, 40, 10.0, 2, 100)
 """``make bench``: about 4 minutes on 2 cores (``--full``: 5)."""
-QUICK = Plan(0.1, 100, 0.05, (1, 3), 0.5, 1.0, 0.1, 0.2, 20, 1, 4, 8.0, 1.0, 2, 1.0, 3)
+QUICK = Plan(0.1, 100, 0.05, (1, 3), 0.5, 1.0, 0.1, 0.2, 20, 1, 4, 8.0, 1.0, 2, 1.0, 2, 3)
 """``--quick``: a smoke run of every step, its figures too short to read anything from.  Each ``Act``
 run still gets a second after half a second: a slow or busy machine's first moves of a fresh
 server (its games' modules loaded on first use) must not leave the window empty."""
@@ -130,7 +132,7 @@ class Bench:
         self.results = Results()
         self.scratch = scratch
         self.progress = progress
-        self.steps = len(GAMES) + 3 + 4 * len(plan.levels) * len(STORES) + 2 + 1 + 2 + 1
+        self.steps = len(GAMES) + 3 + 4 * len(plan.levels) * len(STORES) + 2 + 1 + 2 * plan.saturation_turns + 1
         self.task: TaskID = progress.add_task("starting", total=self.steps)
         self.failed = False
         self.timings: dict[str, float] = {}
@@ -393,19 +395,20 @@ class Bench:
         for kind, message in sorted(result.examples.items()):
             self.results.notes.append(f"{what}: {result.final.errors.get(kind, 0)} {kind}, the first: {message}")
 
-    def step_saturation(self, url: str, replicas: int) -> None:
-        """Closed-loop load at saturation against ``replicas`` fresh replicas on one fresh schema."""
+    def saturation_turn(self, url: str, replicas: int, turn: int) -> saturation.Turn | None:
+        """One closed-loop turn at saturation against ``replicas`` fresh replicas on one fresh
+        schema; None when PostgreSQL is not there (the figures are skipped, saying why)."""
         p = self.plan
         name = "one" if replicas == 1 else "two"
         with postgres_schema(url) as (schema, info), contextlib.ExitStack() as stack:
             if schema is None:
                 self.results.skip(SATURATION_KEYS, info)
-                if replicas == 1:
-                    self.results.notes.append(f"saturation: {info}")
-                return
+                self.results.notes.append(f"saturation: {info}")
+                return None
             servers = []
             for i in range(replicas):  # one after the other: the first creates the store's tables
-                server = ServerProcess.trapoula(url, self.scratch / f"saturation-{name}-{i}.log", schema).launch()
+                log_path = self.scratch / f"saturation-{name}-{turn}-{i}.log"
+                server = ServerProcess.trapoula(url, log_path, schema).launch()
                 stack.callback(server.stop)
                 servers.append(server.wait())
             with _CpuSamples(servers) as samples:
@@ -413,37 +416,55 @@ class Bench:
                     [s.address for s in servers],
                     p.saturation_tables,
                     p.saturation_seconds,
-                    self.scratch / f"saturation-{name}.log",
+                    self.scratch / f"saturation-{name}-{turn}.log",
                 )
-        r = self.results
-        r.put("saturation.tables", p.saturation_tables)
-        r.put(f"saturation.{name}.per_s", result.achieved_rate)
-        r.put(f"saturation.{name}.errors", result.final.error_count)
+        self._load_notes(f"saturation, {name} replica(s), turn {turn}", result)
         window = samples.play(result.final.elapsed)
-        for part, why in zip(("replicas", "load", "postgres"), _CPU_MISSING, strict=True):
-            per_move = None
-            if window is not None:
-                seconds, before, after = window
-                used = _grew(before[part], after[part])
-                if used is not None and seconds > 0:
-                    per_move = used * 1000.0 / (result.achieved_rate * seconds)
-            self._put_or_skip(f"saturation.{name}.{part}_cpu_ms", per_move, why if window else "the play was too short")
-        self._load_notes(f"saturation, {name} replica(s)", result)
-        if replicas == 2:
-            self._ratio("saturation.ratio.two_vs_one", "saturation.two.per_s", r.number("saturation.one.per_s"))
-            value = r.values.get("saturation.ratio.two_vs_one")
-            if isinstance(value, str):  # the one-replica run failed: the ratio is missing, say so
-                self.results.values["saturation.ratio.two_vs_one"] = "failed: the one-replica run was not measured"
-            parts = [r.number(f"saturation.two.{part}_cpu_ms") for part in ("replicas", "load", "postgres")]
-            one = r.number("saturation.one.per_s")
-            ceilings = ["saturation.ratio.ceiling", "saturation.ratio.ceiling_free_load"]
-            if None in parts or not one or not sum(x for x in parts if x is not None):
-                r.skip(ceilings, "a CPU figure of the runs, or the one-replica rate, is missing")
-            else:
-                replicas_ms, load_ms, postgres_ms = (x or 0.0 for x in parts)
-                cores = os.cpu_count() or 1
-                r.put("saturation.ratio.ceiling", cores * 1000.0 / (replicas_ms + load_ms + postgres_ms) / one)
-                r.put("saturation.ratio.ceiling_free_load", cores * 1000.0 / (replicas_ms + postgres_ms) / one)
+        used: dict[str, float | None] = dict.fromkeys(saturation.PARTS)
+        window_moves = 0.0
+        if window is not None:
+            seconds, before, after = window
+            used = {part: _grew(before[part], after[part]) for part in saturation.PARTS}
+            window_moves = result.achieved_rate * seconds
+        return saturation.Turn(
+            replicas, result.final.commands, result.final.elapsed, result.final.error_count, used, window_moves
+        )
+
+    def put_saturation(self, turns: Mapping[int, Sequence[saturation.Turn]]) -> None:
+        """The saturation figures from every turn of each kind (one replica, two replicas) that
+        ran all its turns; a kind with a failed turn keeps its figures failed."""
+        r = self.results
+        r.put("saturation.tables", self.plan.saturation_tables)
+        for replicas, name in ((1, "one"), (2, "two")):
+            kind = turns[replicas]
+            if len(kind) < self.plan.saturation_turns:
+                continue
+            per_s = saturation.moves_per_s(kind)
+            self._put_or_skip(f"saturation.{name}.per_s", per_s, "no turn played")
+            r.put(f"saturation.{name}.errors", sum(t.errors for t in kind))
+            for part, why in zip(saturation.PARTS, _CPU_MISSING, strict=True):
+                per_move = saturation.cpu_ms_per_move(kind, part)
+                self._put_or_skip(f"saturation.{name}.{part}_cpu_ms", per_move, f"{why}, or a play too short")
+        if len(turns[1]) == len(turns[2]) > 1:  # each pair of turns, to judge the machine's drift
+            pairs = ", ".join(
+                f"{one.per_s:,.0f} / {two.per_s:,.0f}" for one, two in zip(turns[1], turns[2], strict=True)
+            )
+            r.notes.append(f"saturation, moves/s of one / two replicas, turn by turn: {pairs}")
+        if len(turns[2]) < self.plan.saturation_turns:
+            return
+        self._ratio("saturation.ratio.two_vs_one", "saturation.two.per_s", r.number("saturation.one.per_s"))
+        value = r.values.get("saturation.ratio.two_vs_one")
+        if isinstance(value, str):  # the one-replica turns failed: the ratio is missing, say so
+            r.values["saturation.ratio.two_vs_one"] = "failed: the one-replica run was not measured"
+        parts = [r.number(f"saturation.two.{part}_cpu_ms") for part in saturation.PARTS]
+        one = r.number("saturation.one.per_s")
+        ceiling_keys = ["saturation.ratio.ceiling", "saturation.ratio.ceiling_free_load"]
+        if None in parts or not one or not sum(x for x in parts if x is not None):
+            r.skip(ceiling_keys, "a CPU figure of the runs, or the one-replica rate, is missing")
+        else:
+            with_load, free_load = saturation.ceilings(one, [x or 0.0 for x in parts], os.cpu_count() or 1)
+            r.put("saturation.ratio.ceiling", with_load)
+            r.put("saturation.ratio.ceiling_free_load", free_load)
 
     def step_memory(self) -> None:
         """Memory per open table."""
@@ -503,16 +524,11 @@ class Bench:
         else:
             self.not_asked(PACED_KEYS)
             self.skip_steps(1)
-        for replicas in (1, 2):
-            keys = [k for k in SATURATION_KEYS if (".one." in k) == (replicas == 1) or k == "saturation.tables"]
-            if replicas == 2:
-                keys.append("saturation.ratio.two_vs_one")
-            if "saturation" not in only:
-                self.not_asked(keys)
-                self.skip_steps(1)
-                continue
-            with self.step(f"saturation: {replicas} replica(s)", keys):
-                self.step_saturation(url, replicas)
+        if "saturation" in only:
+            self.saturation_turns(url)
+        else:
+            self.not_asked(SATURATION_KEYS)
+            self.skip_steps(2 * self.plan.saturation_turns)
         if "memory" in only:
             with self.step("memory per open table", MEMORY_KEYS):
                 self.step_memory()
@@ -521,6 +537,23 @@ class Bench:
             self.skip_steps(1)
         self.progress.update(self.task, description="done")
         return self.results
+
+    def saturation_turns(self, url: str) -> None:
+        """The saturation turns, one replica and two by turns (:mod:`bench.saturation`), then their
+        figures; without PostgreSQL, every figure skipped after the first turn says why."""
+        count = self.plan.saturation_turns
+        turns: dict[int, list[saturation.Turn]] = {1: [], 2: []}
+        for turn in range(1, count + 1):
+            for replicas in (1, 2):
+                name = ".one." if replicas == 1 else ".two."
+                keys = [k for k in SATURATION_KEYS if name in k or (replicas == 2 and ".ratio." in k)]
+                with self.step(f"saturation: {replicas} replica(s), turn {turn} of {count}", keys):
+                    done = self.saturation_turn(url, replicas, turn)
+                    if done is None:  # no PostgreSQL: every figure skipped, saying why
+                        self.skip_steps(2 * count - 2 * (turn - 1) - replicas)
+                        return
+                    turns[replicas].append(done)
+        self.put_saturation(turns)
 
     @contextlib.contextmanager
     def step(self, description: str, keys: Sequence[str]) -> Iterator[None]:
@@ -1018,8 +1051,10 @@ def report(results: Results, plan: Plan, out: Console) -> None:
 
     t = Table(
         title=f"Saturation: closed-loop trapoula load, {_count(v('saturation.tables'))} {loads.GAME} tables of "
-        f"{loads.SEATS} bots + {loads.WATCHERS} spectator, {plan.saturation_seconds:g} s, PostgreSQL",
-        caption="the same load against one replica, then spread over two replicas on one schema (--address A,B); "
+        f"{loads.SEATS} bots + {loads.WATCHERS} spectator, {plan.saturation_turns} turn(s) of "
+        f"{plan.saturation_seconds:g} s each, PostgreSQL",
+        caption="the same load against one replica, then spread over two replicas on one schema (--address A,B), "
+        "in alternating turns, each kind's figures over all its turns; "
         "CPU over each run's play (its set-up left out): the replicas', the load generator's (this process) and "
         "PostgreSQL's on this machine; at most: the cores' CPU time over the two-replica run's CPU a move, as "
         "moves/s, over the one-replica run's (with a free load generator: the replicas' and PostgreSQL's CPU alone)",

@@ -109,6 +109,12 @@ def test_the_figures_that_must_be_positive_are(quick_run: tuple[Any, dict[str, A
         assert figures["saturation.one.per_s"] > 0 and figures["saturation.two.per_s"] > 0
         one, two = figures["saturation.one.per_s"], figures["saturation.two.per_s"]
         assert figures["saturation.ratio.two_vs_one"] == pytest.approx(two / one)
+        # the kinds ran in alternating turns, each turn's rates noted beside the pooled figures
+        pairs = [n for n in document["notes"] if n.startswith("saturation, moves/s of one / two replicas")]
+        assert len(pairs) == 1 and len(pairs[0].split(": ")[1].split(", ")) == QUICK.saturation_turns == 2
+        assert [k for k in document["step_seconds"] if k.startswith("saturation: ")] == [
+            f"saturation: {n} replica(s), turn {t} of 2" for t in (1, 2) for n in (1, 2)
+        ]
         if sys.platform == "linux":  # the CPU a move of every part, and the machine's ceiling from them
             parts = [figures[f"saturation.two.{part}_cpu_ms"] for part in ("replicas", "load", "postgres")]
             assert all(figures[f"saturation.one.{part}_cpu_ms"] > 0 for part in ("replicas", "load", "postgres"))
