@@ -427,7 +427,7 @@ class Bench:
             used = {part: _grew(before[part], after[part]) for part in saturation.PARTS}
             window_moves = result.achieved_rate * seconds
         return saturation.Turn(
-            replicas, result.final.commands, result.final.elapsed, result.final.error_count, used, window_moves
+            result.final.commands, result.final.elapsed, result.final.error_count, used, window_moves
         )
 
     def put_saturation(self, turns: Mapping[int, Sequence[saturation.Turn]]) -> None:

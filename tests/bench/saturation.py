@@ -23,14 +23,12 @@ PostgreSQL's processes on this machine."""
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One closed-loop run against ``replicas`` replicas.
+    """One closed-loop run against one replica or two (the kind is the caller's to keep).
 
-    >>> Turn(1, 1000, 2.0, 0, {"replicas": 1.8, "load": 1.0, "postgres": None}, 900.0).per_s
+    >>> Turn(1000, 2.0, 0, {"replicas": 1.8, "load": 1.0, "postgres": None}, 900.0).per_s
     500.0
     """
 
-    replicas: int
-    """Replica processes the run's tables were spread over."""
     moves: int
     """Successful ``Act`` calls made in the play (its set-up left out)."""
     seconds: float
@@ -51,7 +49,7 @@ class Turn:
 def moves_per_s(turns: Sequence[Turn]) -> float | None:
     """All the moves of ``turns`` over all their seconds of play; None: no play.
 
-    >>> moves_per_s([Turn(1, 900, 2.0, 0, {}, 0.0), Turn(1, 300, 1.0, 0, {}, 0.0)])
+    >>> moves_per_s([Turn(900, 2.0, 0, {}, 0.0), Turn(300, 1.0, 0, {}, 0.0)])
     400.0
     """
     seconds = sum(t.seconds for t in turns)
@@ -62,7 +60,7 @@ def cpu_ms_per_move(turns: Sequence[Turn], part: str) -> float | None:
     """Milliseconds of ``part``'s CPU a move over every turn's sampled window; None when a turn's
     figure for it is missing or no window held a move.
 
-    >>> cpu_ms_per_move([Turn(1, 0, 1.0, 0, {"load": 0.5}, 500.0), Turn(1, 0, 1.0, 0, {"load": 1.5}, 1500.0)], "load")
+    >>> cpu_ms_per_move([Turn(0, 1.0, 0, {"load": 0.5}, 500.0), Turn(0, 1.0, 0, {"load": 1.5}, 1500.0)], "load")
     1.0
     """
     used = [t.used.get(part) for t in turns]

@@ -8,7 +8,7 @@ from .saturation import Turn, ceilings, cpu_ms_per_move, moves_per_s
 
 
 def _turn(moves: int, seconds: float, used: dict[str, float | None] | None = None, window: float = 0.0) -> Turn:
-    return Turn(1, moves, seconds, 0, used or {}, window)
+    return Turn(moves, seconds, 0, used or {}, window)
 
 
 def test_a_kind_s_moves_a_second_pool_every_turn_s_moves_and_seconds() -> None:
