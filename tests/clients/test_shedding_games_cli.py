@@ -97,27 +97,32 @@ def test_seat_changes_over_grpc_a_queued_newcomer_then_a_leave(address: str) -> 
     """mau_mau R6.9-R6.10 through TableClient: the join is queued during the hand (seat -1), the
     leaver's token then only sees, and the newcomer plays from the next hand at the vacant seat."""
     with TableClient(address) as owner, TableClient(address) as ann, TableClient(address) as eve:
-        table = owner.create_table("mau_mau", 3)
-        owner.token = table.owner_token
-        seat = ann.join(table.table_id, "ann", 0)
-        owner.add_bot(table.table_id, "medium", 1)
-        owner.add_bot(table.table_id, "hard", 2)
-        owner.start_match(table.table_id)  # only the owner starts the match
-        view = ann.view(table.table_id).view
-        assert my_move(view) and view["to_act"] == seat.seat == 0  # R3.5
-        joined = eve.join(table.table_id, "eve")
-        assert (joined.seat, joined.queued) == (-1, True)
-        assert owner.add_bot(table.table_id, "easy") == -1
-        left = ann.act(table.table_id, {"kind": "leave"})
-        assert left.events[0].name == "PlayerLeft"
-        with pytest.raises(PermissionDenied):
-            ann.act(table.table_id, {"kind": "draw"})
-        deadline = time.monotonic() + 60  # the bots finish the hand in the background (slow on a busy machine)
-        while True:
-            now = eve.view(table.table_id).view
-            if now["table"]["viewer"] == "seat" or time.monotonic() > deadline:
+        for _attempt in range(4):  # each table deals from the server's random seeds
+            table = owner.create_table("mau_mau", 3)
+            owner.token = table.owner_token
+            seat = ann.join(table.table_id, "ann", 0)
+            owner.add_bot(table.table_id, "medium", 1)
+            owner.add_bot(table.table_id, "hard", 2)
+            owner.start_match(table.table_id)  # only the owner starts the match
+            view = ann.view(table.table_id).view
+            assert my_move(view) and view["to_act"] == seat.seat == 0  # R3.5
+            joined = eve.join(table.table_id, "eve")
+            assert (joined.seat, joined.queued) == (-1, True)
+            assert owner.add_bot(table.table_id, "easy") == -1
+            left = ann.act(table.table_id, {"kind": "leave"})
+            assert left.events[0].name == "PlayerLeft"
+            with pytest.raises(PermissionDenied):
+                ann.act(table.table_id, {"kind": "draw"})
+            deadline = time.monotonic() + 60  # the bots finish the hand in the background (slow on a busy machine)
+            while True:
+                now = eve.view(table.table_id).view
+                if now["table"]["viewer"] == "seat" or now["phase"] == "match_over" or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            if now["phase"] != "match_over":
                 break
-            time.sleep(0.05)
+            # R6.6-R6.7, R6.9.3: about one first hand of the two bots in 2,000 eliminates one of them,
+            # so the match ends with it and the queued joins lapse; deal again
         assert now["table"]["viewer"] == "seat", now["table"]
         assert now["seat"] == 0 and now["names"][0] == "eve"
         with pytest.raises(CommandRejected):
